@@ -1,0 +1,288 @@
+"""Field descriptions shared by the session file, the scoring and the forms.
+
+A variant describes each input of a hand and each house rule once, as a
+``Field``: its kind, its allowed values, its default. ``clean`` checks raw
+values (from a session file or a submitted form) against those descriptions and
+returns plain Python values; every refusal names the field and what is allowed.
+The web forms are built from the same descriptions, so the allowed values are
+stated in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from .types import InvalidInput, Line, allowed_list, gettext_noop
+
+
+class Kind(StrEnum):
+    PLAYER = "player"  # one of the players in this hand
+    CHOICE = "choice"  # one of a few words
+    INT = "int"  # a whole JSON number, in a range or from a list
+    POINTS = "points"  # card points: 56, 56.5 or "56.5", in steps
+    BOOL = "bool"
+    TEXT = "text"
+    RECORD = "record"  # an object with fields of its own
+    LIST = "list"  # a list of records
+    PLAYER_POINTS = "player_points"  # {player: points} for every player in the hand
+    PLAYER_LIST = "player_list"  # distinct player names
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: Kind
+    label: str
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+    choice_labels: Mapping[Any, str] = field(default_factory=dict)
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    minimum: Fraction | None = None
+    maximum: Fraction | None = None
+    step: Fraction = Fraction(1)
+    required: bool = False
+    nullable: bool = False
+    default: Any = None
+    fields: tuple[Field, ...] = ()
+    max_items: int | None = None
+    max_length: int = 500
+    # A hint for forms: show this field only while another field has one of these values.
+    shown_when: tuple[str, tuple[str, ...]] | None = None
+
+    def label_of(self, choice: Any) -> str:
+        return self.choice_labels.get(choice, str(choice))
+
+
+def _fail(path: str, text: str, **args: Any) -> InvalidInput:
+    return InvalidInput(path, Line(text, args))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return type(value).__name__
+
+
+def _number_text(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return str(float(value))
+
+
+def clean(fields: Sequence[Field], raw: Any, players: Sequence[str], path: str = "") -> dict[str, Any]:
+    """Check an object against ``fields``; return the cleaned values by name.
+
+    Unknown keys are refused (a misspelled field silently dropped would change
+    a score). Missing optional fields take their default.
+    """
+    where = path.rstrip(".") or "input"
+    if not isinstance(raw, Mapping):
+        raise _fail(where, gettext_noop("must be an object (got {got})"), got=_show(raw))
+    known = {f.name for f in fields}
+    for key in raw:
+        if key not in known:
+            raise _fail(
+                f"{path}{key}",
+                gettext_noop("unknown field; allowed here: {allowed}"),
+                allowed=allowed_list(sorted(known)) or "none",
+            )
+    cleaned: dict[str, Any] = {}
+    for f in fields:
+        cleaned[f.name] = clean_value(f, raw.get(f.name), f.name in raw, players, path)
+    return cleaned
+
+
+def clean_value(f: Field, value: Any, present: bool, players: Sequence[str], path: str = "") -> Any:
+    here = f"{path}{f.name}"
+    if not present or (value is None and f.nullable):
+        if f.required and not present:
+            raise _fail(here, gettext_noop("required"))
+        return f.default
+    if value is None:
+        raise _fail(here, gettext_noop("cannot be null"))
+    match f.kind:
+        case Kind.PLAYER:
+            return _player(here, value, players)
+        case Kind.CHOICE:
+            value = f.aliases.get(value, value) if isinstance(value, str) else value
+            if isinstance(value, str) and value in f.choices:
+                return value
+            raise _fail(
+                here,
+                gettext_noop("must be one of {allowed} (got {got})"),
+                allowed=allowed_list(f.choices),
+                got=_show(value),
+            )
+        case Kind.INT:
+            return _int(f, here, value)
+        case Kind.POINTS:
+            return _points(f, here, value)
+        case Kind.BOOL:
+            if isinstance(value, bool):
+                return value
+            raise _fail(here, gettext_noop("must be true or false (got {got})"), got=_show(value))
+        case Kind.TEXT:
+            if not isinstance(value, str):
+                raise _fail(here, gettext_noop("must be text (got {got})"), got=_show(value))
+            if len(value) > f.max_length:
+                raise _fail(here, gettext_noop("at most {n} characters"), n=Fraction(f.max_length))
+            return value
+        case Kind.RECORD:
+            return clean(f.fields, value, players, f"{here}.")
+        case Kind.LIST:
+            if not isinstance(value, list):
+                raise _fail(here, gettext_noop("must be a list (got {got})"), got=_show(value))
+            if f.max_items is not None and len(value) > f.max_items:
+                raise _fail(here, gettext_noop("at most {n} entries"), n=Fraction(f.max_items))
+            return tuple(clean(f.fields, item, players, f"{here}[{i}].") for i, item in enumerate(value, 1))
+        case Kind.PLAYER_POINTS:
+            if not isinstance(value, Mapping):
+                raise _fail(
+                    here,
+                    gettext_noop("must give the points of each player: {allowed}"),
+                    allowed=allowed_list(players),
+                )
+            for name in value:
+                if name not in players:
+                    raise _fail(
+                        f"{here}.{name}",
+                        gettext_noop("not a player in this hand; players: {allowed}"),
+                        allowed=allowed_list(players),
+                    )
+            result = {}
+            for name in players:
+                if name not in value:
+                    raise _fail(f"{here}.{name}", gettext_noop("required"))
+                result[name] = _points(f, f"{here}.{name}", value[name])
+            return result
+        case Kind.PLAYER_LIST:
+            if not isinstance(value, list):
+                raise _fail(here, gettext_noop("must be a list (got {got})"), got=_show(value))
+            names = [_player(f"{here}[{i}]", v, players) for i, v in enumerate(value, 1)]
+            if len(set(names)) != len(names):
+                raise _fail(here, gettext_noop("names a player twice"))
+            return tuple(names)
+    raise AssertionError(f.kind)  # pragma: no cover
+
+
+def _player(here: str, value: Any, players: Sequence[str]) -> str:
+    if isinstance(value, str) and value in players:
+        return value
+    raise _fail(
+        here,
+        gettext_noop("must be one of the players {allowed} (got {got})"),
+        allowed=allowed_list(players),
+        got=_show(value),
+    )
+
+
+def _int(f: Field, here: str, value: Any) -> int:
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    if f.choices:
+        if number is not None and number in f.choices:
+            return number
+        raise _fail(
+            here,
+            gettext_noop("must be one of {allowed} (got {got})"),
+            allowed=allowed_list(f.choices),
+            got=_show(value),
+        )
+    if number is None or not _in_range(f, Fraction(number)):
+        raise _fail(
+            here,
+            gettext_noop("must be a whole number from {low} to {high} (got {got})"),
+            low=_number_text(f.minimum or Fraction(0)),
+            high=_number_text(f.maximum) if f.maximum is not None else "∞",
+            got=_show(value),
+        )
+    return number
+
+
+def parse_points(value: Any) -> Fraction | None:
+    """Card points written as 56, 56.5 or "56.5"; None when not a finite number."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return None
+        return Fraction(str(value))
+    if isinstance(value, str):
+        text = value.strip().replace(",", ".")
+        if not text or len(text) > 20:
+            return None
+        try:
+            decimal = Decimal(text)
+        except InvalidOperation:
+            return None
+        if not decimal.is_finite():
+            return None
+        return Fraction(decimal)
+    return None
+
+
+def _points(f: Field, here: str, value: Any) -> Fraction:
+    number = parse_points(value)
+    if number is None or not _in_range(f, number) or (number / f.step).denominator != 1:
+        raise _fail(
+            here,
+            gettext_noop("must be a number from {low} to {high} in steps of {step} (got {got})"),
+            low=_number_text(f.minimum or Fraction(0)),
+            high=_number_text(f.maximum) if f.maximum is not None else "∞",
+            step=_number_text(f.step),
+            got=_show(value),
+        )
+    return number
+
+
+def _in_range(f: Field, number: Fraction) -> bool:
+    if f.minimum is not None and number < f.minimum:
+        return False
+    return f.maximum is None or number <= f.maximum
+
+
+def dump_value(f: Field, value: Any) -> Any:
+    """The JSON form of a cleaned value (the inverse of ``clean_value``)."""
+    if value is None:
+        return None
+    match f.kind:
+        case Kind.POINTS:
+            return int(value) if value.denominator == 1 else float(value)
+        case Kind.PLAYER_POINTS:
+            return {k: (int(v) if v.denominator == 1 else float(v)) for k, v in value.items()}
+        case Kind.RECORD:
+            return dump(f.fields, value)
+        case Kind.LIST:
+            return [dump(f.fields, item) for item in value]
+        case Kind.PLAYER_LIST:
+            return list(value)
+    return value
+
+
+def dump(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str, Any]:
+    """Cleaned values back to JSON, in field order, leaving out defaults."""
+    out: dict[str, Any] = {}
+    for f in fields:
+        if f.name not in values:
+            continue
+        value = values[f.name]
+        if value == f.default and not f.required:
+            continue
+        out[f.name] = dump_value(f, value)
+    return out

@@ -1,0 +1,269 @@
+"""Types shared by every variant: points, breakdown lines, errors, results.
+
+Points are ``Fraction``s whose denominator is 1 or 2 (a few rules create half
+points); never floats. A breakdown line is a ``Line``: an English template plus
+typed arguments, so the web layer can translate the template and format the
+numbers for the reader's language while ``score_session`` prints plain English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, Union
+
+MINUS = "\u2212"  # the typographic minus used in every line shown to players
+
+
+def gettext_noop(text: str) -> str:
+    """Mark a template for translation catalogs; the engine itself never translates."""
+    return text
+
+
+class HandType(StrEnum):
+    PLAYED = "played"
+    REDEAL = "redeal"
+    TRISCHAKEN = "trischaken"
+
+
+def to_points(value: int | Fraction) -> Fraction:
+    return Fraction(value)
+
+
+def points_to_json(value: Fraction | int) -> int | float:
+    """A JSON number: an integer, or a number ending in .5 (exact in binary)."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return int(value)
+    return float(value)
+
+
+def points_from_json(value: int | float | str) -> Fraction:
+    return Fraction(str(value))
+
+
+# --------------------------------------------------------------------------
+# Breakdown lines
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A number always shown with its sign: +240, −80, 0."""
+
+    value: Fraction
+
+
+@dataclass(frozen=True)
+class Formula:
+    """Arithmetic shown to the players, e.g. ``(25 + 15) × 2``.
+
+    Tokens are strings (operators, brackets, spaces) and numbers; numbers are
+    formatted for the reader's language when the line is rendered.
+    """
+
+    tokens: tuple[str | int | Fraction, ...]
+
+
+@dataclass(frozen=True)
+class Join:
+    """Several pieces shown as one list, e.g. ``Garde, petit au bout attack``."""
+
+    items: tuple[Arg, ...]
+    separator: str = ", "
+
+
+Arg = Union[str, int, Fraction, Signed, Formula, Join, "Line"]
+Translate = Callable[[str], str]
+NumberFormat = Callable[[Fraction], str]
+
+
+def format_number(value: Fraction | int, decimal_separator: str = ".") -> str:
+    """``240``, ``−1.5``: no trailing ``.0``, the typographic minus."""
+    value = Fraction(value)
+    sign = MINUS if value < 0 else ""
+    value = abs(value)
+    whole, rest = divmod(value.numerator, value.denominator)
+    if rest == 0:
+        return f"{sign}{whole}"
+    if value.denominator == 2:
+        return f"{sign}{whole}{decimal_separator}5"
+    raise ValueError(f"not a whole or half point: {value}")
+
+
+def format_signed(value: Fraction | int, number: NumberFormat = format_number) -> str:
+    value = Fraction(value)
+    return f"+{number(value)}" if value > 0 else number(value)
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a breakdown: an English template with typed arguments."""
+
+    text: str
+    args: Mapping[str, Arg] = field(default_factory=dict)
+
+    def render(self, translate: Translate = _identity, number: NumberFormat = format_number) -> str:
+        values = {name: _render_arg(arg, translate, number) for name, arg in self.args.items()}
+        return translate(self.text).format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def _render_arg(arg: Arg, translate: Translate, number: NumberFormat) -> str:
+    if isinstance(arg, Line):
+        return arg.render(translate, number)
+    if isinstance(arg, Signed):
+        return format_signed(arg.value, number)
+    if isinstance(arg, Formula):
+        return "".join(token if isinstance(token, str) else number(Fraction(token)) for token in arg.tokens)
+    if isinstance(arg, Join):
+        return arg.separator.join(_render_arg(item, translate, number) for item in arg.items)
+    if isinstance(arg, bool):
+        raise TypeError("a breakdown argument cannot be a bool")
+    if isinstance(arg, int | Fraction):
+        return number(Fraction(arg))
+    return arg
+
+
+def line_to_json(line: Line) -> dict[str, Any]:
+    """A JSON-safe form of a line, for storing a hand's breakdown snapshot."""
+    return {"text": line.text, "args": {k: _arg_to_json(v) for k, v in line.args.items()}}
+
+
+def line_from_json(data: Mapping[str, Any]) -> Line:
+    return Line(data["text"], {k: _arg_from_json(v) for k, v in data.get("args", {}).items()})
+
+
+def _arg_to_json(arg: Arg) -> Any:
+    if isinstance(arg, Line):
+        return {"line": line_to_json(arg)}
+    if isinstance(arg, Signed):
+        return {"signed": str(arg.value)}
+    if isinstance(arg, Formula):
+        return {"formula": [t if isinstance(t, str) else {"n": str(t)} for t in arg.tokens]}
+    if isinstance(arg, Join):
+        return {"join": [_arg_to_json(item) for item in arg.items], "sep": arg.separator}
+    if isinstance(arg, int | Fraction):
+        return {"n": str(arg)}
+    return arg
+
+
+def _arg_from_json(data: Any) -> Arg:
+    if isinstance(data, str):
+        return data
+    if "line" in data:
+        return line_from_json(data["line"])
+    if "signed" in data:
+        return Signed(Fraction(data["signed"]))
+    if "formula" in data:
+        return Formula(tuple(t if isinstance(t, str) else Fraction(t["n"]) for t in data["formula"]))
+    if "join" in data:
+        return Join(tuple(_arg_from_json(item) for item in data["join"]), data["sep"])
+    return Fraction(data["n"])
+
+
+def deltas_line(deltas: Mapping[str, Fraction], explain: Mapping[str, Arg] | None = None) -> Line:
+    """``Anna +240 (3 × 80), Bert −80, …`` for the players who score.
+
+    ``explain`` optionally gives a formula per player, shown in brackets.
+    """
+    explain = explain or {}
+    items: list[Arg] = []
+    for name, delta in deltas.items():
+        if name in explain:
+            items.append(
+                Line(
+                    gettext_noop("{player} {delta} ({why})"),
+                    {"player": name, "delta": Signed(delta), "why": explain[name]},
+                )
+            )
+        else:
+            items.append(Line(gettext_noop("{player} {delta}"), {"player": name, "delta": Signed(delta)}))
+    return Line("{items}", {"items": Join(tuple(items))})
+
+
+# --------------------------------------------------------------------------
+# Errors
+
+
+class InvalidInput(ValueError):
+    """Input the rules do not allow. Names the field and what is allowed.
+
+    ``field`` is a path within a hand (``bouts``, ``poignees[2].size``) or
+    within the session file (``options.round_to``, ``players``); ``hand`` is the
+    1-based hand number when the error belongs to a hand.
+    """
+
+    def __init__(self, field: str, line: Line, hand: int | None = None) -> None:
+        self.field = field
+        self.line = line
+        self.hand = hand
+        super().__init__(self.describe())
+
+    def describe(self, translate: Translate = _identity, number: NumberFormat = format_number) -> str:
+        where = f"hand {self.hand}, " if self.hand is not None else ""
+        return f"{where}{self.field}: {self.line.render(translate, number)}"
+
+    def in_hand(self, hand: int, prefix: str = "") -> InvalidInput:
+        return InvalidInput(prefix + self.field, self.line, hand)
+
+    def under(self, prefix: str) -> InvalidInput:
+        return InvalidInput(prefix + self.field, self.line, self.hand)
+
+
+def invalid(field: str, text: str, **args: Arg) -> InvalidInput:
+    return InvalidInput(field, Line(text, args))
+
+
+def allowed_list(values: Iterable[object]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+# --------------------------------------------------------------------------
+# Tables and results
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits where for one hand: every player in playing order, the dealer,
+    the one sitting out (with six at a French or Chambéry table)."""
+
+    players: tuple[str, ...]
+    dealer: str | None = None
+    sitting_out: str | None = None
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p != self.sitting_out)
+
+    def after(self, player: str, steps: int = 1) -> str:
+        """The player ``steps`` places later in playing order."""
+        index = self.players.index(player)
+        return self.players[(index + steps) % len(self.players)]
+
+    def active_after(self, player: str, steps: int = 1) -> str:
+        active = self.active
+        index = active.index(player)
+        return active[(index + steps) % len(active)]
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """What one hand writes: a delta per player of the session, and why."""
+
+    deltas: Mapping[str, Fraction]
+    breakdown: tuple[Line, ...]
+
+    def rendered(self, translate: Translate = _identity, number: NumberFormat = format_number) -> list[str]:
+        return [line.render(translate, number) for line in self.breakdown]
+
+
+def zero_deltas(players: Sequence[str]) -> dict[str, Fraction]:
+    return {p: Fraction(0) for p in players}

@@ -1,0 +1,182 @@
+"""The shape every game module has, and the machinery they share.
+
+A game subclasses ``Variant`` and provides: its house rules (``option_fields``
+plus an options dataclass), the inputs of a hand (``hand_fields``), how cleaned
+inputs become its frozen hand dataclass with the cross-field checks
+(``build_hand``), ``score``, and a one-line ``describe`` for score sheets.
+Reading raw input, writing it back and summing a session are done here, once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from .schema import Field, clean, dump
+from .types import (
+    HandScore,
+    HandType,
+    Line,
+    Table,
+    allowed_list,
+    gettext_noop,
+    invalid,
+    zero_deltas,
+)
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand as played: its type, the table, the variant's inputs, a note."""
+
+    type: HandType
+    table: Table
+    play: Any = None  # the variant's hand dataclass; None for a redeal
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Section:
+    """A run of hands scored as a unit: an Illustriertes series, a Chambéry Partie."""
+
+    kind: str  # "series" or "partie"
+    first: int  # 0-based index of the first hand
+    last: int  # 0-based index of the last hand
+    totals: Mapping[str, Fraction]  # the section's totals, bonus included
+    bonus: Mapping[str, Fraction]  # only the players who got a bonus
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a whole session adds up to."""
+
+    totals: Mapping[str, Fraction]
+    net: Mapping[str, Fraction]  # zero-sum, what settlement works from
+    sections: tuple[Section, ...] = ()
+
+
+class Variant:
+    """Base of every game module. Subclasses set the class attributes and
+    override ``hand_fields``, ``build_hand``, ``score`` and ``describe``."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    table_sizes: ClassVar[tuple[int, ...]]  # how many people may sit at the table
+    hand_types: ClassVar[tuple[HandType, ...]] = (HandType.PLAYED, HandType.REDEAL)
+    zero_sum: ClassVar[bool] = True
+    # "series" (Illustriertes) or "partie" (Chambéry): how the game groups its hands.
+    section_kind: ClassVar[str | None] = None
+    option_fields: ClassVar[tuple[Field, ...]] = ()
+    options_type: ClassVar[type[Any]]
+
+    # -- house rules ---------------------------------------------------------
+
+    def parse_options(self, raw: Any, players: Sequence[str]) -> Any:
+        """Validated options for a session of these players; defaults filled in."""
+        values = clean(self.option_fields, raw if raw is not None else {}, (), "options.")
+        options = self.options_type(**values)
+        self.check_options(options, players)
+        return options
+
+    def check_options(self, options: Any, players: Sequence[str]) -> None:
+        """Cross-checks between house rules and the table; raise ``InvalidInput``."""
+
+    def default_options(self, players: Sequence[str]) -> Any:
+        return self.parse_options({}, players)
+
+    def dump_options(self, options: Any) -> dict[str, Any]:
+        """The house rules that differ from their defaults, as JSON."""
+        return dump(self.option_fields, dataclasses.asdict(options))
+
+    def check_table(self, players: Sequence[str]) -> None:
+        if len(players) not in self.table_sizes:
+            raise invalid(
+                "players",
+                gettext_noop("{game} is played by {allowed} players (got {got})"),
+                game=self.name,
+                allowed=allowed_list(self.table_sizes),
+                got=str(len(players)),
+            )
+
+    # -- the table -----------------------------------------------------------
+
+    def sitting_out(self, players: Sequence[str], dealer: str | None) -> str | None:
+        """Who sits out a hand dealt by ``dealer`` (only with six at the table)."""
+        return None
+
+    def needs_dealer(self, players: Sequence[str], options: Any) -> bool:
+        """Whether the first hand must name its dealer."""
+        return len(players) == 6
+
+    # -- hands ---------------------------------------------------------------
+
+    def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
+        raise NotImplementedError
+
+    def build_hand(self, hand_type: HandType, values: dict[str, Any], table: Table, options: Any) -> Any:
+        """The variant's frozen hand from cleaned values, after cross-field checks."""
+        raise NotImplementedError
+
+    def parse_play(self, hand_type: HandType, raw: Any, table: Table, options: Any) -> Any:
+        if hand_type not in self.hand_types:
+            raise invalid(
+                "type",
+                gettext_noop("must be one of {allowed} (got {got})"),
+                allowed=allowed_list(self.hand_types),
+                got=str(hand_type),
+            )
+        if hand_type is HandType.REDEAL:
+            return None
+        values = clean(self.hand_fields(hand_type, table, options), raw, table.active)
+        return self.build_hand(hand_type, values, table, options)
+
+    def dump_play(self, hand_type: HandType, play: Any, table: Table, options: Any) -> dict[str, Any]:
+        if play is None:
+            return {}
+        return dump(self.hand_fields(hand_type, table, options), dataclasses.asdict(play))
+
+    def score(self, record: HandRecord, options: Any) -> HandScore:
+        raise NotImplementedError
+
+    def score_record(self, record: HandRecord, options: Any) -> HandScore:
+        """Score one hand; a redeal scores 0 for everyone. Zero-sum is asserted."""
+        if record.type is HandType.REDEAL:
+            return HandScore(
+                zero_deltas(record.table.players),
+                (Line(gettext_noop("Redeal: nobody scores, the deal passes on")),),
+            )
+        result = self.score(record, options)
+        if list(result.deltas) != list(record.table.players):
+            raise AssertionError(f"{self.key}: deltas must list every player in order")
+        if self.zero_sum and sum(result.deltas.values()) != 0:
+            raise AssertionError(f"{self.key}: a hand must sum to zero: {result.deltas}")
+        return result
+
+    def describe(self, record: HandRecord) -> Line:
+        """The hand in short, for the scoreboard and the score sheet."""
+        raise NotImplementedError
+
+    # -- a whole session ------------------------------------------------------
+
+    def summarize(
+        self,
+        players: Sequence[str],
+        hands: Sequence[HandRecord],
+        deltas: Sequence[Mapping[str, Fraction]],
+        options: Any,
+    ) -> Summary:
+        """Totals and net balances; games with series or rounds override this."""
+        totals = sum_deltas(players, deltas)
+        return Summary(totals=totals, net=dict(totals))
+
+
+def sum_deltas(players: Sequence[str], deltas: Sequence[Mapping[str, Fraction]]) -> dict[str, Fraction]:
+    totals = zero_deltas(players)
+    for hand in deltas:
+        for name, value in hand.items():
+            totals[name] += value
+    return totals

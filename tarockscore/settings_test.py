@@ -1,0 +1,12 @@
+"""Settings for the test suite: the real settings, a test key, a fast hasher."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-suite-only")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+os.environ.setdefault("SECURE_COOKIES", "0")
+
+from .settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
