@@ -10,3 +10,7 @@ from .settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
+# Static files straight from static/, without collectstatic.
+STATIC_ROOT = None  # type: ignore[assignment]
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

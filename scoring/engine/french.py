@@ -243,7 +243,13 @@ FIELDS = (
         step=HALF,
         required=True,
     ),
-    Field("partner", Kind.PLAYER, gettext_noop("Partner (called king)"), nullable=True),
+    Field(
+        "partner",
+        Kind.PLAYER,
+        gettext_noop("Partner (called king)"),
+        nullable=True,
+        null_label=gettext_noop("alone"),
+    ),
     Field(
         "petit_au_bout",
         Kind.CHOICE,
@@ -251,6 +257,7 @@ FIELDS = (
         choices=tuple(Side),
         choice_labels={Side.ATTACK: gettext_noop("attack"), Side.DEFENCE: gettext_noop("defence")},
         nullable=True,
+        null_label=gettext_noop("none"),
     ),
     Field(
         "poignees",
@@ -262,6 +269,7 @@ FIELDS = (
         ),
         default=(),
         max_items=5,
+        rare=True,
     ),
     Field(
         "chelem",
@@ -270,6 +278,8 @@ FIELDS = (
         choices=tuple(Chelem),
         choice_labels=CHELEM_LABEL,
         nullable=True,
+        null_label=gettext_noop("none"),
+        rare=True,
     ),
 )
 

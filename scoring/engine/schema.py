@@ -47,10 +47,12 @@ class Field:
     step: Fraction = Fraction(1)
     required: bool = False
     nullable: bool = False
+    null_label: str = ""  # how a form names the empty choice ("alone", "none")
     default: Any = None
     fields: tuple[Field, ...] = ()
     max_items: int | None = None
     max_length: int = 500
+    rare: bool = False  # seldom used at the table: forms may fold it away
     # A hint for forms: show this field only while another field has one of these values.
     shown_when: tuple[str, tuple[str, ...]] | None = None
 
@@ -117,7 +119,9 @@ def clean_value(f: Field, value: Any, present: bool, players: Sequence[str], pat
         case Kind.CHOICE:
             value = f.aliases.get(value, value) if isinstance(value, str) else value
             if isinstance(value, str) and value in f.choices:
-                return value
+                # The declared choice (an enum member where the field lists one),
+                # so typed options and hands hold what their annotations say.
+                return f.choices[f.choices.index(value)]
             raise _fail(
                 here,
                 gettext_noop("must be one of {allowed} (got {got})"),

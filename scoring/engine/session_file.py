@@ -185,19 +185,26 @@ def _hand_type(variant: Variant, raw: Any) -> HandType:
     return HandType(raw)
 
 
-def write_hand(session_variant: Variant, record: HandRecord, options: Any) -> dict[str, Any]:
-    """A hand as the session file writes it: common fields, then the game's."""
+def hand_document(
+    hand_type: str, dealer: str | None, sitting_out: str | None, fields: Mapping[str, Any], note: str
+) -> dict[str, Any]:
+    """A hand as the session file writes it: common fields, then the game's, then the note."""
     out: dict[str, Any] = {}
-    if record.table.dealer is not None:
-        out["dealer"] = record.table.dealer
-    if record.type is not HandType.PLAYED:
-        out["type"] = record.type.value
-    if record.table.sitting_out is not None:
-        out["sitting_out"] = record.table.sitting_out
-    out.update(session_variant.dump_play(record.type, record.play, record.table, options))
-    if record.note:
-        out["note"] = record.note
+    if dealer:
+        out["dealer"] = dealer
+    if hand_type != HandType.PLAYED:
+        out["type"] = str(hand_type)
+    if sitting_out:
+        out["sitting_out"] = sitting_out
+    out.update(fields)
+    if note:
+        out["note"] = note
     return out
+
+
+def write_hand(variant: Variant, record: HandRecord, options: Any) -> dict[str, Any]:
+    fields = variant.dump_play(record.type, record.play, record.table, options)
+    return hand_document(record.type, record.table.dealer, record.table.sitting_out, fields, record.note)
 
 
 def write_session(session: Session) -> dict[str, Any]:

@@ -160,6 +160,11 @@ class Variant:
         """The hand in short, for the scoreboard and the score sheet."""
         raise NotImplementedError
 
+    def describe_record(self, record: HandRecord) -> Line:
+        if record.type is HandType.REDEAL:
+            return Line(gettext_noop("Redeal"))
+        return self.describe(record)
+
     # -- a whole session ------------------------------------------------------
 
     def summarize(

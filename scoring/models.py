@@ -1,0 +1,155 @@
+"""Players, sessions and hands. Models hold data and constraints; scoring is
+done by the engine through ``services``.
+
+A hand stores its inputs exactly as the session file writes them, plus a
+snapshot of what the engine computed (deltas, breakdown, a short description),
+so a later change to the engine never silently rewrites an old score sheet.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import VARIANT_KEYS, HandType, Line
+from scoring.engine.session_file import hand_document
+from scoring.engine.types import line_from_json, points_from_json
+
+NAME_LENGTH = 40
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    labels = {
+        "french": "French Tarot",
+        "illustrated": "Illustriertes Tarock",
+        "chambery": "Tarock von Chambéry",
+    }
+    return [(key, labels[key]) for key in VARIANT_KEYS]
+
+
+class Player(models.Model):
+    """Someone a user plays with; reusable across that user's sessions."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=NAME_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["owner", "name"], name="player_name_unique_per_owner")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Session(models.Model):
+    """One evening at one table: a game, its house rules, the players in playing order."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tarock_sessions"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    variant = models.CharField(_("game"), max_length=20, choices=variant_choices())
+    # Every house rule, defaults included, so a later change of a default
+    # cannot change an old session.
+    options = models.JSONField(default=dict)
+    money_rate = models.DecimalField(
+        _("money per point"), max_digits=8, decimal_places=4, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(variant__in=VARIANT_KEYS), name="session_variant_known"),
+            models.CheckConstraint(
+                condition=Q(money_rate__isnull=True) | Q(money_rate__gt=Decimal(0)),
+                name="session_money_rate_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Seat(models.Model):
+    """A player's place at a session's table, with the name as written on its sheet."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=NAME_LENGTH)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["session", "name"], name="seat_name_unique"),
+            models.UniqueConstraint(fields=["session", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Hand(models.Model):
+    """One hand as recorded, with the engine's result at the time it was scored."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="hands")
+    # Order of recording, never reused; the sheet numbers the live hands 1, 2, 3 …
+    number = models.PositiveIntegerField()
+    type = models.CharField(max_length=12, choices=[(t.value, t.value) for t in HandType], default="played")
+    dealer = models.CharField(max_length=NAME_LENGTH, blank=True)
+    sitting_out = models.CharField(max_length=NAME_LENGTH, blank=True)
+    inputs = models.JSONField(default=dict)  # the game's fields, as in the session file
+    note = models.CharField(max_length=500, blank=True)
+    deltas = models.JSONField(default=dict)  # {name: number}, every player of the session
+    breakdown = models.JSONField(default=list)  # engine Lines as JSON
+    description = models.JSONField(default=dict)  # the hand in short, an engine Line as JSON
+    version = models.PositiveIntegerField(default=1)
+    client_token = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(
+                fields=["session", "client_token"],
+                condition=~Q(client_token=""),
+                name="hand_client_token_unique",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session_id}#{self.number}"
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+    def delta_points(self) -> dict[str, Fraction]:
+        return {name: points_from_json(value) for name, value in self.deltas.items()}
+
+    def breakdown_lines(self) -> list[Line]:
+        return [line_from_json(item) for item in self.breakdown]
+
+    def description_line(self) -> Line | None:
+        return line_from_json(self.description) if self.description else None
+
+    def as_session_hand(self) -> dict[str, Any]:
+        """The hand as the session file writes it."""
+        return hand_document(self.type, self.dealer, self.sitting_out, self.inputs, self.note)

@@ -1,0 +1,248 @@
+"""Use cases. The only code that touches both the engine and the database.
+
+Each function that writes runs in one transaction; input the engine refuses
+raises ``InvalidInput`` before anything is written.
+
+Running totals, series, rounds and the settlement are computed when a sheet
+is shown, from the stored per-hand snapshots, so recording, editing or
+deleting a hand can never leave a stale total behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from scoring.engine import (
+    VARIANTS,
+    HandRecord,
+    HandScore,
+    Section,
+    Settlement,
+    Summary,
+    Variant,
+    next_dealer,
+    read_hand,
+    score_hand,
+    settle,
+    summarize,
+    variant_for,
+)
+from scoring.engine.session_file import read_players
+from scoring.engine.types import line_to_json, points_to_json
+from scoring.models import Hand, Player, Seat, Session
+
+
+class HandConflict(Exception):
+    """The hand was changed by someone else since the form was opened."""
+
+    def __init__(self, current: Hand) -> None:
+        self.current = current
+        super().__init__(f"hand {current.pk} is at version {current.version}")
+
+
+@dataclass(frozen=True)
+class Game:
+    """A session as the engine sees it: the game, the players, the house rules."""
+
+    variant: Variant
+    players: tuple[str, ...]
+    options: Any
+
+
+def game_of(session: Session, seats: Sequence[Seat] | None = None) -> Game:
+    variant = VARIANTS[session.variant]
+    players = tuple(seat.name for seat in (seats if seats is not None else session.seats.all()))
+    return Game(variant, players, variant.parse_options(session.options, players))
+
+
+def options_json(options: Any) -> dict[str, Any]:
+    """Every house rule, defaults included, as stored with a session."""
+    return dataclasses.asdict(options)
+
+
+# -- sessions -----------------------------------------------------------------
+
+
+@transaction.atomic
+def session_create(
+    *,
+    owner: User,
+    name: str,
+    variant: str,
+    players: Sequence[str],
+    options: dict[str, Any],
+    money_rate: Decimal | None = None,
+) -> Session:
+    """Open a session; players are found by name among the owner's or created."""
+    game_variant = variant_for(variant)
+    names = read_players(list(players), game_variant)
+    parsed = game_variant.parse_options(options, names)
+    session = Session.objects.create(
+        owner=owner, name=name, variant=variant, options=options_json(parsed), money_rate=money_rate
+    )
+    for position, player_name in enumerate(names):
+        player, _ = Player.objects.get_or_create(owner=owner, name=player_name)
+        Seat.objects.create(session=session, player=player, position=position, name=player_name)
+    return session
+
+
+# -- hands ----------------------------------------------------------------------
+
+
+def hand_check(*, game: Game, raw: dict[str, Any]) -> tuple[HandRecord, HandScore]:
+    """Validate and score a hand without saving it (the form's live preview)."""
+    record = read_hand(game.variant, game.players, game.options, raw, previous_dealer=None)
+    return record, score_hand(game.variant, record, game.options)
+
+
+def _store(hand: Hand, game: Game, record: HandRecord, score: HandScore) -> None:
+    hand.type = record.type.value
+    hand.dealer = record.table.dealer or ""
+    hand.sitting_out = record.table.sitting_out or ""
+    hand.inputs = game.variant.dump_play(record.type, record.play, record.table, game.options)
+    hand.note = record.note
+    hand.deltas = {name: points_to_json(value) for name, value in score.deltas.items()}
+    hand.breakdown = [line_to_json(line) for line in score.breakdown]
+    hand.description = line_to_json(game.variant.describe_record(record))
+
+
+@transaction.atomic
+def hand_record(
+    *, session: Session, raw: dict[str, Any], user: User | None = None, client_token: str = ""
+) -> Hand:
+    """Record the next hand. A resent form (same ``client_token``) is stored once;
+    hands recorded at the same moment are numbered in the order they commit."""
+    locked = Session.objects.select_for_update().get(pk=session.pk)
+    if client_token:
+        existing = Hand.objects.filter(session=locked, client_token=client_token).first()
+        if existing is not None:
+            return existing
+    game = game_of(locked)
+    record, score = hand_check(game=game, raw=raw)
+    last = Hand.objects.filter(session=locked).aggregate(last=Max("number"))["last"] or 0
+    hand = Hand(session=locked, number=last + 1, client_token=client_token, created_by=user)
+    _store(hand, game, record, score)
+    hand.save()
+    return hand
+
+
+@transaction.atomic
+def hand_edit(*, hand: Hand, raw: dict[str, Any], expected_version: int | None = None) -> Hand:
+    """Correct a recorded hand and re-score it. Refuses with ``HandConflict``
+    when the hand changed since ``expected_version`` was read."""
+    locked = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
+    if expected_version is not None and locked.version != expected_version:
+        raise HandConflict(locked)
+    game = game_of(locked.session)
+    record, score = hand_check(game=game, raw=raw)
+    _store(locked, game, record, score)
+    locked.version += 1
+    locked.save()
+    return locked
+
+
+@transaction.atomic
+def hand_delete(*, hand: Hand) -> Hand:
+    """Take a hand off the sheet; ``hand_restore`` puts it back in its place."""
+    locked = Hand.objects.select_for_update().get(pk=hand.pk)
+    if locked.deleted_at is None:
+        locked.deleted_at = timezone.now()
+        locked.version += 1
+        locked.save(update_fields=["deleted_at", "version", "updated_at"])
+    return locked
+
+
+@transaction.atomic
+def hand_restore(*, hand: Hand) -> Hand:
+    locked = Hand.objects.select_for_update().get(pk=hand.pk)
+    if locked.deleted_at is not None:
+        locked.deleted_at = None
+        locked.version += 1
+        locked.save(update_fields=["deleted_at", "version", "updated_at"])
+    return locked
+
+
+# -- the sheet --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    hand: Hand
+    index: int  # 1-based position on the sheet
+    record: HandRecord
+    deltas: tuple[Fraction, ...]  # in seat order
+    totals: tuple[Fraction, ...]  # running totals (per series where the game has series)
+    section_end: Section | None  # the series or Partie this hand closes
+
+
+@dataclass(frozen=True)
+class Sheet:
+    session: Session
+    game: Game
+    rows: tuple[Row, ...]
+    summary: Summary
+    settlement: Settlement
+    next_dealer: str
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.game.players
+
+
+def session_sheet(session: Session) -> Sheet:
+    """Everything a score sheet shows, from two queries whatever its length."""
+    seats = list(session.seats.all())
+    game = game_of(session, seats)
+    hands = list(session.hands.filter(deleted_at__isnull=True).order_by("number"))
+    records: list[HandRecord] = []
+    previous: str | None = None
+    for hand in hands:
+        record = read_hand(game.variant, game.players, game.options, hand.as_session_hand(), previous)
+        records.append(record)
+        previous = record.table.dealer
+    deltas = [hand.delta_points() for hand in hands]
+    summary = summarize(game.variant, game.players, records, deltas, game.options)
+    ends = {section.last: section for section in summary.sections if section.complete}
+    resets = game.variant.section_kind == "series"
+
+    rows: list[Row] = []
+    running = dict.fromkeys(game.players, Fraction(0))
+    for index, (hand, record, hand_deltas) in enumerate(zip(hands, records, deltas, strict=True)):
+        for name in game.players:
+            running[name] += hand_deltas.get(name, Fraction(0))
+        rows.append(
+            Row(
+                hand=hand,
+                index=index + 1,
+                record=record,
+                deltas=tuple(hand_deltas.get(name, Fraction(0)) for name in game.players),
+                totals=tuple(running[name] for name in game.players),
+                section_end=ends.get(index),
+            )
+        )
+        if resets and index in ends:
+            running = dict.fromkeys(game.players, Fraction(0))
+
+    if previous is not None:
+        upcoming = next_dealer(game.players, previous) or game.players[0]
+    else:
+        # The first dealer is the last in playing order, so the first player leads.
+        upcoming = game.players[-1]
+    return Sheet(
+        session=session,
+        game=game,
+        rows=tuple(rows),
+        summary=summary,
+        settlement=settle(summary.net, session.money_rate),
+        next_dealer=upcoming,
+    )

@@ -1,0 +1,312 @@
+"""Views: fetch, bind, call a service, render or redirect.
+
+One view serves a full page or, for htmx, a named fragment of it. Every page
+works without JavaScript; htmx only spares the reload.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_htmx.middleware import HtmxDetails
+
+from scoring import services
+from scoring.engine import VARIANTS, HandType, InvalidInput, next_dealer
+from scoring.forms import HandForm, SchemaForm, SessionForm
+from scoring.models import Hand, Session, variant_choices
+from scoring.presentation import render_line
+
+
+class Request(HttpRequest):
+    """A request to a view behind ``login_required``, with django-htmx's details."""
+
+    user: User
+    htmx: HtmxDetails
+
+
+def _own_session(request: HttpRequest, pk: int) -> Session:
+    return get_object_or_404(Session, pk=pk, owner=request.user)
+
+
+def _own_hand(request: HttpRequest, pk: int, hand_id: int) -> Hand:
+    return get_object_or_404(
+        Hand.objects.select_related("session"), pk=hand_id, session_id=pk, session__owner=request.user
+    )
+
+
+# -- sessions --------------------------------------------------------------------------
+
+
+@login_required
+def session_list(request: Request) -> HttpResponse:
+    sessions = (
+        Session.objects.filter(owner=request.user)
+        .annotate(hand_count=Count("hands", filter=Q(hands__deleted_at__isnull=True)))
+        .prefetch_related("seats")
+    )
+    return render(request, "scoring/session_list.html", {"sessions": sessions})
+
+
+@login_required
+def session_new(request: Request, variant: str | None = None) -> HttpResponse:
+    if variant is None:
+        games = [(key, label, key in VARIANTS) for key, label in variant_choices()]
+        return render(request, "scoring/session_new_game.html", {"games": games})
+    if variant not in VARIANTS:
+        raise Http404("no such game")
+    game = VARIANTS[variant]
+    data = request.POST if request.method == "POST" else None
+    form = SessionForm(
+        data, initial={"name": _("Tarock evening, %(date)s") % {"date": date_format(timezone.localdate())}}
+    )
+    options = SchemaForm(
+        game.option_fields,
+        (),
+        prefix="options.",
+        data=data,
+        initial=dataclasses.asdict(game.options_type()),
+    )
+    if data is not None and form.is_valid():
+        try:
+            session = services.session_create(
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                variant=variant,
+                players=form.players(),
+                options=options.raw,
+                money_rate=form.cleaned_data["money_rate"],
+            )
+        except InvalidInput as error:
+            if error.field.startswith("options."):
+                options.add_error(error)
+            else:
+                form.add_error(None, f"{_('Players')}: {render_line(error.line)}")
+        else:
+            return redirect("scoreboard", pk=session.pk)
+    known_players = request.user.players.values_list("name", flat=True)
+    return render(
+        request,
+        "scoring/session_new.html",
+        {
+            "game": game,
+            "form": form,
+            "options": options,
+            "option_widgets": options.widgets(),
+            "known_players": known_players,
+        },
+    )
+
+
+@login_required
+def scoreboard(request: Request, pk: int) -> HttpResponse:
+    session = _own_session(request, pk)
+    sheet = services.session_sheet(session)
+    undo = request.GET.get("undo")
+    undone = (
+        session.hands.filter(pk=undo, deleted_at__isnull=False).first() if undo and undo.isdigit() else None
+    )
+    template = "scoring/scoreboard.html#board" if request.htmx else "scoring/scoreboard.html"
+    return render(request, template, {"session": session, "sheet": sheet, "undone": undone})
+
+
+@login_required
+def settlement(request: Request, pk: int) -> HttpResponse:
+    session = _own_session(request, pk)
+    sheet = services.session_sheet(session)
+    return render(request, "scoring/settlement.html", {"session": session, "sheet": sheet})
+
+
+# -- hands ------------------------------------------------------------------------------
+
+
+def _hand_type(game: services.Game, raw: str | None) -> HandType:
+    allowed = {t.value: t for t in game.variant.hand_types}
+    if raw and raw not in allowed:
+        raise Http404("no such kind of hand")
+    return allowed.get(raw or "", HandType.PLAYED)
+
+
+def _last_dealer(session: Session) -> str | None:
+    return (
+        session.hands.filter(deleted_at__isnull=True)
+        .order_by("-number")
+        .values_list("dealer", flat=True)
+        .first()
+    )
+
+
+def _preview(game: services.Game, form: HandForm) -> dict[str, Any]:
+    """The live preview: the deltas and the breakdown, or what is still missing."""
+    try:
+        record, score = services.hand_check(game=game, raw=form.raw())
+    except InvalidInput as error:
+        return {"error": error, "error_text": f"{error.field}: {render_line(error.line)}"}
+    return {
+        "deltas": [(name, score.deltas[name]) for name in game.players],
+        "lines": score.breakdown,
+        "description": game.variant.describe_record(record),
+    }
+
+
+def _hand_page(
+    request: HttpRequest,
+    session: Session,
+    game: services.Game,
+    form: HandForm,
+    *,
+    hand: Hand | None,
+    token: str,
+    conflict: Hand | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    preview_url = (
+        reverse("hand_preview", args=[session.pk])
+        if hand is None
+        else reverse("hand_edit_preview", args=[session.pk, hand.pk])
+    )
+    context = {
+        "session": session,
+        "game": game,
+        "form": form,
+        "hand": hand,
+        "token": token,
+        "preview": _preview(game, form) if (request.method == "POST" or hand) else None,
+        "preview_url": preview_url,
+        "conflict": conflict,
+        "hand_types": game.variant.hand_types,
+    }
+    return render(request, "scoring/hand_form.html", context, status=status)
+
+
+@login_required
+def hand_new(request: Request, pk: int) -> HttpResponse:
+    session = _own_session(request, pk)
+    game = services.game_of(session)
+    source = request.POST if request.method == "POST" else request.GET
+    hand_type = _hand_type(game, source.get("type"))
+    proposed = next_dealer(game.players, _last_dealer(session)) or game.players[-1]
+    form = HandForm(
+        variant=game.variant,
+        players=game.players,
+        options=game.options,
+        hand_type=hand_type,
+        data=request.POST if request.method == "POST" else None,
+        dealer=proposed,
+    )
+    token = request.POST.get("token") or uuid.uuid4().hex
+    if request.method == "POST" and request.POST.get("action", "save") == "save":
+        try:
+            hand = services.hand_record(
+                session=session, raw=form.raw(), user=request.user, client_token=token
+            )
+        except InvalidInput as error:
+            form.add_error(error)
+        else:
+            return redirect(reverse("scoreboard", args=[session.pk]) + f"#hand-{hand.pk}")
+    return _hand_page(request, session, game, form, hand=None, token=token)
+
+
+@login_required
+@require_POST
+def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpResponse:
+    session = _own_session(request, pk)
+    if hand_id is not None:
+        _own_hand(request, pk, hand_id)
+    game = services.game_of(session)
+    form = HandForm(
+        variant=game.variant,
+        players=game.players,
+        options=game.options,
+        hand_type=_hand_type(game, request.POST.get("type")),
+        data=request.POST,
+    )
+    return render(request, "scoring/hand_form.html#preview", {"preview": _preview(game, form), "game": game})
+
+
+@login_required
+def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
+    hand = _own_hand(request, pk, hand_id)
+    game = services.game_of(hand.session)
+    position = hand.session.hands.filter(deleted_at__isnull=True, number__lte=hand.number).count()
+    return render(
+        request,
+        "scoring/hand_detail.html",
+        {
+            "session": hand.session,
+            "hand": hand,
+            "position": position,
+            "deltas": [(name, hand.delta_points().get(name, 0)) for name in game.players],
+        },
+    )
+
+
+@login_required
+def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
+    hand = _own_hand(request, pk, hand_id)
+    if hand.is_deleted:
+        raise Http404("this hand was deleted")
+    session = hand.session
+    game = services.game_of(session)
+    hand_type = HandType(hand.type)
+    if request.method != "POST":
+        form = HandForm(
+            variant=game.variant,
+            players=game.players,
+            options=game.options,
+            hand_type=hand_type,
+            initial=hand.as_session_hand(),
+            dealer=hand.dealer or None,
+        )
+        return _hand_page(request, session, game, form, hand=hand, token=str(hand.version))
+    form = HandForm(
+        variant=game.variant,
+        players=game.players,
+        options=game.options,
+        hand_type=hand_type,
+        data=request.POST,
+    )
+    version = request.POST.get("token", "")
+    if request.POST.get("action", "save") == "save":
+        try:
+            services.hand_edit(
+                hand=hand, raw=form.raw(), expected_version=int(version) if version.isdigit() else None
+            )
+        except InvalidInput as error:
+            form.add_error(error)
+        except services.HandConflict as conflict:
+            return _hand_page(
+                request, session, game, form, hand=hand, token=version, conflict=conflict.current, status=409
+            )
+        else:
+            return redirect(reverse("scoreboard", args=[session.pk]) + f"#hand-{hand.pk}")
+    return _hand_page(request, session, game, form, hand=hand, token=version)
+
+
+@login_required
+@require_POST
+def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
+    hand = _own_hand(request, pk, hand_id)
+    services.hand_delete(hand=hand)
+    return redirect(reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
+
+
+@login_required
+@require_POST
+def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
+    hand = _own_hand(request, pk, hand_id)
+    services.hand_restore(hand=hand)
+    messages.success(request, _("The hand is back on the sheet."))
+    return redirect(reverse("scoreboard", args=[pk]) + f"#hand-{hand.pk}")

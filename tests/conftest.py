@@ -1,0 +1,65 @@
+"""Fixtures shared by the web, service and command tests."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from scoring import services
+from scoring.models import Session
+from tests.engine.support import FIXTURES
+
+
+@pytest.fixture
+def user(db: Any) -> User:
+    return User.objects.create_user("anna", password="a-long-test-password")
+
+
+@pytest.fixture
+def other_user(db: Any) -> User:
+    return User.objects.create_user("mallory", password="another-test-password")
+
+
+@pytest.fixture
+def client_for() -> Callable[[User], Client]:
+    def make(account: User) -> Client:
+        client = Client(HTTP_ACCEPT_LANGUAGE="en")
+        client.force_login(account)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def logged_in(user: User, client_for: Callable[[User], Client]) -> Client:
+    return client_for(user)
+
+
+@pytest.fixture
+def make_session(user: User) -> Callable[..., Session]:
+    def make(
+        variant: str = "french",
+        players: tuple[str, ...] = ("Anna", "Bert", "Carl", "Dora"),
+        options: dict[str, Any] | None = None,
+        owner: User | None = None,
+        **kwargs: Any,
+    ) -> Session:
+        return services.session_create(
+            owner=owner or user,
+            name="Friday",
+            variant=variant,
+            players=list(players),
+            options=options or {},
+            **kwargs,
+        )
+
+    return make
+
+
+def seed(name: str) -> dict[str, Any]:
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
