@@ -11,14 +11,19 @@ from django.core.exceptions import ImproperlyConfigured
 MISSING_KEY = "SECRET_KEY is required when DEBUG is off: set the SECRET_KEY environment variable."
 
 
+def _has_secret_key() -> bool:
+    try:
+        return bool(settings.SECRET_KEY)
+    except ImproperlyConfigured:  # Django's own refusal of an empty key
+        return False
+
+
 @register()
 def secret_key_is_set(app_configs: Any, **kwargs: Any) -> list[Error]:
-    if settings.SECRET_KEY:
-        return []
-    return [Error(MISSING_KEY, id="tarockscore.E001")]
+    return [] if _has_secret_key() else [Error(MISSING_KEY, id="tarockscore.E001")]
 
 
 def require_secret_key() -> None:
     """Refuse to serve without a secret key (called by the WSGI and ASGI entry points)."""
-    if not settings.SECRET_KEY:
+    if not _has_secret_key():
         raise ImproperlyConfigured(MISSING_KEY)

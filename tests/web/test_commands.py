@@ -1,0 +1,167 @@
+"""The command-line tools, run the way a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+
+from tests.engine.support import FIXTURES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def score_session(stdin: str | bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """``python manage.py score_session`` with a bare environment: no secret key, no DEBUG."""
+    env = {key: value for key, value in os.environ.items() if key not in ("SECRET_KEY", "DEBUG")}
+    env["DJANGO_SETTINGS_MODULE"] = "tarockscore.settings"
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    return subprocess.run(
+        [sys.executable, "manage.py", "score_session", *args],
+        input=data,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_score_session_prints_the_seed_table():
+    result = score_session((FIXTURES / "french-seed-table.json").read_bytes())
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["totals"] == {"Anna": 108, "Bert": 172, "Carl": -380, "Dora": 100}
+    assert out["hands"][0]["deltas"] == {"Anna": 240, "Bert": -80, "Carl": -80, "Dora": -80}
+    assert out["hands"][0]["breakdown"][0] == "(25 + 15) × 2 = 80 (Garde)"
+    assert out["settlement"]["net"] == out["totals"]
+    assert sorted(out) == ["hands", "settlement", "totals"]
+    assert result.stderr == b""
+
+
+def test_score_session_reads_a_file_argument_too():
+    result = score_session(b"", str(FIXTURES / "french-seed-table.json"))
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["totals"]["Carl"] == -380
+
+
+def test_numbers_are_json_integers_or_halves():
+    session = {
+        "variant": "french",
+        "players": ["Anna", "Bert", "Carl", "Dora", "Emil"],
+        "options": {"five_player_split": "equal"},
+        "hands": [
+            {
+                "dealer": "Emil",
+                "taker": "Anna",
+                "partner": "Bert",
+                "contract": "prise",
+                "bouts": 2,
+                "points": 42,
+            }
+        ],
+    }
+    result = score_session(json.dumps(session))
+    text = result.stdout.decode()
+    assert '"Anna": 39' in text and '"Carl": -26' in text  # 1.5 × 26 = 39: a whole number stays whole
+    session["hands"][0]["points"] = 41.5  # won by 1: (25 + 1) × 1 = 26 … 1.5 × 26 = 39
+    session["hands"][0]["contract"] = "garde"  # 52 per defender, 78 each for the pair
+    session["hands"][0]["points"] = 42.5  # won by 2: (25 + 2) × 2 = 54, 1.5 × 54 = 81
+    session["hands"][0]["contract"] = "prise"  # (25 + 2) × 1 = 27, 1.5 × 27 = 40.5
+    text = score_session(json.dumps(session)).stdout.decode()
+    assert '"Anna": 40.5' in text and '"Bert": 40.5' in text and "40.50" not in text
+    assert ".0," not in text and ".0\n" not in text
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (
+            {
+                "variant": "french",
+                "players": ["A", "B", "C", "D"],
+                "hands": [
+                    {"dealer": "D", "taker": "A", "contract": "garde", "bouts": 2, "points": 50},
+                    {"taker": "A", "contract": "garde", "bouts": 3, "points": 10},
+                ],
+            },
+            "hand 2, points:",
+        ),
+        (
+            {
+                "variant": "french",
+                "players": ["A", "B", "C"],
+                "hands": [{"taker": "A", "contract": "garde", "bouts": 5, "points": 50}],
+            },
+            "hand 1, bouts: must be a whole number from 0 to 3 (got 5)",
+        ),
+        (
+            {
+                "variant": "french",
+                "players": ["A", "B", "C"],
+                "hands": [{"taker": "A", "contract": "garde", "bouts": 1, "points": 50, "poignee": []}],
+            },
+            "hand 1, poignee: unknown field",
+        ),
+        (
+            {"variant": "skat", "players": ["A", "B", "C"]},
+            "variant: must be one of french, illustrated, chambery",
+        ),
+        (
+            {"format": "tarockscore/2", "variant": "french", "players": ["A", "B", "C"]},
+            "format: must be tarockscore/1",
+        ),
+    ],
+)
+def test_invalid_input_exits_2_with_one_line_naming_hand_and_field(document, expected):
+    result = score_session(json.dumps(document))
+    assert result.returncode == 2
+    assert result.stdout == b""
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(expected), lines
+
+
+def test_text_that_is_not_json_is_refused_the_same_way():
+    result = score_session("{not json")
+    assert result.returncode == 2 and result.stdout == b""
+    assert result.stderr.decode().startswith("document: not valid JSON")
+
+
+def test_a_game_not_available_yet_is_refused_the_same_way(monkeypatch, capsys):
+    from scoring.engine import registry
+
+    monkeypatch.delitem(registry.VARIANTS, "chambery", raising=False)
+    monkeypatch.setattr("sys.stdin", _Stdin((FIXTURES / "chambery-seed-three-players.json").read_bytes()))
+    with pytest.raises(SystemExit) as exit_:
+        call_command("score_session")
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("variant: chambery is not available yet")
+
+
+class _Stdin:
+    def __init__(self, data: bytes) -> None:
+        import io
+
+        self.buffer = io.BytesIO(data)
+
+
+@pytest.mark.django_db
+def test_ensure_first_user_creates_one_account_and_says_how_to_log_in(tmp_path, settings, capsys):
+    settings.BASE_DIR = tmp_path
+    call_command("ensure_first_user")
+    first = capsys.readouterr().out
+    user = User.objects.get()
+    password = (tmp_path / "var" / "first-user.txt").read_text().split()[1]
+    assert user.check_password(password)
+    assert f"'{user.username}'" in first and password in first
+    call_command("ensure_first_user")
+    assert User.objects.count() == 1
+    assert password in capsys.readouterr().out

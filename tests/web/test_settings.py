@@ -1,0 +1,83 @@
+"""Settings come from the environment; a typo is an error, not a silent default."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
+
+from tarockscore.settings import env_bool, env_list
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("1", True), ("yes", True), ("On", True), ("0", False), ("false", False), ("", False)],
+)
+def test_booleans(monkeypatch, raw, expected):
+    monkeypatch.setenv("SOME_FLAG", raw)
+    assert env_bool("SOME_FLAG") is expected
+
+
+def test_a_misspelled_boolean_is_an_error(monkeypatch):
+    monkeypatch.setenv("SOME_FLAG", "ture")
+    with pytest.raises(ImproperlyConfigured, match="SOME_FLAG"):
+        env_bool("SOME_FLAG")
+
+
+def test_lists(monkeypatch):
+    monkeypatch.setenv("HOSTS", "tarock.example, www.tarock.example,")
+    assert env_list("HOSTS", []) == ["tarock.example", "www.tarock.example"]
+    monkeypatch.delenv("HOSTS")
+    assert env_list("HOSTS", ["localhost"]) == ["localhost"]
+
+
+def _django(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG", "DATABASE_URL")}
+    clean.update(env, DJANGO_SETTINGS_MODULE="tarockscore.settings")
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=clean,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_server_refuses_to_start_without_a_secret_key_when_debug_is_off():
+    result = _django("import tarockscore.wsgi")
+    assert result.returncode != 0
+    assert "SECRET_KEY is required when DEBUG is off" in result.stderr
+
+
+def test_debug_is_off_unless_set():
+    result = _django("from django.conf import settings; print(settings.DEBUG)", SECRET_KEY="x")
+    assert result.stdout.strip() == "False"
+
+
+def test_sqlite_is_the_default_database_in_wal_mode():
+    result = _django(
+        "from django.conf import settings; d = settings.DATABASES['default'];"
+        "print(d['ENGINE'], d['NAME'].endswith('var/db.sqlite3'), d['OPTIONS']['transaction_mode'])",
+        SECRET_KEY="x",
+    )
+    assert result.stdout.split() == ["django.db.backends.sqlite3", "True", "IMMEDIATE"]
+
+
+@pytest.mark.django_db
+def test_the_sqlite_connection_uses_wal():
+    if connection.vendor != "sqlite":
+        pytest.skip("runs against SQLite; this run uses " + connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA journal_mode")
+        mode = cursor.fetchone()[0]
+    # The test database lives in memory, where SQLite reports "memory"; a file database reports "wal".
+    assert mode in ("wal", "memory")
