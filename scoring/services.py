@@ -198,6 +198,10 @@ class Sheet:
     def players(self) -> tuple[str, ...]:
         return self.game.players
 
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        return self.summary.sections
+
 
 def session_sheet(session: Session) -> Sheet:
     """Everything a score sheet shows, from two queries whatever its length."""

@@ -27,7 +27,7 @@ from scoring import services
 from scoring.engine import VARIANTS, HandType, InvalidInput, next_dealer
 from scoring.forms import HandForm, SchemaForm, SessionForm
 from scoring.models import Hand, Session, variant_choices
-from scoring.presentation import render_line
+from scoring.presentation import house_rules, render_line
 
 
 class Request(HttpRequest):
@@ -119,7 +119,8 @@ def scoreboard(request: Request, pk: int) -> HttpResponse:
         session.hands.filter(pk=undo, deleted_at__isnull=False).first() if undo and undo.isdigit() else None
     )
     template = "scoring/scoreboard.html#board" if request.htmx else "scoring/scoreboard.html"
-    return render(request, template, {"session": session, "sheet": sheet, "undone": undone})
+    rules = house_rules(sheet.game.variant, sheet.game.options)
+    return render(request, template, {"session": session, "sheet": sheet, "undone": undone, "rules": rules})
 
 
 @login_required
