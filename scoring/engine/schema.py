@@ -235,7 +235,9 @@ def parse_points(value: Any) -> Fraction | None:
             decimal = Decimal(text)
         except InvalidOperation:
             return None
-        if not decimal.is_finite():
+        # "1e99999999" is short text but an enormous number: refuse it before
+        # building the exact fraction, which would not finish.
+        if not decimal.is_finite() or not -20 <= decimal.adjusted() <= 20:
             return None
         return Fraction(decimal)
     return None

@@ -1,0 +1,263 @@
+"""Illustriertes Tarock: input the rules do not allow is refused, naming the
+field and what is allowed (RULES.md 2.2–2.8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scoring.engine import InvalidInput
+from scoring.engine.illustrated import CardCount, card_points
+from tests.engine.support import one_hand, refused
+
+PLAYERS = ["A", "B", "C"]
+GRAZ = {"profile": "graz"}
+
+
+def hand(**fields: Any) -> dict[str, Any]:
+    return {"declarer": "A", "game": "dreiblatt", "bid": "announced", "points": 40, **fields}
+
+
+def premium(**fields: Any) -> dict[str, Any]:
+    return hand(premiums=[fields])
+
+
+def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> InvalidInput:
+    error = refused("illustrated", PLAYERS, played, options)
+    assert error.hand == 1
+    return error
+
+
+@pytest.mark.parametrize(
+    ("played", "options", "field", "says"),
+    [
+        # the hand's own fields
+        (hand(points=71), None, "points", "from 0 to 70"),
+        (hand(points=40.5), None, "points", "steps of 1"),
+        (hand(points=None), None, "points", "only a renonce hand"),
+        ({"declarer": "A", "game": "dreiblatt", "bid": "announced"}, None, "points", "required"),
+        (hand(kontra=4), None, "kontra", "from 0 to 3"),
+        (hand(declarer="Zoe"), None, "declarer", "A, B, C"),
+        (hand(game="dreierl"), None, "game", "dreiblatt, zweiblatt, einblatt, solo"),
+        (hand(bid="raised"), None, "bid", "announced, unterer, held"),
+        (hand(talon_rest=14), None, "talon_rest", "at most 13"),
+        (hand(game="solo", talon_rest=27), None, "talon_rest", "at most 26"),
+        (hand(points=65, talon_rest=10), None, "talon_rest", "at most 5"),
+        (hand(renonce="Zoe"), None, "renonce", "A, B, C"),
+        (hand(contra=1), None, "contra", "kontra"),
+        # premiums
+        (premium(type="uhu", player="A"), None, "premiums[1].type", "koenigstrull, tarocktrull, koepfe"),
+        (premium(type="vierzig", player="A"), GRAZ, "premiums[1].type", "koenigstrull"),
+        (premium(type="trull", player="A"), None, "premiums[1].type", "koenigstrull"),
+        (premium(type="pagat", player="Zoe"), None, "premiums[1].player", "A, B, C"),
+        (premium(type="ohne_koenige", player="B"), None, "premiums[1].player", "only the declarer (A)"),
+        (premium(type="vierzig", player="C"), None, "premiums[1].player", "only the declarer (A)"),
+        (premium(type="koepfe", player="A", announced="loudly"), None, "premiums[1].announced", "silent"),
+        (
+            premium(type="koepfe", player="A", announced="after_talon"),
+            GRAZ,
+            "premiums[1].announced",
+            "may be announced: silent (got after_talon)",
+        ),
+        (
+            premium(type="pagat", player="A", announced="before_talon"),
+            GRAZ,
+            "premiums[1].announced",
+            "silent, after_talon",
+        ),
+        (
+            premium(type="pagat", player="A", announced="after_talon", kontra=1),
+            None,
+            "premiums[1].kontra",
+            "allowed: 0",
+        ),
+        (premium(type="pagat", player="A", kontra=1), GRAZ, "premiums[1].kontra", "silent premium"),
+        (
+            premium(type="pagat", player="A", announced="after_talon", kontra=4),
+            GRAZ,
+            "premiums[1].kontra",
+            "from 0 to 3",
+        ),
+        (premium(type="koenigstrull", player="B", made=False), None, "premiums[1].made", "allowed: true"),
+        (premium(type="ohne_trull", player="A", made=False), None, "premiums[1].made", "cannot fail"),
+        (premium(type="vierzig", player="A", made=False), None, "premiums[1].made", "must be true"),
+        (
+            hand(points=39, premiums=[{"type": "vierzig", "player": "A", "announced": "after_talon"}]),
+            None,
+            "premiums[1].made",
+            "must be false",
+        ),
+        (
+            hand(points=49, premiums=[{"type": "fuenfzig", "player": "A"}]),
+            None,
+            "premiums[1].made",
+            "must be false",
+        ),
+        (
+            hand(premiums=[{"type": "pagat", "player": "A"}, {"type": "pagat", "player": "A"}]),
+            None,
+            "premiums[2].type",
+            "once per hand",
+        ),
+        (
+            hand(premiums=[{"type": "tarocktrull", "player": "A"}, {"type": "koepfe", "player": "B"}]),
+            None,
+            "premiums[2].type",
+            "Köpfe and Tarocktrull",
+        ),
+        (
+            hand(premiums=[{"type": "ohne_koenige", "player": "A"}, {"type": "koenigstrull", "player": "A"}]),
+            None,
+            "premiums[2].type",
+            "Königstrull and Ohne Könige",
+        ),
+        (
+            hand(premiums=[{"type": "pagat", "player": "A"}, {"type": "ohne_trull", "player": "A"}]),
+            None,
+            "premiums[2].type",
+            "Ohne Trull and Pagat",
+        ),
+        (hand(premiums=[{"type": "pagat"}]), None, "premiums[1].player", "required"),
+        # valat
+        (hand(points=70, valat={"by": "declarer", "made": False}), None, "valat.made", "allowed: true"),
+        (hand(valat={"by": "all"}), None, "valat.by", "declarer, opponents"),
+        (
+            hand(points=70, valat={"by": "declarer", "announced": "before_talon"}),
+            GRAZ,
+            "valat.announced",
+            "silent, after_talon",
+        ),
+        (
+            hand(points=70, valat={"by": "declarer", "announced": "after_talon", "kontra": 1}),
+            None,
+            "valat.kontra",
+            "allowed: 0",
+        ),
+        (hand(points=70, valat={"by": "declarer", "kontra": 1}), GRAZ, "valat.kontra", "silent valat"),
+        (hand(points=60, valat={"by": "declarer"}), None, "points", "70 − talon_rest = 70"),
+        (hand(points=60, talon_rest=4, valat={"by": "declarer"}), None, "points", "= 66 (got 60)"),
+        (hand(points=3, valat={"by": "opponents"}), None, "points", "must be 0"),
+        (
+            hand(points=70, valat={"by": "declarer"}, premiums=[{"type": "pagat", "player": "B"}]),
+            None,
+            "premiums[1].made",
+            "took every trick",
+        ),
+        # Mondfang
+        (hand(mondfang={"captured_by": "B", "played_by": "A"}), None, "mondfang", "profile graz"),
+        (hand(mondfang={"captured_by": "B", "played_by": "B"}), GRAZ, "mondfang.played_by", "two players"),
+        (hand(mondfang={"captured_by": "B"}), GRAZ, "mondfang.played_by", "required"),
+        (
+            hand(
+                mondfang={"captured_by": "B", "played_by": "C"},
+                premiums=[{"type": "tarocktrull", "player": "C"}],
+            ),
+            GRAZ,
+            "mondfang",
+            "premiums[1]",
+        ),
+        # Trischaken
+        ({"type": "trischaken", "points": {"A": 30, "B": 20, "C": 10}}, None, "type", "all_pass: trischaken"),
+        (
+            {"type": "trischaken", "points": {"A": 30, "B": 20, "C": 10}},
+            {"all_pass": "talon_keep"},
+            "type",
+            "(this session: talon_keep)",
+        ),
+        (
+            {"type": "trischaken", "points": {"A": 40, "B": 20, "C": 11}},
+            {"all_pass": "trischaken"},
+            "points",
+            "at most 70 (got 71)",
+        ),
+        (
+            {"type": "trischaken", "points": {"A": 40, "B": 20}},
+            {"all_pass": "trischaken"},
+            "points.C",
+            "required",
+        ),
+        (
+            {"type": "trischaken", "points": {"A": 40, "B": 20, "C": 5}, "no_trick": ["C"]},
+            {"all_pass": "trischaken"},
+            "no_trick[1]",
+            "has 5 points",
+        ),
+        (
+            {"type": "trischaken", "points": {"A": 40, "B": 20, "C": 0}},
+            {"all_pass": "trischaken"},
+            "points.C",
+            "add C to no_trick",
+        ),
+        (
+            {"type": "trischaken", "points": {"A": 0, "B": 0, "C": 0}, "no_trick": ["A", "B", "C"]},
+            {"all_pass": "trischaken"},
+            "no_trick",
+            "at most 2 players",
+        ),
+        (
+            {"type": "trischaken", "points": {"A": 40, "B": 20, "C": 10}, "declarer": "A"},
+            {"all_pass": "trischaken"},
+            "declarer",
+            "points, no_trick",
+        ),
+    ],
+)
+def test_a_refused_hand_names_the_field_and_what_is_allowed(played, options, field, says):
+    error = refusal(played, options)
+    assert error.field == field
+    assert says in str(error)
+
+
+def test_vierzig_made_is_not_checked_against_points_in_a_renonce_hand():
+    played = hand(renonce="B", premiums=[{"type": "vierzig", "player": "A", "announced": "after_talon"}])
+    del played["points"]
+    # the game at (3 + 10) and the announced Vierzig counted as made
+    assert one_hand("illustrated", PLAYERS, played).deltas["A"] == 13 + 5
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "says"),
+    [
+        (
+            {"profile": "graz", "valat_scoring": "beck_factor"},
+            "options.valat_scoring",
+            "allows valat_scoring graz",
+        ),
+        ({"valat_scoring": "graz"}, "options.valat_scoring", "beck_additive, beck_factor"),
+        ({"profile": "vienna"}, "options.profile", "beck, graz"),
+        ({"game_points": {"held": 0}}, "options.game_points.held", "from 1 to 20"),
+        ({"game_points": {"gelöst": 4}}, "options.game_points.gelöst", "announced, held, unterer"),
+        ({"all_pass": "pass"}, "options.all_pass", "redeal, trischaken, talon_keep"),
+        ({"uhu": "yes"}, "options.uhu", "true or false"),
+        ({"series_target": 0}, "options.series_target", "from 1 to 10000"),
+        ({"series_bonus": -1}, "options.series_bonus", "from 0 to 1000"),
+        ({"series": 100}, "options.series", "series_target"),
+    ],
+)
+def test_a_refused_house_rule_names_the_option_and_what_is_allowed(options, field, says):
+    error = refused("illustrated", PLAYERS, hand(), options)
+    assert error.field == field
+    assert says in str(error)
+
+
+def test_illustriertes_tarock_is_played_by_three():
+    error = refused("illustrated", ["A", "B", "C", "D"], {"type": "redeal"})
+    assert error.field == "players"
+    assert "played by 3 players" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("cards", "field"),
+    [
+        (CardCount(fives=8), "cards.fives"),
+        (CardCount(queens=5), "cards.queens"),
+        (CardCount(others=36), "cards.others"),
+        (CardCount(jacks=-1), "cards.jacks"),
+    ],
+)
+def test_the_card_counter_refuses_more_cards_of_a_kind_than_the_deck_has(cards, field):
+    with pytest.raises(InvalidInput) as caught:
+        card_points(cards)
+    assert caught.value.field == field
+    assert "a whole number from 0 to" in str(caught.value)
