@@ -22,8 +22,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import HandType, InvalidInput, Table, Variant
-from scoring.engine.schema import Field, Kind
+from scoring.engine.schema import Field, Kind, clean
 from scoring.engine.session_file import MAX_NAME
+from scoring.engine.variant import shown
 from scoring.presentation import render_line
 
 MAX_SEATS = 6
@@ -68,8 +69,11 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _is_selector(f: Field) -> bool:
-    return f.kind not in (Kind.BOOL,)
+def _filled(fields: Sequence[Field], values: Mapping[str, Any]) -> bool:
+    """Whether a row or record was filled in: one of its required inputs has a
+    value (inputs with a default, such as "announced: silent", do not count)."""
+    deciding = [f for f in fields if f.required] or [f for f in fields if f.kind is not Kind.BOOL]
+    return any(not _empty(values.get(f.name, MISSING)) for f in deciding)
 
 
 def _empty(value: Any) -> bool:
@@ -96,6 +100,11 @@ class SchemaForm:
             if data is not None
             else dict(initial or {})
         )
+        # An input that applies only to another choice is dropped once that choice
+        # is made otherwise (a solo's cards in a call), as the page no longer shows it.
+        for f in self.fields:
+            if not shown(f, self.raw):
+                self.raw.pop(f.name, None)
         self.errors: dict[str, list[str]] = {}
         self.other_errors: list[str] = []
 
@@ -121,18 +130,15 @@ class SchemaForm:
         """The inputs to draw; one that applies only to another choice is left out
         once that choice is made (a solo's cards while the mode is ``call``)."""
         controllers = {f.shown_when[0] for f in self.fields if f.shown_when}
-        shown = []
+        widgets = []
         for f in self.fields:
-            if f.shown_when:
-                controller, values = f.shown_when
-                chosen = self.raw.get(controller)
-                if chosen not in (None, "") and str(chosen) not in values:
-                    continue
+            if not shown(f, self.raw):
+                continue
             widget = _widget(f, self.players, self.raw, self.prefix, self.errors if with_errors else {})
             widget.refresh = f.name in controllers
             widget.rare = f.rare and _empty(self.raw.get(f.name, MISSING)) and not widget.errors
-            shown.append(widget)
-        return shown
+            widgets.append(widget)
+        return widgets
 
 
 def _walk(widgets: Sequence[Widget]) -> list[Widget]:
@@ -180,7 +186,7 @@ def _parse(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str)
             return _get(data, name) in ("on", "true", "1")
         case Kind.RECORD:
             values = _parse_fields(f.fields, players, data, name + ".")
-            if f.nullable and all(_empty(values.get(s.name, MISSING)) for s in f.fields if _is_selector(s)):
+            if f.nullable and not _filled(f.fields, values):
                 return None
             return values
         case Kind.LIST:
@@ -192,7 +198,7 @@ def _parse(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str)
             rows = []
             for index in range(1, count + 1):
                 values = _parse_fields(f.fields, players, data, f"{name}[{index}].")
-                if any(not _empty(values.get(s.name, MISSING)) for s in f.fields if _is_selector(s)):
+                if _filled(f.fields, values):
                     rows.append(values)
             return rows
         case Kind.PLAYER_POINTS:
@@ -240,6 +246,9 @@ def _widget(
             # Short labels sit side by side as buttons; long ones read better in a list.
             fits = len(w.choices) <= 6 and sum(len(label) for _, label in w.choices) <= 48
             w.kind, w.value = ("radio" if fits else "select"), _text(value)
+            if w.kind == "select" and not f.nullable and w.value == "":
+                # A list must not pre-select its first choice for the player.
+                w.choices.insert(0, ("", "—"))
         case Kind.INT:
             w.value = _text(value)
             values = f.choices or (
@@ -332,8 +341,17 @@ class HandForm:
         self.dealer = chosen if chosen in self.players else (dealer or self.players[-1])
         table = Table(self.players, self.dealer, variant.sitting_out(self.players, self.dealer))
         self.sitting_out = table.sitting_out
-        fields = () if hand_type is HandType.REDEAL else variant.hand_fields(hand_type, table, options)
+        fields = () if hand_type is HandType.REDEAL else variant.form_fields(hand_type, table, options)
         self.game = SchemaForm(fields, table.active, data=data, initial=initial)
+        self.counter = (
+            None if hand_type is HandType.REDEAL else variant.card_counter(hand_type, table, options)
+        )
+        self.counter_form = (
+            SchemaForm(self.counter.fields, table.active, prefix="count.", data=data)
+            if self.counter is not None
+            else None
+        )
+        self.counted: int | None = None
         self.note = (source.get("note") or "") if isinstance(source.get("note", ""), str) else ""
         self.errors: dict[str, list[str]] = {}
         self.other_errors: list[str] = []
@@ -347,6 +365,31 @@ class HandForm:
         if self.note.strip():
             out["note"] = self.note.strip()
         return out
+
+    def count_cards(self) -> None:
+        """The card counter: count the cards by kind, put the points in the hand."""
+        if self.counter is None or self.counter_form is None:
+            return
+        try:
+            values = clean(self.counter.fields, self.counter_form.raw, self.game.players, "count.")
+            points = self.counter.count(values)
+        except InvalidInput as error:
+            field = error.field.replace("cards.", "", 1)
+            self.counter_form.add_error(InvalidInput("count." + field.removeprefix("count."), error.line))
+            return
+        self.counted = points
+        target = self.counter.target_for(values)
+        if "." in target:
+            field, player = target.split(".", 1)
+            existing = self.game.raw.get(field)
+            per_player = dict(existing) if isinstance(existing, Mapping) else {}
+            per_player[player] = str(points)
+            self.game.raw[field] = per_player
+        else:
+            self.game.raw[target] = str(points)
+
+    def counter_widgets(self) -> list[Widget]:
+        return self.counter_form.widgets() if self.counter_form is not None else []
 
     def add_error(self, error: InvalidInput) -> None:
         if error.field in ("dealer", "note", "sitting_out", "type"):
@@ -404,19 +447,20 @@ class SessionForm(forms.Form):
         help_text=_("For example 0.01 for one cent a point. Leave empty to settle in points."),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seats: int = MAX_SEATS, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for seat in range(1, MAX_SEATS + 1):
+        self.seats = seats
+        for seat in range(1, seats + 1):
             self.fields[f"seat_{seat}"] = forms.CharField(
                 label=_("Seat %(n)s") % {"n": seat}, max_length=MAX_NAME, required=False
             )
 
     def seat_fields(self) -> list[forms.BoundField]:
-        return [self[f"seat_{seat}"] for seat in range(1, MAX_SEATS + 1)]
+        return [self[f"seat_{seat}"] for seat in range(1, self.seats + 1)]
 
     def players(self) -> list[str]:
         return [
             self.cleaned_data[f"seat_{seat}"].strip()
-            for seat in range(1, MAX_SEATS + 1)
+            for seat in range(1, self.seats + 1)
             if self.cleaned_data.get(f"seat_{seat}", "").strip()
         ]

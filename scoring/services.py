@@ -10,8 +10,10 @@ deleting a hand can never leave a stale total behind.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
-from collections.abc import Sequence
+import io
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -26,18 +28,22 @@ from scoring.engine import (
     VARIANTS,
     HandRecord,
     HandScore,
+    Line,
     Section,
     Settlement,
     Summary,
     Variant,
+    dumps_session,
     next_dealer,
     read_hand,
+    read_session,
     score_hand,
     settle,
     summarize,
     variant_for,
 )
-from scoring.engine.session_file import read_players
+from scoring.engine import Session as SessionFile
+from scoring.engine.session_file import FORMAT, read_players
 from scoring.engine.types import line_to_json, points_to_json
 from scoring.models import Hand, Player, Seat, Session
 
@@ -176,13 +182,35 @@ def hand_restore(*, hand: Hand) -> Hand:
 
 
 @dataclass(frozen=True)
+class SectionView:
+    """A series or Partie as the sheet shows it."""
+
+    number: int  # 1-based
+    section: Section
+    notation: dict[str, Line] | None  # the paper block's notation, where the game has one
+    settlement: Settlement | None  # what this section alone settles, where the game does that
+
+    @property
+    def kind(self) -> str:
+        return self.section.kind
+
+    @property
+    def totals(self) -> Mapping[str, Fraction]:
+        return self.section.totals
+
+    @property
+    def bonus(self) -> Mapping[str, Fraction]:
+        return self.section.bonus
+
+
+@dataclass(frozen=True)
 class Row:
     hand: Hand
     index: int  # 1-based position on the sheet
     record: HandRecord
     deltas: tuple[Fraction, ...]  # in seat order
     totals: tuple[Fraction, ...]  # running totals (per series where the game has series)
-    section_end: Section | None  # the series or Partie this hand closes
+    section_end: SectionView | None  # the series or Partie this hand closes
 
 
 @dataclass(frozen=True)
@@ -193,14 +221,11 @@ class Sheet:
     summary: Summary
     settlement: Settlement
     next_dealer: str
+    section_views: tuple[SectionView, ...]
 
     @property
     def players(self) -> tuple[str, ...]:
         return self.game.players
-
-    @property
-    def sections(self) -> tuple[Section, ...]:
-        return self.summary.sections
 
 
 def session_sheet(session: Session) -> Sheet:
@@ -216,7 +241,16 @@ def session_sheet(session: Session) -> Sheet:
         previous = record.table.dealer
     deltas = [hand.delta_points() for hand in hands]
     summary = summarize(game.variant, game.players, records, deltas, game.options)
-    ends = {section.last: section for section in summary.sections if section.complete}
+    views = tuple(
+        SectionView(
+            number=number,
+            section=section,
+            notation=game.variant.section_notation(game.players, deltas, section),
+            settlement=_section_settlement(game.variant, section, session.money_rate),
+        )
+        for number, section in enumerate(summary.sections, 1)
+    )
+    ends = {view.section.last: view for view in views if view.section.complete}
     resets = game.variant.section_kind == "series"
 
     rows: list[Row] = []
@@ -237,11 +271,7 @@ def session_sheet(session: Session) -> Sheet:
         if resets and index in ends:
             running = dict.fromkeys(game.players, Fraction(0))
 
-    if previous is not None:
-        upcoming = next_dealer(game.players, previous) or game.players[0]
-    else:
-        # The first dealer is the last in playing order, so the first player leads.
-        upcoming = game.players[-1]
+    upcoming = _after(game.players, previous)
     return Sheet(
         session=session,
         game=game,
@@ -249,4 +279,114 @@ def session_sheet(session: Session) -> Sheet:
         summary=summary,
         settlement=settle(summary.net, session.money_rate),
         next_dealer=upcoming,
+        section_views=views,
     )
+
+
+def _after(players: Sequence[str], last_dealer: str | None) -> str:
+    """Who deals next. The first dealer is the last in playing order, so the
+    first player in that order leads the first hand."""
+    return next_dealer(players, last_dealer) or players[-1]
+
+
+def proposed_dealer(session: Session, game: Game) -> str:
+    """The next dealer, for a new hand's form (one query)."""
+    # Imported sessions may not know their dealers: those hands are stored blank.
+    last = (
+        session.hands.filter(deleted_at__isnull=True)
+        .exclude(dealer="")
+        .order_by("-number")
+        .values_list("dealer", flat=True)
+        .first()
+    )
+    return _after(game.players, last)
+
+
+def _section_settlement(variant: Variant, section: Section, rate: Decimal | None) -> Settlement | None:
+    net = variant.section_net(section)
+    return settle(net, rate) if net is not None else None
+
+
+# -- export and import ------------------------------------------------------------------
+
+
+def session_file(session: Session) -> SessionFile:
+    """The session as the engine's validated ``tarockscore/1`` document."""
+    seats = list(session.seats.all())
+    game = game_of(session, seats)
+    hands = session.hands.filter(deleted_at__isnull=True).order_by("number")
+    return read_session(
+        {
+            "format": FORMAT,
+            "variant": session.variant,
+            "players": list(game.players),
+            "options": game.variant.dump_options(game.options),
+            "hands": [hand.as_session_hand() for hand in hands],
+        }
+    )
+
+
+def session_export_json(session: Session) -> str:
+    """The ``tarockscore/1`` file of a session: export → import → export is identical."""
+    return dumps_session(session_file(session))
+
+
+@transaction.atomic
+def session_import(*, owner: User, text: str | bytes, name: str) -> Session:
+    """Create a session from a ``tarockscore/1`` file. A file with any error is
+    refused as a whole (``InvalidInput`` naming hand and field); nothing is created."""
+    document = read_session(text)
+    players = list(document.players)
+    session = session_create(
+        owner=owner,
+        name=name,
+        variant=document.variant.key,
+        players=players,
+        options=document.variant.dump_options(document.options),
+    )
+    game = Game(document.variant, document.players, document.options)
+    hands = []
+    for number, record in enumerate(document.hands, 1):
+        hand = Hand(session=session, number=number, created_by=owner)
+        _store(hand, game, record, score_hand(game.variant, record, game.options))
+        hands.append(hand)
+    Hand.objects.bulk_create(hands)
+    return session
+
+
+def session_export_csv(sheet: Sheet) -> str:
+    """One row per hand: who dealt, the hand in short, each player's delta and
+    running total; a last row with the totals (series bonuses included)."""
+    from scoring.presentation import render_line  # the reader's language for the hand in short
+
+    def plain(value: Fraction) -> str:
+        return str(points_to_json(value))
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    players = sheet.players
+    section_column = sheet.game.variant.section_kind is not None
+    header = ["hand", "dealer", "sitting_out", "type"]
+    if section_column:
+        header.append(sheet.game.variant.section_kind or "")
+    header.append("description")
+    for name in players:
+        header += [f"{name} delta", f"{name} total"]
+    writer.writerow(header)
+    section = 1
+    for row in sheet.rows:
+        cells = [str(row.index), row.hand.dealer, row.hand.sitting_out, row.hand.type]
+        if section_column:
+            cells.append(str(section))
+        description = row.hand.description_line()
+        cells.append(render_line(description) if description else "")
+        for delta, total in zip(row.deltas, row.totals, strict=True):
+            cells += [plain(delta), plain(total)]
+        writer.writerow(cells)
+        if row.section_end is not None:
+            section += 1
+    last = ["total", "", "", ""] + ([""] if section_column else []) + [""]
+    for name in players:
+        last += ["", plain(sheet.summary.totals[name])]
+    writer.writerow(last)
+    return out.getvalue()

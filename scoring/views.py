@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
 from scoring import services
-from scoring.engine import VARIANTS, HandType, InvalidInput, next_dealer
+from scoring.engine import VARIANTS, HandType, InvalidInput
 from scoring.forms import HandForm, SchemaForm, SessionForm
 from scoring.models import Hand, Session, variant_choices
 from scoring.presentation import house_rules, render_line
@@ -70,8 +70,11 @@ def session_new(request: Request, variant: str | None = None) -> HttpResponse:
     game = VARIANTS[variant]
     data = request.POST if request.method == "POST" else None
     form = SessionForm(
-        data, initial={"name": _("Tarock evening, %(date)s") % {"date": date_format(timezone.localdate())}}
+        data,
+        seats=max(game.table_sizes),
+        initial={"name": _("Tarock evening, %(date)s") % {"date": date_format(timezone.localdate())}},
     )
+
     options = SchemaForm(
         game.option_fields,
         (),
@@ -79,7 +82,7 @@ def session_new(request: Request, variant: str | None = None) -> HttpResponse:
         data=data,
         initial=dataclasses.asdict(game.options_type()),
     )
-    if data is not None and form.is_valid():
+    if data is not None and data.get("action") != "refresh" and form.is_valid():
         try:
             session = services.session_create(
                 owner=request.user,
@@ -134,19 +137,10 @@ def settlement(request: Request, pk: int) -> HttpResponse:
 
 
 def _hand_type(game: services.Game, raw: str | None) -> HandType:
-    allowed = {t.value: t for t in game.variant.hand_types}
+    allowed = {t.value: t for t in game.variant.allowed_hand_types(game.options)}
     if raw and raw not in allowed:
         raise Http404("no such kind of hand")
     return allowed.get(raw or "", HandType.PLAYED)
-
-
-def _last_dealer(session: Session) -> str | None:
-    return (
-        session.hands.filter(deleted_at__isnull=True)
-        .order_by("-number")
-        .values_list("dealer", flat=True)
-        .first()
-    )
 
 
 def _preview(game: services.Game, form: HandForm) -> dict[str, Any]:
@@ -187,7 +181,7 @@ def _hand_page(
         "preview": _preview(game, form) if (request.method == "POST" or hand) else None,
         "preview_url": preview_url,
         "conflict": conflict,
-        "hand_types": game.variant.hand_types,
+        "hand_types": game.variant.allowed_hand_types(game.options),
     }
     return render(request, "scoring/hand_form.html", context, status=status)
 
@@ -198,7 +192,7 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
     game = services.game_of(session)
     source = request.POST if request.method == "POST" else request.GET
     hand_type = _hand_type(game, source.get("type"))
-    proposed = next_dealer(game.players, _last_dealer(session)) or game.players[-1]
+    proposed = services.proposed_dealer(session, game)
     form = HandForm(
         variant=game.variant,
         players=game.players,
@@ -208,6 +202,8 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
         dealer=proposed,
     )
     token = request.POST.get("token") or uuid.uuid4().hex
+    if request.POST.get("action") == "count":
+        form.count_cards()
     if request.method == "POST" and request.POST.get("action", "save") == "save":
         try:
             hand = services.hand_record(
@@ -280,6 +276,8 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
         data=request.POST,
     )
     version = request.POST.get("token", "")
+    if request.POST.get("action") == "count":
+        form.count_cards()
     if request.POST.get("action", "save") == "save":
         try:
             services.hand_edit(

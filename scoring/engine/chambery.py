@@ -52,7 +52,7 @@ from .types import (
     invalid,
     zero_deltas,
 )
-from .variant import HandRecord, Section, Summary, Variant, sum_deltas
+from .variant import CardCounter, HandRecord, Section, Summary, Variant, sum_deltas
 
 MAX_FACTOR = 8
 
@@ -331,6 +331,20 @@ class Chambery(Variant):
 
     def hand_fields(self, hand_type: HandType, table: Table, options: ChamberyOptions) -> tuple[Field, ...]:
         return fields_for(len(table.active), options)
+
+    def card_counter(self, hand_type: HandType, table: Table, options: ChamberyOptions) -> CardCounter:
+        playing = len(table.active)
+        count = count_for(playing, options.deck)
+        fields = counter_fields(options.deck, count.tricks)
+        deck = options.deck
+
+        def points(values: Mapping[str, Any]) -> int:
+            cards = CardCount(**{kind: values[kind] for kind in CARD_VALUE})
+            return card_points(cards, values["tricks"], discard=values["discard"], players=playing, deck=deck)
+
+        if playing == 3:
+            return CardCounter((COUNTER_PLAYER, *fields), "points.{player}", points)
+        return CardCounter(fields, "points", points)
 
     def build_hand(
         self, hand_type: HandType, values: dict[str, Any], table: Table, options: ChamberyOptions
@@ -682,8 +696,16 @@ def score_team(hand: TeamHand, table: Table, options: ChamberyOptions) -> HandSc
     if diff == 0:
         breakdown.append(
             Line(
-                gettext_noop("{side}: {points} points, the tie is {tie}: a draw, nobody pays"),
-                {"side": side, "points": points, "tie": count.tie},
+                gettext_noop(
+                    "{side}: {points} of {total} points, the others {rest}; the tie is {tie}: a draw, nobody pays"
+                ),
+                {
+                    "side": side,
+                    "points": points,
+                    "total": count.total,
+                    "rest": count.total - points,
+                    "tie": count.tie,
+                },
             )
         )
         return HandScore(deltas, tuple(breakdown))
@@ -691,10 +713,21 @@ def score_team(hand: TeamHand, table: Table, options: ChamberyOptions) -> HandSc
     won = points > count.tie
     breakdown.append(
         Line(
-            gettext_noop("{side}: {points} points, the tie is {tie}: won by {diff}")
+            gettext_noop(
+                "{side}: {points} of {total} points, the others {rest}; the tie is {tie}: won by {diff}"
+            )
             if won
-            else gettext_noop("{side}: {points} points, the tie is {tie}: lost by {diff}"),
-            {"side": side, "points": points, "tie": count.tie, "diff": diff},
+            else gettext_noop(
+                "{side}: {points} of {total} points, the others {rest}; the tie is {tie}: lost by {diff}"
+            ),
+            {
+                "side": side,
+                "points": points,
+                "total": count.total,
+                "rest": count.total - points,
+                "tie": count.tie,
+                "diff": diff,
+            },
         )
     )
     winners, losers = (declarers, opponents) if won else (opponents, declarers)
@@ -997,3 +1030,40 @@ def card_points(cards: CardCount, tricks: int, *, discard: bool, players: int, d
         )
     value = sum(CARD_VALUE[name] * number for name, number in cards.by_kind().items())
     return value + tricks + (1 if discard and count.discard_point else 0)
+
+
+COUNTER_LABELS = {
+    "bouts": gettext_noop("Fou, 21 and 1 (4)"),
+    "kings": gettext_noop("Kings (4)"),
+    "queens": gettext_noop("Queens (3)"),
+    "cavalls": gettext_noop("Cavalls (2)"),
+    "jacks": gettext_noop("Jacks (1)"),
+    "others": gettext_noop("Other cards (0)"),
+}
+COUNTER_PLAYER = Field("player", Kind.PLAYER, gettext_noop("Whose cards"), required=True)
+
+
+def counter_fields(deck: Deck, tricks: int) -> tuple[Field, ...]:
+    """The counter on the hand form: cards by kind, tricks won, the discard."""
+    limits = card_limits(deck)
+    cards = tuple(
+        Field(kind, Kind.INT, COUNTER_LABELS[kind], minimum=Fraction(0), maximum=Fraction(limit), default=0)
+        for kind, limit in limits.items()
+    )
+    return (
+        *cards,
+        Field(
+            "tricks",
+            Kind.INT,
+            gettext_noop("Tricks won (1 each)"),
+            minimum=Fraction(0),
+            maximum=Fraction(tricks),
+            default=0,
+        ),
+        Field(
+            "discard",
+            Kind.BOOL,
+            gettext_noop("The dealer's side: the discard counts 1"),
+            default=True,
+        ),
+    )

@@ -17,7 +17,7 @@ their own level, knows the Mondfang, and allows fewer announcements.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -39,7 +39,7 @@ from .types import (
     invalid,
     zero_deltas,
 )
-from .variant import HandRecord, Section, Summary, Variant
+from .variant import CardCounter, HandRecord, Section, Summary, Variant
 
 TOTAL = 70  # the card points of the whole deck
 TO_WIN = 36
@@ -607,8 +607,29 @@ class Illustrated(Variant):
 
     # -- hands ---------------------------------------------------------------
 
+    def allowed_hand_types(self, options: IllustratedOptions) -> tuple[HandType, ...]:
+        if options.all_pass is AllPass.TRISCHAKEN:
+            return self.hand_types
+        return (HandType.PLAYED, HandType.REDEAL)
+
+    def check_hand_type(self, hand_type: HandType, options: IllustratedOptions) -> None:
+        if hand_type is HandType.TRISCHAKEN:
+            check_trischaken_allowed(options)
+
     def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
         return TRISCHAKEN_FIELDS if hand_type is HandType.TRISCHAKEN else PLAYED_FIELDS
+
+    def form_fields(
+        self, hand_type: HandType, table: Table, options: IllustratedOptions
+    ) -> tuple[Field, ...]:
+        if hand_type is HandType.TRISCHAKEN:
+            return TRISCHAKEN_FIELDS
+        return played_form_fields(options)
+
+    def card_counter(self, hand_type: HandType, table: Table, options: Any) -> CardCounter:
+        if hand_type is HandType.TRISCHAKEN:
+            return CardCounter((COUNTER_PLAYER, *COUNTER_FIELDS), "points.{player}", count_cards)
+        return CardCounter(COUNTER_FIELDS, "points", count_cards)
 
     def build_hand(
         self, hand_type: HandType, values: dict[str, Any], table: Table, options: IllustratedOptions
@@ -631,6 +652,14 @@ class Illustrated(Variant):
 
     # -- a whole session ------------------------------------------------------
 
+    def section_notation(
+        self, players: Sequence[str], deltas: Sequence[Mapping[str, Fraction]], section: Section
+    ) -> dict[str, Line]:
+        return series_notation(players, deltas, section)
+
+    def section_net(self, section: Section) -> Mapping[str, Fraction]:
+        return pairwise_net(section.totals)
+
     def summarize(
         self,
         players: Sequence[str],
@@ -644,7 +673,7 @@ class Illustrated(Variant):
         totals = zero_deltas(players)
         net = zero_deltas(players)
         for section in sections:
-            for name, value in pairwise_net(section.totals).items():
+            for name, value in self.section_net(section).items():
                 net[name] += value
             for name, value in section.totals.items():
                 totals[name] += value
@@ -977,13 +1006,17 @@ def check_mondfang(hand: IllustratedHand, mondfang: Mondfang, options: Illustrat
 # Building and checking a Trischaken hand
 
 
-def build_trischaken(values: Mapping[str, Any], options: IllustratedOptions) -> TrischakenHand:
+def check_trischaken_allowed(options: IllustratedOptions) -> None:
     if options.all_pass is not AllPass.TRISCHAKEN:
         raise invalid(
             "type",
             gettext_noop("a Trischaken hand needs the house rule all_pass: trischaken (this session: {got})"),
             got=options.all_pass.value,
         )
+
+
+def build_trischaken(values: Mapping[str, Any], options: IllustratedOptions) -> TrischakenHand:
+    check_trischaken_allowed(options)
     hand = TrischakenHand(
         points={name: int(value) for name, value in values["points"].items()},
         no_trick=tuple(values["no_trick"]),
@@ -1466,3 +1499,56 @@ def count_by_threes(values: Sequence[int]) -> int:
         else:
             total += sum(group) - Fraction(2, 3) * len(group)
     return round(total)
+
+
+# --------------------------------------------------------------------------
+# What the hand form offers
+
+
+def played_form_fields(options: IllustratedOptions) -> tuple[Field, ...]:
+    """The played-hand fields with only the choices these house rules allow:
+    the premiums known here, the announcement levels of the profile, per-item
+    kontra only in graz, Mondfang only in graz."""
+    graz = options.profile is Profile.GRAZ
+    levels = (Announced.SILENT, Announced.AFTER_TALON) if graz else tuple(Announced)
+
+    def narrowed(field: Field) -> Field:
+        if field.name == "premiums":
+            items = []
+            for item in field.fields:
+                if item.name == "type":
+                    item = replace(item, choices=premium_types(options))
+                elif item.name == "announced":
+                    item = replace(item, choices=levels)
+                elif item.name == "kontra" and not graz:
+                    continue
+                items.append(item)
+            return replace(field, fields=tuple(items))
+        if field.name == "valat":
+            items = [
+                replace(item, choices=valat_levels(options.profile)) if item.name == "announced" else item
+                for item in field.fields
+                if graz or item.name != "kontra"
+            ]
+            return replace(field, fields=tuple(items))
+        return field
+
+    return tuple(narrowed(f) for f in PLAYED_FIELDS if graz or f.name != "mondfang")
+
+
+def _count_field(kind: str, label: str) -> Field:
+    return Field(kind, Kind.INT, label, minimum=Fraction(0), maximum=Fraction(CARD_LIMIT[kind]), default=0)
+
+
+COUNTER_FIELDS = (
+    _count_field("fives", gettext_noop("Kings, Pagat, Mond, Sküs (5)")),
+    _count_field("queens", gettext_noop("Queens (4)")),
+    _count_field("cavalls", gettext_noop("Cavalls (3)")),
+    _count_field("jacks", gettext_noop("Jacks (2)")),
+    _count_field("others", gettext_noop("Other cards (1)")),
+)
+COUNTER_PLAYER = Field("player", Kind.PLAYER, gettext_noop("Whose cards"), required=True)
+
+
+def count_cards(values: Mapping[str, Any]) -> int:
+    return card_points(CardCount(**{kind: values[kind] for kind in CARD_VALUE}))

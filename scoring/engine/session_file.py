@@ -129,7 +129,7 @@ def read_hand(
     if not isinstance(raw, Mapping):
         raise invalid("hand", gettext_noop("must be an object"))
     rest = dict(raw)
-    hand_type = _hand_type(variant, rest.pop("type", HandType.PLAYED.value))
+    hand_type = _hand_type(variant, options, rest.pop("type", HandType.PLAYED.value))
     dealer = rest.pop("dealer", None)
     if dealer is None:
         dealer = next_dealer(players, previous_dealer)
@@ -173,16 +173,18 @@ def read_hand(
     return HandRecord(hand_type, table, play, note)
 
 
-def _hand_type(variant: Variant, raw: Any) -> HandType:
-    allowed = [t.value for t in variant.hand_types]
-    if raw not in allowed:
+def _hand_type(variant: Variant, options: Any, raw: Any) -> HandType:
+    known = [t.value for t in variant.hand_types]
+    if raw not in known:
         raise invalid(
             "type",
             gettext_noop("must be one of {allowed} (got {got})"),
-            allowed=allowed_list(allowed),
+            allowed=allowed_list(known),
             got=json.dumps(raw),
         )
-    return HandType(raw)
+    hand_type = HandType(raw)
+    variant.check_hand_type(hand_type, options)
+    return hand_type
 
 
 def hand_document(

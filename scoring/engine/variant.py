@@ -10,7 +10,7 @@ Reading raw input, writing it back and summing a session are done here, once.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -36,6 +36,24 @@ class HandRecord:
     table: Table
     play: Any = None  # the variant's hand dataclass; None for a redeal
     note: str = ""
+
+
+@dataclass(frozen=True)
+class CardCounter:
+    """The card-point helper of a hand form: count the cards by kind, get the points.
+
+    ``fields`` are the counts (and whatever else the count needs, e.g. tricks);
+    the points go into the hand field ``target`` (``points``), or into
+    ``points.<player>`` when ``target`` is ``points.{player}`` and the counter
+    has a ``player`` field.
+    """
+
+    fields: tuple[Field, ...]
+    target: str
+    count: Callable[[Mapping[str, Any]], int]
+
+    def target_for(self, values: Mapping[str, Any]) -> str:
+        return self.target.format(player=values.get("player", ""))
 
 
 @dataclass(frozen=True)
@@ -114,21 +132,39 @@ class Variant:
 
     # -- hands ---------------------------------------------------------------
 
+    def allowed_hand_types(self, options: Any) -> tuple[HandType, ...]:
+        """The kinds of hand these house rules allow."""
+        return self.hand_types
+
+    def check_hand_type(self, hand_type: HandType, options: Any) -> None:
+        """Refuse a kind of hand the house rules do not allow, saying why."""
+        allowed = self.allowed_hand_types(options)
+        if hand_type not in allowed:
+            raise invalid(
+                "type",
+                gettext_noop("must be one of {allowed} with these house rules (got {got})"),
+                allowed=allowed_list(allowed),
+                got=hand_type.value,
+            )
+
     def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
         raise NotImplementedError
+
+    def form_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
+        """The fields a hand form shows: ``hand_fields`` with choices these house
+        rules can never accept left out. Validation still uses ``hand_fields``,
+        whose refusals explain why."""
+        return self.hand_fields(hand_type, table, options)
+
+    def card_counter(self, hand_type: HandType, table: Table, options: Any) -> CardCounter | None:
+        """The hand form's card-point helper, if the game has one."""
+        return None
 
     def build_hand(self, hand_type: HandType, values: dict[str, Any], table: Table, options: Any) -> Any:
         """The variant's frozen hand from cleaned values, after cross-field checks."""
         raise NotImplementedError
 
     def parse_play(self, hand_type: HandType, raw: Any, table: Table, options: Any) -> Any:
-        if hand_type not in self.hand_types:
-            raise invalid(
-                "type",
-                gettext_noop("must be one of {allowed} (got {got})"),
-                allowed=allowed_list(self.hand_types),
-                got=str(hand_type),
-            )
         if hand_type is HandType.REDEAL:
             return None
         values = clean(self.hand_fields(hand_type, table, options), raw, table.active)
@@ -167,6 +203,16 @@ class Variant:
 
     # -- a whole session ------------------------------------------------------
 
+    def section_notation(
+        self, players: Sequence[str], deltas: Sequence[Mapping[str, Fraction]], section: Section
+    ) -> dict[str, Line] | None:
+        """A section as the game's paper block writes it, if it has such a notation."""
+        return None
+
+    def section_net(self, section: Section) -> Mapping[str, Fraction] | None:
+        """What a section alone settles, where the game settles section by section."""
+        return None
+
     def summarize(
         self,
         players: Sequence[str],
@@ -177,6 +223,15 @@ class Variant:
         """Totals and net balances; games with series or rounds override this."""
         totals = sum_deltas(players, deltas)
         return Summary(totals=totals, net=dict(totals))
+
+
+def shown(field: Field, values: Mapping[str, Any]) -> bool:
+    """Whether a field applies, given the value of the field it depends on."""
+    if field.shown_when is None:
+        return True
+    controller, choices = field.shown_when
+    chosen = values.get(controller)
+    return chosen in (None, "") or str(chosen) in choices
 
 
 def sum_deltas(players: Sequence[str], deltas: Sequence[Mapping[str, Fraction]]) -> dict[str, Fraction]:

@@ -357,7 +357,7 @@ def lines_of(score: HandScore) -> list[Line]:
 def test_solo_a_point_with_losers_below_the_line_pays_eight_fold():
     score = one_hand("chambery", FIVE, solo("Anna", "Bert", 0, 52))
     assert texts(score) == [
-        "Bert solo à point: 52 points, the tie is 34: won by 18",
+        "Bert solo à point: 52 of 68 points, the others 16; the tie is 34: won by 18",
         "× 2: the losers have 16 points, fewer than 17",
         "× 2: a solo asking for at most one card (0 requested)",
         "× 2: a solo à point (no card requested)",
@@ -378,7 +378,7 @@ def test_eight_fold_is_the_most_a_game_is_worth():
 
 def test_call_breakdown_names_the_dealers_odd_point():
     assert texts(one_hand("chambery", FIVE, call("Anna", "Carl", 27))) == [
-        "Anna (dealer) with Carl: 27 points, the tie is 34: lost by 7",
+        "Anna (dealer) with Carl: 27 of 68 points, the others 41; the tie is 34: lost by 7",
         "The game is worth 7",
         "Bert, Dora, Emil get 7 each",
         "Anna, Carl share the 3 × 7 = 21 they pay: 10 each",
@@ -389,7 +389,7 @@ def test_call_breakdown_names_the_dealers_odd_point():
 
 def test_dummett_breakdown_names_who_gets_the_points_left_over():
     assert texts(one_hand("chambery", FIVE, call("Anna", "Carl", 27), DUMMETT)) == [
-        "Anna (dealer) with Carl: 27 points, the tie is 34: lost by 7",
+        "Anna (dealer) with Carl: 27 of 68 points, the others 41; the tie is 34: lost by 7",
         "The game is worth 7",
         "Anna, Carl pay 7 each",
         "Bert, Dora, Emil share the 2 × 7 = 14 they get: 4 each",
@@ -400,7 +400,7 @@ def test_dummett_breakdown_names_who_gets_the_points_left_over():
 
 def test_dealer_alone_breakdown_has_no_solo_factor():
     assert texts(one_hand("chambery", FOUR, call("Anna", None, 56))) == [
-        "Anna (dealer) alone: 56 points, the tie is 36: won by 20",
+        "Anna (dealer) alone: 56 of 72 points, the others 16; the tie is 36: won by 20",
         "× 2: the losers have 16 points, fewer than 18",
         "The game is worth 20 × 2 = 40",
         "Bert, Carl, Dora pay 40 each",
@@ -411,13 +411,13 @@ def test_dealer_alone_breakdown_has_no_solo_factor():
 
 def test_croise_breakdown_names_the_dealers_side():
     assert texts(one_hand("chambery", FOUR, croise("Bert", 20), CROISE))[0] == (
-        "croisé: Bert (dealer) and Dora: 20 points, the tie is 36: lost by 16"
+        "croisé: Bert (dealer) and Dora: 20 of 72 points, the others 52; the tie is 36: lost by 16"
     )
 
 
 def test_a_draw_says_nobody_pays():
     assert texts(one_hand("chambery", FIVE, solo("Anna", "Bert", 1, 34))) == [
-        "Bert solo asking for 1 card: 34 points, the tie is 34: a draw, nobody pays"
+        "Bert solo asking for 1 card: 34 of 68 points, the others 34; the tie is 34: a draw, nobody pays"
     ]
 
 
