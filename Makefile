@@ -38,3 +38,6 @@ test: lint typecheck pytest
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench_pdf.py

@@ -105,9 +105,12 @@ def session_create(
 # -- hands ----------------------------------------------------------------------
 
 
-def hand_check(*, game: Game, raw: dict[str, Any]) -> tuple[HandRecord, HandScore]:
-    """Validate and score a hand without saving it (the form's live preview)."""
-    record = read_hand(game.variant, game.players, game.options, raw, previous_dealer=None)
+def hand_check(
+    *, game: Game, raw: dict[str, Any], previous_dealer: str | None = None
+) -> tuple[HandRecord, HandScore]:
+    """Validate and score a hand without saving it (the form's live preview).
+    A hand that names no dealer is dealt by the player after ``previous_dealer``."""
+    record = read_hand(game.variant, game.players, game.options, raw, previous_dealer)
     return record, score_hand(game.variant, record, game.options)
 
 
@@ -134,7 +137,7 @@ def hand_record(
         if existing is not None:
             return existing
     game = game_of(locked)
-    record, score = hand_check(game=game, raw=raw)
+    record, score = hand_check(game=game, raw=raw, previous_dealer=_last_dealer(locked))
     last = Hand.objects.filter(session=locked).aggregate(last=Max("number"))["last"] or 0
     hand = Hand(session=locked, number=last + 1, client_token=client_token, created_by=user)
     _store(hand, game, record, score)
@@ -291,15 +294,18 @@ def _after(players: Sequence[str], last_dealer: str | None) -> str:
 
 def proposed_dealer(session: Session, game: Game) -> str:
     """The next dealer, for a new hand's form (one query)."""
+    return _after(game.players, _last_dealer(session))
+
+
+def _last_dealer(session: Session) -> str | None:
     # Imported sessions may not know their dealers: those hands are stored blank.
-    last = (
+    return (
         session.hands.filter(deleted_at__isnull=True)
         .exclude(dealer="")
         .order_by("-number")
         .values_list("dealer", flat=True)
         .first()
     )
-    return _after(game.players, last)
 
 
 def _section_settlement(variant: Variant, section: Section, rate: Decimal | None) -> Settlement | None:
@@ -329,6 +335,12 @@ def session_file(session: Session) -> SessionFile:
 def session_export_json(session: Session) -> str:
     """The ``tarockscore/1`` file of a session: export → import → export is identical."""
     return dumps_session(session_file(session))
+
+
+def name_from_filename(filename: str) -> str:
+    """A session name from an uploaded file's name: ``freitag_bei_carl.json`` → ``freitag bei carl``."""
+    stem = filename.rsplit("/", 1)[-1].split(".")[0]
+    return stem.replace("_", " ").replace("-", " ").strip()[:80] or "Imported session"
 
 
 @transaction.atomic

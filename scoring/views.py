@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
@@ -27,7 +28,8 @@ from scoring import services
 from scoring.engine import VARIANTS, HandType, InvalidInput
 from scoring.forms import HandForm, SchemaForm, SessionForm
 from scoring.models import Hand, Session, variant_choices
-from scoring.presentation import house_rules, render_line
+from scoring.pdf import print_context, session_pdf, session_print_html, sheet_chart
+from scoring.presentation import house_rules, number, render_line
 
 
 class Request(HttpRequest):
@@ -123,7 +125,14 @@ def scoreboard(request: Request, pk: int) -> HttpResponse:
     )
     template = "scoring/scoreboard.html#board" if request.htmx else "scoring/scoreboard.html"
     rules = house_rules(sheet.game.variant, sheet.game.options)
-    return render(request, template, {"session": session, "sheet": sheet, "undone": undone, "rules": rules})
+    context = {
+        "session": session,
+        "sheet": sheet,
+        "undone": undone,
+        "rules": rules,
+        "chart": sheet_chart(sheet),
+    }
+    return render(request, template, context)
 
 
 @login_required
@@ -309,3 +318,81 @@ def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
     services.hand_restore(hand=hand)
     messages.success(request, _("The hand is back on the sheet."))
     return redirect(reverse("scoreboard", args=[pk]) + f"#hand-{hand.pk}")
+
+
+# -- score sheets, export and import ------------------------------------------------------
+
+EXPORT_TYPES = {
+    "json": ("application/json", "tarock.json"),
+    "csv": ("text/csv; charset=utf-8", "csv"),
+    "pdf": ("application/pdf", "pdf"),
+}
+
+
+def _series_param(request: HttpRequest) -> int | None:
+    raw = request.GET.get("series", "")
+    return int(raw) if raw.isdigit() else None
+
+
+@login_required
+def session_print(request: Request, pk: int) -> HttpResponse:
+    """The score sheet as a page to print; the PDF is drawn from the same context."""
+    session = _own_session(request, pk)
+    try:
+        context = print_context(session, series=_series_param(request), appendix="appendix" in request.GET)
+    except LookupError:
+        raise Http404("no such series") from None
+    return HttpResponse(session_print_html(context))
+
+
+@login_required
+def session_export(request: Request, pk: int, kind: str) -> HttpResponse:
+    session = _own_session(request, pk)
+    if kind not in EXPORT_TYPES:
+        raise Http404("no such format")
+    content_type, extension = EXPORT_TYPES[kind]
+    data: str | bytes
+    if kind == "json":
+        data = services.session_export_json(session)
+    elif kind == "csv":
+        data = services.session_export_csv(services.session_sheet(session))
+    else:
+        try:
+            data = session_pdf(session, series=_series_param(request), appendix="appendix" in request.GET)
+        except LookupError:
+            raise Http404("no such series") from None
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{_file_stem(session)}.{extension}"'
+    return response
+
+
+def _file_stem(session: Session) -> str:
+    stem = slugify(session.name) or "tarock"
+    return f"{stem}-{session.created_at:%Y-%m-%d}"
+
+
+@login_required
+def session_import(request: Request) -> HttpResponse:
+    """Upload a tarockscore/1 file; a file with any error is refused as a whole."""
+    error: str | None = None
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            error = _("file: choose a tarockscore session file (.json)")
+        elif upload.size is not None and upload.size > MAX_IMPORT_BYTES:
+            error = _("file: at most %(n)s kB") % {"n": MAX_IMPORT_BYTES // 1024}
+        else:
+            name = (request.POST.get("name") or "").strip()[:80] or services.name_from_filename(
+                upload.name or ""
+            )
+            try:
+                session = services.session_import(owner=request.user, text=upload.read(), name=name)
+            except InvalidInput as refused:
+                error = refused.describe(translate=_, number=number)
+            else:
+                messages.success(request, _("The session was imported."))
+                return redirect("scoreboard", pk=session.pk)
+    return render(request, "scoring/session_import.html", {"error": error}, status=400 if error else 200)
+
+
+MAX_IMPORT_BYTES = 1024 * 1024

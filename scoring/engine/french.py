@@ -126,6 +126,13 @@ class FrenchHand:
     chelem: Chelem | None = None
 
 
+def bouts_line(bouts: int) -> Line:
+    """ "1 bout", "2 bouts": a count players read aloud."""
+    if bouts == 1:
+        return Line(gettext_noop("1 bout"))
+    return Line(gettext_noop("{n} bouts"), {"n": bouts})
+
+
 def required_points(bouts: int) -> int:
     return REQUIRED[bouts]
 
@@ -208,7 +215,7 @@ class French(Variant):
             )
         pieces += [
             CONTRACT_LABEL[hand.contract],
-            Line(gettext_noop("{n} bouts"), {"n": hand.bouts}),
+            bouts_line(hand.bouts),
             hand.points,
         ]
         if hand.petit_au_bout is Side.ATTACK:
@@ -295,8 +302,8 @@ def check_hand(hand: FrenchHand, playing: int) -> None:
     if not low <= hand.points <= high:
         raise invalid(
             "points",
-            gettext_noop("with {bouts} bouts the attack has from {low} to {high} points (got {got})"),
-            bouts=hand.bouts,
+            gettext_noop("with {bouts} the attack has from {low} to {high} points (got {got})"),
+            bouts=bouts_line(hand.bouts),
             low=low,
             high=high,
             got=hand.points,
@@ -409,7 +416,7 @@ def _result_line(hand: FrenchHand, won: bool, required: int, diff: int) -> Line:
     args: dict[str, Any] = {
         "taker": hand.taker,
         "points": hand.points,
-        "bouts": hand.bouts,
+        "bouts": bouts_line(hand.bouts),
         "required": required,
         "diff": diff,
     }
@@ -417,18 +424,18 @@ def _result_line(hand: FrenchHand, won: bool, required: int, diff: int) -> Line:
     if won:
         text = (
             gettext_noop(
-                "{taker}: {points} points, {bouts} bouts, {required} needed: won by {diff} (the half point goes to the winner)"
+                "{taker}: {points} points, {bouts}, {required} needed: won by {diff} (the half point goes to the winner)"
             )
             if half
-            else gettext_noop("{taker}: {points} points, {bouts} bouts, {required} needed: won by {diff}")
+            else gettext_noop("{taker}: {points} points, {bouts}, {required} needed: won by {diff}")
         )
     else:
         text = (
             gettext_noop(
-                "{taker}: {points} points, {bouts} bouts, {required} needed: lost by {diff} (the half point goes to the winner)"
+                "{taker}: {points} points, {bouts}, {required} needed: lost by {diff} (the half point goes to the winner)"
             )
             if half
-            else gettext_noop("{taker}: {points} points, {bouts} bouts, {required} needed: lost by {diff}")
+            else gettext_noop("{taker}: {points} points, {bouts}, {required} needed: lost by {diff}")
         )
     return Line(text, args)
 

@@ -364,3 +364,8 @@ def test_breakdown_lists_each_players_delta() -> None:
     last = scored(play(bouts=1, points=55)).rendered()[-1]
     for text in ("Anna +87", "Bert −29", "Carl −29", "Dora −29"):
         assert text in last
+
+
+def test_one_bout_is_written_in_the_singular():
+    score = one_hand("french", FOUR, {"taker": "Anna", "contract": "prise", "bouts": 1, "points": 51})
+    assert score.rendered()[1] == "Anna: 51 points, 1 bout, 51 needed: won by 0"

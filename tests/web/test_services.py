@@ -257,3 +257,12 @@ class TestSheet:
         )
         assert hand.sitting_out == "Carl"
         assert hand.deltas == {"Anna": 160, "Bert": 80, "Carl": 0, "Dora": -80, "Emil": -80, "Fritz": -80}
+
+
+def test_a_hand_without_a_dealer_is_dealt_by_the_next_player(make_session):
+    session = make_session()
+    services.hand_record(session=session, raw={"dealer": "Bert", "type": "redeal"})
+    hand = services.hand_record(
+        session=session, raw={"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+    )
+    assert hand.dealer == "Carl"

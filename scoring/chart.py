@@ -1,0 +1,132 @@
+"""The running-total chart as SVG, drawn on the server (no JavaScript needed).
+
+One line per player, each with its own dash pattern and marker as well as its
+colour, so the chart still reads when printed in black and white; each line is
+labelled with the player's name at its end. Series and round breaks are dashed
+verticals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from html import escape
+
+from scoring.presentation import number
+
+WIDTH, HEIGHT = 640, 280
+LEFT, RIGHT, TOP, BOTTOM = 44, 92, 14, 26
+COLOURS = ("#1b5e20", "#b71c1c", "#0d47a1", "#e65100", "#4a148c", "#37474f")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
+MARKERS = ("circle", "square", "diamond", "triangle", "cross", "ring")
+
+
+def running_total_svg(
+    players: Sequence[str],
+    totals: Sequence[Sequence[Fraction]],
+    breaks: Sequence[int] = (),
+    title: str = "",
+) -> str:
+    """``totals[h][p]``: player p's total after hand h (hand 0 is the start, all 0).
+    ``breaks``: hand numbers after which a series or round ended."""
+    series = [[Fraction(0)] * len(players), *[list(t) for t in totals]]
+    count = len(series) - 1
+    low = min(min(row) for row in series)
+    high = max(max(row) for row in series)
+    if low == high:
+        low, high = low - 10, high + 10
+    span_x = WIDTH - LEFT - RIGHT
+    span_y = HEIGHT - TOP - BOTTOM
+
+    def x(hand: int) -> float:
+        return LEFT + (span_x * hand / count if count else 0)
+
+    def y(value: Fraction) -> float:
+        return TOP + float((high - value) / (high - low)) * span_y
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" role="img"'
+        f' aria-label="{escape(title)}" font-family="sans-serif" font-size="11">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="{LEFT}" y="{TOP}" width="{span_x}" height="{span_y}" fill="none" stroke="#bbb"/>',
+    ]
+    for value in _ticks(low, high):
+        parts.append(
+            f'<line x1="{LEFT}" x2="{LEFT + span_x}" y1="{y(value):.1f}" y2="{y(value):.1f}"'
+            f' stroke="{"#555" if value == 0 else "#ddd"}" stroke-width="{1.2 if value == 0 else 0.6}"/>'
+            f'<text x="{LEFT - 4}" y="{y(value) + 4:.1f}" text-anchor="end">{escape(number(value))}</text>'
+        )
+    for hand in breaks:
+        parts.append(
+            f'<line x1="{x(hand):.1f}" x2="{x(hand):.1f}" y1="{TOP}" y2="{TOP + span_y}"'
+            ' stroke="#777" stroke-dasharray="4 3" class="break"/>'
+        )
+    step = max(1, count // 12)
+    for hand in range(0, count + 1, step):
+        parts.append(f'<text x="{x(hand):.1f}" y="{HEIGHT - 8}" text-anchor="middle">{hand}</text>')
+    marker_every = max(1, count // 30)
+    label_ys: list[float] = []
+    for index, name in enumerate(players):
+        colour, dash = COLOURS[index % len(COLOURS)], DASHES[index % len(DASHES)]
+        points = " ".join(f"{x(h):.1f},{y(row[index]):.1f}" for h, row in enumerate(series))
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"{dash_attr}'
+            f' class="player-line" data-player="{escape(name)}"/>'
+        )
+        for hand in range(0, count + 1, marker_every):
+            parts.append(_marker(MARKERS[index % len(MARKERS)], x(hand), y(series[hand][index]), colour))
+        label_y = _free_spot(y(series[-1][index]), label_ys)
+        label_ys.append(label_y)
+        parts.append(
+            f'<text x="{x(count) + 8:.1f}" y="{label_y + 4:.1f}" fill="{colour}">'
+            f"{escape(_short(name))} {escape(number(series[-1][index]))}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= 9 else name[:8] + "…"
+
+
+def _free_spot(wanted: float, taken: list[float], gap: float = 12) -> float:
+    """Move a line's end label down until it no longer overlaps another."""
+    spot = wanted
+    while any(abs(spot - other) < gap for other in taken):
+        spot += gap
+    return spot
+
+
+def _marker(kind: str, cx: float, cy: float, colour: str) -> str:
+    r = 3
+    if kind == "circle":
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" fill="{colour}"/>'
+    if kind == "ring":
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" fill="#fff" stroke="{colour}"/>'
+    if kind == "square":
+        return f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r}" height="{2 * r}" fill="{colour}"/>'
+    if kind == "diamond":
+        return (
+            f'<polygon points="{cx:.1f},{cy - r - 1:.1f} {cx + r + 1:.1f},{cy:.1f} {cx:.1f},{cy + r + 1:.1f}'
+            f' {cx - r - 1:.1f},{cy:.1f}" fill="{colour}"/>'
+        )
+    if kind == "triangle":
+        return (
+            f'<polygon points="{cx:.1f},{cy - r - 1:.1f} {cx + r + 1:.1f},{cy + r:.1f}'
+            f' {cx - r - 1:.1f},{cy + r:.1f}" fill="{colour}"/>'
+        )
+    return (
+        f'<path d="M{cx - r:.1f},{cy - r:.1f}L{cx + r:.1f},{cy + r:.1f}M{cx - r:.1f},{cy + r:.1f}'
+        f'L{cx + r:.1f},{cy - r:.1f}" stroke="{colour}" stroke-width="1.5"/>'
+    )
+
+
+def _ticks(low: Fraction, high: Fraction) -> list[Fraction]:
+    """A few round values between low and high, 0 among them when in range."""
+    span = float(high - low)
+    raw = span / 5
+    magnitude = 10 ** max(0, len(str(int(raw))) - 1) if raw >= 1 else 1
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    first = -(-int(low) // step) * step
+    return [Fraction(v) for v in range(first, int(high) + 1, step)]

@@ -1,0 +1,39 @@
+"""python manage.py import_session FILE --owner USERNAME  → prints the new session's id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scoring import services
+from scoring.engine import InvalidInput
+
+
+class Command(BaseCommand):
+    help = "Import a tarockscore/1 session file for a user; print the new session's id."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="the session file (JSON)")
+        parser.add_argument("--owner", required=True, help="the user name the session belongs to")
+        parser.add_argument("--name", help="the session's name (default: the file name)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = Path(options["file"])
+        try:
+            owner = User.objects.get(username=options["owner"])
+        except User.DoesNotExist:
+            raise CommandError(f"owner: no user named {options['owner']!r}") from None
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise CommandError(f"file: cannot be read: {error.strerror}") from None
+        try:
+            session = services.session_import(
+                owner=owner, text=data, name=options["name"] or services.name_from_filename(path.name)
+            )
+        except InvalidInput as error:
+            raise CommandError(error.describe()) from None
+        self.stdout.write(str(session.pk))

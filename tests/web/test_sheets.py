@@ -1,0 +1,291 @@
+"""Score sheets (PDF and print view), CSV, and the lossless session file round trip."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from pypdf import PdfReader
+
+from scoring import services
+from scoring.engine import dumps_session, read_session
+from scoring.models import Hand, Player, Seat, Session
+from tests.engine.support import FIXTURES
+from tests.web.test_views import sheet_totals
+
+MINUS = "\u2212"
+SEEDS = {
+    # file, the totals RULES.md gives for it
+    "french-seed-table.json": {"Anna": "+108", "Bert": "+172", "Carl": f"{MINUS}380", "Dora": "+100"},
+    "illustrated-seed-series.json": {"A": "+120", "B": "+34", "C": "+28"},
+    "chambery-seed-three-players.json": {"Amélie": "+22", "Béatrice": "+6", "Cécile": f"{MINUS}28"},
+}
+RICH = ["rich-french.json", "rich-illustrated.json", "rich-chambery.json", "rich-chambery-croise.json"]
+
+
+def imported(user, name: str) -> Session:
+    return services.session_import(owner=user, text=(FIXTURES / name).read_bytes(), name=name.split(".")[0])
+
+
+def pdf_text(data: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def counts():
+    return (Session.objects.count(), Seat.objects.count(), Player.objects.count(), Hand.objects.count())
+
+
+@pytest.mark.parametrize(("name", "totals"), SEEDS.items())
+def test_each_seed_gives_a_pdf_sheet_with_its_players_hands_and_totals(logged_in, user, name, totals):
+    session = imported(user, name)
+    response = logged_in.get(reverse("session_export", args=[session.pk, "pdf"]))
+    assert response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF")
+    assert "attachment" in response["Content-Disposition"]
+    text = pdf_text(response.content)
+    for player in totals:
+        assert player in text
+    hands = len(json.loads((FIXTURES / name).read_text())["hands"])
+    positions = [re.search(rf"^{n} ", text, re.M) for n in range(1, hands + 1)]
+    assert all(positions), "every hand's number starts a row"
+    assert [p.start() for p in positions] == sorted(p.start() for p in positions)
+    total_line = next(line for line in text.splitlines() if line.startswith("Total"))
+    assert total_line.split()[1:] == list(totals.values())
+
+
+def test_the_print_view_shows_what_the_pdf_shows(logged_in, user):
+    session = imported(user, "french-seed-table.json")
+    html = logged_in.get(reverse("session_print", args=[session.pk])).content.decode()
+    text = pdf_text(logged_in.get(reverse("session_export", args=[session.pk, "pdf"])).content)
+    footer = re.search(r'<tr class="final">(.*?)</tr>', html, re.S).group(1)
+    html_totals = re.findall(r'<td class="t">([^<]+)</td>', footer)
+    pdf_totals = next(line for line in text.splitlines() if line.startswith("Total")).split()[1:]
+    assert html_totals == pdf_totals == ["+108", "+172", f"{MINUS}380", "+100"]
+    assert "<svg" in html and 'class="player-line"' in html
+
+
+def test_the_appendix_explains_every_hand(logged_in, user):
+    session = imported(user, "french-seed-table.json")
+    text = pdf_text(
+        logged_in.get(reverse("session_export", args=[session.pk, "pdf"]) + "?appendix=1").content
+    )
+    assert "(25 + 15) × 2 = 80 (Garde)" in text
+    assert "(25 + 4) × 2 + 20 = 78" in text
+
+
+def test_a_per_series_sheet_for_illustriertes(logged_in, user):
+    session = imported(user, "illustrated-seed-series.json")
+    response = logged_in.get(reverse("session_export", args=[session.pk, "pdf"]) + "?series=1")
+    text = pdf_text(response.content)
+    assert "series 1" in text
+    assert "A: 18, 26, 110 | 120" in text
+    assert logged_in.get(reverse("session_export", args=[session.pk, "pdf"]) + "?series=7").status_code == 404
+
+
+def test_chambery_sheets_mark_each_partie(logged_in, user):
+    session = imported(user, "rich-chambery.json")
+    html = logged_in.get(reverse("session_print", args=[session.pk])).content.decode()
+    assert "End of Partie 1" not in html  # five hands, six at the table: no round completed yet
+    for hand in range(6):
+        services.hand_record(
+            session=session, raw={"type": "redeal"} | ({"dealer": "Bert"} if hand == 0 else {})
+        )
+    html = logged_in.get(reverse("session_print", args=[session.pk])).content.decode()
+    assert "End of Partie 1" in html
+
+
+def test_a_long_session_of_six_flows_over_pages_with_the_header_repeated(logged_in, make_session):
+    session = make_session(players=("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"))
+    players = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
+    for n in range(80):
+        dealer = players[n % 6]
+        active = [p for p in players if p != dealer]
+        services.hand_record(
+            session=session,
+            raw={
+                "dealer": dealer,
+                "taker": active[n % 5],
+                "partner": active[(n + 1) % 5],
+                "contract": "garde",
+                "bouts": 2,
+                "points": 30 + n % 40,
+                "note": "a note that takes some room on the sheet" if n % 7 == 0 else "",
+            }
+            | ({} if n % 7 else {"note": "a note that takes some room on the sheet"}),
+        )
+    reader = PdfReader(io.BytesIO(logged_in.get(reverse("session_export", args=[session.pk, "pdf"])).content))
+    assert len(reader.pages) >= 3
+    texts = [page.extract_text() for page in reader.pages]
+    for text in texts[:-1]:
+        assert all(name in text for name in players)  # the table header on every page
+    # the evening's totals are written once, at the end, not under every page
+    assert sum(text.count("Total") for text in texts) == 1
+
+
+def test_the_csv_parses_and_its_totals_equal_the_sheets(logged_in, user):
+    for name in [*SEEDS, *RICH]:
+        session = imported(user, name)
+        response = logged_in.get(reverse("session_export", args=[session.pk, "csv"]))
+        assert response["Content-Type"].startswith("text/csv")
+        rows = list(csv.reader(io.StringIO(response.content.decode())))
+        header, body, last = rows[0], rows[1:-1], rows[-1]
+        assert len(body) == session.hands.count()
+        players = [seat.name for seat in session.seats.all()]
+        totals = {p: last[header.index(f"{p} total")] for p in players}
+        board = sheet_totals(logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode())
+        assert {p: float(v) for p, v in totals.items()} == {p: float(v) for p, v in board.items()}, name
+        for row in body:  # each hand's deltas in the CSV are the stored ones
+            hand_deltas = [float(row[header.index(f"{p} delta")]) for p in players]
+            assert len(hand_deltas) == len(players)
+
+
+@pytest.mark.parametrize("name", [*SEEDS, *RICH])
+def test_export_import_export_is_byte_for_byte_identical(logged_in, user, name):
+    session = imported(user, name)
+    first = logged_in.get(reverse("session_export", args=[session.pk, "json"])).content
+    assert first == dumps_session(read_session((FIXTURES / name).read_text())).encode()
+    again = services.session_import(owner=user, text=first, name="again")
+    second = logged_in.get(reverse("session_export", args=[again.pk, "json"])).content
+    assert first == second
+    # and the imported session scores exactly like the original
+    assert services.session_sheet(again).summary.totals == services.session_sheet(session).summary.totals
+
+
+def test_the_rich_fixtures_use_every_optional_field():
+    used: dict[str, set[str]] = {}
+    for name in RICH:
+        document = json.loads((FIXTURES / name).read_text())
+        keys = used.setdefault(document["variant"], set())
+        keys.update(document["options"])
+        for hand in document["hands"]:
+            keys.update(hand)
+            for nested in ("premiums", "poignees"):
+                for item in hand.get(nested, []):
+                    keys.update(f"{nested}.{key}" for key in item)
+            for nested in ("valat", "mondfang"):
+                keys.update(f"{nested}.{key}" for key in hand.get(nested) or {})
+    assert used["french"] >= {
+        "five_player_split",
+        "round_to",
+        "dealer",
+        "sitting_out",
+        "type",
+        "note",
+        "partner",
+        "petit_au_bout",
+        "poignees",
+        "chelem",
+    }
+    assert used["illustrated"] >= {
+        "profile",
+        "game_points",
+        "uhu",
+        "silent_ultimo_loss_counts",
+        "all_pass",
+        "series_target",
+        "series_bonus",
+        "kontra",
+        "premiums.kontra",
+        "premiums.made",
+        "premiums.announced",
+        "valat.kontra",
+        "talon_rest",
+        "mondfang",
+        "renonce",
+        "no_trick",
+        "note",
+    }
+    assert used["chambery"] >= {
+        "deck",
+        "payment",
+        "four_player_form",
+        "partner",
+        "soloist",
+        "cards_requested",
+        "sitting_out",
+        "note",
+        "type",
+    }
+
+
+def test_a_malformed_upload_writes_nothing(logged_in):
+    before = counts()
+    for content, expected in (
+        (b"{not json", "document: not valid JSON"),
+        (
+            json.dumps(
+                {
+                    "variant": "french",
+                    "players": ["A", "B", "C"],
+                    "hands": [
+                        {"dealer": "C", "taker": "A", "contract": "garde", "bouts": 2, "points": 50},
+                        {"taker": "B", "contract": "garde", "bouts": 2, "points": 50},
+                        {"taker": "C", "contract": "garde", "bouts": 4, "points": 50},
+                    ],
+                }
+            ).encode(),
+            "hand 3, bouts: must be a whole number from 0 to 3",
+        ),
+        (b"\xff\xfe not text", "document"),
+    ):
+        upload = io.BytesIO(content)
+        upload.name = "evening.json"
+        response = logged_in.post(reverse("session_import"), {"file": upload})
+        assert response.status_code == 400
+        assert expected in response.content.decode()
+    assert counts() == before
+
+
+def test_an_oversized_upload_is_refused(logged_in):
+    upload = io.BytesIO(b" " * (1024 * 1024 + 1))
+    upload.name = "huge.json"
+    response = logged_in.post(reverse("session_import"), {"file": upload})
+    assert response.status_code == 400 and Session.objects.count() == 0
+
+
+def test_an_upload_becomes_a_session(logged_in):
+    upload = io.BytesIO((FIXTURES / "french-seed-table.json").read_bytes())
+    upload.name = "freitag_bei_carl.json"
+    response = logged_in.post(reverse("session_import"), {"file": upload})
+    session = Session.objects.get()
+    assert response["Location"] == reverse("scoreboard", args=[session.pk])
+    assert session.name == "freitag bei carl"
+
+
+def test_the_import_and_export_commands(user, tmp_path, capsys):
+    call_command("import_session", str(FIXTURES / "illustrated-seed-series.json"), owner=user.username)
+    session_id = int(capsys.readouterr().out.strip())
+    session = Session.objects.get(pk=session_id, owner=user)
+    for kind in ("json", "csv", "pdf"):
+        out = tmp_path / f"sheet.{kind}"
+        call_command("export_session", str(session_id), format=kind, output=str(out))
+        assert out.stat().st_size > 0
+    assert (tmp_path / "sheet.pdf").read_bytes().startswith(b"%PDF")
+    assert json.loads((tmp_path / "sheet.json").read_text())["variant"] == "illustrated"
+    assert (tmp_path / "sheet.json").read_text() == services.session_export_json(session)
+
+
+def test_the_import_command_refuses_a_bad_file_and_names_hand_and_field(user, tmp_path):
+    from django.core.management.base import CommandError
+
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        json.dumps({"variant": "chambery", "players": ["A", "B", "C"], "hands": [{"points": {"A": 1}}]})
+    )
+    with pytest.raises(CommandError, match=r"hand 1, points\.B: required"):
+        call_command("import_session", str(bad), owner=user.username)
+    assert Session.objects.count() == 0
+
+
+def test_money_in_the_pdf_when_a_rate_is_set(logged_in, make_session):
+    session = make_session(money_rate=Decimal("0.05"))
+    for hand in json.loads((FIXTURES / "french-seed-table.json").read_text())["hands"]:
+        services.hand_record(session=session, raw=hand)
+    text = pdf_text(logged_in.get(reverse("session_export", args=[session.pk, "pdf"])).content)
+    assert "-19.00" in text and "8.60" in text
