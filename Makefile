@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format typecheck pytest clean bench
+.PHONY: run test lint format typecheck pytest clean bench load
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,3 +41,7 @@ clean:
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_pdf.py
+
+load: $(STAMP)
+	$(BIN)/python scripts/load_test.py --database sqlite
+	$(BIN)/python scripts/load_test.py --database postgres

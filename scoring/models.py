@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import VARIANT_KEYS, HandType, Line
@@ -24,11 +25,11 @@ from scoring.engine.types import line_from_json, points_from_json
 NAME_LENGTH = 40
 
 
-def variant_choices() -> list[tuple[str, str]]:
+def variant_choices() -> list[tuple[str, str | Promise]]:
     labels = {
-        "french": "French Tarot",
-        "illustrated": "Illustriertes Tarock",
-        "chambery": "Tarock von Chambéry",
+        "french": _("French Tarot"),
+        "illustrated": _("Illustriertes Tarock"),
+        "chambery": _("Tarock von Chambéry"),
     }
     return [(key, labels[key]) for key in VARIANT_KEYS]
 
@@ -62,6 +63,11 @@ class Session(models.Model):
     money_rate = models.DecimalField(
         _("money per point"), max_digits=8, decimal_places=4, null=True, blank=True
     )
+    # Anyone with the link sees the sheet read-only; empty: not shared. Revoking
+    # replaces or clears it, so an old link stops working.
+    share_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # Other registered users who may record and correct hands.
+    editors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="edited_sessions")
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
@@ -153,3 +159,55 @@ class Hand(models.Model):
     def as_session_hand(self) -> dict[str, Any]:
         """The hand as the session file writes it."""
         return hand_document(self.type, self.dealer, self.sitting_out, self.inputs, self.note)
+
+
+class HandChange(models.Model):
+    """One change to a hand: who, when, what it was before and after."""
+
+    class Action(models.TextChoices):
+        RECORDED = "recorded", _("recorded")
+        EDITED = "edited", _("corrected")
+        DELETED = "deleted", _("deleted")
+        RESTORED = "restored", _("restored")
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    before = models.JSONField(null=True, blank=True)  # the hand as the session file writes it, and its deltas
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.hand_id} {self.action}"
+
+    @staticmethod
+    def _line(state: dict[str, Any] | None) -> Line | None:
+        return line_from_json(state["description"]) if state and state.get("description") else None
+
+    def before_line(self) -> Line | None:
+        return self._line(self.before)
+
+    def after_line(self) -> Line | None:
+        return self._line(self.after)
+
+    def before_deltas(self) -> dict[str, Fraction]:
+        return {k: points_from_json(v) for k, v in (self.before or {}).get("deltas", {}).items()}
+
+    def after_deltas(self) -> dict[str, Fraction]:
+        return {k: points_from_json(v) for k, v in (self.after or {}).get("deltas", {}).items()}
+
+
+class LoginFailure(models.Model):
+    """A failed login, kept briefly to slow down password guessing."""
+
+    username = models.CharField(max_length=150, db_index=True)
+    ip = models.GenericIPAddressField(null=True, blank=True, db_index=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.username}@{self.ip}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -21,7 +22,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from scoring.engine import (
@@ -45,7 +46,7 @@ from scoring.engine import (
 from scoring.engine import Session as SessionFile
 from scoring.engine.session_file import FORMAT, read_players
 from scoring.engine.types import line_to_json, points_to_json
-from scoring.models import Hand, Player, Seat, Session
+from scoring.models import Hand, HandChange, Player, Seat, Session
 
 
 class HandConflict(Exception):
@@ -74,6 +75,63 @@ def game_of(session: Session, seats: Sequence[Seat] | None = None) -> Game:
 def options_json(options: Any) -> dict[str, Any]:
     """Every house rule, defaults included, as stored with a session."""
     return dataclasses.asdict(options)
+
+
+# -- who may do what -------------------------------------------------------------
+
+
+def session_for(user: User, pk: int, *, owner_only: bool = False) -> Session:
+    """A session the user may work on: their own, or one they were made an editor
+    of. Anything else does not exist for them (``Session.DoesNotExist``)."""
+    sessions = Session.objects.filter(pk=pk)
+    access = Q(owner=user) if owner_only else Q(owner=user) | Q(editors=user)
+    return sessions.filter(access).distinct().get()
+
+
+def session_shared(token: str) -> Session:
+    """The session behind a share link (read-only); ``Session.DoesNotExist`` if revoked."""
+    if not token:
+        raise Session.DoesNotExist
+    return Session.objects.get(share_token=token)
+
+
+@transaction.atomic
+def session_share(*, session: Session) -> str:
+    """A new unguessable share link; an earlier link stops working."""
+    session.share_token = secrets.token_urlsafe(24)
+    session.save(update_fields=["share_token"])
+    return session.share_token
+
+
+@transaction.atomic
+def session_unshare(*, session: Session) -> None:
+    session.share_token = None
+    session.save(update_fields=["share_token"])
+
+
+class EditorRefused(ValueError):
+    """The named user cannot be made an editor: ``reason`` is "unknown" or "owner"."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"username: {reason}")
+
+
+@transaction.atomic
+def session_add_editor(*, session: Session, username: str) -> User:
+    try:
+        editor = User.objects.get(username=username.strip())
+    except User.DoesNotExist:
+        raise EditorRefused("unknown") from None
+    if editor.pk == session.owner_id:
+        raise EditorRefused("owner")
+    session.editors.add(editor)
+    return editor
+
+
+@transaction.atomic
+def session_remove_editor(*, session: Session, user_id: int) -> None:
+    session.editors.remove(user_id)
 
 
 # -- sessions -----------------------------------------------------------------
@@ -142,11 +200,14 @@ def hand_record(
     hand = Hand(session=locked, number=last + 1, client_token=client_token, created_by=user)
     _store(hand, game, record, score)
     hand.save()
+    _audit(hand, user, HandChange.Action.RECORDED, before=None)
     return hand
 
 
 @transaction.atomic
-def hand_edit(*, hand: Hand, raw: dict[str, Any], expected_version: int | None = None) -> Hand:
+def hand_edit(
+    *, hand: Hand, raw: dict[str, Any], user: User | None = None, expected_version: int | None = None
+) -> Hand:
     """Correct a recorded hand and re-score it. Refuses with ``HandConflict``
     when the hand changed since ``expected_version`` was read."""
     locked = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
@@ -154,31 +215,44 @@ def hand_edit(*, hand: Hand, raw: dict[str, Any], expected_version: int | None =
         raise HandConflict(locked)
     game = game_of(locked.session)
     record, score = hand_check(game=game, raw=raw)
+    before = _snapshot(locked)
     _store(locked, game, record, score)
     locked.version += 1
     locked.save()
+    _audit(locked, user, HandChange.Action.EDITED, before=before)
     return locked
 
 
 @transaction.atomic
-def hand_delete(*, hand: Hand) -> Hand:
+def hand_delete(*, hand: Hand, user: User | None = None) -> Hand:
     """Take a hand off the sheet; ``hand_restore`` puts it back in its place."""
     locked = Hand.objects.select_for_update().get(pk=hand.pk)
     if locked.deleted_at is None:
         locked.deleted_at = timezone.now()
         locked.version += 1
         locked.save(update_fields=["deleted_at", "version", "updated_at"])
+        _audit(locked, user, HandChange.Action.DELETED, before=_snapshot(locked))
     return locked
 
 
 @transaction.atomic
-def hand_restore(*, hand: Hand) -> Hand:
+def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
     locked = Hand.objects.select_for_update().get(pk=hand.pk)
     if locked.deleted_at is not None:
         locked.deleted_at = None
         locked.version += 1
         locked.save(update_fields=["deleted_at", "version", "updated_at"])
+        _audit(locked, user, HandChange.Action.RESTORED, before=None)
     return locked
+
+
+def _snapshot(hand: Hand) -> dict[str, Any]:
+    return {"hand": hand.as_session_hand(), "deltas": dict(hand.deltas), "description": hand.description}
+
+
+def _audit(hand: Hand, user: User | None, action: str, *, before: dict[str, Any] | None) -> None:
+    after = None if action == HandChange.Action.DELETED else _snapshot(hand)
+    HandChange.objects.create(hand=hand, user=user, action=action, before=before, after=after)
 
 
 # -- the sheet --------------------------------------------------------------------

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from scoring import services
@@ -39,14 +39,19 @@ class Request(HttpRequest):
     htmx: HtmxDetails
 
 
-def _own_session(request: HttpRequest, pk: int) -> Session:
-    return get_object_or_404(Session, pk=pk, owner=request.user)
+def _own_session(request: Request, pk: int, *, owner_only: bool = False) -> Session:
+    """The session if the user owns it or was made an editor; a 404 otherwise."""
+    try:
+        return services.session_for(request.user, pk, owner_only=owner_only)
+    except Session.DoesNotExist:
+        raise Http404("no such session") from None
 
 
-def _own_hand(request: HttpRequest, pk: int, hand_id: int) -> Hand:
-    return get_object_or_404(
-        Hand.objects.select_related("session"), pk=hand_id, session_id=pk, session__owner=request.user
-    )
+def _own_hand(request: Request, pk: int, hand_id: int) -> Hand:
+    session = _own_session(request, pk)
+    hand = get_object_or_404(Hand, pk=hand_id, session_id=session.pk)
+    hand.session = session
+    return hand
 
 
 # -- sessions --------------------------------------------------------------------------
@@ -55,8 +60,10 @@ def _own_hand(request: HttpRequest, pk: int, hand_id: int) -> Hand:
 @login_required
 def session_list(request: Request) -> HttpResponse:
     sessions = (
-        Session.objects.filter(owner=request.user)
-        .annotate(hand_count=Count("hands", filter=Q(hands__deleted_at__isnull=True)))
+        Session.objects.filter(Q(owner=request.user) | Q(editors=request.user))
+        .distinct()
+        .annotate(hand_count=Count("hands", filter=Q(hands__deleted_at__isnull=True), distinct=True))
+        .select_related("owner")
         .prefetch_related("seats")
     )
     return render(request, "scoring/session_list.html", {"sessions": sessions})
@@ -98,7 +105,7 @@ def session_new(request: Request, variant: str | None = None) -> HttpResponse:
             if error.field.startswith("options."):
                 options.add_error(error)
             else:
-                form.add_error(None, f"{_('Players')}: {render_line(error.line)}")
+                form.add_error(None, _("Players: %(error)s") % {"error": render_line(error.line)})
         else:
             return redirect("scoreboard", pk=session.pk)
     known_players = request.user.players.values_list("name", flat=True)
@@ -133,6 +140,71 @@ def scoreboard(request: Request, pk: int) -> HttpResponse:
         "chart": sheet_chart(sheet),
     }
     return render(request, template, context)
+
+
+# -- sharing ------------------------------------------------------------------------------
+
+
+@login_required
+def sharing(request: Request, pk: int) -> HttpResponse:
+    """The owner shares a read-only link and chooses who else may record hands."""
+    session = _own_session(request, pk, owner_only=True)
+    error = None
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action == "share":
+            services.session_share(session=session)
+        elif action == "unshare":
+            services.session_unshare(session=session)
+        elif action == "add_editor":
+            try:
+                services.session_add_editor(session=session, username=request.POST.get("username", ""))
+            except services.EditorRefused as refused:
+                error = (
+                    _("There is no registered user of that name.")
+                    if refused.reason == "unknown"
+                    else _("The owner can record hands already.")
+                )
+        elif action == "remove_editor" and request.POST.get("user", "").isdigit():
+            services.session_remove_editor(session=session, user_id=int(request.POST["user"]))
+        if error is None:
+            return redirect("sharing", pk=session.pk)
+    link = (
+        request.build_absolute_uri(reverse("shared_board", args=[session.share_token]))
+        if session.share_token
+        else None
+    )
+    context = {
+        "session": session,
+        "link": link,
+        "editors": session.editors.order_by("username"),
+        "error": error,
+    }
+    return render(request, "scoring/sharing.html", context, status=400 if error else 200)
+
+
+def _shared_session(token: str) -> Session:
+    try:
+        return services.session_shared(token)
+    except Session.DoesNotExist:
+        raise Http404("this link is not shared (any more)") from None
+
+
+@require_GET
+def shared_board(request: Request, token: str) -> HttpResponse:
+    """The live sheet, read-only, for anyone with the link; htmx polls the board."""
+    session = _shared_session(token)
+    sheet = services.session_sheet(session)
+    template = "scoring/shared.html#board" if request.htmx else "scoring/shared.html"
+    context = {"session": session, "sheet": sheet, "share_token": token, "chart": sheet_chart(sheet)}
+    return render(request, template, context)
+
+
+@require_GET
+def shared_hand(request: Request, token: str, hand_id: int) -> HttpResponse:
+    session = _shared_session(token)
+    hand = get_object_or_404(Hand, pk=hand_id, session=session, deleted_at__isnull=True)
+    return render(request, "scoring/hand_detail.html", _hand_page_context(hand, share_token=token))
 
 
 @login_required
@@ -242,21 +314,23 @@ def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpR
     return render(request, "scoring/hand_form.html#preview", {"preview": _preview(game, form), "game": game})
 
 
+def _hand_page_context(hand: Hand, *, share_token: str | None = None) -> dict[str, Any]:
+    game = services.game_of(hand.session)
+    position = hand.session.hands.filter(deleted_at__isnull=True, number__lte=hand.number).count()
+    return {
+        "session": hand.session,
+        "hand": hand,
+        "position": position,
+        "deltas": [(name, hand.delta_points().get(name, 0)) for name in game.players],
+        "share_token": share_token,
+        "changes": [] if share_token else list(hand.changes.select_related("user")),
+    }
+
+
 @login_required
 def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = _own_hand(request, pk, hand_id)
-    game = services.game_of(hand.session)
-    position = hand.session.hands.filter(deleted_at__isnull=True, number__lte=hand.number).count()
-    return render(
-        request,
-        "scoring/hand_detail.html",
-        {
-            "session": hand.session,
-            "hand": hand,
-            "position": position,
-            "deltas": [(name, hand.delta_points().get(name, 0)) for name in game.players],
-        },
-    )
+    return render(request, "scoring/hand_detail.html", _hand_page_context(hand))
 
 
 @login_required
@@ -290,7 +364,10 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
     if request.POST.get("action", "save") == "save":
         try:
             services.hand_edit(
-                hand=hand, raw=form.raw(), expected_version=int(version) if version.isdigit() else None
+                hand=hand,
+                raw=form.raw(),
+                user=request.user,
+                expected_version=int(version) if version.isdigit() else None,
             )
         except InvalidInput as error:
             form.add_error(error)
@@ -307,7 +384,7 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
 @require_POST
 def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = _own_hand(request, pk, hand_id)
-    services.hand_delete(hand=hand)
+    services.hand_delete(hand=hand, user=request.user)
     return redirect(reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
 
 
@@ -315,7 +392,7 @@ def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
 @require_POST
 def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = _own_hand(request, pk, hand_id)
-    services.hand_restore(hand=hand)
+    services.hand_restore(hand=hand, user=request.user)
     messages.success(request, _("The hand is back on the sheet."))
     return redirect(reverse("scoreboard", args=[pk]) + f"#hand-{hand.pk}")
 

@@ -4,6 +4,7 @@ DEBUG          off unless set to 1/true/yes/on
 SECRET_KEY     required unless DEBUG
 ALLOWED_HOSTS  comma-separated; defaults to localhost only
 DATABASE_URL   dj-database-url; an SQLite file under var/ by default (WAL mode)
+STATIC_ROOT    where collectstatic puts the static files (default: staticfiles/)
 
 A value that is not understood is an error at start-up, never a silent default.
 """
@@ -62,6 +63,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "tarockscore.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -93,10 +95,14 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "tarockscore.wsgi.application"
 
+DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}"
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        DATABASE_URL,
+        # A server database keeps its connections open between requests (a new
+        # PostgreSQL connection per request costs more than the request itself).
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0" if DATABASE_URL.startswith("sqlite") else "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -132,7 +138,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

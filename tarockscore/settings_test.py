@@ -14,3 +14,13 @@ STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.Static
 STATIC_ROOT = None  # type: ignore[assignment]
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# SQLite tests use a file, not memory: with an in-memory database Django shares
+# one connection between the live server's threads, and the tests of concurrent
+# requests would not be concurrent at all.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    import tempfile
+
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"tarockscore-test-{os.getpid()}.sqlite3")
+    }

@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from django import template
+from django.contrib.staticfiles import finders
+from django.utils.formats import number_format
+from django.utils.safestring import SafeString, mark_safe
 
 from scoring import presentation
 from scoring.engine import Line
@@ -14,6 +18,18 @@ register = template.Library()
 @register.filter
 def points(value: Fraction | int) -> str:
     return presentation.number(value)
+
+
+@register.filter
+def money(value: Decimal | None) -> str:
+    """An amount of money in the reader's format: 8.60 (8,60 in German and French);
+    more decimals only where the amount has them (a rate of 0.0025 per point)."""
+    if value is None:
+        return ""
+    amount = Decimal(value)
+    exponent = amount.normalize().as_tuple().exponent
+    places = max(2, -exponent) if isinstance(exponent, int) else 2
+    return number_format(amount, places)
 
 
 @register.filter
@@ -35,3 +51,13 @@ def sign_class(value: Fraction | int) -> str:
 @register.filter
 def at(sequence: Any, index: int) -> Any:
     return sequence[index]
+
+
+@register.simple_tag
+def static_inline(path: str) -> SafeString:
+    """A static file's text, for the PDF: WeasyPrint is given nothing to fetch."""
+    found = finders.find(path)
+    if not isinstance(found, str):
+        raise template.TemplateSyntaxError(f"no static file {path}")
+    with open(found, encoding="utf-8") as handle:
+        return mark_safe(handle.read())  # our own stylesheet, no user input

@@ -1,0 +1,138 @@
+"""Real concurrent requests against a live server: several phones at one table.
+
+These run on whichever database the suite runs on (SQLite, then PostgreSQL in CI).
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import re
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from scoring import services
+from scoring.models import Hand, HandChange
+
+PASSWORD = "a-long-test-password"
+HAND = {
+    "type": "played",
+    "action": "save",
+    "dealer": "Dora",
+    "taker": "Anna",
+    "contract": "garde",
+    "bouts": "2",
+    "points": "56",
+    "poignees.rows": "1",
+}
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+class Phone:
+    """A browser on one phone: its own cookies, logged in through the real form."""
+
+    def __init__(self, base: str, username: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect)
+        page = self.get("/accounts/login/")
+        status, _ = self.post("/accounts/login/", {"username": username, "password": PASSWORD}, page)
+        assert status == 302, "logged in"
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.base + path, timeout=30) as response:
+            return response.read().decode()
+
+    def post(self, path: str, data: dict[str, str], page: str) -> tuple[int, str]:
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token}).encode()
+        request = urllib.request.Request(self.base + path, data=body, headers={"Referer": self.base + path})
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("Location", "")
+
+
+def at_once(phones: list[Phone], send: Any) -> list[Any]:
+    """Let every phone send at the same moment; collect what each got back."""
+    barrier = threading.Barrier(len(phones))
+    results: list[Any] = [None] * len(phones)
+
+    def run(index: int) -> None:
+        barrier.wait()
+        results[index] = send(index, phones[index])
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(phones))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+@pytest.fixture
+def table(transactional_db: Any, live_server: Any) -> tuple[Any, list[Phone]]:
+    owner = User.objects.create_user("anna", password=PASSWORD)
+    editors = [User.objects.create_user(f"phone{i}", password=PASSWORD) for i in range(3)]
+    session = services.session_create(
+        owner=owner, name="Friday", variant="french", players=["Anna", "Bert", "Carl", "Dora"], options={}
+    )
+    for editor in editors:
+        session.editors.add(editor)
+    phones = [Phone(live_server.url, user.username) for user in (owner, *editors)]
+    return session, phones
+
+
+def test_phones_recording_a_hand_at_the_same_moment_are_all_kept_and_numbered_in_order(table):
+    session, phones = table
+    path = f"/sessions/{session.pk}/hands/new/"
+    pages = [phone.get(path) for phone in phones]
+    results = at_once(phones, lambda i, phone: phone.post(path, {**HAND, "token": f"phone-{i}"}, pages[i]))
+    assert [status for status, _ in results] == [302] * len(phones)
+    hands = list(Hand.objects.filter(session=session).order_by("number"))
+    assert [hand.number for hand in hands] == list(range(1, len(phones) + 1))
+    assert sorted(hand.client_token for hand in hands) == sorted(f"phone-{i}" for i in range(len(phones)))
+    assert HandChange.objects.filter(action="recorded").count() == len(phones)
+
+
+def test_a_submit_sent_several_times_at_once_is_stored_once(table):
+    session, phones = table
+    path = f"/sessions/{session.pk}/hands/new/"
+    page = phones[0].get(path)
+    token = re.search(r'name="token" value="([^"]+)"', page).group(1)
+    # One phone, the same form sent three times at once (a double tap and a resend).
+    repeats = [phones[0]] * 3
+    results = at_once(repeats, lambda i, phone: phone.post(path, {**HAND, "token": token}, page))
+    assert [status for status, _ in results] == [302, 302, 302]
+    assert Hand.objects.filter(session=session).count() == 1
+
+
+def test_two_phones_correcting_the_same_hand_one_gets_a_conflict_not_a_silent_overwrite(table):
+    session, phones = table
+    hand = services.hand_record(
+        session=session,
+        raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56},
+    )
+    path = f"/sessions/{session.pk}/hands/{hand.pk}/edit/"
+    pages = [phone.get(path) for phone in phones[:2]]
+    takers = ["Bert", "Carl"]
+    results = at_once(
+        phones[:2],
+        lambda i, phone: phone.post(path, {**HAND, "token": "1", "taker": takers[i]}, pages[i]),
+    )
+    statuses = sorted(status for status, _ in results)
+    assert statuses == [302, 409]
+    hand.refresh_from_db()
+    assert hand.version == 2
+    winner = takers[[status for status, _ in results].index(302)]
+    assert hand.inputs["taker"] == winner
