@@ -14,8 +14,9 @@ from html import escape
 
 from scoring.presentation import number
 
-WIDTH, HEIGHT = 640, 280
-LEFT, RIGHT, TOP, BOTTOM = 44, 92, 14, 26
+WIDTH, HEIGHT = 520, 300  # narrow enough that the labels stay legible on a phone
+LEFT, RIGHT, TOP, BOTTOM = 48, 118, 14, 28
+LABEL_GAP = 16  # the least vertical distance between two end labels
 COLOURS = ("#1b5e20", "#b71c1c", "#0d47a1", "#e65100", "#4a148c", "#37474f")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
 MARKERS = ("circle", "square", "diamond", "triangle", "cross", "ring")
@@ -46,7 +47,7 @@ def running_total_svg(
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" role="img"'
-        f' aria-label="{escape(title)}" font-family="sans-serif" font-size="11">',
+        f' aria-label="{escape(title)}" font-family="sans-serif" font-size="14">',
         f"<title>{escape(title)}</title>",
         f'<rect x="{LEFT}" y="{TOP}" width="{span_x}" height="{span_y}" fill="none" stroke="#bbb"/>',
     ]
@@ -65,7 +66,7 @@ def running_total_svg(
     for hand in range(0, count + 1, step):
         parts.append(f'<text x="{x(hand):.1f}" y="{HEIGHT - 8}" text-anchor="middle">{hand}</text>')
     marker_every = max(1, count // 30)
-    label_ys: list[float] = []
+    label_ys = spread_labels([y(total) for total in series[-1]], TOP + 4, TOP + span_y + BOTTOM - 8)
     for index, name in enumerate(players):
         colour, dash = COLOURS[index % len(COLOURS)], DASHES[index % len(DASHES)]
         points = " ".join(f"{x(h):.1f},{y(row[index]):.1f}" for h, row in enumerate(series))
@@ -76,10 +77,8 @@ def running_total_svg(
         )
         for hand in range(0, count + 1, marker_every):
             parts.append(_marker(MARKERS[index % len(MARKERS)], x(hand), y(series[hand][index]), colour))
-        label_y = _free_spot(y(series[-1][index]), label_ys)
-        label_ys.append(label_y)
         parts.append(
-            f'<text x="{x(count) + 8:.1f}" y="{label_y + 4:.1f}" fill="{colour}">'
+            f'<text x="{x(count) + 8:.1f}" y="{label_ys[index] + 5:.1f}" fill="{colour}">'
             f"{escape(_short(name))} {escape(number(series[-1][index]))}</text>"
         )
     parts.append("</svg>")
@@ -90,12 +89,24 @@ def _short(name: str) -> str:
     return name if len(name) <= 9 else name[:8] + "…"
 
 
-def _free_spot(wanted: float, taken: list[float], gap: float = 12) -> float:
-    """Move a line's end label down until it no longer overlaps another."""
-    spot = wanted
-    while any(abs(spot - other) < gap for other in taken):
-        spot += gap
-    return spot
+def spread_labels(wanted: Sequence[float], top: float, bottom: float, gap: float = LABEL_GAP) -> list[float]:
+    """Where each line's end label goes: as near its line's end as it can be, at
+    least ``gap`` from every other label and within ``top``..``bottom``.
+
+    Labels are placed from the top, each pushed below the one above it; then
+    from the bottom, each lifted above the one below it where the column ran
+    past the bottom."""
+    order = sorted(range(len(wanted)), key=lambda i: (wanted[i], i))
+    placed: dict[int, float] = {}
+    floor = top
+    for i in order:
+        placed[i] = max(wanted[i], floor)
+        floor = placed[i] + gap
+    ceiling = bottom
+    for i in reversed(order):
+        placed[i] = max(min(placed[i], ceiling), top)
+        ceiling = placed[i] - gap
+    return [placed[i] for i in range(len(wanted))]
 
 
 def _marker(kind: str, cx: float, cy: float, colour: str) -> str:

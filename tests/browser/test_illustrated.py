@@ -1,0 +1,75 @@
+"""An Illustriertes Tarock hand on a phone: premiums and Kontra through the
+premium rows, the declarer's points counted with "Count the cards"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scoring import services
+from scoring.models import Hand
+from tests.browser.support import choose, expect, expect_preview, field, login, screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def test_an_illustriertes_hand_with_premiums_kontra_and_counted_cards(phone, live_server, player):
+    session = services.session_create(
+        owner=player, name="Graz trip", variant="illustrated", players=["A", "B", "C"], options={}
+    )
+    base = live_server.url
+    login(phone, base, player)
+    phone.locator(f'a[href="/sessions/{session.pk}/"]').click()
+    phone.locator("#new-hand").click()
+
+    choose(phone, "declarer", "A")
+    choose(phone, "game", "zweiblatt")
+    field(phone, "bid").select_option("announced")
+    choose(phone, "kontra", "1")
+    # First premium row: the declarer's Köpfe, announced before the talon.
+    field(phone, "premiums[1].type").select_option("koepfe")
+    choose(phone, "premiums[1].player", "A")
+    choose(phone, "premiums[1].announced", "before_talon")
+    phone.locator('button[value="more:premiums"]').click()
+    # Second row: an opponent's Königstrull, declared silently.
+    expect(field(phone, "premiums[1].type")).to_have_value("koepfe")
+    field(phone, "premiums[2].type").select_option("koenigstrull")
+    choose(phone, "premiums[2].player", "B")
+    expect(phone.locator('input[name="premiums[2].announced"][value="silent"]')).to_be_checked()
+
+    # The declarer's cards: 5 fives, 2 queens, 2 cavalls, 2 jacks, 9 others:
+    # 25 + 8 + 6 + 4 + 9 = 52 for 20 cards, 52 − 2/3 × 20 = 38.7, so 39 points.
+    # The preview is a live region: it stays in place and only its content
+    # changes, so a screen reader announces each new result.
+    phone.locator("#preview").evaluate("(preview) => { preview.dataset.kept = 'yes'; }")
+    phone.locator("#card-counter > summary").click()
+    field(phone, "count.fives").fill("5")
+    field(phone, "count.others").fill("9")
+    choose(phone, "count.queens", "2")
+    choose(phone, "count.cavalls", "2")
+    choose(phone, "count.jacks", "2")
+    expect(phone.locator("#preview")).to_contain_text("points")
+    phone.locator('#card-counter button[value="count"]').click()
+    expect(field(phone, "points")).to_have_value("39")
+    expect(phone.locator("#card-counter .counted")).to_contain_text("39")
+    expect(field(phone, "premiums[2].type")).to_have_value("koenigstrull")
+
+    # Zweiblatt ×2, Kontra ×2 on everything (profile beck): the game
+    # (3 + 39 − 35) × 2 × 2 = 28, Köpfe 2 × 2 × 2 × 2 = 16, Königstrull 5 × 2 × 2 = 20.
+    expect_preview(phone, {"A": 44, "B": 20, "C": 0})
+    expect(phone.locator("#preview")).to_have_attribute("data-kept", "yes")
+    expect(phone.locator("#preview")).to_have_attribute("aria-live", "polite")
+    screenshot(phone, "illustrated-hand-form")
+    phone.locator("#save").click()
+    expect(phone).to_have_url(re.compile(rf"/sessions/{session.pk}/#hand-\d+$"))
+
+    hand = Hand.objects.get(session=session)
+    assert hand.delta_points() == {"A": 44, "B": 20, "C": 0}
+    assert hand.inputs["points"] == 39 and hand.inputs["kontra"] == 1
+    assert [(p["type"], p["player"], p.get("announced", "silent")) for p in hand.inputs["premiums"]] == [
+        ("koepfe", "A", "before_talon"),
+        ("koenigstrull", "B", "silent"),
+    ]
+    expect(phone.locator('tr.totals td[data-player="A"]')).to_have_text("+44")
+    screenshot(phone, "illustrated-scoreboard")

@@ -1,0 +1,41 @@
+"""The running-total chart: every line's end label readable, none on another."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.chart import LABEL_GAP, running_total_svg, spread_labels
+
+
+def test_a_label_stays_at_its_line_end_when_there_is_room():
+    assert spread_labels([50.0, 120.0, 200.0], top=10, bottom=260) == [50.0, 120.0, 200.0]
+
+
+def test_equal_totals_get_labels_one_below_the_other():
+    assert spread_labels([100.0, 100.0, 100.0], top=10, bottom=260) == [100.0, 116.0, 132.0]
+
+
+def test_labels_at_the_bottom_move_up_instead_of_falling_off_the_chart():
+    # Three defenders ending on the lowest value, as after a single won Garde.
+    assert spread_labels([20.0, 250.0, 250.0, 250.0], top=10, bottom=260) == [20.0, 228.0, 244.0, 260.0]
+
+
+@given(st.lists(st.floats(min_value=14, max_value=254), min_size=1, max_size=6))
+def test_labels_never_overlap_and_never_leave_the_chart(wanted):
+    spots = spread_labels(wanted, top=18, bottom=266)
+    assert all(18 <= spot <= 266 for spot in spots)
+    ordered = sorted(spots)
+    assert all(b - a >= LABEL_GAP - 1e-9 for a, b in itertools.pairwise(ordered))
+
+
+def test_the_chart_labels_each_line_with_the_player_and_final_total():
+    svg = running_total_svg(
+        ["Anna", "Bert", "Carl", "Dora"],
+        [[Fraction(204), Fraction(-68), Fraction(-68), Fraction(-68)]],
+    )
+    for label in ("Anna 204", "Bert \u221268", "Carl \u221268", "Dora \u221268"):
+        assert f">{label}</text>" in svg
