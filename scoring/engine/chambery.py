@@ -244,7 +244,7 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
 
 class Chambery(Variant):
     key = "chambery"
-    name = "Tarock von Chambéry"
+    name = gettext_noop("Tarock von Chambéry")
     table_sizes = (3, 4, 5, 6)
     section_kind = "partie"
     options_type = ChamberyOptions

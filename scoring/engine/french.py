@@ -47,10 +47,10 @@ class Contract(StrEnum):
 
 MULTIPLIER = {Contract.PRISE: 1, Contract.GARDE: 2, Contract.GARDE_SANS: 4, Contract.GARDE_CONTRE: 6}
 CONTRACT_LABEL = {
-    Contract.PRISE: "Prise",
-    Contract.GARDE: "Garde",
-    Contract.GARDE_SANS: "Garde sans",
-    Contract.GARDE_CONTRE: "Garde contre",
+    Contract.PRISE: gettext_noop("Prise"),
+    Contract.GARDE: gettext_noop("Garde"),
+    Contract.GARDE_SANS: gettext_noop("Garde sans"),
+    Contract.GARDE_CONTRE: gettext_noop("Garde contre"),
 }
 REQUIRED = {3: 36, 2: 41, 1: 51, 0: 56}
 
@@ -152,7 +152,7 @@ def round_up(value: int, step: int) -> int:
 
 class French(Variant):
     key = "french"
-    name = "French Tarot"
+    name = gettext_noop("French Tarot")
     table_sizes = (3, 4, 5, 6)
     options_type = FrenchOptions
     option_fields = (

@@ -107,17 +107,17 @@ class ValatBy(StrEnum):
 MULTIPLIER = {Game.DREIBLATT: 1, Game.ZWEIBLATT: 2, Game.EINBLATT: 3, Game.SOLO: 4}
 TALON_TAKEN = {Game.DREIBLATT: 3, Game.ZWEIBLATT: 2, Game.EINBLATT: 1, Game.SOLO: 0}
 GAME_LABEL = {
-    Game.DREIBLATT: "Dreiblatt",
-    Game.ZWEIBLATT: "Zweiblatt",
-    Game.EINBLATT: "Einblatt",
-    Game.SOLO: "Solo",
+    Game.DREIBLATT: gettext_noop("Dreiblatt"),
+    Game.ZWEIBLATT: gettext_noop("Zweiblatt"),
+    Game.EINBLATT: gettext_noop("Einblatt"),
+    Game.SOLO: gettext_noop("Solo"),
 }
 BID_LABEL = {
     Bid.ANNOUNCED: gettext_noop("announced (Dreieransage)"),
     Bid.UNTERER: gettext_noop("taken over (Unterer)"),
     Bid.HELD: gettext_noop("held (gehalten)"),
 }
-KONTRA_LABEL = {1: "Kontra", 2: "Rekontra", 3: "Subkontra"}
+KONTRA_LABEL = {1: gettext_noop("Kontra"), 2: gettext_noop("Rekontra"), 3: gettext_noop("Subkontra")}
 KONTRA_CHOICE_LABELS = {0: gettext_noop("none"), **KONTRA_LABEL}
 ANNOUNCED_LABEL = {
     Announced.SILENT: gettext_noop("silent"),
@@ -143,15 +143,15 @@ PREMIUM_BASE = {
     PremiumType.UHU: 5,
 }
 PREMIUM_LABEL = {
-    PremiumType.KOENIGSTRULL: "Königstrull",
-    PremiumType.TAROCKTRULL: "Tarocktrull",
-    PremiumType.KOEPFE: "Köpfe",
-    PremiumType.OHNE_KOENIGE: "Ohne Könige",
-    PremiumType.OHNE_TRULL: "Ohne Trull",
-    PremiumType.VIERZIG: "Vierzig",
-    PremiumType.FUENFZIG: "Fünfzig",
-    PremiumType.PAGAT: "Pagat",
-    PremiumType.UHU: "Uhu",
+    PremiumType.KOENIGSTRULL: gettext_noop("Königstrull"),
+    PremiumType.TAROCKTRULL: gettext_noop("Tarocktrull"),
+    PremiumType.KOEPFE: gettext_noop("Köpfe"),
+    PremiumType.OHNE_KOENIGE: gettext_noop("Ohne Könige"),
+    PremiumType.OHNE_TRULL: gettext_noop("Ohne Trull"),
+    PremiumType.VIERZIG: gettext_noop("Vierzig"),
+    PremiumType.FUENFZIG: gettext_noop("Fünfzig"),
+    PremiumType.PAGAT: gettext_noop("Pagat"),
+    PremiumType.UHU: gettext_noop("Uhu"),
 }
 CARD_COMBINATIONS = frozenset({PremiumType.KOENIGSTRULL, PremiumType.TAROCKTRULL, PremiumType.KOEPFE})
 OHNE = frozenset({PremiumType.OHNE_KOENIGE, PremiumType.OHNE_TRULL})
@@ -324,7 +324,7 @@ OPTION_FIELDS = (
         choices=tuple(AllPass),
         choice_labels={
             AllPass.REDEAL: gettext_noop("Redeal"),
-            AllPass.TRISCHAKEN: "Trischaken",
+            AllPass.TRISCHAKEN: gettext_noop("Trischaken"),
             AllPass.TALON_KEEP: gettext_noop("Keep the talon (Graz)"),
         },
         default=AllPass.REDEAL,
@@ -557,7 +557,7 @@ TRISCHAKEN_FIELDS = (
 
 class Illustrated(Variant):
     key = "illustrated"
-    name = "Illustriertes Tarock"
+    name = gettext_noop("Illustriertes Tarock")
     table_sizes = (3,)
     hand_types = (HandType.PLAYED, HandType.REDEAL, HandType.TRISCHAKEN)
     zero_sum = False

@@ -208,8 +208,12 @@ class InvalidInput(ValueError):
         super().__init__(self.describe())
 
     def describe(self, translate: Translate = _identity, number: NumberFormat = format_number) -> str:
-        where = f"hand {self.hand}, " if self.hand is not None else ""
-        return f"{where}{self.field}: {self.line.render(translate, number)}"
+        what = self.line.render(translate, number)
+        if self.hand is None:
+            return f"{self.field}: {what}"
+        return translate(gettext_noop("hand {hand}, {field}: {what}")).format(
+            hand=number(Fraction(self.hand)), field=self.field, what=what
+        )
 
     def in_hand(self, hand: int, prefix: str = "") -> InvalidInput:
         return InvalidInput(prefix + self.field, self.line, hand)

@@ -115,7 +115,7 @@ class Variant:
             raise invalid(
                 "players",
                 gettext_noop("{game} is played by {allowed} players (got {got})"),
-                game=self.name,
+                game=Line(self.name),
                 allowed=allowed_list(self.table_sizes),
                 got=str(len(players)),
             )
