@@ -121,6 +121,9 @@ class Hand(models.Model):
     description = models.JSONField(default=dict)  # the hand in short, an engine Line as JSON
     version = models.PositiveIntegerField(default=1)
     client_token = models.CharField(max_length=64, blank=True, default="")
+    # What the form that carried client_token held: the same token with other
+    # inputs (a form brought back with the browser's Back button) is a new hand.
+    client_digest = models.CharField(max_length=32, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
@@ -169,6 +172,7 @@ class HandChange(models.Model):
         EDITED = "edited", _("corrected")
         DELETED = "deleted", _("deleted")
         RESTORED = "restored", _("restored")
+        IMPORTED = "imported", _("imported")
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="changes")
     user = models.ForeignKey(

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
 import io
+import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,13 +24,15 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring.engine import (
     VARIANTS,
     HandRecord,
     HandScore,
+    InvalidInput,
     Line,
     Section,
     Settlement,
@@ -93,6 +97,19 @@ def session_shared(token: str) -> Session:
     if not token:
         raise Session.DoesNotExist
     return Session.objects.get(share_token=token)
+
+
+def session_board_version(session: Session) -> str:
+    """Changes whenever a hand of the session is recorded, corrected, deleted or
+    restored: a watching phone asks for the sheet again only then."""
+    latest = Hand.objects.filter(session=session).aggregate(n=Count("id"), at=Max("updated_at"))
+    stamp = latest["at"].timestamp() if latest["at"] else 0
+    return f"{latest['n']}-{stamp:.6f}"
+
+
+def session_last_change(session: Session) -> Any:
+    """When a hand of the session last changed (None before the first hand)."""
+    return Hand.objects.filter(session=session).aggregate(at=Max("updated_at"))["at"]
 
 
 @transaction.atomic
@@ -183,21 +200,35 @@ def _store(hand: Hand, game: Game, record: HandRecord, score: HandScore) -> None
     hand.description = line_to_json(game.variant.describe_record(record))
 
 
+def _digest(raw: Mapping[str, Any]) -> str:
+    """A fingerprint of a submitted hand form."""
+    text = json.dumps(raw, sort_keys=True, default=str, ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
 @transaction.atomic
 def hand_record(
     *, session: Session, raw: dict[str, Any], user: User | None = None, client_token: str = ""
 ) -> Hand:
-    """Record the next hand. A resent form (same ``client_token``) is stored once;
-    hands recorded at the same moment are numbered in the order they commit."""
+    """Record the next hand. A resent form (same ``client_token``, same inputs)
+    is stored once; hands recorded at the same moment are numbered in the order
+    they commit. The same token with other inputs (an old form brought back and
+    filled in again) records a new hand."""
     locked = Session.objects.select_for_update().get(pk=session.pk)
+    digest = _digest(raw) if client_token else ""
     if client_token:
         existing = Hand.objects.filter(session=locked, client_token=client_token).first()
+        if existing is not None and existing.client_digest not in ("", digest):
+            client_token = f"{client_token[:31]}~{digest}"
+            existing = Hand.objects.filter(session=locked, client_token=client_token).first()
         if existing is not None:
             return existing
     game = game_of(locked)
     record, score = hand_check(game=game, raw=raw, previous_dealer=_last_dealer(locked))
     last = Hand.objects.filter(session=locked).aggregate(last=Max("number"))["last"] or 0
-    hand = Hand(session=locked, number=last + 1, client_token=client_token, created_by=user)
+    hand = Hand(
+        session=locked, number=last + 1, client_token=client_token, client_digest=digest, created_by=user
+    )
     _store(hand, game, record, score)
     hand.save()
     _audit(hand, user, HandChange.Action.RECORDED, before=None)
@@ -209,11 +240,17 @@ def hand_edit(
     *, hand: Hand, raw: dict[str, Any], user: User | None = None, expected_version: int | None = None
 ) -> Hand:
     """Correct a recorded hand and re-score it. Refuses with ``HandConflict``
-    when the hand changed since ``expected_version`` was read."""
+    when the hand changed or was deleted since ``expected_version`` was read,
+    unless the change found is this very correction by the same user (a
+    double-tapped or resent form)."""
     locked = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
-    if expected_version is not None and locked.version != expected_version:
+    if locked.deleted_at is not None:
         raise HandConflict(locked)
     game = game_of(locked.session)
+    if expected_version is not None and locked.version != expected_version:
+        if _is_repeat(locked, game, raw, user):
+            return locked
+        raise HandConflict(locked)
     record, score = hand_check(game=game, raw=raw)
     before = _snapshot(locked)
     _store(locked, game, record, score)
@@ -221,6 +258,22 @@ def hand_edit(
     locked.save()
     _audit(locked, user, HandChange.Action.EDITED, before=before)
     return locked
+
+
+def _is_repeat(hand: Hand, game: Game, raw: dict[str, Any], user: User | None) -> bool:
+    """Whether the hand's latest change is ``user`` storing exactly this correction."""
+    latest = hand.changes.order_by("-at", "-id").first()
+    if latest is None or latest.action != HandChange.Action.EDITED or user is None:
+        return False
+    if latest.user_id != user.pk:
+        return False
+    try:
+        record, score = hand_check(game=game, raw=raw)
+    except InvalidInput:
+        return False
+    again = Hand(session=hand.session)
+    _store(again, game, record, score)
+    return bool(again.as_session_hand() == hand.as_session_hand())
 
 
 @transaction.atomic
@@ -414,7 +467,7 @@ def session_export_json(session: Session) -> str:
 def name_from_filename(filename: str) -> str:
     """A session name from an uploaded file's name: ``freitag_bei_carl.json`` → ``freitag bei carl``."""
     stem = filename.rsplit("/", 1)[-1].split(".")[0]
-    return stem.replace("_", " ").replace("-", " ").strip()[:80] or "Imported session"
+    return stem.replace("_", " ").replace("-", " ").strip()[:80] or gettext("Imported session")
 
 
 @transaction.atomic
@@ -437,6 +490,11 @@ def session_import(*, owner: User, text: str | bytes, name: str) -> Session:
         _store(hand, game, record, score_hand(game.variant, record, game.options))
         hands.append(hand)
     Hand.objects.bulk_create(hands)
+    stored = Hand.objects.filter(session=session).order_by("number")
+    HandChange.objects.bulk_create(
+        HandChange(hand=hand, user=owner, action=HandChange.Action.IMPORTED, after=_snapshot(hand))
+        for hand in stored
+    )
     return session
 
 

@@ -7,9 +7,11 @@ works without JavaScript; htmx only spares the reload.
 from __future__ import annotations
 
 import dataclasses
+import re
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -21,6 +23,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -30,6 +33,7 @@ from scoring.forms import HandForm, SchemaForm, SessionForm
 from scoring.models import Hand, Session, variant_choices
 from scoring.pdf import print_context, session_pdf, session_print_html, sheet_chart
 from scoring.presentation import house_rules, number, render_line
+from scoring.uploads import upload_too_large
 
 
 class Request(HttpRequest):
@@ -37,6 +41,16 @@ class Request(HttpRequest):
 
     user: User
     htmx: HtmxDetails
+
+
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # what a form sends back; anything else gets a new one
+
+
+def _whole(raw: str | None) -> int | None:
+    """A non-negative whole number from a request parameter, or None (never an error)."""
+    if raw and len(raw) <= 12 and raw.isascii() and raw.isdecimal():
+        return int(raw)
+    return None
 
 
 def _own_session(request: Request, pk: int, *, owner_only: bool = False) -> Session:
@@ -126,10 +140,8 @@ def session_new(request: Request, variant: str | None = None) -> HttpResponse:
 def scoreboard(request: Request, pk: int) -> HttpResponse:
     session = _own_session(request, pk)
     sheet = services.session_sheet(session)
-    undo = request.GET.get("undo")
-    undone = (
-        session.hands.filter(pk=undo, deleted_at__isnull=False).first() if undo and undo.isdigit() else None
-    )
+    undo = _whole(request.GET.get("undo"))
+    undone = session.hands.filter(pk=undo, deleted_at__isnull=False).first() if undo is not None else None
     template = "scoring/scoreboard.html#board" if request.htmx else "scoring/scoreboard.html"
     rules = house_rules(sheet.game.variant, sheet.game.options)
     context = {
@@ -165,8 +177,8 @@ def sharing(request: Request, pk: int) -> HttpResponse:
                     if refused.reason == "unknown"
                     else _("The owner can record hands already.")
                 )
-        elif action == "remove_editor" and request.POST.get("user", "").isdigit():
-            services.session_remove_editor(session=session, user_id=int(request.POST["user"]))
+        elif action == "remove_editor" and (editor := _whole(request.POST.get("user"))) is not None:
+            services.session_remove_editor(session=session, user_id=editor)
         if error is None:
             return redirect("sharing", pk=session.pk)
     link = (
@@ -192,11 +204,29 @@ def _shared_session(token: str) -> Session:
 
 @require_GET
 def shared_board(request: Request, token: str) -> HttpResponse:
-    """The live sheet, read-only, for anyone with the link; htmx polls the board."""
-    session = _shared_session(token)
+    """The live sheet, read-only, for anyone with the link. The page asks every
+    few seconds whether anything changed (htmx); only then is the board sent
+    again, so a reader's place and focus stay put while nothing happens. A
+    revoked link answers the poll with a notice and status 286, which stops it."""
+    try:
+        session = services.session_shared(token)
+    except Session.DoesNotExist:
+        if request.htmx:
+            return render(request, "scoring/shared.html#revoked", {}, status=286)
+        raise Http404("this link is not shared (any more)") from None
+    version = services.session_board_version(session)
+    if request.htmx and request.GET.get("since") == version:
+        return HttpResponse(status=204)
     sheet = services.session_sheet(session)
     template = "scoring/shared.html#board" if request.htmx else "scoring/shared.html"
-    context = {"session": session, "sheet": sheet, "share_token": token, "chart": sheet_chart(sheet)}
+    context = {
+        "session": session,
+        "sheet": sheet,
+        "share_token": token,
+        "chart": sheet_chart(sheet),
+        "version": version,
+        "last_change": services.session_last_change(session),
+    }
     return render(request, template, context)
 
 
@@ -268,6 +298,7 @@ def _hand_page(
 
 
 @login_required
+@never_cache
 def hand_new(request: Request, pk: int) -> HttpResponse:
     session = _own_session(request, pk)
     game = services.game_of(session)
@@ -282,7 +313,8 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
         data=request.POST if request.method == "POST" else None,
         dealer=proposed,
     )
-    token = request.POST.get("token") or uuid.uuid4().hex
+    posted = request.POST.get("token", "")
+    token = posted if FORM_TOKEN.fullmatch(posted) else uuid.uuid4().hex
     if request.POST.get("action") == "count":
         form.count_cards()
     if request.method == "POST" and request.POST.get("action", "save") == "save":
@@ -334,10 +366,11 @@ def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
 
 
 @login_required
+@never_cache
 def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = _own_hand(request, pk, hand_id)
-    if hand.is_deleted:
-        raise Http404("this hand was deleted")
+    if hand.is_deleted and request.method != "POST":
+        raise Http404("this hand was deleted")  # a form sent meanwhile gets the conflict page
     session = hand.session
     game = services.game_of(session)
     hand_type = HandType(hand.type)
@@ -358,7 +391,9 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
         hand_type=hand_type,
         data=request.POST,
     )
-    version = request.POST.get("token", "")
+    # The version the form was opened at; without one the edit is treated as
+    # based on an unknown version and refused like any other conflict.
+    version = str(_whole(request.POST.get("token")) or 0)
     if request.POST.get("action") == "count":
         form.count_cards()
     if request.POST.get("action", "save") == "save":
@@ -367,7 +402,7 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
                 hand=hand,
                 raw=form.raw(),
                 user=request.user,
-                expected_version=int(version) if version.isdigit() else None,
+                expected_version=int(version),
             )
         except InvalidInput as error:
             form.add_error(error)
@@ -407,8 +442,7 @@ EXPORT_TYPES = {
 
 
 def _series_param(request: HttpRequest) -> int | None:
-    raw = request.GET.get("series", "")
-    return int(raw) if raw.isdigit() else None
+    return _whole(request.GET.get("series"))
 
 
 @login_required
@@ -454,10 +488,10 @@ def session_import(request: Request) -> HttpResponse:
     error: str | None = None
     if request.method == "POST":
         upload = request.FILES.get("file")
-        if upload is None:
-            error = _("file: choose a tarockscore session file (.json)")
-        elif upload.size is not None and upload.size > MAX_IMPORT_BYTES:
+        if upload_too_large(request) or (upload is not None and (upload.size or 0) > MAX_IMPORT_BYTES):
             error = _("file: at most %(n)s kB") % {"n": MAX_IMPORT_BYTES // 1024}
+        elif upload is None:
+            error = _("file: choose a tarockscore session file (.json)")
         else:
             name = (request.POST.get("name") or "").strip()[:80] or services.name_from_filename(
                 upload.name or ""
@@ -472,4 +506,4 @@ def session_import(request: Request) -> HttpResponse:
     return render(request, "scoring/session_import.html", {"error": error}, status=400 if error else 200)
 
 
-MAX_IMPORT_BYTES = 1024 * 1024
+MAX_IMPORT_BYTES = settings.SESSION_FILE_MAX_BYTES
