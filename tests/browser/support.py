@@ -47,6 +47,29 @@ def field(page: Any, name: str) -> Any:
     return page.locator(f'[name="{name}"]')
 
 
+def fill_hand(page: Any, values: dict[str, str]) -> None:
+    """Fill the French hand form: the points typed, everything else tapped."""
+    for name, value in values.items():
+        if name == "points":
+            field(page, "points").fill(value)
+        else:
+            choose(page, name, value)
+
+
+def french_session(
+    owner: User, name: str, players: list[str], hands: list[dict[str, Any]], **kwargs: Any
+) -> Any:
+    """A French Tarot session with these hands already recorded (not through the pages)."""
+    from scoring import services
+
+    session = services.session_create(
+        owner=owner, name=name, variant="french", players=players, options={}, **kwargs
+    )
+    for index, hand in enumerate(hands):
+        services.hand_record(session=session, raw=hand, user=owner, client_token=f"{name}-{index}")
+    return session
+
+
 def signed(value: int | float) -> str:
     """A delta as the pages write it: +136, −68, 0, +1.5."""
     text = f"{abs(value):g}"

@@ -16,9 +16,9 @@ from scoring.models import Hand, Session
 from tests.browser.support import (
     assert_accessible,
     axe_violations,
-    choose,
     expect,
-    field,
+    fill_hand,
+    french_session,
     horizontal_overflow,
     login,
     screenshot,
@@ -31,14 +31,6 @@ PLAYERS = ["Anna", "Bert", "Carl", "Dora", "Emil"]
 
 
 def evening(owner: User, players: list[str] = PLAYERS) -> Session:
-    session = services.session_create(
-        owner=owner,
-        name="Friday at Carl's",
-        variant="french",
-        players=players,
-        options={},
-        money_rate=Decimal("0.05"),
-    )
     hands: list[dict[str, Any]] = [
         {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 50},
         {"taker": "Bert", "contract": "prise", "bouts": 1, "points": 45},
@@ -55,9 +47,7 @@ def evening(owner: User, players: list[str] = PLAYERS) -> Session:
     if len(players) == 5:
         hands[0]["partner"] = "Carl"
         hands[1]["partner"] = "Emil"
-    for index, hand in enumerate(hands):
-        services.hand_record(session=session, raw=hand, user=owner, client_token=f"a11y-{index}")
-    return session
+    return french_session(owner, "Friday at Carl's", players, hands, money_rate=Decimal("0.05"))
 
 
 def check_page(page: Any, name: str) -> None:
@@ -172,10 +162,7 @@ def test_an_error_is_shown_next_to_its_field_and_announced(phone, live_server, p
     session = evening(player, PLAYERS[:4])
     login(phone, live_server.url, player)
     phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
-    choose(phone, "taker", "Dora")
-    choose(phone, "contract", "garde")
-    choose(phone, "bouts", "0")
-    field(phone, "points").fill("80")
+    fill_hand(phone, {"taker": "Dora", "contract": "garde", "bouts": "0", "points": "80"})
     phone.locator("#save").click()
 
     points = phone.locator("#f-points")

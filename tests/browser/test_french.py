@@ -8,9 +8,18 @@ from typing import Any
 
 import pytest
 
-from scoring import services
 from scoring.models import Hand, Session
-from tests.browser.support import choose, expect, expect_preview, field, login, screenshot, signed
+from tests.browser.support import (
+    choose,
+    expect,
+    expect_preview,
+    field,
+    fill_hand,
+    french_session,
+    login,
+    screenshot,
+    signed,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -57,14 +66,6 @@ HANDS: list[tuple[dict[str, str], dict[str, int]]] = [
 CORRECTED = {"Anna": -26, "Bert": 52, "Carl": -26, "Dora": -26, "Emil": 26}
 TOTALS = {"Anna": 114, "Bert": -136, "Carl": 136, "Dora": 10, "Emil": -124}
 WITHOUT_HAND_3 = {"Anna": 172, "Bert": -78, "Carl": -96, "Dora": 68, "Emil": -66}
-
-
-def fill_hand(page: Any, values: dict[str, str]) -> None:
-    for name, value in values.items():
-        if name == "points":
-            field(page, "points").fill(value)
-        else:
-            choose(page, name, value)
 
 
 def expect_totals(page: Any, totals: dict[str, int]) -> None:
@@ -155,14 +156,8 @@ def assert_pdf_download(page: Any, session: Session) -> None:
 
 
 def test_the_pdf_downloads_at_desktop_size(desktop, live_server, player):
-    session = services.session_create(
-        owner=player, name="Desk", variant="french", players=PLAYERS[:4], options={}
-    )
-    services.hand_record(
-        session=session,
-        raw={"taker": "Anna", "contract": "garde", "bouts": 2, "points": 50},
-        user=player,
-        client_token="desk-1",
+    session = french_session(
+        player, "Desk", PLAYERS[:4], [{"taker": "Anna", "contract": "garde", "bouts": 2, "points": 50}]
     )
     login(desktop, live_server.url, player)
     desktop.locator(f'a[href="/sessions/{session.pk}/"]').click()

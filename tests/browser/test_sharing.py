@@ -7,8 +7,15 @@ import re
 
 import pytest
 
-from scoring import services
-from tests.browser.support import assert_accessible, choose, expect, field, login, screenshot, signed
+from tests.browser.support import (
+    assert_accessible,
+    expect,
+    fill_hand,
+    french_session,
+    login,
+    screenshot,
+    signed,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -16,15 +23,9 @@ PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
 
 
 def test_the_share_link_shows_a_new_hand_without_reloading(desktop, page_for, live_server, player):
-    session = services.session_create(
-        owner=player, name="Watched", variant="french", players=PLAYERS, options={}
-    )
     # Garde, 2 bouts, 50 points: (25 + 9) × 2 = 68 from each of three defenders.
-    services.hand_record(
-        session=session,
-        raw={"taker": "Anna", "contract": "garde", "bouts": 2, "points": 50},
-        user=player,
-        client_token="watched-1",
+    session = french_session(
+        player, "Watched", PLAYERS, [{"taker": "Anna", "contract": "garde", "bouts": 2, "points": 50}]
     )
     login(desktop, live_server.url, player)
     desktop.goto(f"{live_server.url}/sessions/{session.pk}/")
@@ -48,10 +49,7 @@ def test_the_share_link_shows_a_new_hand_without_reloading(desktop, page_for, li
 
     # The owner records a second hand: Prise lost by Bert, 1 bout, 45 of 51: −(25 + 6) = −31.
     desktop.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
-    choose(desktop, "taker", "Bert")
-    choose(desktop, "contract", "prise")
-    choose(desktop, "bouts", "1")
-    field(desktop, "points").fill("45")
+    fill_hand(desktop, {"taker": "Bert", "contract": "prise", "bouts": "1", "points": "45"})
     desktop.locator("#save").click()
     expect(desktop).to_have_url(re.compile(r"#hand-\d+$"))
 
