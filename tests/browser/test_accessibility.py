@@ -17,6 +17,7 @@ from tests.browser.support import (
     assert_accessible,
     axe_violations,
     expect,
+    field,
     fill_hand,
     french_session,
     horizontal_overflow,
@@ -278,6 +279,19 @@ def test_the_hand_form_is_filled_and_saved_with_the_keyboard_alone(desktop, live
     hand = Hand.objects.get(session=session, number=4)
     assert hand.delta_points() == {"Anna": 204, "Bert": -68, "Carl": -68, "Dora": -68}
     assert hand.note == "by keyboard"
+
+
+def test_enter_in_the_points_field_saves_the_hand(phone, live_server, player):
+    """The phone keyboard's Go key submits with the form's first button; that
+    must be Save, not "Another row" of the poignées above it."""
+    session = evening(player, PLAYERS[:4])
+    login(phone, live_server.url, player)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
+    fill_hand(phone, {"taker": "Bert", "contract": "garde", "bouts": "2", "points": "50"})
+    field(phone, "points").press("Enter")
+    expect(phone).to_have_url(re.compile(rf"/sessions/{session.pk}/#hand-\d+$"))
+    hand = Hand.objects.get(session=session, number=4)
+    assert hand.inputs["taker"] == "Bert" and not hand.inputs.get("poignees")
 
 
 def test_the_keyboard_and_the_sticky_bar_leave_every_field_in_sight(phone, live_server, player):
