@@ -187,6 +187,13 @@ class French(Variant):
     def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
         return FIELDS
 
+    def form_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
+        """A partner is called only when five play; the form leaves the field out
+        otherwise (a session file naming one is still refused with the reason)."""
+        if len(table.active) == 5:
+            return FIELDS
+        return tuple(field for field in FIELDS if field.name != "partner")
+
     def build_hand(
         self, hand_type: HandType, values: dict[str, Any], table: Table, options: Any
     ) -> FrenchHand:

@@ -91,7 +91,14 @@ def test_the_new_hand_form_proposes_the_next_dealer_and_shows_only_the_needed_fi
     assert re.search(r'<option value="Dora" selected>', html)
     for name in ("taker", "contract", "bouts", "points", "petit_au_bout", "chelem"):
         assert f'name="{name}"' in html
-    assert 'name="partner"' in html  # shown, with "alone"; the engine refuses it below five
+    assert 'name="partner"' not in html  # four play: nobody is called
+
+
+@pytest.mark.parametrize(("players", "shown"), [(3, False), (4, False), (5, True), (6, True)])
+def test_the_partner_is_asked_for_only_when_five_play(logged_in, make_session, players, shown):
+    session = make_session(players=tuple("ABCDEF"[:players]))
+    html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+    assert ('name="partner"' in html) is shown  # six at the table: the dealer sits out, five play
 
 
 def test_invalid_hand_shows_the_error_next_to_its_field_and_writes_nothing(logged_in, french):
