@@ -199,11 +199,15 @@ class HandChange(models.Model):
     def after_line(self) -> Line | None:
         return self._line(self.after)
 
+    @staticmethod
+    def _deltas(state: dict[str, Any] | None) -> dict[str, Fraction]:
+        return {k: points_from_json(v) for k, v in (state or {}).get("deltas", {}).items()}
+
     def before_deltas(self) -> dict[str, Fraction]:
-        return {k: points_from_json(v) for k, v in (self.before or {}).get("deltas", {}).items()}
+        return self._deltas(self.before)
 
     def after_deltas(self) -> dict[str, Fraction]:
-        return {k: points_from_json(v) for k, v in (self.after or {}).get("deltas", {}).items()}
+        return self._deltas(self.after)
 
 
 class LoginFailure(models.Model):

@@ -18,6 +18,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -99,17 +100,19 @@ def session_shared(token: str) -> Session:
     return Session.objects.get(share_token=token)
 
 
-def session_board_version(session: Session) -> str:
-    """Changes whenever a hand of the session is recorded, corrected, deleted or
-    restored: a watching phone asks for the sheet again only then."""
+@dataclass(frozen=True)
+class BoardState:
+    """What a watching phone compares: ``version`` changes whenever a hand of the
+    session is recorded, corrected, deleted or restored; ``last_change`` is when."""
+
+    version: str
+    last_change: datetime | None
+
+
+def session_board_state(session: Session) -> BoardState:
     latest = Hand.objects.filter(session=session).aggregate(n=Count("id"), at=Max("updated_at"))
     stamp = latest["at"].timestamp() if latest["at"] else 0
-    return f"{latest['n']}-{stamp:.6f}"
-
-
-def session_last_change(session: Session) -> Any:
-    """When a hand of the session last changed (None before the first hand)."""
-    return Hand.objects.filter(session=session).aggregate(at=Max("updated_at"))["at"]
+    return BoardState(version=f"{latest['n']}-{stamp:.6f}", last_change=latest["at"])
 
 
 @transaction.atomic

@@ -209,13 +209,13 @@ def shared_board(request: Request, token: str) -> HttpResponse:
     again, so a reader's place and focus stay put while nothing happens. A
     revoked link answers the poll with a notice and status 286, which stops it."""
     try:
-        session = services.session_shared(token)
-    except Session.DoesNotExist:
-        if request.htmx:
-            return render(request, "scoring/shared.html#revoked", {}, status=286)
-        raise Http404("this link is not shared (any more)") from None
-    version = services.session_board_version(session)
-    if request.htmx and request.GET.get("since") == version:
+        session = _shared_session(token)
+    except Http404:
+        if not request.htmx:
+            raise
+        return render(request, "scoring/shared.html#revoked", {}, status=286)
+    board = services.session_board_state(session)
+    if request.htmx and request.GET.get("since") == board.version:
         return HttpResponse(status=204)
     sheet = services.session_sheet(session)
     template = "scoring/shared.html#board" if request.htmx else "scoring/shared.html"
@@ -224,8 +224,8 @@ def shared_board(request: Request, token: str) -> HttpResponse:
         "sheet": sheet,
         "share_token": token,
         "chart": sheet_chart(sheet),
-        "version": version,
-        "last_change": services.session_last_change(session),
+        "version": board.version,
+        "last_change": board.last_change,
     }
     return render(request, template, context)
 

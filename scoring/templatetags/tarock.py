@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -40,6 +41,12 @@ def signed(value: Fraction | int) -> str:
 @register.filter
 def line(value: Line | None) -> str:
     return presentation.render_line(value) if value is not None else ""
+
+
+@register.filter
+def deltas(values: Mapping[str, Fraction | int]) -> str:
+    """Each player's points in a row: "Anna +80, Bert −80"."""
+    return ", ".join(f"{name} {presentation.signed(value)}" for name, value in values.items())
 
 
 @register.filter

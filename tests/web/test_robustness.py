@@ -178,7 +178,7 @@ class TestWatching:
         token = services.session_share(session=french)
         first = self._poll(client, token)
         assert first.status_code == 200
-        version = services.session_board_version(french)
+        version = services.session_board_state(french).version
         assert f"since={version}" in first.content.decode()
         assert self._poll(client, token, version).status_code == 204  # nothing new: nothing sent
         services.hand_record(session=french, raw=PRISE)
@@ -188,11 +188,11 @@ class TestWatching:
 
     def test_a_correction_or_deletion_also_counts_as_a_change(self, french):
         hand = services.hand_record(session=french, raw=GARDE)
-        before = services.session_board_version(french)
+        before = services.session_board_state(french).version
         services.hand_delete(hand=hand)
-        after_delete = services.session_board_version(french)
+        after_delete = services.session_board_state(french).version
         services.hand_restore(hand=hand)
-        assert len({before, after_delete, services.session_board_version(french)}) == 3
+        assert len({before, after_delete, services.session_board_state(french).version}) == 3
 
     def test_a_revoked_link_tells_the_watching_phone_and_stops_its_polling(self, client, french):
         token = services.session_share(session=french)
