@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import VARIANT_KEYS, HandType, Line
+from scoring.engine import VARIANTS, HandType, Line, StoredHand
 from scoring.engine.session_file import hand_document
 from scoring.engine.types import line_from_json, points_from_json
 
@@ -26,12 +26,12 @@ NAME_LENGTH = 40
 
 
 def variant_choices() -> list[tuple[str, str | Promise]]:
-    labels = {
-        "french": _("French Tarot"),
-        "illustrated": _("Illustriertes Tarock"),
-        "chambery": _("Tarock von Chambéry"),
-    }
-    return [(key, labels[key]) for key in VARIANT_KEYS]
+    """The games, from the engine's registry: a new game needs no change here."""
+    return [(key, _(variant.name)) for key, variant in VARIANTS.items()]
+
+
+def hand_type_choices() -> list[tuple[str, str | Promise]]:
+    return [(kind.value, _(kind.label)) for kind in HandType]
 
 
 class Player(models.Model):
@@ -56,7 +56,7 @@ class Session(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tarock_sessions"
     )
     name = models.CharField(_("name"), max_length=80)
-    variant = models.CharField(_("game"), max_length=20, choices=variant_choices())
+    variant = models.CharField(_("game"), max_length=20, choices=variant_choices)
     # Every house rule, defaults included, so a later change of a default
     # cannot change an old session.
     options = models.JSONField(default=dict)
@@ -70,11 +70,16 @@ class Session(models.Model):
     editors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="edited_sessions")
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # Goes up with every change that shows on the sheet (a hand recorded,
+    # corrected, deleted or restored, …): pages, the shared board and the PDF
+    # are cached per version, and a watching phone compares it.
+    version = models.PositiveIntegerField(default=1)
+    changed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.CheckConstraint(condition=Q(variant__in=VARIANT_KEYS), name="session_variant_known"),
+            models.CheckConstraint(condition=Q(variant__in=tuple(VARIANTS)), name="session_variant_known"),
             models.CheckConstraint(
                 condition=Q(money_rate__isnull=True) | Q(money_rate__gt=Decimal(0)),
                 name="session_money_rate_positive",
@@ -111,7 +116,7 @@ class Hand(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="hands")
     # Order of recording, never reused; the sheet numbers the live hands 1, 2, 3 …
     number = models.PositiveIntegerField()
-    type = models.CharField(max_length=12, choices=[(t.value, t.value) for t in HandType], default="played")
+    type = models.CharField(max_length=12, choices=hand_type_choices, default=HandType.PLAYED.value)
     dealer = models.CharField(max_length=NAME_LENGTH, blank=True)
     sitting_out = models.CharField(max_length=NAME_LENGTH, blank=True)
     inputs = models.JSONField(default=dict)  # the game's fields, as in the session file
@@ -119,6 +124,9 @@ class Hand(models.Model):
     deltas = models.JSONField(default=dict)  # {name: number}, every player of the session
     breakdown = models.JSONField(default=list)  # engine Lines as JSON
     description = models.JSONField(default=dict)  # the hand in short, an engine Line as JSON
+    # What the game's sections need to know of the hand (engine ``hand_facts``),
+    # so the sheet is summed from what was stored without reading the inputs again.
+    facts = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=1)
     client_token = models.CharField(max_length=64, blank=True, default="")
     # What the form that carried client_token held: the same token with other
@@ -150,6 +158,10 @@ class Hand(models.Model):
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
 
+    def stored(self) -> StoredHand:
+        """The hand as the engine sums a session: dealer, deltas, facts, as stored."""
+        return StoredHand(self.dealer or None, self.delta_points(), frozenset(self.facts))
+
     def delta_points(self) -> dict[str, Fraction]:
         return {name: points_from_json(value) for name, value in self.deltas.items()}
 
@@ -173,6 +185,7 @@ class HandChange(models.Model):
         DELETED = "deleted", _("deleted")
         RESTORED = "restored", _("restored")
         IMPORTED = "imported", _("imported")
+        RESCORED = "rescored", _("re-scored")
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="changes")
     user = models.ForeignKey(

@@ -1,28 +1,28 @@
 from django.urls import path
 
-from scoring import views
+from scoring.views import hands, sessions, sharing, sheets
 
 urlpatterns = [
-    path("", views.session_list, name="session_list"),
-    path("sessions/new/", views.session_new, name="session_new"),
-    path("sessions/new/<str:variant>/", views.session_new, name="session_new_variant"),
-    path("sessions/import/", views.session_import, name="session_import"),
-    path("sessions/<int:pk>/", views.scoreboard, name="scoreboard"),
-    path("sessions/<int:pk>/sheet/", views.session_print, name="session_print"),
-    path("sessions/<int:pk>/export/<str:kind>/", views.session_export, name="session_export"),
-    path("sessions/<int:pk>/settlement/", views.settlement, name="settlement"),
-    path("sessions/<int:pk>/sharing/", views.sharing, name="sharing"),
-    path("s/<str:token>/", views.shared_board, name="shared_board"),
-    path("s/<str:token>/hands/<int:hand_id>/", views.shared_hand, name="shared_hand"),
-    path("sessions/<int:pk>/hands/new/", views.hand_new, name="hand_new"),
-    path("sessions/<int:pk>/hands/preview/", views.hand_preview, name="hand_preview"),
-    path("sessions/<int:pk>/hands/<int:hand_id>/", views.hand_detail, name="hand_detail"),
-    path("sessions/<int:pk>/hands/<int:hand_id>/edit/", views.hand_edit, name="hand_edit"),
+    path("", sessions.session_list, name="session_list"),
+    path("sessions/new/", sessions.session_new_game, name="session_new"),
+    path("sessions/new/<str:variant>/", sessions.session_new, name="session_new_variant"),
+    path("sessions/import/", sessions.session_import, name="session_import"),
+    path("sessions/<int:pk>/", sheets.scoreboard, name="scoreboard"),
+    path("sessions/<int:pk>/sheet/", sheets.session_print, name="session_print"),
+    path("sessions/<int:pk>/export/<str:kind>/", sheets.session_export, name="session_export"),
+    path("sessions/<int:pk>/settlement/", sheets.settlement, name="settlement"),
+    path("sessions/<int:pk>/sharing/", sharing.sharing, name="sharing"),
+    path("s/<str:token>/", sharing.shared_board, name="shared_board"),
+    path("s/<str:token>/hands/<int:hand_id>/", sharing.shared_hand, name="shared_hand"),
+    path("sessions/<int:pk>/hands/new/", hands.hand_new, name="hand_new"),
+    path("sessions/<int:pk>/hands/preview/", hands.hand_preview, name="hand_preview"),
+    path("sessions/<int:pk>/hands/<int:hand_id>/", hands.hand_detail, name="hand_detail"),
+    path("sessions/<int:pk>/hands/<int:hand_id>/edit/", hands.hand_edit, name="hand_edit"),
     path(
         "sessions/<int:pk>/hands/<int:hand_id>/edit/preview/",
-        views.hand_preview,
+        hands.hand_preview,
         name="hand_edit_preview",
     ),
-    path("sessions/<int:pk>/hands/<int:hand_id>/delete/", views.hand_delete, name="hand_delete"),
-    path("sessions/<int:pk>/hands/<int:hand_id>/restore/", views.hand_restore, name="hand_restore"),
+    path("sessions/<int:pk>/hands/<int:hand_id>/delete/", hands.hand_delete, name="hand_delete"),
+    path("sessions/<int:pk>/hands/<int:hand_id>/restore/", hands.hand_restore, name="hand_restore"),
 ]

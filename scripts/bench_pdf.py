@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -28,10 +29,10 @@ sys.path.insert(0, str(ROOT))
 PLAYERS = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
 
 
-def generated_session(hands: int, players: int) -> dict:
+def generated_session(hands: int, players: int) -> dict[str, Any]:
     """A French Tarot evening with every kind of hand, valid by construction."""
     names = PLAYERS[:players]
-    out = []
+    out: list[dict[str, Any]] = []
     contracts = ["prise", "garde", "garde_sans", "garde_contre"]
     for n in range(hands):
         dealer = names[n % players]
@@ -43,7 +44,7 @@ def generated_session(hands: int, players: int) -> dict:
         low = 4.5 * bouts
         high = 91 - 4.5 * (3 - bouts) + (0.5 if bouts < 3 else 0)
         points = low + ((n * 7.5) % (high - low + 0.5))
-        hand = {
+        hand: dict[str, Any] = {
             "dealer": dealer,
             "taker": active[n % len(active)],
             "contract": contracts[n % 4],
@@ -87,7 +88,8 @@ def main() -> None:
     from pypdf import PdfReader
 
     from scoring import services
-    from scoring.pdf import session_pdf
+    from scoring.exports import session_pdf
+    from scoring.sheet import build_sheet
 
     call_command("migrate", verbosity=0)
     owner = User.objects.create_user("bench")
@@ -99,13 +101,13 @@ def main() -> None:
     imported = time.perf_counter() - started
 
     started = time.perf_counter()
-    pdf = session_pdf(session)  # a fresh process: WeasyPrint's import and font setup included
+    pdf = session_pdf(build_sheet(session))  # a fresh process: WeasyPrint's import and font setup included
     cold = time.perf_counter() - started
 
     warm = []
     for _ in range(3):  # what a running server pays for each sheet
         started = time.perf_counter()
-        session_pdf(session)
+        session_pdf(build_sheet(session))
         warm.append(time.perf_counter() - started)
 
     pages = len(PdfReader(io.BytesIO(pdf)).pages)

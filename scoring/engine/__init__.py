@@ -11,13 +11,12 @@ Public API::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
-from .registry import VARIANT_KEYS, VARIANTS
+from .registry import VARIANTS
 from .session_file import (
     FORMAT,
     Session,
@@ -31,21 +30,24 @@ from .session_file import (
 )
 from .settlement import Settlement, settle
 from .types import HandScore, HandType, InvalidInput, Line, Table
-from .variant import HandRecord, Section, Summary, Variant
+from .variant import PARTIE, SERIES, HandRecord, Section, SectionKind, StoredHand, Summary, Variant
 
 __all__ = [
     "FORMAT",
+    "PARTIE",
+    "SERIES",
     "VARIANTS",
-    "VARIANT_KEYS",
     "HandRecord",
     "HandScore",
     "HandType",
     "InvalidInput",
     "Line",
     "Section",
+    "SectionKind",
     "Session",
     "SessionResult",
     "Settlement",
+    "StoredHand",
     "Summary",
     "Table",
     "Variant",
@@ -76,7 +78,7 @@ class SessionResult:
             self.hands,
             self.summary,
             self.settlement,
-            with_series=self.session.variant.section_kind == "series",
+            with_series=self.session.variant.section_kind is SERIES,
         )
 
 
@@ -85,21 +87,15 @@ def score_hand(variant: Variant, record: HandRecord, options: Any) -> HandScore:
     return variant.score_record(record, options)
 
 
-def summarize(
-    variant: Variant,
-    players: Sequence[str],
-    hands: Sequence[HandRecord],
-    deltas: Sequence[Mapping[str, Fraction]],
-    options: Any,
-) -> Summary:
+def summarize(variant: Variant, players: Sequence[str], hands: Sequence[StoredHand], options: Any) -> Summary:
     """Totals, series or rounds, and zero-sum net balances of scored hands."""
-    return variant.summarize(players, hands, deltas, options)
+    return variant.summarize(players, hands, options)
 
 
 def score_session(session: Session, rate: Decimal | None = None) -> SessionResult:
     """Score every hand of a session and settle it."""
-    scores = tuple(score_hand(session.variant, hand, session.options) for hand in session.hands)
-    summary = summarize(
-        session.variant, session.players, session.hands, [s.deltas for s in scores], session.options
-    )
+    variant = session.variant
+    scores = tuple(score_hand(variant, hand, session.options) for hand in session.hands)
+    stored = [variant.stored(hand, score) for hand, score in zip(session.hands, scores, strict=True)]
+    summary = summarize(variant, session.players, stored, session.options)
     return SessionResult(session, scores, summary, settle(summary.net, rate))

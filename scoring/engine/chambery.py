@@ -52,7 +52,7 @@ from .types import (
     invalid,
     zero_deltas,
 )
-from .variant import CardCounter, HandRecord, Section, Summary, Variant, sum_deltas
+from .variant import PARTIE, CardCounter, HandRecord, Section, StoredHand, Summary, Variant, sum_deltas
 
 MAX_FACTOR = 8
 
@@ -246,7 +246,7 @@ class Chambery(Variant):
     key = "chambery"
     name = gettext_noop("Tarock von Chambéry")
     table_sizes = (3, 4, 5, 6)
-    section_kind = "partie"
+    section_kind = PARTIE
     options_type = ChamberyOptions
     option_fields = (
         Field(
@@ -404,24 +404,19 @@ class Chambery(Variant):
 
     # -- a whole session ------------------------------------------------------
 
-    def summarize(
-        self,
-        players: Sequence[str],
-        hands: Sequence[HandRecord],
-        deltas: Sequence[Mapping[str, Fraction]],
-        options: Any,
-    ) -> Summary:
+    def summarize(self, players: Sequence[str], hands: Sequence[StoredHand], options: Any) -> Summary:
         """Totals, and a section per Partie: one round in which every player dealt once.
 
         A redeal is a deal too. The last Partie, if not every player has dealt
         in it yet, is listed with ``complete=False``. Unknown dealers are taken
         as dealt in playing order (see ``dealers_of``).
         """
+        deltas = [hand.deltas for hand in hands]
         totals = sum_deltas(players, deltas)
         sections: list[Section] = []
         first = 0
         dealt: set[str] = set()
-        for index, dealer in enumerate(dealers_of(players, hands)):
+        for index, dealer in enumerate(dealers_of(players, [hand.dealer for hand in hands])):
             dealt.add(dealer)
             if len(dealt) == len(players):
                 sections.append(_partie(players, deltas, first, index, complete=True))
@@ -437,13 +432,12 @@ def playing_count(at_table: int) -> int:
     return 5 if at_table == 6 else at_table
 
 
-def dealers_of(players: Sequence[str], hands: Sequence[HandRecord]) -> list[str]:
+def dealers_of(players: Sequence[str], named: Sequence[str | None]) -> list[str]:
     """Each hand's dealer; where none is known, the deal is taken to pass in playing order.
 
     Hands before the first named dealer count back from him; with no dealer
     named at all, the first player in playing order is taken to deal first.
     """
-    named = [hand.table.dealer for hand in hands]
     anchor = next((i for i, d in enumerate(named) if d is not None), None)
     start = 0 if anchor is None else players.index(str(named[anchor])) - anchor
     result: list[str] = []
@@ -458,7 +452,7 @@ def _partie(
     players: Sequence[str], deltas: Sequence[Mapping[str, Fraction]], first: int, last: int, complete: bool
 ) -> Section:
     return Section(
-        kind="partie",
+        kind=PARTIE.key,
         first=first,
         last=last,
         totals=sum_deltas(players, deltas[first : last + 1]),

@@ -39,7 +39,7 @@ from .types import (
     invalid,
     zero_deltas,
 )
-from .variant import CardCounter, HandRecord, Section, Summary, Variant
+from .variant import SERIES, CardCounter, HandRecord, Section, StoredHand, Summary, Variant
 
 TOTAL = 70  # the card points of the whole deck
 TO_WIN = 36
@@ -561,7 +561,7 @@ class Illustrated(Variant):
     table_sizes = (3,)
     hand_types = (HandType.PLAYED, HandType.REDEAL, HandType.TRISCHAKEN)
     zero_sum = False
-    section_kind = "series"
+    section_kind = SERIES
     options_type = IllustratedOptions
     option_fields = OPTION_FIELDS
 
@@ -660,16 +660,15 @@ class Illustrated(Variant):
     def section_net(self, section: Section) -> Mapping[str, Fraction]:
         return pairwise_net(section.totals)
 
+    def hand_facts(self, record: HandRecord) -> frozenset[str]:
+        return frozenset({NO_SERIES_BONUS}) if is_renonce(record) else frozenset()
+
     def summarize(
-        self,
-        players: Sequence[str],
-        hands: Sequence[HandRecord],
-        deltas: Sequence[Mapping[str, Fraction]],
-        options: IllustratedOptions,
+        self, players: Sequence[str], hands: Sequence[StoredHand], options: IllustratedOptions
     ) -> Summary:
         """Series (RULES 2.9): totals include each series' bonus; the net is
         settled pair by pair within each series and summed."""
-        sections = series(players, hands, deltas, options)
+        sections = series(players, hands, options)
         totals = zero_deltas(players)
         net = zero_deltas(players)
         for section in sections:
@@ -680,36 +679,35 @@ class Illustrated(Variant):
         return Summary(totals=totals, net=net, sections=tuple(sections))
 
 
+# A renonce hand ends a series without its bonus (RULES 2.9).
+NO_SERIES_BONUS = "no_series_bonus"
+
+
 def is_renonce(record: HandRecord) -> bool:
     return isinstance(record.play, IllustratedHand) and record.play.renonce is not None
 
 
-def series(
-    players: Sequence[str],
-    hands: Sequence[HandRecord],
-    deltas: Sequence[Mapping[str, Fraction]],
-    options: IllustratedOptions,
-) -> list[Section]:
+def series(players: Sequence[str], hands: Sequence[StoredHand], options: IllustratedOptions) -> list[Section]:
     """The series of a session: each ends after the hand in which someone reaches
     the target; those at or above it get the bonus unless that hand was a renonce."""
     sections: list[Section] = []
     running = zero_deltas(players)
     first = 0
-    for index, (record, hand) in enumerate(zip(hands, deltas, strict=True)):
-        for name, value in hand.items():
+    for index, hand in enumerate(hands):
+        for name, value in hand.deltas.items():
             running[name] += value
         reached = [name for name in players if running[name] >= options.series_target]
         if not reached:
             continue
         bonus: dict[str, Fraction] = {}
-        if options.series_bonus and not is_renonce(record):
+        if options.series_bonus and NO_SERIES_BONUS not in hand.facts:
             bonus = {name: Fraction(options.series_bonus) for name in reached}
         totals = {name: running[name] + bonus.get(name, 0) for name in players}
-        sections.append(Section("series", first, index, totals, bonus, complete=True))
+        sections.append(Section(SERIES.key, first, index, totals, bonus, complete=True))
         running = zero_deltas(players)
         first = index + 1
     if first < len(hands):
-        sections.append(Section("series", first, len(hands) - 1, dict(running), {}, complete=False))
+        sections.append(Section(SERIES.key, first, len(hands) - 1, dict(running), {}, complete=False))
     return sections
 
 

@@ -1,4 +1,4 @@
-"""The games the engine knows, by the key a session file uses."""
+"""The games the engine knows, by the key a session file uses: the one list of games."""
 
 from __future__ import annotations
 
@@ -6,8 +6,5 @@ from .chambery import Chambery
 from .french import French
 from .illustrated import Illustrated
 from .variant import Variant
-
-# Every game a session file may name; those not in VARIANTS are not available yet.
-VARIANT_KEYS = ("french", "illustrated", "chambery")
 
 VARIANTS: dict[str, Variant] = {variant.key: variant for variant in (French(), Illustrated(), Chambery())}

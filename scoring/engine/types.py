@@ -27,6 +27,18 @@ class HandType(StrEnum):
     REDEAL = "redeal"
     TRISCHAKEN = "trischaken"
 
+    @property
+    def label(self) -> str:
+        """The kind of hand as players name it (an English template, translated at the edge)."""
+        return HAND_TYPE_LABELS[self]
+
+
+HAND_TYPE_LABELS = {
+    HandType.PLAYED: gettext_noop("Played"),
+    HandType.REDEAL: gettext_noop("Redeal"),
+    HandType.TRISCHAKEN: gettext_noop("Trischaken"),
+}
+
 
 def to_points(value: int | Fraction) -> Fraction:
     return Fraction(value)

@@ -57,10 +57,55 @@ class CardCounter:
 
 
 @dataclass(frozen=True)
+class SectionKind:
+    """How a game groups its hands (an Illustriertes series, a Chambéry Partie),
+    as data for pages and sheets: they never compare game names."""
+
+    key: str
+    title: str  # "Series {n}"
+    end: str  # "End of series {n}"
+    # The sheet's running totals start again from 0 after each section.
+    restarts_totals: bool
+    # Each section is settled on its own (pair by pair, series by series).
+    settled_each: bool
+    settlement_help: str = ""
+
+
+SERIES = SectionKind(
+    key="series",
+    title=gettext_noop("Series {n}"),
+    end=gettext_noop("End of series {n}"),
+    restarts_totals=True,
+    settled_each=True,
+    settlement_help=gettext_noop(
+        "Each pair of players settles the difference of their totals, series by series."
+    ),
+)
+PARTIE = SectionKind(
+    key="partie",
+    title=gettext_noop("Partie {n}"),
+    end=gettext_noop("End of Partie {n}"),
+    restarts_totals=False,
+    settled_each=False,
+)
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """What a score sheet keeps of a scored hand: enough to sum a session again
+    without reading (or re-judging) the hand's inputs. ``facts`` are the few
+    things the game's sections need to know of a hand (``Variant.hand_facts``)."""
+
+    dealer: str | None
+    deltas: Mapping[str, Fraction]
+    facts: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class Section:
     """A run of hands scored as a unit: an Illustriertes series, a Chambéry Partie."""
 
-    kind: str  # "series" or "partie"
+    kind: str  # its SectionKind's key
     first: int  # 0-based index of the first hand
     last: int  # 0-based index of the last hand
     totals: Mapping[str, Fraction]  # the section's totals, bonus included
@@ -86,8 +131,8 @@ class Variant:
     table_sizes: ClassVar[tuple[int, ...]]  # how many people may sit at the table
     hand_types: ClassVar[tuple[HandType, ...]] = (HandType.PLAYED, HandType.REDEAL)
     zero_sum: ClassVar[bool] = True
-    # "series" (Illustriertes) or "partie" (Chambéry): how the game groups its hands.
-    section_kind: ClassVar[str | None] = None
+    # How the game groups its hands: SERIES (Illustriertes), PARTIE (Chambéry), or not at all.
+    section_kind: ClassVar[SectionKind | None] = None
     option_fields: ClassVar[tuple[Field, ...]] = ()
     options_type: ClassVar[type[Any]]
 
@@ -196,6 +241,13 @@ class Variant:
         """The hand in short, for the scoreboard and the score sheet."""
         raise NotImplementedError
 
+    def hand_facts(self, record: HandRecord) -> frozenset[str]:
+        """What the game's sections need to know of a hand, stored with its score."""
+        return frozenset()
+
+    def stored(self, record: HandRecord, score: HandScore) -> StoredHand:
+        return StoredHand(record.table.dealer, score.deltas, self.hand_facts(record))
+
     def describe_record(self, record: HandRecord) -> Line:
         if record.type is HandType.REDEAL:
             return Line(gettext_noop("Redeal"))
@@ -213,15 +265,9 @@ class Variant:
         """What a section alone settles, where the game settles section by section."""
         return None
 
-    def summarize(
-        self,
-        players: Sequence[str],
-        hands: Sequence[HandRecord],
-        deltas: Sequence[Mapping[str, Fraction]],
-        options: Any,
-    ) -> Summary:
+    def summarize(self, players: Sequence[str], hands: Sequence[StoredHand], options: Any) -> Summary:
         """Totals and net balances; games with series or rounds override this."""
-        totals = sum_deltas(players, deltas)
+        totals = sum_deltas(players, [hand.deltas for hand in hands])
         return Summary(totals=totals, net=dict(totals))
 
 

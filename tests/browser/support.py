@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -76,12 +77,12 @@ def signed(value: int | float) -> str:
     return text if value == 0 else ("+" if value > 0 else MINUS) + text
 
 
-def delta_texts(deltas: dict[str, int | float]) -> list[str | re.Pattern[str]]:
+def delta_texts(deltas: Mapping[str, int | float]) -> list[str | re.Pattern[str]]:
     """The preview's lines, one per player: name and signed delta."""
     return [re.compile(rf"^\s*{re.escape(name)}\s+{re.escape(signed(v))}\s*$") for name, v in deltas.items()]
 
 
-def expect_preview(page: Any, deltas: dict[str, int | float]) -> None:
+def expect_preview(page: Any, deltas: Mapping[str, int | float]) -> None:
     """The live preview shows exactly these deltas (it updates as the form changes)."""
     expect(page.locator("#preview .preview-deltas li")).to_have_text(delta_texts(deltas))
 

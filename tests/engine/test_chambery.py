@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from scoring.engine import VARIANTS, HandScore, Line, read_session, score_session
+from scoring.engine import PARTIE, VARIANTS, HandScore, Line, read_session, score_session
 from scoring.engine.chambery import Chambery, ChamberyOptions, Deck, FourPlayerForm, Mode, Payment
 from scoring.engine.types import Formula, HandType, Join, Table
 
@@ -48,7 +48,7 @@ def test_the_variant_is_registered_under_its_session_file_key():
     assert isinstance(variant, Chambery)
     assert variant.name == "Tarock von Chambéry"
     assert variant.table_sizes == (3, 4, 5, 6)
-    assert variant.section_kind == "partie"
+    assert variant.section_kind is PARTIE
 
 
 def test_house_rules_default_to_the_full_deck_standard_payment_and_call_and_solo():

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scoring.engine import InvalidInput
-from scoring.engine.chambery import CardCount, Chambery, card_points
+from scoring.engine.chambery import CardCount, Chambery, Deck, card_points
 from scoring.engine.types import HandType, Table
 
 from .support import FIVE, FOUR, SIX, THREE, refused, session
@@ -414,6 +414,6 @@ def test_the_card_counter_refuses_more_cards_than_the_deck_has(cards, field, lim
 
 def test_the_card_counter_knows_the_simplified_deck_has_fewer_plain_cards():
     with pytest.raises(InvalidInput) as caught:
-        card_points(CardCount(others=44), 3, discard=False, players=4, deck="simplified")
+        card_points(CardCount(others=44), 3, discard=False, players=4, deck=Deck.SIMPLIFIED)
     assert caught.value.field == "cards.others"
     assert "0 to 43" in str(caught.value)

@@ -66,7 +66,7 @@ def seed_result() -> Any:
 
 def test_seed_table_running_totals_after_every_hand() -> None:
     result = seed_result()
-    running = dict.fromkeys(FOUR, 0)
+    running: dict[str, int | float] = dict.fromkeys(FOUR, 0)
     for number, (hand, expected) in enumerate(zip(result.hands, SEED_RUNNING_TOTALS, strict=True), 1):
         for name, delta in deltas(hand).items():
             running[name] += delta

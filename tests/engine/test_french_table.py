@@ -319,7 +319,10 @@ def test_redeal_passes_the_deal_on() -> None:
 
 
 def test_redeal_at_six_passes_the_deal_and_who_sits_out() -> None:
-    hands = [{"dealer": "Fritz", "type": "redeal"}, {"taker": "Bert", "contract": "prise", **S29}]
+    hands: list[dict[str, Any]] = [
+        {"dealer": "Fritz", "type": "redeal"},
+        {"taker": "Bert", "contract": "prise", **S29},
+    ]
     result = session("french", SIX, hands)
     assert deltas(result.hands[0]) == dict.fromkeys(SIX, 0)
     assert deltas(result.hands[1])["Anna"] == 0  # Anna deals hand 2 and sits out

@@ -37,7 +37,7 @@ def partitions(items: list[str]) -> Iterator[list[list[str]]]:
             yield [*smaller[:index], [first, *smaller[index]], *smaller[index + 1 :]]
 
 
-def fewest_by_brute_force(balances: Mapping[str, Fraction | int]) -> int:
+def fewest_by_brute_force(balances: Mapping[str, Fraction | Decimal | int]) -> int:
     """The fewest payments: a group of j people summing to zero settles in j − 1
     payments and no fewer, so the minimum is over every split into zero-sum groups."""
     owing = [name for name, amount in balances.items() if amount != 0]

@@ -133,7 +133,7 @@ def test_text_that_is_not_json_is_refused_the_same_way():
     assert result.stderr.decode().startswith("document: not valid JSON")
 
 
-def test_a_game_not_available_yet_is_refused_the_same_way(monkeypatch, capsys):
+def test_a_game_not_registered_is_refused_the_same_way(monkeypatch, capsys):
     from scoring.engine import registry
 
     monkeypatch.delitem(registry.VARIANTS, "chambery", raising=False)
@@ -143,7 +143,7 @@ def test_a_game_not_available_yet_is_refused_the_same_way(monkeypatch, capsys):
     assert exit_.value.code == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith("variant: chambery is not available yet")
+    assert captured.err.startswith('variant: must be one of french, illustrated (got "chambery")')
 
 
 class _Stdin:

@@ -10,6 +10,7 @@ import pytest
 from scoring import services
 from scoring.engine import InvalidInput
 from scoring.models import Hand, Player, Seat, Session
+from scoring.sheet import build_sheet
 from tests.conftest import seed
 
 SEED_RUNNING_TOTALS = [
@@ -75,7 +76,7 @@ class TestHandRecord:
             hands[1].breakdown_lines()[0].render() == "(25 + 13 + 10) × 2 = 96 (Garde, petit au bout attack)"
         )
         assert hands[3].note == "Petit lost in the last trick: only 2 bouts"
-        sheet = services.session_sheet(session)
+        sheet = build_sheet(session)
         assert [tuple(int(t) for t in row.totals) for row in sheet.rows] == SEED_RUNNING_TOTALS
 
     def test_inputs_are_stored_as_the_session_file_writes_them(self, make_session):
@@ -147,7 +148,7 @@ class TestHandEdit:
         hands[0].refresh_from_db()
         assert hands[0].deltas == {"Anna": 120, "Bert": -40, "Carl": -40, "Dora": -40}
         assert hands[0].version == 2
-        totals = services.session_sheet(session).summary.totals
+        totals = build_sheet(session).summary.totals
         assert totals == {"Anna": -12, "Bert": 212, "Carl": -340, "Dora": 140}
 
     def test_an_edit_from_a_stale_form_is_a_conflict_and_changes_nothing(self, make_session):
@@ -191,13 +192,13 @@ class TestDeleteAndUndo:
         session = make_session()
         hands = record_all(session, seed("french-seed-table.json")["hands"])
         services.hand_delete(hand=hands[1])
-        sheet = services.session_sheet(session)
-        assert [row.hand.pk for row in sheet.rows] == [h.pk for h in hands if h != hands[1]]
+        sheet = build_sheet(session)
+        assert [row.hand_id for row in sheet.rows] == [h.pk for h in hands if h != hands[1]]
         assert [row.index for row in sheet.rows] == [1, 2, 3, 4]
         assert sheet.summary.totals["Bert"] == 172 - 288
         services.hand_restore(hand=hands[1])
-        sheet = services.session_sheet(session)
-        assert [row.hand.pk for row in sheet.rows] == [h.pk for h in hands]
+        sheet = build_sheet(session)
+        assert [row.hand_id for row in sheet.rows] == [h.pk for h in hands]
         assert sheet.summary.totals == {"Anna": 108, "Bert": 172, "Carl": -380, "Dora": 100}
 
     def test_a_hand_recorded_after_a_delete_gets_a_new_number(self, make_session):
@@ -214,14 +215,14 @@ class TestDeleteAndUndo:
 class TestSheet:
     def test_the_next_dealer_is_the_player_after_the_last_dealer(self, make_session):
         session = make_session()
-        assert services.session_sheet(session).next_dealer == "Dora"
+        assert build_sheet(session).next_dealer == "Dora"
         record_all(session, seed("french-seed-table.json")["hands"][:2])
-        assert services.session_sheet(session).next_dealer == "Bert"
+        assert build_sheet(session).next_dealer == "Bert"
 
     def test_settlement_with_a_money_rate(self, make_session):
         session = make_session(money_rate=Decimal("0.05"))
         record_all(session, seed("french-seed-table.json")["hands"])
-        settlement = services.session_sheet(session).settlement
+        settlement = build_sheet(session).settlement
         assert settlement.net == {"Anna": 108, "Bert": 172, "Carl": -380, "Dora": 100}
         assert settlement.money == {
             "Anna": Decimal("5.40"),
@@ -238,7 +239,7 @@ class TestSheet:
     def test_a_redeal_scores_nothing_and_passes_the_deal(self, make_session):
         session = make_session()
         services.hand_record(session=session, raw={"dealer": "Dora", "type": "redeal"})
-        sheet = services.session_sheet(session)
+        sheet = build_sheet(session)
         assert sheet.rows[0].deltas == (0, 0, 0, 0)
         assert sheet.next_dealer == "Anna"
 

@@ -15,7 +15,9 @@ from pypdf import PdfReader
 
 from scoring import services
 from scoring.engine import dumps_session, read_session
+from scoring.exports import session_json
 from scoring.models import Hand, Player, Seat, Session
+from scoring.sheet import build_sheet
 from tests.engine.support import FIXTURES
 from tests.web.test_views import sheet_totals
 
@@ -154,7 +156,7 @@ def test_export_import_export_is_byte_for_byte_identical(logged_in, user, name):
     second = logged_in.get(reverse("session_export", args=[again.pk, "json"])).content
     assert first == second
     # and the imported session scores exactly like the original
-    assert services.session_sheet(again).summary.totals == services.session_sheet(session).summary.totals
+    assert build_sheet(again).summary.totals == build_sheet(session).summary.totals
 
 
 def test_the_rich_fixtures_use_every_optional_field():
@@ -268,7 +270,7 @@ def test_the_import_and_export_commands(user, tmp_path, capsys):
         assert out.stat().st_size > 0
     assert (tmp_path / "sheet.pdf").read_bytes().startswith(b"%PDF")
     assert json.loads((tmp_path / "sheet.json").read_text())["variant"] == "illustrated"
-    assert (tmp_path / "sheet.json").read_text() == services.session_export_json(session)
+    assert (tmp_path / "sheet.json").read_text() == session_json(session)
 
 
 def test_the_import_command_refuses_a_bad_file_and_names_hand_and_field(user, tmp_path):

@@ -305,7 +305,7 @@ def test_another_players_sessions_are_not_found(client_for, other_user, french):
     intruder = client_for(other_user)
     for url in urls_of(french, hand):
         assert intruder.get(url).status_code in (404, 405), url
-        assert intruder.post(url, {"token": "x", "dealer": "Dora"}).status_code == 404, url
+        assert intruder.post(url, {"token": "x", "dealer": "Dora"}).status_code in (404, 405), url
     hand.refresh_from_db()
     assert hand.deleted_at is None and hand.version == 1
     assert french.hands.count() == 1

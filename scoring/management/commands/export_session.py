@@ -8,10 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring import services
+from scoring.exports import KINDS, session_export
 from scoring.models import Session
-
-FORMATS = ("json", "csv", "pdf")
 
 
 class Command(BaseCommand):
@@ -19,7 +17,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("id", type=int, help="the session's id")
-        parser.add_argument("--format", choices=FORMATS, default="json")
+        parser.add_argument("--format", choices=KINDS, default="json")
         parser.add_argument("--output", required=True, help="the file to write ('-' for standard output)")
         parser.add_argument("--language", default="de", help="language of the sheet (de, en, fr)")
 
@@ -31,18 +29,8 @@ class Command(BaseCommand):
         if options["output"] == "-" and options["format"] == "pdf":
             raise CommandError("output: a PDF needs a file name")
         with translation.override(options["language"]):
-            data = export(session, options["format"])
+            data = session_export(session, options["format"]).data
         if options["output"] == "-":
             self.stdout.write(data.decode("utf-8"), ending="")
             return
         Path(options["output"]).write_bytes(data)
-
-
-def export(session: Session, kind: str) -> bytes:
-    if kind == "json":
-        return services.session_export_json(session).encode("utf-8")
-    if kind == "csv":
-        return services.session_export_csv(services.session_sheet(session)).encode("utf-8")
-    from scoring.pdf import session_pdf
-
-    return session_pdf(session)

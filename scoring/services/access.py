@@ -1,0 +1,30 @@
+"""Who may see and change what. Anything a user may not work on does not exist
+for them (``DoesNotExist``), so a stranger cannot even learn that it is there."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db.models import Q
+
+from scoring.models import Hand, Session
+
+
+def session_for(user: User, pk: int, *, owner_only: bool = False) -> Session:
+    """A session the user may work on: their own, or one they were made an editor of."""
+    sessions = Session.objects.filter(pk=pk)
+    access = Q(owner=user) if owner_only else Q(owner=user) | Q(editors=user)
+    return sessions.filter(access).distinct().get()
+
+
+def session_shared(token: str) -> Session:
+    """The session behind a share link (read-only); ``Session.DoesNotExist`` if revoked."""
+    if not token:
+        raise Session.DoesNotExist
+    return Session.objects.get(share_token=token)
+
+
+def hand_for(session: Session, hand_id: int) -> Hand:
+    """A hand of a session the caller may already work on (``Hand.DoesNotExist`` otherwise)."""
+    hand = Hand.objects.get(pk=hand_id, session_id=session.pk)
+    hand.session = session
+    return hand

@@ -1,0 +1,196 @@
+"""Recording, correcting, deleting and restoring hands.
+
+Each write runs in one transaction with the session's (or the hand's) row
+locked, is refused as a whole when the engine refuses the input (nothing is
+written), stores the engine's result as the hand's snapshot, keeps a history
+entry, and gives the session a new version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from scoring.engine import HandRecord, HandScore, InvalidInput, next_dealer, read_hand, score_hand
+from scoring.engine.types import line_to_json, points_to_json
+from scoring.models import Hand, HandChange, Session
+from scoring.services.games import Game, game_of
+from scoring.services.sessions import mark_changed
+
+
+class HandConflict(Exception):
+    """The hand was changed by someone else since the form was opened."""
+
+    def __init__(self, current: Hand) -> None:
+        self.current = current
+        super().__init__(f"hand {current.pk} is at version {current.version}")
+
+
+def hand_check(
+    *, game: Game, raw: dict[str, Any], previous_dealer: str | None = None
+) -> tuple[HandRecord, HandScore]:
+    """Validate and score a hand without saving it (the form's live preview).
+    A hand that names no dealer is dealt by the player after ``previous_dealer``."""
+    record = read_hand(game.variant, game.players, game.options, raw, previous_dealer)
+    return record, score_hand(game.variant, record, game.options)
+
+
+def store(hand: Hand, game: Game, record: HandRecord, score: HandScore) -> None:
+    """Write a scored hand's inputs and the engine's result (the snapshot) onto ``hand``."""
+    hand.type = record.type.value
+    hand.dealer = record.table.dealer or ""
+    hand.sitting_out = record.table.sitting_out or ""
+    hand.inputs = game.variant.dump_play(record.type, record.play, record.table, game.options)
+    hand.note = record.note
+    hand.deltas = {name: points_to_json(value) for name, value in score.deltas.items()}
+    hand.breakdown = [line_to_json(line) for line in score.breakdown]
+    hand.description = line_to_json(game.variant.describe_record(record))
+    hand.facts = sorted(game.variant.hand_facts(record))
+
+
+def _digest(sent: Mapping[str, Any]) -> str:
+    """A fingerprint of what a client sent."""
+    text = json.dumps(sent, sort_keys=True, default=str, ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def proposed_dealer(session: Session, game: Game) -> str:
+    """Who deals the next hand of a session (one query)."""
+    return proposed_dealer_after(game, last_dealer(session))
+
+
+def proposed_dealer_after(game: Game, last: str | None) -> str:
+    """The player after the last known dealer. The first dealer is the last in
+    playing order, so the first player in that order leads the first hand."""
+    return next_dealer(game.players, last) or game.players[-1]
+
+
+def last_dealer(session: Session) -> str | None:
+    # Imported sessions may not know their dealers: those hands are stored blank.
+    return (
+        Hand.objects.filter(session=session, deleted_at__isnull=True)
+        .exclude(dealer="")
+        .order_by("-number")
+        .values_list("dealer", flat=True)
+        .first()
+    )
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    session: Session,
+    raw: dict[str, Any],
+    user: User | None = None,
+    client_token: str = "",
+    sent: Mapping[str, Any] | None = None,
+) -> Hand:
+    """Record the next hand. A resent form (same ``client_token``, same ``sent``:
+    what the client sent, before the server filled in any default) is stored
+    once; hands recorded at the same moment are numbered in the order they
+    commit. The same token with other inputs (an old form brought back and
+    filled in again) records a new hand."""
+    locked = Session.objects.select_for_update().get(pk=session.pk)
+    digest = _digest(raw if sent is None else sent) if client_token else ""
+    if client_token:
+        existing = Hand.objects.filter(session=locked, client_token=client_token).first()
+        if existing is not None and existing.client_digest not in ("", digest):
+            client_token = f"{client_token[:31]}~{digest}"
+            existing = Hand.objects.filter(session=locked, client_token=client_token).first()
+        if existing is not None:
+            return existing
+    game = game_of(locked)
+    record, score = hand_check(game=game, raw=raw, previous_dealer=last_dealer(locked))
+    last = Hand.objects.filter(session=locked).aggregate(last=Max("number"))["last"] or 0
+    hand = Hand(
+        session=locked, number=last + 1, client_token=client_token, client_digest=digest, created_by=user
+    )
+    store(hand, game, record, score)
+    hand.save()
+    audit(hand, user, HandChange.Action.RECORDED, before=None)
+    mark_changed(locked)
+    return hand
+
+
+@transaction.atomic
+def hand_edit(
+    *, hand: Hand, raw: dict[str, Any], user: User | None = None, expected_version: int | None = None
+) -> Hand:
+    """Correct a recorded hand and re-score it. Refuses with ``HandConflict``
+    when the hand changed or was deleted since ``expected_version`` was read,
+    unless the change found is this very correction by the same user (a
+    double-tapped or resent form)."""
+    locked = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
+    if locked.deleted_at is not None:
+        raise HandConflict(locked)
+    game = game_of(locked.session)
+    if expected_version is not None and locked.version != expected_version:
+        if _is_repeat(locked, game, raw, user):
+            return locked
+        raise HandConflict(locked)
+    record, score = hand_check(game=game, raw=raw)
+    before = snapshot(locked)
+    store(locked, game, record, score)
+    locked.version += 1
+    locked.save()
+    audit(locked, user, HandChange.Action.EDITED, before=before)
+    mark_changed(locked.session)
+    return locked
+
+
+def _is_repeat(hand: Hand, game: Game, raw: dict[str, Any], user: User | None) -> bool:
+    """Whether the hand's latest change is ``user`` storing exactly this correction."""
+    latest = hand.changes.order_by("-at", "-id").first()
+    if latest is None or latest.action != HandChange.Action.EDITED or user is None:
+        return False
+    if latest.user_id != user.pk:
+        return False
+    try:
+        record, score = hand_check(game=game, raw=raw)
+    except InvalidInput:
+        return False
+    again = Hand(session=hand.session)
+    store(again, game, record, score)
+    return bool(again.as_session_hand() == hand.as_session_hand())
+
+
+@transaction.atomic
+def hand_delete(*, hand: Hand, user: User | None = None) -> Hand:
+    """Take a hand off the sheet; ``hand_restore`` puts it back in its place."""
+    locked = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
+    if locked.deleted_at is None:
+        locked.deleted_at = timezone.now()
+        locked.version += 1
+        locked.save(update_fields=["deleted_at", "version", "updated_at"])
+        audit(locked, user, HandChange.Action.DELETED, before=snapshot(locked))
+        mark_changed(locked.session)
+    return locked
+
+
+@transaction.atomic
+def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
+    locked = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
+    if locked.deleted_at is not None:
+        locked.deleted_at = None
+        locked.version += 1
+        locked.save(update_fields=["deleted_at", "version", "updated_at"])
+        audit(locked, user, HandChange.Action.RESTORED, before=None)
+        mark_changed(locked.session)
+    return locked
+
+
+def snapshot(hand: Hand) -> dict[str, Any]:
+    """A hand as its history keeps it: as the session file writes it, and its result."""
+    return {"hand": hand.as_session_hand(), "deltas": dict(hand.deltas), "description": hand.description}
+
+
+def audit(hand: Hand, user: User | None, action: str, *, before: dict[str, Any] | None) -> None:
+    after = None if action == HandChange.Action.DELETED else snapshot(hand)
+    HandChange.objects.create(hand=hand, user=user, action=action, before=before, after=after)

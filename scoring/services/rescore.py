@@ -1,0 +1,99 @@
+"""Re-scoring a session: the explicit act that may change stored history.
+
+A hand's snapshot (deltas, breakdown, description) is what the engine said
+when the hand was recorded; pages and exports show it as it was. Re-scoring
+runs today's engine (or other house rules) over every hand, reports what
+would change, and — unless it is a dry run — stores the new snapshots, each
+with a history entry. A hand the rules refuse is reported and left alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from scoring.engine import InvalidInput
+from scoring.models import Hand, HandChange, Session
+from scoring.services.games import Game, game_of
+from scoring.services.hands import audit, hand_check, snapshot, store
+from scoring.services.sessions import mark_changed
+
+# What a re-score may change: the snapshot, and the inputs as the engine writes them.
+SNAPSHOT_FIELDS = (
+    "type",
+    "dealer",
+    "sitting_out",
+    "inputs",
+    "note",
+    "deltas",
+    "breakdown",
+    "description",
+    "facts",
+)
+
+
+@dataclass(frozen=True)
+class RescoredHand:
+    hand: Hand
+    index: int  # 1-based position on the sheet
+    before: dict[str, Fraction]
+    after: dict[str, Fraction] | None  # None: refused
+    refused: InvalidInput | None
+    changed: bool  # anything of the snapshot differs (numbers, wording, facts)
+
+
+@dataclass(frozen=True)
+class Rescore:
+    hands: tuple[RescoredHand, ...]
+    stored: bool  # the changes were written (not a dry run, and something changed)
+
+    @property
+    def changed(self) -> list[RescoredHand]:
+        return [hand for hand in self.hands if hand.changed]
+
+    @property
+    def refused(self) -> list[RescoredHand]:
+        return [hand for hand in self.hands if hand.refused is not None]
+
+
+@transaction.atomic
+def session_rescore(
+    *, session: Session, user: User | None = None, dry_run: bool = False, game: Game | None = None
+) -> Rescore:
+    """Score every live hand again with today's engine (or ``game``: the same
+    players under other house rules) and store what changed, unless ``dry_run``."""
+    locked = Session.objects.select_for_update().get(pk=session.pk)
+    game = game or game_of(locked)
+    results: list[RescoredHand] = []
+    updates: list[tuple[Hand, dict[str, object]]] = []
+    previous: str | None = None
+    hands = Hand.objects.filter(session=locked, deleted_at__isnull=True).order_by("number")
+    for index, hand in enumerate(hands, 1):
+        before = hand.delta_points()
+        try:
+            record, score = hand_check(game=game, raw=hand.as_session_hand(), previous_dealer=previous)
+        except InvalidInput as error:
+            results.append(RescoredHand(hand, index, before, None, error, changed=False))
+            previous = hand.dealer or previous
+            continue
+        previous = record.table.dealer
+        again = Hand(session=locked)
+        store(again, game, record, score)
+        changed = any(getattr(again, name) != getattr(hand, name) for name in SNAPSHOT_FIELDS)
+        results.append(RescoredHand(hand, index, before, again.delta_points(), None, changed))
+        if changed:
+            updates.append((hand, {name: getattr(again, name) for name in SNAPSHOT_FIELDS}))
+    store_now = bool(updates) and not dry_run
+    if store_now:
+        for hand, values in updates:
+            previous_state = snapshot(hand)
+            for name, value in values.items():
+                setattr(hand, name, value)
+            hand.version += 1
+            hand.save()
+            audit(hand, user, HandChange.Action.RESCORED, before=previous_state)
+        mark_changed(locked)
+    return Rescore(tuple(results), stored=store_now)

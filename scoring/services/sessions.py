@@ -1,0 +1,56 @@
+"""Opening a session and keeping its version: every change that shows on the
+sheet goes through ``mark_changed`` in the same transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from scoring.engine import variant_for
+from scoring.engine.session_file import read_players
+from scoring.models import Player, Seat, Session
+from scoring.services.games import options_json
+
+
+def mark_changed(session: Session) -> None:
+    """The sheet of this session changed: a new version for caches and watchers.
+    The increment happens in the database, so concurrent changes each count;
+    the object's own ``version`` is exact when the caller holds the row lock."""
+    now = timezone.now()
+    Session.objects.filter(pk=session.pk).update(version=F("version") + 1, changed_at=now)
+    session.version += 1
+    session.changed_at = now
+
+
+@transaction.atomic
+def session_create(
+    *,
+    owner: User,
+    name: str,
+    variant: str,
+    players: Sequence[str],
+    options: dict[str, Any],
+    money_rate: Decimal | None = None,
+) -> Session:
+    """Open a session; players are found by name among the owner's or created."""
+    game_variant = variant_for(variant)
+    names = read_players(list(players), game_variant)
+    parsed = game_variant.parse_options(options, names)
+    session = Session.objects.create(
+        owner=owner,
+        name=name,
+        variant=variant,
+        options=options_json(parsed),
+        money_rate=money_rate,
+        changed_at=timezone.now(),
+    )
+    for position, player_name in enumerate(names):
+        player, _ = Player.objects.get_or_create(owner=owner, name=player_name)
+        Seat.objects.create(session=session, player=player, position=position, name=player_name)
+    return session

@@ -1,0 +1,66 @@
+"""Share links, editors, and the state a watching phone compares."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from scoring.models import Session
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """What a watching phone compares: ``version`` changes whenever anything on the
+    sheet changes; ``last_change`` is when. Read from the session row alone."""
+
+    version: str
+    last_change: datetime | None
+
+
+def session_board_state(session: Session) -> BoardState:
+    """The session's current version, read afresh from its row (one query, no hands)."""
+    version, changed_at = Session.objects.filter(pk=session.pk).values_list("version", "changed_at").get()
+    return BoardState(version=str(version), last_change=changed_at)
+
+
+@transaction.atomic
+def session_share(*, session: Session) -> str:
+    """A new unguessable share link; an earlier link stops working."""
+    session.share_token = secrets.token_urlsafe(24)
+    session.save(update_fields=["share_token"])
+    return session.share_token
+
+
+@transaction.atomic
+def session_unshare(*, session: Session) -> None:
+    session.share_token = None
+    session.save(update_fields=["share_token"])
+
+
+class EditorRefused(ValueError):
+    """The named user cannot be made an editor: ``reason`` is "unknown" or "owner"."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"username: {reason}")
+
+
+@transaction.atomic
+def session_add_editor(*, session: Session, username: str) -> User:
+    try:
+        editor = User.objects.get(username=username.strip())
+    except User.DoesNotExist:
+        raise EditorRefused("unknown") from None
+    if editor.pk == session.owner_id:
+        raise EditorRefused("owner")
+    session.editors.add(editor)
+    return editor
+
+
+@transaction.atomic
+def session_remove_editor(*, session: Session, user_id: int) -> None:
+    session.editors.remove(user_id)

@@ -1,0 +1,51 @@
+"""What every view shares: the request type, access, and reading parameters."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest
+from django_htmx.middleware import HtmxDetails
+
+from scoring import services
+from scoring.models import Hand, Session
+
+
+class Request(HttpRequest):
+    """A request to a view behind ``login_required``, with django-htmx's details."""
+
+    user: User
+    htmx: HtmxDetails
+
+
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # what a form sends back; anything else gets a new one
+
+
+def whole(raw: str | None) -> int | None:
+    """A non-negative whole number from a request parameter, or None (never an error)."""
+    if raw and len(raw) <= 12 and raw.isascii() and raw.isdecimal():
+        return int(raw)
+    return None
+
+
+def own_session(request: Request, pk: int, *, owner_only: bool = False) -> Session:
+    """The session if the user owns it or was made an editor; a 404 otherwise."""
+    try:
+        return services.session_for(request.user, pk, owner_only=owner_only)
+    except Session.DoesNotExist:
+        raise Http404("no such session") from None
+
+
+def own_hand(request: Request, pk: int, hand_id: int) -> Hand:
+    try:
+        return services.hand_for(own_session(request, pk), hand_id)
+    except Hand.DoesNotExist:
+        raise Http404("no such hand") from None
+
+
+def shared_session(token: str) -> Session:
+    try:
+        return services.session_shared(token)
+    except Session.DoesNotExist:
+        raise Http404("this link is not shared (any more)") from None

@@ -1,0 +1,200 @@
+"""Recording, previewing, correcting, deleting and restoring a hand."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring import services
+from scoring.engine import HandType, InvalidInput
+from scoring.forms import HandForm
+from scoring.models import Hand, Session
+from scoring.presentation import render_line
+from scoring.views.common import FORM_TOKEN, Request, own_hand, own_session, whole
+
+# Sent with every hand form but not part of the hand.
+NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def hand_new(request: Request, pk: int) -> HttpResponse:
+    session = own_session(request, pk)
+    game = services.game_of(session)
+    source = request.POST if request.method == "POST" else request.GET
+    dealer = services.proposed_dealer(session, game)
+    form = HandForm(game, _hand_type(game, source.get("type")), data=_posted(request), dealer=dealer)
+    posted = request.POST.get("token", "")
+    token = posted if FORM_TOKEN.fullmatch(posted) else uuid.uuid4().hex
+
+    def save() -> Hand:
+        sent = {key: request.POST.getlist(key) for key in request.POST if key not in NOT_THE_HAND}
+        raw = form.raw()
+        return services.hand_record(
+            session=session, raw=raw, user=request.user, client_token=token, sent=sent
+        )
+
+    return _submit(
+        request, form, save, partial(_hand_page, request, session, game, form, hand=None, token=token)
+    )
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
+    hand = own_hand(request, pk, hand_id)
+    if hand.is_deleted and request.method != "POST":
+        raise Http404("this hand was deleted")  # a form sent meanwhile gets the conflict page
+    session, game, hand_type = hand.session, services.game_of(hand.session), HandType(hand.type)
+    if request.method == "POST":
+        # The version the form was opened at; without one the correction is
+        # taken as based on an unknown version and refused like any other conflict.
+        token = str(whole(request.POST.get("token")) or 0)
+        form = HandForm(game, hand_type, data=request.POST)
+    else:
+        token = str(hand.version)
+        form = HandForm(game, hand_type, initial=hand.as_session_hand(), dealer=hand.dealer or None)
+
+    def save() -> Hand:
+        raw = form.raw()
+        return services.hand_edit(hand=hand, raw=raw, user=request.user, expected_version=int(token))
+
+    return _submit(
+        request, form, save, partial(_hand_page, request, session, game, form, hand=hand, token=token)
+    )
+
+
+def _posted(request: HttpRequest) -> QueryDict | None:
+    return request.POST if request.method == "POST" else None
+
+
+def _submit(
+    request: HttpRequest, form: HandForm, save: Callable[[], Hand], page: Callable[..., HttpResponse]
+) -> HttpResponse:
+    """The hand form's one sequence: count the cards, or save and go to the new
+    row on the sheet, or show the form again with what is missing or refused."""
+    action = request.POST.get("action", "save") if request.method == "POST" else ""
+    if action == "count":
+        form.count_cards()
+    if action == "save":
+        try:
+            hand = save()
+        except InvalidInput as error:
+            form.add_error(error)
+        except services.HandConflict as conflict:
+            return page(conflict=conflict.current, status=409)
+        else:
+            return redirect(reverse("scoreboard", args=[hand.session_id]) + f"#hand-{hand.pk}")
+    return page()
+
+
+def _hand_type(game: services.Game, raw: str | None) -> HandType:
+    allowed = {t.value: t for t in game.variant.allowed_hand_types(game.options)}
+    if raw and raw not in allowed:
+        raise Http404("no such kind of hand")
+    return allowed.get(raw or "", HandType.PLAYED)
+
+
+def _preview(game: services.Game, form: HandForm) -> dict[str, Any]:
+    """The live preview: the deltas and the breakdown, or what is still missing."""
+    try:
+        record, score = services.hand_check(game=game, raw=form.raw())
+    except InvalidInput as error:
+        return {"error": error, "error_text": f"{error.field}: {render_line(error.line)}"}
+    return {
+        "deltas": [(name, score.deltas[name]) for name in game.players],
+        "lines": score.breakdown,
+        "description": game.variant.describe_record(record),
+    }
+
+
+def _hand_page(
+    request: HttpRequest,
+    session: Session,
+    game: services.Game,
+    form: HandForm,
+    *,
+    hand: Hand | None,
+    token: str,
+    conflict: Hand | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    preview_url = (
+        reverse("hand_preview", args=[session.pk])
+        if hand is None
+        else reverse("hand_edit_preview", args=[session.pk, hand.pk])
+    )
+    context = {
+        "session": session,
+        "game": game,
+        "form": form,
+        "hand": hand,
+        "token": token,
+        "preview": _preview(game, form) if (request.method == "POST" or hand) else None,
+        "preview_url": preview_url,
+        "conflict": conflict,
+        "hand_types": game.variant.allowed_hand_types(game.options),
+    }
+    return render(request, "scoring/hand_form.html", context, status=status)
+
+
+@login_required
+@require_POST
+def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpResponse:
+    session = own_session(request, pk)
+    if hand_id is not None:
+        own_hand(request, pk, hand_id)
+    game = services.game_of(session)
+    form = HandForm(game, _hand_type(game, request.POST.get("type")), data=request.POST)
+    return render(request, "scoring/hand_form.html#preview", {"preview": _preview(game, form), "game": game})
+
+
+def hand_page_context(hand: Hand, *, share_token: str | None = None) -> dict[str, Any]:
+    """A hand's own page: what it scored, how, and (for those who may change it) its history."""
+    game = services.game_of(hand.session)
+    position = hand.session.hands.filter(deleted_at__isnull=True, number__lte=hand.number).count()
+    return {
+        "session": hand.session,
+        "hand": hand,
+        "position": position,
+        "deltas": [(name, hand.delta_points().get(name, 0)) for name in game.players],
+        "share_token": share_token,
+        "changes": [] if share_token else list(hand.changes.select_related("user")),
+    }
+
+
+@login_required
+@require_GET
+def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
+    hand = own_hand(request, pk, hand_id)
+    return render(request, "scoring/hand_detail.html", hand_page_context(hand))
+
+
+@login_required
+@require_POST
+def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
+    hand = own_hand(request, pk, hand_id)
+    services.hand_delete(hand=hand, user=request.user)
+    return redirect(reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
+
+
+@login_required
+@require_POST
+def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
+    hand = own_hand(request, pk, hand_id)
+    services.hand_restore(hand=hand, user=request.user)
+    messages.success(request, _("The hand is back on the sheet."))
+    return redirect(reverse("scoreboard", args=[pk]) + f"#hand-{hand.pk}")

@@ -1,0 +1,80 @@
+"""Sharing a session: the owner's page, and the read-only board behind a link."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseStopPolling
+
+from scoring import services
+from scoring.models import Hand, Session
+from scoring.sheet import build_sheet
+from scoring.views.common import Request, own_session, shared_session, whole
+from scoring.views.hands import hand_page_context
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sharing(request: Request, pk: int) -> HttpResponse:
+    """The owner shares a read-only link and chooses who else may record hands."""
+    session = own_session(request, pk, owner_only=True)
+    error = _act(session, request.POST) if request.method == "POST" else None
+    if request.method == "POST" and error is None:
+        return redirect("sharing", pk=session.pk)
+    link = None
+    if session.share_token:
+        link = request.build_absolute_uri(reverse("shared_board", args=[session.share_token]))
+    editors = session.editors.order_by("username")
+    context = {"session": session, "link": link, "editors": editors, "error": error}
+    return render(request, "scoring/sharing.html", context, status=400 if error else 200)
+
+
+def _act(session: Session, posted: QueryDict) -> str | None:
+    """Carry out one action of the sharing page; what went wrong, if anything."""
+    action = posted.get("action", "")
+    if action == "share":
+        services.session_share(session=session)
+    elif action == "unshare":
+        services.session_unshare(session=session)
+    elif action == "add_editor":
+        try:
+            services.session_add_editor(session=session, username=posted.get("username", ""))
+        except services.EditorRefused as refused:
+            if refused.reason == "unknown":
+                return _("There is no registered user of that name.")
+            return _("The owner can record hands already.")
+    elif action == "remove_editor" and (editor := whole(posted.get("user"))) is not None:
+        services.session_remove_editor(session=session, user_id=editor)
+    return None
+
+
+@require_GET
+def shared_board(request: Request, token: str) -> HttpResponse:
+    """The live sheet, read-only, for anyone with the link. The page asks every
+    few seconds whether anything changed (htmx); only then is the board sent
+    again, so a reader's place and focus stay put while nothing happens. A
+    revoked link answers the poll with a notice that stops the polling."""
+    try:
+        session = shared_session(token)
+    except Http404:
+        if not request.htmx:
+            raise
+        return HttpResponseStopPolling(render(request, "scoring/shared.html#revoked").content)
+    board = services.session_board_state(session)
+    if request.htmx and request.GET.get("since") == board.version:
+        return HttpResponse(status=204)
+    template = "scoring/shared.html#board" if request.htmx else "scoring/shared.html"
+    context = {"session": session, "sheet": build_sheet(session), "share_token": token}
+    context.update(version=board.version, last_change=board.last_change)
+    return render(request, template, context)
+
+
+@require_GET
+def shared_hand(request: Request, token: str, hand_id: int) -> HttpResponse:
+    session = shared_session(token)
+    hand = get_object_or_404(Hand, pk=hand_id, session=session, deleted_at__isnull=True)
+    return render(request, "scoring/hand_detail.html", hand_page_context(hand, share_token=token))

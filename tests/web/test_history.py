@@ -1,0 +1,152 @@
+"""History is read, never re-judged: every page and file of a session shows what
+each hand stored when it was scored, and re-scoring is an explicit, audited act."""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from scoring import services
+from scoring.exports import session_csv, session_export
+from scoring.models import Hand, HandChange
+from scoring.sheet import build_sheet
+
+GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # +240 −80 −80 −80
+# Lost by 11 (51 needed): S = −(25 + 11) = −36; Bert 3S = −108, each defender +36.
+PRISE = {"taker": "Bert", "contract": "prise", "bouts": 1, "points": 40}
+
+
+@pytest.fixture
+def evening(make_session):
+    session = make_session()
+    first = services.hand_record(session=session, raw=GARDE)
+    second = services.hand_record(session=session, raw=PRISE)
+    return session, first, second
+
+
+def refused_by_today(hand: Hand) -> None:
+    """As if a later correction of the rules refused what this hand recorded:
+    101 card points cannot happen in French Tarot (at most 91)."""
+    Hand.objects.filter(pk=hand.pk).update(inputs={**hand.inputs, "points": 101})
+
+
+def test_a_hand_todays_rules_refuse_still_shows_with_its_stored_numbers(logged_in, evening):
+    session, first, _second = evening
+    refused_by_today(first)
+    sheet = build_sheet(session)
+    assert [row.deltas[0] for row in sheet.rows] == [240, 36]  # Anna, as stored
+    assert sheet.summary.totals == {"Anna": 276, "Bert": -188, "Carl": -44, "Dora": -44}
+    for url in (
+        reverse("scoreboard", args=[session.pk]),
+        reverse("settlement", args=[session.pk]),
+        reverse("session_print", args=[session.pk]),
+        reverse("hand_detail", args=[session.pk, first.pk]),
+    ):
+        response = logged_in.get(url)
+        assert response.status_code == 200, url
+    assert "+276" in logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    for kind in ("pdf", "csv", "json"):
+        assert logged_in.get(reverse("session_export", args=[session.pk, kind])).status_code == 200, kind
+
+
+def test_the_shared_board_and_the_csv_of_a_refused_hand_show_what_was_stored(client, evening):
+    session, first, _second = evening
+    refused_by_today(first)
+    token = services.session_share(session=session)
+    response = client.get(reverse("shared_board", args=[token]))
+    assert response.status_code == 200
+    assert "+276" in response.content.decode()
+    rows = list(csv.reader(io.StringIO(session_csv(build_sheet(session)))))
+    assert rows[1][-8:] == ["240", "240", "-80", "-80", "-80", "-80", "-80", "-80"]
+    assert rows[-1][-8:] == ["", "276", "", "-188", "", "-44", "", "-44"]
+
+
+def test_the_session_file_writes_the_inputs_as_stored(evening):
+    session, first, _second = evening
+    refused_by_today(first)
+    text = session_export(session, "json").data.decode()
+    assert '"points": 101' in text
+
+
+def test_a_dry_run_lists_what_would_change_and_writes_nothing(evening):
+    session, first, _second = evening
+    # As if an older version of the engine had scored the first hand differently.
+    Hand.objects.filter(pk=first.pk).update(deltas={"Anna": 3, "Bert": -1, "Carl": -1, "Dora": -1})
+    session.refresh_from_db()
+    before = session.version
+    result = services.session_rescore(session=session, dry_run=True)
+    assert [hand.hand.pk for hand in result.changed] == [first.pk]
+    assert result.changed[0].before["Anna"] == 3 and result.changed[0].after == {
+        "Anna": 240,
+        "Bert": -80,
+        "Carl": -80,
+        "Dora": -80,
+    }
+    assert not result.stored
+    first.refresh_from_db()
+    session.refresh_from_db()
+    assert first.deltas["Anna"] == 3 and first.version == 1
+    assert session.version == before
+    assert HandChange.objects.filter(action=HandChange.Action.RESCORED).count() == 0
+
+
+def test_a_rescore_stores_the_new_scores_with_one_history_entry_per_changed_hand(user, evening):
+    session, first, second = evening
+    Hand.objects.filter(pk=first.pk).update(deltas={"Anna": 3, "Bert": -1, "Carl": -1, "Dora": -1})
+    result = services.session_rescore(session=session, user=user)
+    assert result.stored
+    first.refresh_from_db()
+    assert first.delta_points() == {"Anna": 240, "Bert": -80, "Carl": -80, "Dora": -80}
+    assert first.version == 2
+    changes = HandChange.objects.filter(action=HandChange.Action.RESCORED)
+    assert [(c.hand_id, c.user_id) for c in changes] == [(first.pk, user.pk)]
+    assert changes[0].before["deltas"]["Anna"] == 3 and changes[0].after["deltas"]["Anna"] == 240
+    second.refresh_from_db()
+    assert second.version == 1, "an unchanged hand is left alone"
+    assert build_sheet(session).summary.totals["Anna"] == Fraction(240 + 36)
+
+
+def test_a_hand_the_rules_refuse_is_listed_with_its_reason_and_left_alone(evening):
+    session, first, second = evening
+    refused_by_today(first)
+    Hand.objects.filter(pk=second.pk).update(deltas={"Anna": 0, "Bert": 0, "Carl": 0, "Dora": 0})
+    result = services.session_rescore(session=session)
+    assert [(hand.index, hand.refused.field) for hand in result.refused if hand.refused] == [(1, "points")]
+    assert [hand.index for hand in result.changed] == [2]
+    first.refresh_from_db()
+    assert first.inputs["points"] == 101 and first.delta_points()["Anna"] == 240 and first.version == 1
+    second.refresh_from_db()
+    assert second.delta_points()["Bert"] == -108
+
+
+def test_the_rescore_command_shows_changes_and_stores_them_only_when_confirmed(evening, capsys, monkeypatch):
+    session, first, _second = evening
+    Hand.objects.filter(pk=first.pk).update(deltas={"Anna": 3, "Bert": -1, "Carl": -1, "Dora": -1})
+    call_command("rescore_session", str(session.pk), "--dry-run")
+    out = capsys.readouterr().out
+    assert "hand 1: Anna +3, Bert −1, Carl −1, Dora −1 → Anna +240, Bert −80, Carl −80, Dora −80" in out
+    assert "1 changed, 0 refused, 1 unchanged." in out
+    monkeypatch.setattr("builtins.input", lambda prompt: "n")
+    call_command("rescore_session", str(session.pk))
+    assert "Nothing stored." in capsys.readouterr().out
+    first.refresh_from_db()
+    assert first.deltas["Anna"] == 3
+    monkeypatch.setattr("builtins.input", lambda prompt: "y")
+    call_command("rescore_session", str(session.pk))
+    assert "Stored: 1 hand(s) re-scored" in capsys.readouterr().out
+    first.refresh_from_db()
+    assert first.deltas["Anna"] == 240
+
+
+def test_the_rescore_command_lists_a_refused_hand(evening, capsys):
+    session, first, _second = evening
+    refused_by_today(first)
+    call_command("rescore_session", str(session.pk), "--yes")
+    out = capsys.readouterr().out
+    assert "hand 1: refused, left as it was: points:" in out
+    assert "0 changed, 1 refused, 1 unchanged." in out

@@ -1,0 +1,50 @@
+"""Rules of the code's shape, kept by tests rather than by hope: views are short,
+say which methods they take, and leave the work to services and the sheet."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from scoring.urls import urlpatterns
+
+VIEWS = Path(__file__).resolve().parents[2] / "scoring" / "views"
+METHOD_DECORATORS = {"require_GET", "require_POST", "require_http_methods", "require_safe"}
+MOST_LINES = 25
+
+
+def view_functions() -> dict[str, ast.FunctionDef]:
+    names = {pattern.callback.__name__ for pattern in urlpatterns}
+    found: dict[str, ast.FunctionDef] = {}
+    for path in VIEWS.glob("*.py"):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and node.name in names:
+                found[node.name] = node
+    return found
+
+
+def decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+
+
+def test_every_view_of_the_app_is_found():
+    assert {"scoreboard", "hand_new", "hand_edit", "shared_board", "session_export"} <= set(view_functions())
+
+
+def test_every_view_says_which_http_methods_it_takes():
+    missing = [
+        name
+        for name, node in view_functions().items()
+        if not {decorator_name(d) for d in node.decorator_list} & METHOD_DECORATORS
+    ]
+    assert missing == []
+
+
+def test_every_view_is_short():
+    long = {
+        name: (node.end_lineno or node.lineno) - node.lineno + 1
+        for name, node in view_functions().items()
+        if (node.end_lineno or node.lineno) - node.lineno + 1 > MOST_LINES
+    }
+    assert long == {}
