@@ -11,16 +11,18 @@ import io
 import json
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.text import slugify
 
-from scoring.engine.session_file import FORMAT
+from scoring.engine import HandType, Table
+from scoring.engine.session_file import FORMAT, hand_document
 from scoring.engine.types import points_to_json
 from scoring.models import Hand, Session
 from scoring.pdf import html_to_pdf
 from scoring.presentation import render_line
-from scoring.services.games import game_of
+from scoring.services.games import Game, game_of
 from scoring.sheet import Sheet, build_sheet, print_context
 
 KINDS = ("json", "csv", "pdf")
@@ -66,9 +68,18 @@ def session_json(session: Session) -> str:
         "variant": session.variant,
         "players": list(game.players),
         "options": game.variant.dump_options(game.options),
-        "hands": [hand.as_session_hand() for hand in hands],
+        "hands": [_as_written(game, hand) for hand in hands],
     }
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def _as_written(game: Game, hand: Hand) -> dict[str, Any]:
+    """A stored hand as the session file writes it, its inputs in field order
+    (PostgreSQL keeps JSON keys in an order of its own)."""
+    hand_type = HandType(hand.type)
+    table = Table(game.players, hand.dealer or None, hand.sitting_out or None)
+    inputs = game.variant.stored_in_order(hand_type, table, game.options, hand.inputs)
+    return hand_document(hand.type, hand.dealer, hand.sitting_out, inputs, hand.note)
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula.

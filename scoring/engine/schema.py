@@ -292,3 +292,30 @@ def dump(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str, Any]:
             continue
         out[f.name] = dump_value(f, value)
     return out
+
+
+def in_field_order(
+    fields: Sequence[Field], values: Mapping[str, Any], players: Sequence[str]
+) -> dict[str, Any]:
+    """Stored JSON values with their keys in field order (records and lists of
+    records too, per-player points in playing order), so a file is written the
+    same whatever order a database kept them in. Nothing is checked or dropped:
+    a key no field names (an older hand's) follows at the end, as it was."""
+    by_name = {f.name: f for f in fields}
+    order = [f.name for f in fields if f.name in values] + [key for key in values if key not in by_name]
+    return {key: _ordered_value(by_name.get(key), values[key], players) for key in order}
+
+
+def _ordered_value(f: Field | None, value: Any, players: Sequence[str]) -> Any:
+    if f is None:
+        return value
+    if f.kind is Kind.RECORD and isinstance(value, Mapping):
+        return in_field_order(f.fields, value, players)
+    if f.kind is Kind.LIST and isinstance(value, list):
+        return [
+            in_field_order(f.fields, item, players) if isinstance(item, Mapping) else item for item in value
+        ]
+    if f.kind is Kind.PLAYER_POINTS and isinstance(value, Mapping):
+        ranked = {name: index for index, name in enumerate(players)}
+        return dict(sorted(value.items(), key=lambda item: ranked.get(item[0], len(ranked))))
+    return value

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from .schema import Field, clean, dump
+from .schema import Field, clean, dump, in_field_order
 from .types import (
     HandScore,
     HandType,
@@ -214,6 +214,14 @@ class Variant:
             return None
         values = clean(self.hand_fields(hand_type, table, options), raw, table.active)
         return self.build_hand(hand_type, values, table, options)
+
+    def stored_in_order(
+        self, hand_type: HandType, table: Table, options: Any, inputs: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A hand's stored inputs with their keys as the session file writes them."""
+        if hand_type is HandType.REDEAL:
+            return dict(inputs)
+        return in_field_order(self.hand_fields(hand_type, table, options), inputs, table.active)
 
     def dump_play(self, hand_type: HandType, play: Any, table: Table, options: Any) -> dict[str, Any]:
         if play is None:

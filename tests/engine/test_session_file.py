@@ -369,3 +369,29 @@ def test_json_other_than_an_object_is_refused_as_the_document(text: str) -> None
     with pytest.raises(InvalidInput) as caught:
         read_session(text)
     assert (caught.value.field, caught.value.hand) == ("document", None)
+
+
+def test_stored_inputs_are_written_in_field_order_whatever_order_they_were_kept_in() -> None:
+    """A database may keep a hand's JSON keys in an order of its own (PostgreSQL
+    does): the file is written in the fields' order, nested parts too, and a
+    key no field names any more is kept at the end rather than dropped."""
+    from scoring.engine import VARIANTS
+    from scoring.engine.types import HandType, Table
+
+    illustrated = VARIANTS["illustrated"]
+    options = illustrated.default_options(("A", "B", "C"))
+    table = Table(("A", "B", "C"), "C")
+    kept = {
+        "points": 40,
+        "premiums": [{"player": "A", "type": "pagat", "made": True}],
+        "old_field": 1,
+        "game": "dreiblatt",
+        "declarer": "A",
+    }
+    written = illustrated.stored_in_order(HandType.PLAYED, table, options, kept)
+    assert list(written) == ["declarer", "game", "points", "premiums", "old_field"]
+    assert list(written["premiums"][0]) == ["type", "player", "made"]
+    trischaken = illustrated.stored_in_order(
+        HandType.TRISCHAKEN, table, options, {"no_trick": [], "points": {"C": 20, "A": 30, "B": 14}}
+    )
+    assert list(trischaken) == ["points", "no_trick"] and list(trischaken["points"]) == ["A", "B", "C"]
