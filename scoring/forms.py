@@ -344,7 +344,9 @@ class HandForm:
         fields = () if hand_type is HandType.REDEAL else variant.form_fields(hand_type, table, options)
         self.game = SchemaForm(fields, table.active, data=data, initial=initial)
         self.counter = (
-            None if hand_type is HandType.REDEAL else variant.card_counter(hand_type, table, options)
+            None
+            if hand_type is HandType.REDEAL
+            else variant.card_counter(hand_type, table, options, self.game.raw)
         )
         self.counter_form = (
             SchemaForm(self.counter.fields, table.active, prefix="count.", data=data)
@@ -387,6 +389,11 @@ class HandForm:
             self.game.raw[field] = per_player
         else:
             self.game.raw[target] = str(points)
+
+    @property
+    def counter_help(self) -> str:
+        """What to count, where the game says (the declarer's discard in an opponents' valat)."""
+        return render_line(self.counter.help) if self.counter is not None and self.counter.help else ""
 
     def counter_widgets(self) -> list[Widget]:
         return self.counter_form.widgets() if self.counter_form is not None else []

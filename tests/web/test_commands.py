@@ -127,6 +127,55 @@ def test_invalid_input_exits_2_with_one_line_naming_hand_and_field(document, exp
     assert len(lines) == 1 and lines[0].startswith(expected), lines
 
 
+def illustrated(hand: dict, **options: str) -> dict:
+    return {"variant": "illustrated", "players": ["A", "B", "C"], "options": options, "hands": [hand]}
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (  # RULES 2.6: in an opponents' valat the declarer has his own discard, 1 to 13 in a Dreiblatt
+            illustrated(
+                {
+                    "declarer": "A",
+                    "game": "dreiblatt",
+                    "bid": "held",
+                    "points": 0,
+                    "valat": {"by": "opponents"},
+                }
+            ),
+            "hand 1, points: the opponents took every trick (valat): the declarer's points are his discard "
+            "of 3 cards in this Dreiblatt, from 1 to 13 (got 0)",
+        ),
+        (  # RULES 2.8: the untouched talon holds 2 to 26 points
+            illustrated({"type": "trischaken", "points": {"A": 40, "B": 20, "C": 10}}, all_pass="trischaken"),
+            "hand 1, points: the talon is not played and holds 2 to 26 points, so the three players' "
+            "points add up to 44 to 68 (got 70)",
+        ),
+        (  # RULES 2.5: the side that took no trick cannot have taken the XXI
+            illustrated(
+                {
+                    "declarer": "A",
+                    "game": "solo",
+                    "bid": "announced",
+                    "points": 70,
+                    "valat": {"by": "declarer"},
+                    "mondfang": {"captured_by": "C", "played_by": "A"},
+                },
+                profile="graz",
+            ),
+            "hand 1, mondfang.captured_by: the side that made the valat took every trick, so the XXI "
+            "was taken by one of A (got C)",
+        ),
+    ],
+)
+def test_each_rules_correction_refuses_with_exit_2_and_one_line(document, expected):
+    result = score_session(json.dumps(document))
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert result.stderr.decode().splitlines() == [expected]
+
+
 def test_text_that_is_not_json_is_refused_the_same_way():
     result = score_session("{not json")
     assert result.returncode == 2 and result.stdout == b""
