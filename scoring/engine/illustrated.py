@@ -598,13 +598,6 @@ class Illustrated(Variant):
                 got=options.valat_scoring.value,
             )
 
-    def dump_options(self, options: IllustratedOptions) -> dict[str, Any]:
-        out = super().dump_options(options)
-        # The profile's own valat scoring is implied, as when reading.
-        if options.valat_scoring is default_valat_scoring(options.profile):
-            out.pop("valat_scoring", None)
-        return out
-
     # -- hands ---------------------------------------------------------------
 
     def allowed_hand_types(self, options: IllustratedOptions) -> tuple[HandType, ...]:

@@ -263,7 +263,7 @@ def _in_range(f: Field, number: Fraction) -> bool:
     return f.maximum is None or number <= f.maximum
 
 
-def dump_value(f: Field, value: Any) -> Any:
+def dump_value(f: Field, value: Any, *, defaults: bool = False) -> Any:
     """The JSON form of a cleaned value (the inverse of ``clean_value``)."""
     if value is None:
         return None
@@ -273,22 +273,23 @@ def dump_value(f: Field, value: Any) -> Any:
         case Kind.PLAYER_POINTS:
             return {k: (int(v) if v.denominator == 1 else float(v)) for k, v in value.items()}
         case Kind.RECORD:
-            return dump(f.fields, value)
+            return dump(f.fields, value, defaults=defaults)
         case Kind.LIST:
-            return [dump(f.fields, item) for item in value]
+            return [dump(f.fields, item, defaults=defaults) for item in value]
         case Kind.PLAYER_LIST:
             return list(value)
     return value
 
 
-def dump(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str, Any]:
-    """Cleaned values back to JSON, in field order, leaving out defaults."""
+def dump(fields: Sequence[Field], values: Mapping[str, Any], *, defaults: bool = False) -> dict[str, Any]:
+    """Cleaned values back to JSON, in field order, leaving out defaults unless
+    ``defaults`` asks for every value (house rules are written in full)."""
     out: dict[str, Any] = {}
     for f in fields:
         if f.name not in values:
             continue
         value = values[f.name]
-        if value == f.default and not f.required:
+        if value == f.default and not f.required and not defaults:
             continue
-        out[f.name] = dump_value(f, value)
+        out[f.name] = dump_value(f, value, defaults=defaults)
     return out

@@ -6,9 +6,12 @@ refusal is an ``InvalidInput`` naming the hand (1-based) and the field.
 
 from __future__ import annotations
 
+import datetime
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .registry import VARIANT_KEYS, VARIANTS
@@ -28,9 +31,15 @@ from .variant import HandRecord, Summary, Variant
 
 FORMAT = "tarockscore/1"
 MAX_NAME = 40
+MAX_SESSION_NAME = 80
 MAX_HANDS = 5000
-TOP_KEYS = ("format", "variant", "players", "options", "hands")
+TOP_KEYS = ("format", "name", "date", "variant", "players", "money_rate", "options", "hands")
 NOTE = Field("note", Kind.TEXT, gettext_noop("Note"), default="", max_length=500)
+# Money per point: what the app stores (4 decimals, below 10 000).
+MONEY_RATE_PLACES = 4
+MONEY_RATE_LIMIT = Decimal(10000)
+MONEY_RATE_TEXT = re.compile(r"[0-9]{1,5}(\.[0-9]{1,10})?")
+DATE_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @dataclass(frozen=True)
@@ -39,6 +48,9 @@ class Session:
     players: tuple[str, ...]
     options: Any
     hands: tuple[HandRecord, ...]
+    name: str | None = None  # what the session is called
+    date: datetime.date | None = None  # the day it was played
+    money_rate: Decimal | None = None  # money per point
 
 
 def variant_for(key: Any) -> Variant:
@@ -77,6 +89,72 @@ def read_players(raw: Any, variant: Variant) -> tuple[str, ...]:
     return names
 
 
+def read_session_name(raw: Any, field: str = "name") -> str:
+    """A session's name: 1 to 80 characters, not only spaces, none at either end."""
+    if not isinstance(raw, str) or not raw.strip() or raw != raw.strip() or len(raw) > MAX_SESSION_NAME:
+        raise invalid(
+            field,
+            gettext_noop("a name has 1 to {n} characters, without leading or trailing spaces"),
+            n=MAX_SESSION_NAME,
+        )
+    return raw
+
+
+def read_date(raw: Any) -> datetime.date:
+    """The day a session was played, written ``YYYY-MM-DD``."""
+    try:
+        if isinstance(raw, str) and DATE_TEXT.fullmatch(raw):
+            return datetime.date.fromisoformat(raw)
+    except ValueError:
+        pass
+    raise invalid(
+        "date",
+        gettext_noop("must be a day written YYYY-MM-DD, for example 2026-11-22 (got {got})"),
+        got=json.dumps(raw, ensure_ascii=False) if isinstance(raw, str | int | float) else type(raw).__name__,
+    )
+
+
+def read_money_rate(raw: Any) -> Decimal:
+    """Money per point: a decimal string such as ``"0.10"`` or a JSON number,
+    greater than 0 and below 10 000, with at most 4 decimals."""
+    rate: Decimal | None = None
+    if isinstance(raw, str) and MONEY_RATE_TEXT.fullmatch(raw):
+        rate = Decimal(raw)
+    elif isinstance(raw, int | float) and not isinstance(raw, bool):
+        try:
+            rate = Decimal(str(raw))
+        except InvalidOperation:  # pragma: no cover - str() of a JSON number is always a decimal
+            rate = None
+    if (
+        rate is None
+        or not rate.is_finite()
+        or not 0 < rate < MONEY_RATE_LIMIT
+        or rate != rate.quantize(Decimal(1).scaleb(-MONEY_RATE_PLACES))
+    ):
+        raise invalid(
+            "money_rate",
+            gettext_noop(
+                "must be money per point greater than 0 and below {limit} with at most {places} decimals, "
+                'for example "0.10" (got {got})'
+            ),
+            limit=str(MONEY_RATE_LIMIT),
+            places=str(MONEY_RATE_PLACES),
+            got=json.dumps(raw, ensure_ascii=False)
+            if isinstance(raw, str | int | float)
+            else type(raw).__name__,
+        )
+    return rate
+
+
+def money_rate_text(rate: Decimal) -> str:
+    """``"0.10"``, ``"0.0125"``, ``"2.00"``: at least the cents, no trailing zeros beyond them."""
+    value = rate.normalize()
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and exponent > -2:
+        value = rate.quantize(Decimal("0.01"))
+    return f"{value:f}"
+
+
 def read_session(document: str | bytes | Any) -> Session:
     """A validated session from the text or the parsed JSON of a session file."""
     if isinstance(document, str | bytes):
@@ -112,7 +190,15 @@ def read_session(document: str | bytes | Any) -> Session:
             raise error.in_hand(number) from None
         hands.append(record)
         previous = record.table.dealer
-    return Session(variant, players, options, tuple(hands))
+    return Session(
+        variant,
+        players,
+        options,
+        tuple(hands),
+        name=read_session_name(document["name"]) if "name" in document else None,
+        date=read_date(document["date"]) if "date" in document else None,
+        money_rate=read_money_rate(document["money_rate"]) if "money_rate" in document else None,
+    )
 
 
 def next_dealer(players: Sequence[str], previous: str | None) -> str | None:
@@ -210,14 +296,20 @@ def write_hand(variant: Variant, record: HandRecord, options: Any) -> dict[str, 
 
 
 def write_session(session: Session) -> dict[str, Any]:
-    """The session as a ``tarockscore/1`` document (parsed JSON)."""
-    return {
-        "format": FORMAT,
-        "variant": session.variant.key,
-        "players": list(session.players),
-        "options": session.variant.dump_options(session.options),
-        "hands": [write_hand(session.variant, hand, session.options) for hand in session.hands],
-    }
+    """The session as a ``tarockscore/1`` document (parsed JSON): its name, day
+    and money rate where known, and every house rule in force."""
+    out: dict[str, Any] = {"format": FORMAT}
+    if session.name is not None:
+        out["name"] = session.name
+    if session.date is not None:
+        out["date"] = session.date.isoformat()
+    out["variant"] = session.variant.key
+    out["players"] = list(session.players)
+    if session.money_rate is not None:
+        out["money_rate"] = money_rate_text(session.money_rate)
+    out["options"] = session.variant.dump_options(session.options)
+    out["hands"] = [write_hand(session.variant, hand, session.options) for hand in session.hands]
+    return out
 
 
 def dumps_session(session: Session) -> str:

@@ -109,8 +109,9 @@ class Variant:
         return self.parse_options({}, players)
 
     def dump_options(self, options: Any) -> dict[str, Any]:
-        """The house rules that differ from their defaults, as JSON."""
-        return dump(self.option_fields, dataclasses.asdict(options))
+        """Every house rule with the value in force, defaults included, as JSON: a
+        session file then scores the same whatever a later version's defaults are."""
+        return dump(self.option_fields, dataclasses.asdict(options), defaults=True)
 
     def check_table(self, players: Sequence[str]) -> None:
         if len(players) not in self.table_sizes:

@@ -675,11 +675,16 @@ def test_session_file_round_trip_keeps_house_rules_and_hands():
     first = read_session(document)
     text = dumps_session(first)
     saved = json.loads(text)
+    # every house rule in force, the defaults and the profile's own valat scoring included
     assert saved["options"] == {
         "profile": "graz",
-        "game_points": {"held": 4},
+        "game_points": {"announced": 3, "unterer": 4, "held": 4},
+        "valat_scoring": "graz",
         "uhu": True,
+        "silent_ultimo_loss_counts": True,
         "all_pass": "trischaken",
+        "series_target": 100,
+        "series_bonus": 10,
     }
     assert saved["hands"][0]["valat"] == {"by": "declarer", "announced": "after_talon", "kontra": 2}
     assert saved["hands"][1] == {

@@ -3,8 +3,10 @@ the document ``score_session`` prints."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -203,13 +205,14 @@ def test_options_left_out_take_their_defaults(options: dict[str, Any] | None) ->
     session = read_session(document)
     assert session.options.five_player_split == Split.TAKER_DOUBLE
     assert session.options.round_to == 1
-    assert write_session(session)["options"] == {}
+    # written back in full, so the file scores the same whatever a later default is
+    assert write_session(session)["options"] == {"five_player_split": "taker_double", "round_to": 1}
 
 
 def test_one_option_given_leaves_the_other_at_its_default() -> None:
     session = read_session({"variant": "french", "players": FIVE, "options": {"round_to": 10}, "hands": []})
     assert session.options.five_player_split == Split.TAKER_DOUBLE
-    assert write_session(session)["options"] == {"round_to": 10}
+    assert write_session(session)["options"] == {"five_player_split": "taker_double", "round_to": 10}
 
 
 def test_options_that_differ_from_the_defaults_are_written() -> None:
@@ -369,3 +372,96 @@ def test_json_other_than_an_object_is_refused_as_the_document(text: str) -> None
     with pytest.raises(InvalidInput) as caught:
         read_session(text)
     assert (caught.value.field, caught.value.hand) == ("document", None)
+
+
+# ---------------------------------------------------------------------------
+# The session's name, day and money rate (optional)
+
+EVENING = {
+    "format": "tarockscore/1",
+    "name": "Tarot zu fünft bei Carl",
+    "date": "2026-11-20",
+    "variant": "french",
+    "players": FOUR,
+    "money_rate": "0.10",
+    "options": {"five_player_split": "taker_double", "round_to": 1},
+    "hands": [{"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}],
+}
+
+
+def test_name_date_and_money_rate_are_read() -> None:
+    session = read_session(EVENING)
+    assert session.name == "Tarot zu fünft bei Carl"
+    assert session.date == datetime.date(2026, 11, 20)
+    assert session.money_rate == Decimal("0.10")
+
+
+def test_name_date_and_money_rate_are_optional() -> None:
+    session = read_session({key: value for key, value in EVENING.items() if key in ("variant", "players")})
+    assert (session.name, session.date, session.money_rate) == (None, None, None)
+    assert list(write_session(session)) == ["format", "variant", "players", "options", "hands"]
+
+
+def test_a_written_session_carries_name_date_money_rate_and_every_option() -> None:
+    text = dumps_session(read_session(EVENING))
+    assert json.loads(text) == EVENING
+    assert list(json.loads(text)) == list(EVENING)
+    assert dumps_session(read_session(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("written", "rate", "text"),
+    [
+        ("0.10", Decimal("0.10"), "0.10"),
+        ("0.1000", Decimal("0.1"), "0.10"),
+        (0.1, Decimal("0.1"), "0.10"),
+        (2, Decimal(2), "2.00"),
+        ("0.0125", Decimal("0.0125"), "0.0125"),
+        ("9999.9999", Decimal("9999.9999"), "9999.9999"),
+        (100, Decimal(100), "100.00"),
+    ],
+)
+def test_money_rate_is_a_decimal_string_or_a_json_number(written: Any, rate: Decimal, text: str) -> None:
+    session = read_session({**EVENING, "money_rate": written})
+    assert session.money_rate == rate
+    # written back the one way, with the cents at least: export → import → export is stable
+    assert write_session(session)["money_rate"] == text
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("name", "", "1 to 80 characters"),
+        ("name", "   ", "1 to 80 characters"),
+        ("name", " Freitag", "without leading or trailing spaces"),
+        ("name", "x" * 81, "1 to 80 characters"),
+        ("name", 7, "1 to 80 characters"),
+        ("date", "22.11.2026", "YYYY-MM-DD"),
+        ("date", "2026-02-30", '(got "2026-02-30")'),
+        ("date", "20261122", "YYYY-MM-DD"),
+        ("date", "2026-11-22T20:00", "YYYY-MM-DD"),
+        ("date", 20261122, "(got 20261122)"),
+        ("date", None, "(got NoneType)"),
+        ("money_rate", "0", "greater than 0"),
+        ("money_rate", 0, "greater than 0"),
+        ("money_rate", "-0.10", "greater than 0"),
+        ("money_rate", "0,10", '(got "0,10")'),
+        ("money_rate", "1e2", 'for example "0.10"'),
+        ("money_rate", "0.00001", "at most 4 decimals"),
+        ("money_rate", 1e-05, "at most 4 decimals"),
+        ("money_rate", "10000", "below 10000"),
+        ("money_rate", True, "(got true)"),
+        ("money_rate", None, "(got NoneType)"),
+        ("money_rate", "NaN", '(got "NaN")'),
+    ],
+)
+def test_a_bad_name_date_or_money_rate_is_refused_naming_it(key: str, value: Any, says: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        read_session({**EVENING, key: value})
+    assert (caught.value.field, caught.value.hand) == (key, None)
+    assert says in str(caught.value)
+
+
+def test_name_date_and_money_rate_do_not_change_the_score() -> None:
+    plain = {key: value for key, value in EVENING.items() if key not in ("name", "date", "money_rate")}
+    assert score_session(read_session(EVENING)).to_json() == score_session(read_session(plain)).to_json()
