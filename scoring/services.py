@@ -15,10 +15,12 @@ import dataclasses
 import hashlib
 import io
 import json
+import re
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -49,7 +51,7 @@ from scoring.engine import (
     variant_for,
 )
 from scoring.engine import Session as SessionFile
-from scoring.engine.session_file import FORMAT, read_players
+from scoring.engine.session_file import FORMAT, MAX_SESSION_NAME, read_players, read_session_name
 from scoring.engine.types import line_to_json, points_to_json
 from scoring.models import Hand, HandChange, Player, Seat, Session
 
@@ -166,14 +168,19 @@ def session_create(
     players: Sequence[str],
     options: dict[str, Any],
     money_rate: Decimal | None = None,
+    played_on: date | None = None,
 ) -> Session:
-    """Open a session; players are found by name among the owner's or created."""
+    """Open a session; players are found by name among the owner's or created.
+    It was played today unless ``played_on`` says otherwise."""
     game_variant = variant_for(variant)
     names = read_players(list(players), game_variant)
     parsed = game_variant.parse_options(options, names)
     session = Session.objects.create(
         owner=owner, name=name, variant=variant, options=options_json(parsed), money_rate=money_rate
     )
+    if played_on is not None:
+        session.played_on = played_on
+        session.save(update_fields=["played_on"])
     for position, player_name in enumerate(names):
         player, _ = Player.objects.get_or_create(owner=owner, name=player_name)
         Seat.objects.create(session=session, player=player, position=position, name=player_name)
@@ -447,11 +454,12 @@ def _section_settlement(variant: Variant, section: Section, rate: Decimal | None
 
 
 def session_file(session: Session) -> SessionFile:
-    """The session as the engine's validated ``tarockscore/1`` document."""
+    """The session as the engine's validated ``tarockscore/1`` document, with its
+    name, the day it was played and its money rate."""
     seats = list(session.seats.all())
     game = game_of(session, seats)
     hands = session.hands.filter(deleted_at__isnull=True).order_by("number")
-    return read_session(
+    document = read_session(
         {
             "format": FORMAT,
             "variant": session.variant,
@@ -459,6 +467,10 @@ def session_file(session: Session) -> SessionFile:
             "options": game.variant.dump_options(game.options),
             "hands": [hand.as_session_hand() for hand in hands],
         }
+    )
+    # Written as stored: an export never fails on what the session is called.
+    return dataclasses.replace(
+        document, name=session.name, date=session.played_on, money_rate=session.money_rate
     )
 
 
@@ -468,23 +480,34 @@ def session_export_json(session: Session) -> str:
 
 
 def name_from_filename(filename: str) -> str:
-    """A session name from an uploaded file's name: ``freitag_bei_carl.json`` → ``freitag bei carl``."""
-    stem = filename.rsplit("/", 1)[-1].split(".")[0]
-    return stem.replace("_", " ").replace("-", " ").strip()[:80] or gettext("Imported session")
+    """A session name from a file's name, its letters intact:
+    ``tarot-zu-fünft.json`` → ``tarot zu fünft``, ``freitag_bei_carl.json`` → ``freitag bei carl``."""
+    stem = re.split(r"[/\\]", unicodedata.normalize("NFC", filename))[-1]
+    stem = stem.rsplit(".", 1)[0] if "." in stem.lstrip(".") else stem
+    words = "".join(" " if c in "_-" or not c.isprintable() else c for c in stem).split()
+    return " ".join(words)[:MAX_SESSION_NAME].strip() or gettext("Imported session")
 
 
 @transaction.atomic
-def session_import(*, owner: User, text: str | bytes, name: str) -> Session:
+def session_import(*, owner: User, text: str | bytes, name: str = "", filename: str = "") -> Session:
     """Create a session from a ``tarockscore/1`` file. A file with any error is
-    refused as a whole (``InvalidInput`` naming hand and field); nothing is created."""
+    refused as a whole (``InvalidInput`` naming hand and field); nothing is created.
+
+    The session is called ``name`` when one is given (typed in the form,
+    ``--name``), else what the file calls it, else after ``filename``."""
     document = read_session(text)
+    explicit = name.strip()
+    if explicit:
+        explicit = read_session_name(explicit)
     players = list(document.players)
     session = session_create(
         owner=owner,
-        name=name,
+        name=explicit or document.name or name_from_filename(filename),
         variant=document.variant.key,
         players=players,
         options=document.variant.dump_options(document.options),
+        money_rate=document.money_rate,
+        played_on=document.date,
     )
     game = Game(document.variant, document.players, document.options)
     hands = []

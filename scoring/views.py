@@ -493,11 +493,13 @@ def session_import(request: Request) -> HttpResponse:
         elif upload is None:
             error = _("file: choose a tarockscore session file (.json)")
         else:
-            name = (request.POST.get("name") or "").strip()[:80] or services.name_from_filename(
-                upload.name or ""
-            )
             try:
-                session = services.session_import(owner=request.user, text=upload.read(), name=name)
+                session = services.session_import(
+                    owner=request.user,
+                    text=upload.read(),
+                    name=request.POST.get("name") or "",
+                    filename=upload.name or "",
+                )
             except InvalidInput as refused:
                 error = refused.describe(translate=_, number=number)
             else:

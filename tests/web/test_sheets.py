@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import re
@@ -30,7 +31,7 @@ RICH = ["rich-french.json", "rich-illustrated.json", "rich-chambery.json", "rich
 
 
 def imported(user, name: str) -> Session:
-    return services.session_import(owner=user, text=(FIXTURES / name).read_bytes(), name=name.split(".")[0])
+    return services.session_import(owner=user, text=(FIXTURES / name).read_bytes(), filename=name)
 
 
 def pdf_text(data: bytes) -> str:
@@ -149,12 +150,28 @@ def test_the_csv_parses_and_its_totals_equal_the_sheets(logged_in, user):
 def test_export_import_export_is_byte_for_byte_identical(logged_in, user, name):
     session = imported(user, name)
     first = logged_in.get(reverse("session_export", args=[session.pk, "json"])).content
-    assert first == dumps_session(read_session((FIXTURES / name).read_text())).encode()
-    again = services.session_import(owner=user, text=first, name="again")
+    original = read_session((FIXTURES / name).read_text())
+    # the file as read, with the session's name and day (the file's own where it has them)
+    expected = dataclasses.replace(original, name=session.name, date=session.played_on)
+    assert first == dumps_session(expected).encode()
+    again = services.session_import(owner=user, text=first, filename="again.json")
     second = logged_in.get(reverse("session_export", args=[again.pk, "json"])).content
     assert first == second
     # and the imported session scores exactly like the original
     assert services.session_sheet(again).summary.totals == services.session_sheet(session).summary.totals
+
+
+@pytest.mark.parametrize("name", RICH)
+def test_an_export_carries_name_date_money_rate_and_every_house_rule(logged_in, user, name):
+    document = json.loads((FIXTURES / name).read_text())
+    session = imported(user, name)
+    exported = json.loads(logged_in.get(reverse("session_export", args=[session.pk, "json"])).content)
+    assert exported["name"] == document["name"] == session.name
+    assert exported["date"] == document["date"] == session.played_on.isoformat()
+    assert exported.get("money_rate") == document.get("money_rate")
+    assert session.money_rate == (Decimal(document["money_rate"]) if "money_rate" in document else None)
+    variant = services.VARIANTS[document["variant"]]
+    assert list(exported["options"]) == [f.name for f in variant.option_fields]
 
 
 def test_the_rich_fixtures_use_every_optional_field():

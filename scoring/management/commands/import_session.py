@@ -18,7 +18,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the session file (JSON)")
         parser.add_argument("--owner", required=True, help="the user name the session belongs to")
-        parser.add_argument("--name", help="the session's name (default: the file name)")
+        parser.add_argument(
+            "--name", help="the session's name (default: the name in the file, else the file's name)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
@@ -32,7 +34,7 @@ class Command(BaseCommand):
             raise CommandError(f"file: cannot be read: {error.strerror}") from None
         try:
             session = services.session_import(
-                owner=owner, text=data, name=options["name"] or services.name_from_filename(path.name)
+                owner=owner, text=data, name=options["name"] or "", filename=path.name
             )
         except InvalidInput as error:
             raise CommandError(error.describe()) from None
