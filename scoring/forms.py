@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import HandType, InvalidInput, Table, Variant
-from scoring.engine.schema import Field, Kind, clean
+from scoring.engine.schema import Field, Kind, clean, text_problem
 from scoring.engine.session_file import MAX_NAME
 from scoring.engine.variant import shown
 from scoring.presentation import render_line
@@ -461,6 +461,14 @@ class SessionForm(forms.Form):
             self.fields[f"seat_{seat}"] = forms.CharField(
                 label=_("Seat %(n)s") % {"n": seat}, max_length=MAX_NAME, required=False
             )
+
+    def clean_name(self) -> str:
+        """The session's name, held to the session file's rules for text (no control characters)."""
+        name: str = self.cleaned_data["name"]
+        problem = text_problem(name)
+        if problem is not None:
+            raise forms.ValidationError(render_line(problem))
+        return name
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{seat}"] for seat in range(1, self.seats + 1)]

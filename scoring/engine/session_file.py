@@ -15,12 +15,13 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .registry import VARIANT_KEYS, VARIANTS
-from .schema import Field, Kind, clean
+from .schema import Field, Kind, check_text, clean, text_problem
 from .settlement import Settlement
 from .types import (
     HandScore,
     HandType,
     InvalidInput,
+    Line,
     Table,
     allowed_list,
     gettext_noop,
@@ -34,7 +35,7 @@ MAX_NAME = 40
 MAX_SESSION_NAME = 80
 MAX_HANDS = 5000
 TOP_KEYS = ("format", "name", "date", "variant", "players", "money_rate", "options", "hands")
-NOTE = Field("note", Kind.TEXT, gettext_noop("Note"), default="", max_length=500)
+NOTE = Field("note", Kind.TEXT, gettext_noop("Note"), default="", max_length=500, tabs=True)
 # Money per point: what the app stores (4 decimals, below 10 000).
 MONEY_RATE_PLACES = 4
 MONEY_RATE_LIMIT = Decimal(10000)
@@ -83,6 +84,7 @@ def read_players(raw: Any, variant: Variant) -> tuple[str, ...]:
                 gettext_noop("a name has 1 to {n} characters, without leading or trailing spaces"),
                 n=MAX_NAME,
             )
+        check_text(f"players[{index}]", name)
     if len(set(names)) != len(names):
         raise invalid("players", gettext_noop("names must be unique"))
     variant.check_table(names)
@@ -97,7 +99,7 @@ def read_session_name(raw: Any, field: str = "name") -> str:
             gettext_noop("a name has 1 to {n} characters, without leading or trailing spaces"),
             n=MAX_SESSION_NAME,
         )
-    return raw
+    return check_text(field, raw)
 
 
 def read_date(raw: Any) -> datetime.date:
@@ -155,13 +157,113 @@ def money_rate_text(rate: Decimal) -> str:
     return f"{value:f}"
 
 
+# What a file that is not UTF-8 starts with: its byte order mark.
+OTHER_ENCODINGS = (
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\xfe\xff", "UTF-16"),
+    (b"\xff\xfe", "UTF-16"),
+)
+
+
+def decode_document(data: bytes) -> str:
+    """A session file's text: UTF-8, with or without a byte order mark; nothing else."""
+    for mark, encoding in OTHER_ENCODINGS:
+        if data.startswith(mark):
+            raise invalid(
+                "document",
+                gettext_noop("must be UTF-8 text; this file is {encoding}: save it as UTF-8"),
+                encoding=encoding,
+            )
+    if b"\x00" in data[:4]:
+        # JSON text starts with an ASCII character: NUL bytes around it are UTF-16 or UTF-32.
+        raise invalid(
+            "document",
+            gettext_noop("must be UTF-8 text; this file is {encoding}: save it as UTF-8"),
+            encoding="UTF-16 / UTF-32",
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise invalid(
+            "document",
+            gettext_noop("must be UTF-8 text (byte {at} is not)"),
+            at=str(error.start + 1),
+        ) from None
+
+
+class _Twice(dict[str, Any]):
+    """A JSON object that named a key more than once (the first such key)."""
+
+    twice: str
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    twice = _Twice(found)
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            twice.twice = key
+            break
+        seen.add(key)
+    return twice
+
+
+def parse_document(text: str | bytes) -> Any:
+    """The parsed JSON of a session file; a key given twice is refused, naming it."""
+    if isinstance(text, bytes):
+        text = decode_document(text)
+    try:
+        return json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_object)
+    except (ValueError, RecursionError) as error:
+        raise invalid("document", gettext_noop("not valid JSON: {error}"), error=str(error)) from None
+
+
+def check_document(document: Any) -> None:
+    """Refuse what no field may hold, wherever it is: a key given twice (the last
+    one would silently win), half a character (an unpaired surrogate)."""
+    # An explicit stack: a deeply nested document cannot exhaust Python's recursion.
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            problem = text_problem(value, controls=False)
+            if problem is not None:
+                raise _at(path, problem)
+        elif isinstance(value, Mapping):
+            if isinstance(value, _Twice):
+                raise _at(
+                    (*path, value.twice),
+                    Line(gettext_noop("given twice; each field may appear once")),
+                )
+            for key, item in reversed(list(value.items())):
+                problem = text_problem(key, controls=False)
+                if problem is not None:
+                    raise _at((*path, json.dumps(key)), problem)
+                stack.append((item, (*path, key)))
+        elif isinstance(value, list):
+            stack.extend((item, (*path, index)) for index, item in reversed(list(enumerate(value, 1))))
+
+
+def _at(path: tuple[str | int, ...], line: Line) -> InvalidInput:
+    """An error at ``path`` in the document, naming the hand where it is in one."""
+    hand: int | None = None
+    if len(path) >= 2 and path[0] == "hands" and isinstance(path[1], int):
+        hand, path = path[1], path[2:]
+    field = ""
+    for part in path:
+        field += f"[{part}]" if isinstance(part, int) else (f".{part}" if field else str(part))
+    return InvalidInput(field or ("hand" if hand else "document"), line, hand)
+
+
 def read_session(document: str | bytes | Any) -> Session:
-    """A validated session from the text or the parsed JSON of a session file."""
+    """A validated session from the text (UTF-8) or the parsed JSON of a session file."""
     if isinstance(document, str | bytes):
-        try:
-            document = json.loads(document)
-        except (ValueError, RecursionError) as error:
-            raise invalid("document", gettext_noop("not valid JSON: {error}"), error=str(error)) from None
+        document = parse_document(document)
+    check_document(document)
     if not isinstance(document, Mapping):
         raise invalid("document", gettext_noop("must be a JSON object"))
     for key in document:

@@ -14,6 +14,7 @@ import pytest
 
 from scoring.engine import InvalidInput, dumps_session, read_session, score_session, write_session
 from scoring.engine.french import Split
+from scoring.engine.schema import text_problem
 
 from .support import FIVE, FOUR, SIX, THREE, fixture
 
@@ -465,3 +466,59 @@ def test_a_bad_name_date_or_money_rate_is_refused_naming_it(key: str, value: Any
 def test_name_date_and_money_rate_do_not_change_the_score() -> None:
     plain = {key: value for key, value in EVENING.items() if key not in ("name", "date", "money_rate")}
     assert score_session(read_session(EVENING)).to_json() == score_session(read_session(plain)).to_json()
+
+
+# ---------------------------------------------------------------------------
+# What no field may hold (the input policy shared by every way a file comes in)
+
+
+def test_a_key_given_twice_is_refused_at_any_depth() -> None:
+    document = json.dumps(
+        {
+            "variant": "illustrated",
+            "players": THREE,
+            "hands": [
+                {"declarer": "Anna", "game": "dreiblatt", "bid": "held", "points": 40},
+                {
+                    "declarer": "Anna",
+                    "game": "dreiblatt",
+                    "bid": "held",
+                    "points": 40,
+                    "premiums": [{"type": "pagat", "player": "Anna"}],
+                },
+            ],
+        }
+    ).replace('"type": "pagat"', '"type": "koepfe", "type": "pagat"')
+    with pytest.raises(InvalidInput) as caught:
+        read_session(document)
+    assert (caught.value.field, caught.value.hand) == ("premiums[1].type", 2)
+    assert str(caught.value) == "hand 2, premiums[1].type: given twice; each field may appear once"
+
+
+@pytest.mark.parametrize(
+    ("value", "tabs", "says"),
+    [
+        ("Anna", False, None),
+        ("Gar\tde", True, None),
+        ("Gar\tde", False, "control characters (found U+0009 at character 4)"),
+        ("a\r\nb", True, "(found U+000D at character 2)"),
+        ("\x7f", True, "(found U+007F at character 1)"),
+        ("ok \x9f", True, "(found U+009F at character 4)"),
+        ("é\udc80", True, "found U+DC80 at character 2, half a character"),
+        ("«à deux» – 🃏 …", False, None),
+    ],
+)
+def test_text_has_no_control_characters_and_no_half_characters(
+    value: str, tabs: bool, says: str | None
+) -> None:
+    problem = text_problem(value, tabs=tabs)
+    assert (problem is None) if says is None else (problem is not None and says in str(problem))
+
+
+def test_the_note_field_keeps_a_tab_and_refuses_a_line_break() -> None:
+    hand = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+    session = read_session({"variant": "french", "players": FOUR, "hands": [{**hand, "note": "a\tb"}]})
+    assert session.hands[0].note == "a\tb"
+    with pytest.raises(InvalidInput) as caught:
+        read_session({"variant": "french", "players": FOUR, "hands": [{**hand, "note": "a\nb"}]})
+    assert (caught.value.field, caught.value.hand) == ("note", 1)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from scoring.commandline import read_input, refuse
 from scoring.engine import InvalidInput, read_session, score_session
 
 
@@ -27,23 +27,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        data = read_input(options["file"])
         try:
-            data = Path(options["file"]).read_bytes() if options["file"] else sys.stdin.buffer.read()
-        except OSError as error:
-            self._refuse(f"file: cannot be read: {error.strerror}")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            self._refuse("document: must be UTF-8 text")
-        try:
-            result = score_session(read_session(text))
+            # The bytes as they are: the engine reads UTF-8 alone, as for an import.
+            result = score_session(read_session(data))
         except InvalidInput as error:
-            self._refuse(error.describe())
+            refuse(error.describe())
         out = json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"
         sys.stdout.buffer.write(out.encode("utf-8"))
         sys.stdout.buffer.flush()
-
-    def _refuse(self, message: str) -> None:
-        sys.stderr.write(" ".join(message.split()) + "\n")
-        sys.stderr.flush()
-        raise SystemExit(2)
