@@ -45,6 +45,51 @@ def test_score_session_prints_the_seed_table():
     assert result.stderr == b""
 
 
+def manage(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    env = {key: value for key, value in os.environ.items() if key not in ("SECRET_KEY", "DEBUG")}
+    return subprocess.run(
+        [sys.executable, *args], input=stdin, capture_output=True, cwd=ROOT, env=env, timeout=60, check=False
+    )
+
+
+def test_score_session_does_not_start_django():
+    seed = str(FIXTURES / "french-seed-table.json")
+    result = manage("-X", "importtime", "manage.py", "score_session", seed)
+    assert result.returncode == 0
+    imported = [
+        line.rsplit("|", 1)[-1].strip()
+        for line in result.stderr.decode().splitlines()
+        if line.startswith("import time:")
+    ]
+    assert "scoring.engine" in imported
+    assert [name for name in imported if name.split(".")[0] == "django"] == []
+    # through Django (any of its options) the command prints the very same
+    through_django = manage("manage.py", "score_session", seed, "--verbosity", "1")
+    assert through_django.returncode == 0
+    assert through_django.stdout == result.stdout
+
+
+def test_score_session_through_django_refuses_the_same_way():
+    document = json.dumps({"variant": "skat", "players": ["A", "B", "C"]}).encode()
+    fast = manage("manage.py", "score_session", stdin=document)
+    slow = manage("manage.py", "score_session", "--verbosity", "1", stdin=document)
+    assert fast.returncode == slow.returncode == 2
+    assert fast.stdout == slow.stdout == b""
+    assert fast.stderr == slow.stderr
+    assert fast.stderr.decode().startswith("variant: must be one of french, illustrated, chambery")
+
+
+def test_score_session_help_is_djangos():
+    result = manage("manage.py", "score_session", "--help")
+    assert result.returncode == 0
+    assert b"Score a tarockscore/1 session file" in result.stdout
+
+
+def test_call_command_score_session_prints_the_result(capsysbinary):
+    call_command("score_session", str(FIXTURES / "french-seed-table.json"))
+    assert json.loads(capsysbinary.readouterr().out)["totals"]["Carl"] == -380
+
+
 def test_score_session_reads_a_file_argument_too():
     result = score_session(b"", str(FIXTURES / "french-seed-table.json"))
     assert result.returncode == 0

@@ -2,18 +2,17 @@
 
 Prints the scored session as JSON (SESSION_FORMAT.md). Invalid input: exit
 status 2, one line on stderr naming the hand and the field, nothing on stdout.
+``manage.py`` runs this without starting Django (``scoring.commandline``);
+this command is the same for ``call_command`` and Django's own options.
 """
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring.commandline import read_input, refuse
-from scoring.engine import InvalidInput, read_session, score_session
+from scoring.commandline import score_session_command
 
 
 class Command(BaseCommand):
@@ -27,12 +26,4 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        data = read_input(options["file"])
-        try:
-            # The bytes as they are: the engine reads UTF-8 alone, as for an import.
-            result = score_session(read_session(data))
-        except InvalidInput as error:
-            refuse(error.describe())
-        out = json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"
-        sys.stdout.buffer.write(out.encode("utf-8"))
-        sys.stdout.buffer.flush()
+        score_session_command(options["file"])
