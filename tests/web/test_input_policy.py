@@ -24,6 +24,7 @@ from scoring import services
 from scoring.engine import InvalidInput
 from scoring.models import Hand, HandChange, Player, Seat, Session
 from tests.web.test_commands import score_session
+from tests.web.test_concurrency import HAND as HAND_FORM
 
 PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
 HAND = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56, "note": "gut"}
@@ -298,17 +299,7 @@ def test_import_session_refuses_an_unknown_owner_or_a_missing_file_with_exit_2(
 
 def test_a_hand_forms_note_with_a_control_character_is_refused_beside_the_note(logged_in, make_session):
     session = make_session()
-    data = {
-        "token": "t",
-        "type": "played",
-        "action": "save",
-        "dealer": "Dora",
-        "taker": "Anna",
-        "contract": "garde",
-        "bouts": "2",
-        "points": "56",
-        "note": "gut\x1bgemacht",
-    }
+    data = {**HAND_FORM, "token": "t", "note": "gut\x1bgemacht"}
     response = logged_in.post(reverse("hand_new", args=[session.pk]), data)
     assert response.status_code == 200
     html = response.content.decode()
