@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -17,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils.text import slugify
 
 from scoring.engine import HandType, Table
-from scoring.engine.session_file import FORMAT, hand_document
+from scoring.engine.session_file import dumps_document, hand_document, session_document
 from scoring.engine.types import points_to_json
 from scoring.models import Hand, Session
 from scoring.pdf import html_to_pdf
@@ -59,18 +58,21 @@ def file_stem(session: Session) -> str:
 
 
 def session_json(session: Session) -> str:
-    """The ``tarockscore/1`` file of a session, written from what each hand stored:
-    export → import → export is identical."""
+    """The ``tarockscore/1`` file of a session, written from what each hand stored,
+    with the session's name, day and money rate: export → import → export is identical."""
     game = game_of(session)
     hands = Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number")
-    document = {
-        "format": FORMAT,
-        "variant": session.variant,
-        "players": list(game.players),
-        "options": game.variant.dump_options(game.options),
-        "hands": [_as_written(game, hand) for hand in hands],
-    }
-    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    return dumps_document(
+        session_document(
+            variant=game.variant,
+            players=game.players,
+            options=game.variant.dump_options(game.options),
+            hands=[_as_written(game, hand) for hand in hands],
+            name=session.name,
+            date=session.played_on,
+            money_rate=session.money_rate,
+        )
+    )
 
 
 def _as_written(game: Game, hand: Hand) -> dict[str, Any]:

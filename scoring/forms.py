@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import HandType, InvalidInput, Table
-from scoring.engine.schema import clean
+from scoring.engine.schema import clean, text_problem
 from scoring.engine.session_file import MAX_NAME
 from scoring.presentation import render_line
 from scoring.schema_forms import SchemaForm, Widget
@@ -54,7 +54,9 @@ class HandForm:
         fields = () if hand_type is HandType.REDEAL else variant.form_fields(hand_type, table, options)
         self.game = SchemaForm(fields, table.active, data=data, initial=initial)
         self.counter = (
-            None if hand_type is HandType.REDEAL else variant.card_counter(hand_type, table, options)
+            None
+            if hand_type is HandType.REDEAL
+            else variant.card_counter(hand_type, table, options, self.game.raw)
         )
         self.counter_form = (
             SchemaForm(self.counter.fields, table.active, prefix="count.", data=data)
@@ -97,6 +99,11 @@ class HandForm:
             self.game.raw[field] = per_player
         else:
             self.game.raw[target] = str(points)
+
+    @property
+    def counter_help(self) -> str:
+        """What to count, where the game says (the declarer's discard in an opponents' valat)."""
+        return render_line(self.counter.help) if self.counter is not None and self.counter.help else ""
 
     def counter_widgets(self) -> list[Widget]:
         return self.counter_form.widgets() if self.counter_form is not None else []
@@ -164,6 +171,14 @@ class SessionForm(forms.Form):
             self.fields[f"seat_{seat}"] = forms.CharField(
                 label=_("Seat %(n)s") % {"n": seat}, max_length=MAX_NAME, required=False
             )
+
+    def clean_name(self) -> str:
+        """The session's name, held to the session file's rules for text (no control characters)."""
+        name: str = self.cleaned_data["name"]
+        problem = text_problem(name)
+        if problem is not None:
+            raise forms.ValidationError(render_line(problem))
+        return name
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{seat}"] for seat in range(1, self.seats + 1)]

@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -56,6 +57,8 @@ class Session(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tarock_sessions"
     )
     name = models.CharField(_("name"), max_length=80)
+    # The day the session was played: the day it was opened, or the session file's date.
+    played_on = models.DateField(_("played on"), default=timezone.localdate)
     variant = models.CharField(_("game"), max_length=20, choices=variant_choices)
     # Every house rule, defaults included, so a later change of a default
     # cannot change an old session.

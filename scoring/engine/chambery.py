@@ -332,7 +332,13 @@ class Chambery(Variant):
     def hand_fields(self, hand_type: HandType, table: Table, options: ChamberyOptions) -> tuple[Field, ...]:
         return fields_for(len(table.active), options)
 
-    def card_counter(self, hand_type: HandType, table: Table, options: ChamberyOptions) -> CardCounter:
+    def card_counter(
+        self,
+        hand_type: HandType,
+        table: Table,
+        options: ChamberyOptions,
+        values: Mapping[str, Any] | None = None,
+    ) -> CardCounter:
         playing = len(table.active)
         count = count_for(playing, options.deck)
         fields = counter_fields(options.deck, count.tricks)

@@ -540,7 +540,7 @@ TRISCHAKEN_FIELDS = (
         "points",
         Kind.PLAYER_POINTS,
         gettext_noop("Points of each player"),
-        help=gettext_noop("Whole points; the talon is not played, so they add up to at most 70."),
+        help=gettext_noop("Whole points; the talon is not played, so they add up to 44 to 68."),
         minimum=Fraction(0),
         maximum=Fraction(TOTAL),
         required=True,
@@ -598,13 +598,6 @@ class Illustrated(Variant):
                 got=options.valat_scoring.value,
             )
 
-    def dump_options(self, options: IllustratedOptions) -> dict[str, Any]:
-        out = super().dump_options(options)
-        # The profile's own valat scoring is implied, as when reading.
-        if options.valat_scoring is default_valat_scoring(options.profile):
-            out.pop("valat_scoring", None)
-        return out
-
     # -- hands ---------------------------------------------------------------
 
     def allowed_hand_types(self, options: IllustratedOptions) -> tuple[HandType, ...]:
@@ -626,9 +619,13 @@ class Illustrated(Variant):
             return TRISCHAKEN_FIELDS
         return played_form_fields(options)
 
-    def card_counter(self, hand_type: HandType, table: Table, options: Any) -> CardCounter:
+    def card_counter(
+        self, hand_type: HandType, table: Table, options: Any, values: Mapping[str, Any] | None = None
+    ) -> CardCounter:
         if hand_type is HandType.TRISCHAKEN:
             return CardCounter((COUNTER_PLAYER, *COUNTER_FIELDS), "points.{player}", count_cards)
+        if values is not None and opponents_valat(values):
+            return discard_counter(values.get("game"))
         return CardCounter(COUNTER_FIELDS, "points", count_cards)
 
     def build_hand(
@@ -765,7 +762,7 @@ def build_played(values: Mapping[str, Any], table: Table, options: IllustratedOp
         mondfang=None if mondfang is None else Mondfang(mondfang["captured_by"], mondfang["played_by"]),
         renonce=values["renonce"],
     )
-    check_played(hand, options)
+    check_played(hand, table, options)
     return hand
 
 
@@ -775,7 +772,7 @@ def max_talon_rest(game: Game) -> int:
     return card_points(CardCount(fives=left)) if left else 0
 
 
-def check_played(hand: IllustratedHand, options: IllustratedOptions) -> None:
+def check_played(hand: IllustratedHand, table: Table, options: IllustratedOptions) -> None:
     """The cross-field rules of RULES 2.2–2.7; each refusal names its field."""
     if hand.points is None and hand.renonce is None:
         raise invalid("points", gettext_noop("required (only a renonce hand may leave out the points)"))
@@ -806,7 +803,7 @@ def check_played(hand: IllustratedHand, options: IllustratedOptions) -> None:
     if hand.valat is not None:
         check_valat(hand, hand.valat, options)
     if hand.mondfang is not None:
-        check_mondfang(hand, hand.mondfang, options)
+        check_mondfang(hand, hand.mondfang, table, options)
 
 
 def check_premium(hand: IllustratedHand, premium: Premium, path: str, options: IllustratedOptions) -> None:
@@ -963,19 +960,57 @@ def check_valat(hand: IllustratedHand, valat: Valat, options: IllustratedOptions
             raise invalid("valat.kontra", gettext_noop("a silent valat cannot be kontra'd; allowed: 0"))
     if not valat.made or hand.renonce is not None or hand.points is None:
         return
-    expected = TOTAL - hand.talon_rest if valat.by is ValatBy.DECLARER else 0
-    if hand.points != expected:
-        text = (
-            gettext_noop(
-                "the declarer took every trick (valat): points must be 70 − talon_rest = {expected} (got {got})"
+    if valat.by is ValatBy.DECLARER:
+        expected = TOTAL - hand.talon_rest
+        if hand.points != expected:
+            raise invalid(
+                "points",
+                gettext_noop(
+                    "the declarer took every trick (valat): points must be 70 − talon_rest = {expected} (got {got})"
+                ),
+                expected=expected,
+                got=hand.points,
             )
-            if valat.by is ValatBy.DECLARER
-            else gettext_noop("the opponents took every trick (valat): points must be {expected} (got {got})")
+        return
+    # The declarer took no trick: all he has is his own discard (RULES 2.6).
+    low, high = discard_points(hand.game)
+    if not low <= hand.points <= high:
+        if high == 0:
+            text = gettext_noop(
+                "the opponents took every trick (valat) and a {game} has no discard: points must be 0 (got {got})"
+            )
+        else:
+            text = gettext_noop(
+                "the opponents took every trick (valat): the declarer's points are his discard of "
+                "{cards} in this {game}, from {low} to {high} (got {got})"
+            )
+        raise invalid(
+            "points",
+            text,
+            game=GAME_LABEL[hand.game],
+            cards=discard_cards(hand.game),
+            low=low,
+            high=high,
+            got=hand.points,
         )
-        raise invalid("points", text, expected=expected, got=hand.points)
 
 
-def check_mondfang(hand: IllustratedHand, mondfang: Mondfang, options: IllustratedOptions) -> None:
+def discard_cards(game: Game) -> Line:
+    """``3 cards``: how many the declarer discards, as many as he took from the talon."""
+    cards = TALON_TAKEN[game]
+    return Line(gettext_noop("{n} card") if cards == 1 else gettext_noop("{n} cards"), {"n": cards})
+
+
+def discard_points(game: Game) -> tuple[int, int]:
+    """The fewest and the most points the declarer's discard can count (RULES 2.1, 2.6):
+    as many cards as he took from the talon, all plain cards or all worth 5."""
+    cards = TALON_TAKEN[game]
+    return card_points(CardCount(others=cards)), card_points(CardCount(fives=cards))
+
+
+def check_mondfang(
+    hand: IllustratedHand, mondfang: Mondfang, table: Table, options: IllustratedOptions
+) -> None:
     if options.profile is not Profile.GRAZ:
         raise invalid("mondfang", gettext_noop("a Mondfang counts only in profile graz; allowed: null"))
     if mondfang.captured_by == mondfang.played_by:
@@ -984,6 +1019,24 @@ def check_mondfang(hand: IllustratedHand, mondfang: Mondfang, options: Illustrat
             gettext_noop("the XXI and the Sküs were played by two players; not {player} twice"),
             player=mondfang.played_by,
         )
+    valat = hand.valat
+    if valat is not None and valat.made and hand.renonce is None:
+        # The other side took no trick, so it cannot have taken the XXI (RULES 2.5).
+        side = (
+            (hand.declarer,)
+            if valat.by is ValatBy.DECLARER
+            else tuple(p for p in table.players if p != hand.declarer)
+        )
+        if mondfang.captured_by not in side:
+            raise invalid(
+                "mondfang.captured_by",
+                gettext_noop(
+                    "the side that made the valat took every trick, so the XXI was taken by one of "
+                    "{allowed} (got {got})"
+                ),
+                allowed=allowed_list(side),
+                got=mondfang.captured_by,
+            )
     for index, premium in enumerate(hand.premiums, 1):
         holds_both = premium.type is PremiumType.TAROCKTRULL
         holds_neither = premium.type is PremiumType.OHNE_TRULL and hand.declarer in (
@@ -1013,19 +1066,18 @@ def check_trischaken_allowed(options: IllustratedOptions) -> None:
         )
 
 
+def trischaken_total() -> tuple[int, int]:
+    """What the three players' points add up to in a Trischaken (RULES 2.8): all
+    but the untouched talon, whose six cards hold 2 (all plain) to 26 (all worth 5)."""
+    return TOTAL - card_points(CardCount(fives=TALON)), TOTAL - card_points(CardCount(others=TALON))
+
+
 def build_trischaken(values: Mapping[str, Any], options: IllustratedOptions) -> TrischakenHand:
     check_trischaken_allowed(options)
     hand = TrischakenHand(
         points={name: int(value) for name, value in values["points"].items()},
         no_trick=tuple(values["no_trick"]),
     )
-    total = sum(hand.points.values())
-    if total > TOTAL:
-        raise invalid(
-            "points",
-            gettext_noop("the talon is not played, so the points add up to at most 70 (got {got})"),
-            got=total,
-        )
     for index, name in enumerate(hand.no_trick, 1):
         if hand.points[name]:
             raise invalid(
@@ -1046,6 +1098,21 @@ def build_trischaken(values: Mapping[str, Any], options: IllustratedOptions) -> 
                 gettext_noop("{player} has 0 points, so took no trick: add {player} to no_trick"),
                 player=name,
             )
+    total = sum(hand.points.values())
+    low, high = trischaken_total()
+    if not low <= total <= high:
+        raise invalid(
+            "points",
+            gettext_noop(
+                "the talon is not played and holds {talon_low} to {talon_high} points, so the three "
+                "players' points add up to {low} to {high} (got {got})"
+            ),
+            talon_low=TOTAL - high,
+            talon_high=TOTAL - low,
+            low=low,
+            high=high,
+            got=total,
+        )
     return hand
 
 
@@ -1550,3 +1617,54 @@ COUNTER_PLAYER = Field("player", Kind.PLAYER, gettext_noop("Whose cards"), requi
 
 def count_cards(values: Mapping[str, Any]) -> int:
     return card_points(CardCount(**{kind: values[kind] for kind in CARD_VALUE}))
+
+
+def opponents_valat(values: Mapping[str, Any]) -> bool:
+    """Whether a hand's inputs so far record a valat the opponents made (outside a renonce)."""
+    valat = values.get("valat")
+    return (
+        isinstance(valat, Mapping)
+        and valat.get("by") == ValatBy.OPPONENTS
+        and valat.get("made", True) is not False
+        and not values.get("renonce")
+    )
+
+
+def discard_counter(game: Any) -> CardCounter:
+    """RULES 2.6: the opponents took every trick, so the declarer's points are his
+    own discard, as many cards as he took from the talon; count those."""
+    if game not in tuple(Game):
+        return CardCounter(
+            COUNTER_FIELDS,
+            "points",
+            count_cards,
+            Line(gettext_noop("The opponents took every trick: count the declarer's discard.")),
+        )
+    game = Game(game)
+    cards = TALON_TAKEN[game]
+
+    def count(values: Mapping[str, Any]) -> int:
+        counted = CardCount(**{kind: values[kind] for kind in CARD_VALUE})
+        if counted.cards != cards:
+            raise invalid(
+                "cards",
+                gettext_noop("the declarer's discard in this {game} is {cards} (counted: {got})"),
+                game=GAME_LABEL[game],
+                cards=discard_cards(game),
+                got=counted.cards,
+            )
+        return card_points(counted)
+
+    if not cards:
+        help_line = Line(
+            gettext_noop("The opponents took every trick and a {game} has no discard: the declarer has 0."),
+            {"game": GAME_LABEL[game]},
+        )
+    else:
+        help_line = Line(
+            gettext_noop(
+                "The opponents took every trick: count the declarer's discard, {cards} in this {game}."
+            ),
+            {"cards": discard_cards(game), "game": GAME_LABEL[game]},
+        )
+    return CardCounter(COUNTER_FIELDS, "points", count, help_line)

@@ -10,6 +10,7 @@ stated in one place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -52,6 +53,7 @@ class Field:
     fields: tuple[Field, ...] = ()
     max_items: int | None = None
     max_length: int = 500
+    tabs: bool = False  # TEXT: a tab is kept (a note pasted from a spreadsheet); other controls never
     rare: bool = False  # seldom used at the table: forms may fold it away
     # A hint for forms: show this field only while another field has one of these values.
     shown_when: tuple[str, tuple[str, ...]] | None = None
@@ -62,6 +64,47 @@ class Field:
 
 def _fail(path: str, text: str, **args: Any) -> InvalidInput:
     return InvalidInput(path, Line(text, args))
+
+
+# Text is what can be stored, printed and shown: no control characters (C0, DEL,
+# C1: NUL, escape, line breaks …; every text field is one line in the app, and a
+# line break would be lost when the form is sent again) and no unpaired
+# surrogates (half a character, which no file, page or database can hold).
+_CONTROL = "\x00-\x08\x0a-\x1f\x7f-\x9f"
+_SURROGATE = "\ud800-\udfff"
+NOT_TEXT = re.compile(f"[\t{_CONTROL}{_SURROGATE}]")
+NOT_TEXT_BUT_TABS = re.compile(f"[{_CONTROL}{_SURROGATE}]")
+HALF_A_CHARACTER = re.compile(f"[{_SURROGATE}]")
+
+
+def text_problem(value: str, *, tabs: bool = False, controls: bool = True) -> Line | None:
+    """Why ``value`` is not text the app keeps, or None: the first control
+    character (unless ``controls`` is off; a tab only unless ``tabs``) or
+    unpaired surrogate, by code point and position (1-based)."""
+    pattern = HALF_A_CHARACTER if not controls else NOT_TEXT_BUT_TABS if tabs else NOT_TEXT
+    found = pattern.search(value)
+    if found is None:
+        return None
+    char = found.group()
+    args: dict[str, Any] = {"code": f"U+{ord(char):04X}", "at": Fraction(found.start() + 1)}
+    if "\ud800" <= char <= "\udfff":
+        return Line(
+            gettext_noop(
+                "must be text: found {code} at character {at}, half a character (an unpaired surrogate)"
+            ),
+            args,
+        )
+    return Line(
+        gettext_noop("must be text without control characters (found {code} at character {at})"), args
+    )
+
+
+def check_text(path: str, value: str, *, tabs: bool = False) -> str:
+    """``value`` if it is text the app keeps; else ``InvalidInput`` naming ``path``."""
+    problem = text_problem(value, tabs=tabs)
+    if problem is not None:
+        raise InvalidInput(path, problem)
+    return value
 
 
 def _show(value: Any) -> str:
@@ -141,7 +184,7 @@ def clean_value(f: Field, value: Any, present: bool, players: Sequence[str], pat
                 raise _fail(here, gettext_noop("must be text (got {got})"), got=_show(value))
             if len(value) > f.max_length:
                 raise _fail(here, gettext_noop("at most {n} characters"), n=Fraction(f.max_length))
-            return value
+            return check_text(here, value, tabs=f.tabs)
         case Kind.RECORD:
             return clean(f.fields, value, players, f"{here}.")
         case Kind.LIST:
@@ -263,7 +306,7 @@ def _in_range(f: Field, number: Fraction) -> bool:
     return f.maximum is None or number <= f.maximum
 
 
-def dump_value(f: Field, value: Any) -> Any:
+def dump_value(f: Field, value: Any, *, defaults: bool = False) -> Any:
     """The JSON form of a cleaned value (the inverse of ``clean_value``)."""
     if value is None:
         return None
@@ -273,24 +316,25 @@ def dump_value(f: Field, value: Any) -> Any:
         case Kind.PLAYER_POINTS:
             return {k: (int(v) if v.denominator == 1 else float(v)) for k, v in value.items()}
         case Kind.RECORD:
-            return dump(f.fields, value)
+            return dump(f.fields, value, defaults=defaults)
         case Kind.LIST:
-            return [dump(f.fields, item) for item in value]
+            return [dump(f.fields, item, defaults=defaults) for item in value]
         case Kind.PLAYER_LIST:
             return list(value)
     return value
 
 
-def dump(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str, Any]:
-    """Cleaned values back to JSON, in field order, leaving out defaults."""
+def dump(fields: Sequence[Field], values: Mapping[str, Any], *, defaults: bool = False) -> dict[str, Any]:
+    """Cleaned values back to JSON, in field order, leaving out defaults unless
+    ``defaults`` asks for every value (house rules are written in full)."""
     out: dict[str, Any] = {}
     for f in fields:
         if f.name not in values:
             continue
         value = values[f.name]
-        if value == f.default and not f.required:
+        if value == f.default and not f.required and not defaults:
             continue
-        out[f.name] = dump_value(f, value)
+        out[f.name] = dump_value(f, value, defaults=defaults)
     return out
 
 

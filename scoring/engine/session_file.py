@@ -6,18 +6,22 @@ refusal is an ``InvalidInput`` naming the hand (1-based) and the field.
 
 from __future__ import annotations
 
+import datetime
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .registry import VARIANTS
-from .schema import Field, Kind, clean
+from .schema import Field, Kind, check_text, clean, text_problem
 from .settlement import Settlement
 from .types import (
     HandScore,
     HandType,
     InvalidInput,
+    Line,
     Table,
     allowed_list,
     gettext_noop,
@@ -28,9 +32,15 @@ from .variant import HandRecord, Summary, Variant
 
 FORMAT = "tarockscore/1"
 MAX_NAME = 40
+MAX_SESSION_NAME = 80
 MAX_HANDS = 5000
-TOP_KEYS = ("format", "variant", "players", "options", "hands")
-NOTE = Field("note", Kind.TEXT, gettext_noop("Note"), default="", max_length=500)
+TOP_KEYS = ("format", "name", "date", "variant", "players", "money_rate", "options", "hands")
+NOTE = Field("note", Kind.TEXT, gettext_noop("Note"), default="", max_length=500, tabs=True)
+# Money per point: what the app stores (4 decimals, below 10 000).
+MONEY_RATE_PLACES = 4
+MONEY_RATE_LIMIT = Decimal(10000)
+MONEY_RATE_TEXT = re.compile(r"[0-9]{1,5}(\.[0-9]{1,10})?")
+DATE_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @dataclass(frozen=True)
@@ -39,6 +49,9 @@ class Session:
     players: tuple[str, ...]
     options: Any
     hands: tuple[HandRecord, ...]
+    name: str | None = None  # what the session is called
+    date: datetime.date | None = None  # the day it was played
+    money_rate: Decimal | None = None  # money per point
 
 
 def variant_for(key: Any) -> Variant:
@@ -64,19 +77,186 @@ def read_players(raw: Any, variant: Variant) -> tuple[str, ...]:
                 gettext_noop("a name has 1 to {n} characters, without leading or trailing spaces"),
                 n=MAX_NAME,
             )
+        check_text(f"players[{index}]", name)
     if len(set(names)) != len(names):
         raise invalid("players", gettext_noop("names must be unique"))
     variant.check_table(names)
     return names
 
 
-def read_session(document: str | bytes | Any) -> Session:
-    """A validated session from the text or the parsed JSON of a session file."""
-    if isinstance(document, str | bytes):
+def read_session_name(raw: Any, field: str = "name") -> str:
+    """A session's name: 1 to 80 characters, not only spaces, none at either end."""
+    if not isinstance(raw, str) or not raw.strip() or raw != raw.strip() or len(raw) > MAX_SESSION_NAME:
+        raise invalid(
+            field,
+            gettext_noop("a name has 1 to {n} characters, without leading or trailing spaces"),
+            n=MAX_SESSION_NAME,
+        )
+    return check_text(field, raw)
+
+
+def read_date(raw: Any) -> datetime.date:
+    """The day a session was played, written ``YYYY-MM-DD``."""
+    try:
+        if isinstance(raw, str) and DATE_TEXT.fullmatch(raw):
+            return datetime.date.fromisoformat(raw)
+    except ValueError:
+        pass
+    raise invalid(
+        "date",
+        gettext_noop("must be a day written YYYY-MM-DD, for example 2026-11-22 (got {got})"),
+        got=json.dumps(raw, ensure_ascii=False) if isinstance(raw, str | int | float) else type(raw).__name__,
+    )
+
+
+def read_money_rate(raw: Any) -> Decimal:
+    """Money per point: a decimal string such as ``"0.10"`` or a JSON number,
+    greater than 0 and below 10 000, with at most 4 decimals."""
+    rate: Decimal | None = None
+    if isinstance(raw, str) and MONEY_RATE_TEXT.fullmatch(raw):
+        rate = Decimal(raw)
+    elif isinstance(raw, int | float) and not isinstance(raw, bool):
         try:
-            document = json.loads(document)
-        except (ValueError, RecursionError) as error:
-            raise invalid("document", gettext_noop("not valid JSON: {error}"), error=str(error)) from None
+            rate = Decimal(str(raw))
+        except InvalidOperation:  # pragma: no cover - str() of a JSON number is always a decimal
+            rate = None
+    if (
+        rate is None
+        or not rate.is_finite()
+        or not 0 < rate < MONEY_RATE_LIMIT
+        or rate != rate.quantize(Decimal(1).scaleb(-MONEY_RATE_PLACES))
+    ):
+        raise invalid(
+            "money_rate",
+            gettext_noop(
+                "must be money per point greater than 0 and below {limit} with at most {places} decimals, "
+                'for example "0.10" (got {got})'
+            ),
+            limit=str(MONEY_RATE_LIMIT),
+            places=str(MONEY_RATE_PLACES),
+            got=json.dumps(raw, ensure_ascii=False)
+            if isinstance(raw, str | int | float)
+            else type(raw).__name__,
+        )
+    return rate
+
+
+def money_rate_text(rate: Decimal) -> str:
+    """``"0.10"``, ``"0.0125"``, ``"2.00"``: at least the cents, no trailing zeros beyond them."""
+    value = rate.normalize()
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and exponent > -2:
+        value = rate.quantize(Decimal("0.01"))
+    return f"{value:f}"
+
+
+# What a file that is not UTF-8 starts with: its byte order mark.
+OTHER_ENCODINGS = (
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\xfe\xff", "UTF-16"),
+    (b"\xff\xfe", "UTF-16"),
+)
+
+
+def decode_document(data: bytes) -> str:
+    """A session file's text: UTF-8, with or without a byte order mark; nothing else."""
+    for mark, encoding in OTHER_ENCODINGS:
+        if data.startswith(mark):
+            raise invalid(
+                "document",
+                gettext_noop("must be UTF-8 text; this file is {encoding}: save it as UTF-8"),
+                encoding=encoding,
+            )
+    if b"\x00" in data[:4]:
+        # JSON text starts with an ASCII character: NUL bytes around it are UTF-16 or UTF-32.
+        raise invalid(
+            "document",
+            gettext_noop("must be UTF-8 text; this file is {encoding}: save it as UTF-8"),
+            encoding="UTF-16 / UTF-32",
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise invalid(
+            "document",
+            gettext_noop("must be UTF-8 text (byte {at} is not)"),
+            at=str(error.start + 1),
+        ) from None
+
+
+class _Twice(dict[str, Any]):
+    """A JSON object that named a key more than once (the first such key)."""
+
+    twice: str
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    twice = _Twice(found)
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            twice.twice = key
+            break
+        seen.add(key)
+    return twice
+
+
+def parse_document(text: str | bytes) -> Any:
+    """The parsed JSON of a session file; a key given twice is refused, naming it."""
+    if isinstance(text, bytes):
+        text = decode_document(text)
+    try:
+        return json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_object)
+    except (ValueError, RecursionError) as error:
+        raise invalid("document", gettext_noop("not valid JSON: {error}"), error=str(error)) from None
+
+
+def check_document(document: Any) -> None:
+    """Refuse what no field may hold, wherever it is: a key given twice (the last
+    one would silently win), half a character (an unpaired surrogate)."""
+    # An explicit stack: a deeply nested document cannot exhaust Python's recursion.
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            problem = text_problem(value, controls=False)
+            if problem is not None:
+                raise _at(path, problem)
+        elif isinstance(value, Mapping):
+            if isinstance(value, _Twice):
+                raise _at(
+                    (*path, value.twice),
+                    Line(gettext_noop("given twice; each field may appear once")),
+                )
+            for key, item in reversed(list(value.items())):
+                problem = text_problem(key, controls=False)
+                if problem is not None:
+                    raise _at((*path, json.dumps(key)), problem)
+                stack.append((item, (*path, key)))
+        elif isinstance(value, list):
+            stack.extend((item, (*path, index)) for index, item in reversed(list(enumerate(value, 1))))
+
+
+def _at(path: tuple[str | int, ...], line: Line) -> InvalidInput:
+    """An error at ``path`` in the document, naming the hand where it is in one."""
+    hand: int | None = None
+    if len(path) >= 2 and path[0] == "hands" and isinstance(path[1], int):
+        hand, path = path[1], path[2:]
+    field = ""
+    for part in path:
+        field += f"[{part}]" if isinstance(part, int) else (f".{part}" if field else str(part))
+    return InvalidInput(field or ("hand" if hand else "document"), line, hand)
+
+
+def read_session(document: str | bytes | Any) -> Session:
+    """A validated session from the text (UTF-8) or the parsed JSON of a session file."""
+    if isinstance(document, str | bytes):
+        document = parse_document(document)
+    check_document(document)
     if not isinstance(document, Mapping):
         raise invalid("document", gettext_noop("must be a JSON object"))
     for key in document:
@@ -105,7 +285,15 @@ def read_session(document: str | bytes | Any) -> Session:
             raise error.in_hand(number) from None
         hands.append(record)
         previous = record.table.dealer
-    return Session(variant, players, options, tuple(hands))
+    return Session(
+        variant,
+        players,
+        options,
+        tuple(hands),
+        name=read_session_name(document["name"]) if "name" in document else None,
+        date=read_date(document["date"]) if "date" in document else None,
+        money_rate=read_money_rate(document["money_rate"]) if "money_rate" in document else None,
+    )
 
 
 def next_dealer(players: Sequence[str], previous: str | None) -> str | None:
@@ -203,19 +391,52 @@ def write_hand(variant: Variant, record: HandRecord, options: Any) -> dict[str, 
 
 
 def write_session(session: Session) -> dict[str, Any]:
-    """The session as a ``tarockscore/1`` document (parsed JSON)."""
-    return {
-        "format": FORMAT,
-        "variant": session.variant.key,
-        "players": list(session.players),
-        "options": session.variant.dump_options(session.options),
-        "hands": [write_hand(session.variant, hand, session.options) for hand in session.hands],
-    }
+    """The session as a ``tarockscore/1`` document (parsed JSON): its name, day
+    and money rate where known, and every house rule in force."""
+    return session_document(
+        variant=session.variant,
+        players=session.players,
+        options=session.variant.dump_options(session.options),
+        hands=[write_hand(session.variant, hand, session.options) for hand in session.hands],
+        name=session.name,
+        date=session.date,
+        money_rate=session.money_rate,
+    )
+
+
+def session_document(
+    *,
+    variant: Variant,
+    players: Sequence[str],
+    options: dict[str, Any],
+    hands: list[dict[str, Any]],
+    name: str | None = None,
+    date: datetime.date | None = None,
+    money_rate: Decimal | None = None,
+) -> dict[str, Any]:
+    """A ``tarockscore/1`` document from its parts, its keys in the file's order."""
+    out: dict[str, Any] = {"format": FORMAT}
+    if name is not None:
+        out["name"] = name
+    if date is not None:
+        out["date"] = date.isoformat()
+    out["variant"] = variant.key
+    out["players"] = list(players)
+    if money_rate is not None:
+        out["money_rate"] = money_rate_text(money_rate)
+    out["options"] = options
+    out["hands"] = hands
+    return out
+
+
+def dumps_document(document: Mapping[str, Any]) -> str:
+    """A session file's text: stable, so export → import → export is identical."""
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
 def dumps_session(session: Session) -> str:
     """The session file's text: stable, so export → import → export is identical."""
-    return json.dumps(write_session(session), ensure_ascii=False, indent=1) + "\n"
+    return dumps_document(write_session(session))
 
 
 def result_to_json(

@@ -45,12 +45,14 @@ class CardCounter:
     ``fields`` are the counts (and whatever else the count needs, e.g. tricks);
     the points go into the hand field ``target`` (``points``), or into
     ``points.<player>`` when ``target`` is ``points.{player}`` and the counter
-    has a ``player`` field.
+    has a ``player`` field. ``help`` says what to count where the game asks for
+    something other than the cards a side took.
     """
 
     fields: tuple[Field, ...]
     target: str
     count: Callable[[Mapping[str, Any]], int]
+    help: Line | None = None
 
     def target_for(self, values: Mapping[str, Any]) -> str:
         return self.target.format(player=values.get("player", ""))
@@ -152,8 +154,9 @@ class Variant:
         return self.parse_options({}, players)
 
     def dump_options(self, options: Any) -> dict[str, Any]:
-        """The house rules that differ from their defaults, as JSON."""
-        return dump(self.option_fields, dataclasses.asdict(options))
+        """Every house rule with the value in force, defaults included, as JSON: a
+        session file then scores the same whatever a later version's defaults are."""
+        return dump(self.option_fields, dataclasses.asdict(options), defaults=True)
 
     def check_table(self, players: Sequence[str]) -> None:
         if len(players) not in self.table_sizes:
@@ -201,8 +204,11 @@ class Variant:
         whose refusals explain why."""
         return self.hand_fields(hand_type, table, options)
 
-    def card_counter(self, hand_type: HandType, table: Table, options: Any) -> CardCounter | None:
-        """The hand form's card-point helper, if the game has one."""
+    def card_counter(
+        self, hand_type: HandType, table: Table, options: Any, values: Mapping[str, Any] | None = None
+    ) -> CardCounter | None:
+        """The hand form's card-point helper, if the game has one. ``values`` are the
+        hand's inputs so far (the session file's shape), where what to count depends on them."""
         return None
 
     def build_hand(self, hand_type: HandType, values: dict[str, Any], table: Table, options: Any) -> Any:

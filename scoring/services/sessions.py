@@ -4,6 +4,7 @@ sheet goes through ``mark_changed`` in the same transaction."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -37,8 +38,10 @@ def session_create(
     players: Sequence[str],
     options: dict[str, Any],
     money_rate: Decimal | None = None,
+    played_on: date | None = None,
 ) -> Session:
-    """Open a session; players are found by name among the owner's or created."""
+    """Open a session; players are found by name among the owner's or created.
+    It was played today unless ``played_on`` says otherwise."""
     game_variant = variant_for(variant)
     names = read_players(list(players), game_variant)
     parsed = game_variant.parse_options(options, names)
@@ -48,6 +51,7 @@ def session_create(
         variant=variant,
         options=options_json(parsed),
         money_rate=money_rate,
+        played_on=played_on or timezone.localdate(),
         changed_at=timezone.now(),
     )
     for position, player_name in enumerate(names):

@@ -96,10 +96,11 @@ def session_import(request: Request) -> HttpResponse:
     """Upload a tarockscore/1 file; a file with any error is refused as a whole."""
     error: str | None = None
     if request.method == "POST":
-        text, name, error = _upload(request)
+        text, filename, error = _upload(request)
         if text is not None:
+            name = request.POST.get("name") or ""
             try:
-                session = services.session_import(owner=request.user, text=text, name=name)
+                session = services.session_import(owner=request.user, text=text, name=name, filename=filename)
             except InvalidInput as refused:
                 error = refused.describe(translate=_, number=number)
             else:
@@ -109,11 +110,10 @@ def session_import(request: Request) -> HttpResponse:
 
 
 def _upload(request: Request) -> tuple[bytes | None, str, str | None]:
-    """The uploaded file's bytes and the session's name, or why there is no file."""
+    """The uploaded file's bytes and its name, or why there is no file."""
     upload = request.FILES.get("file")
     if upload_too_large(request) or (upload is not None and (upload.size or 0) > MAX_IMPORT_BYTES):
         return None, "", _("file: at most %(n)s kB") % {"n": MAX_IMPORT_BYTES // 1024}
     if upload is None:
         return None, "", _("file: choose a tarockscore session file (.json)")
-    typed = (request.POST.get("name") or "").strip()[:80]
-    return upload.read(), typed or services.name_from_filename(upload.name or ""), None
+    return upload.read(), upload.name or "", None

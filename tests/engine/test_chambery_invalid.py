@@ -288,6 +288,66 @@ def test_refused(players, hand, options, field, words):
         assert word in str(error), str(error)
 
 
+# --------------------------------------------------------------------------
+# The discard point (RULES 3.1): wherever it counts, the dealer's side has at least
+# 1 point and a side without the dealer at most total − 1.
+
+DISCARD_POINT_TABLES = [
+    # (name, players, options, total)
+    ("five_full", FIVE, {}, 68),
+    ("four_full", FOUR, {}, 72),
+    ("four_simplified", FOUR, SIMPLIFIED, 68),
+]
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "total"),
+    [case[1:] for case in DISCARD_POINT_TABLES],
+    ids=[case[0] for case in DISCARD_POINT_TABLES],
+)
+def test_the_dealers_side_has_at_least_the_discard_point(players, options, total):
+    for hand in (call(0), {"dealer": "Anna", "mode": "call", "points": 0}):  # with a partner, alone
+        error = refused("chambery", players, hand, options)
+        assert error.field == "points"
+        assert f"from 1 to {total} points (got 0)" in str(error)
+    result = session("chambery", players, [call(1), {"dealer": "Bert", "mode": "call", "points": 1}], options)
+    # 1 point is the discard alone: the dealer's side lost, and pays
+    assert [hand.deltas["Anna"] < 0 for hand in result.hands] == [True, False]
+    assert result.hands[1].deltas["Bert"] < 0
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "total"),
+    [case[1:] for case in DISCARD_POINT_TABLES],
+    ids=[case[0] for case in DISCARD_POINT_TABLES],
+)
+def test_a_soloist_who_is_not_the_dealer_has_at_most_total_minus_one(players, options, total):
+    error = refused("chambery", players, solo(2, total), options)
+    assert error.field == "points"
+    assert f"from 0 to {total - 1} points (got {total})" in str(error)
+    # every card and trick but the dealer's discard point: the soloist won
+    assert session("chambery", players, [solo(2, total - 1)], options).hands[0].deltas["Bert"] > 0
+
+
+@pytest.mark.parametrize(("options", "total"), [(CROISE, 72), ({**CROISE, **SIMPLIFIED}, 68)])
+def test_croise_the_dealers_side_has_at_least_the_discard_point(options, total):
+    error = refused("chambery", FOUR, {"dealer": "Anna", "mode": "croise", "points": 0}, options)
+    assert error.field == "points"
+    assert f"from 1 to {total} points (got 0)" in str(error)
+    accepted = session("chambery", FOUR, [{"dealer": "Anna", "mode": "croise", "points": 1}], options)
+    assert accepted.hands[0].deltas["Anna"] < 0
+
+
+def test_three_players_with_the_full_deck_the_dealer_may_have_just_the_discard_point():
+    result = session("chambery", THREE, [{"dealer": "Anna", "points": {"Anna": 1, "Bert": 38, "Carl": 39}}])
+    # Anna 25 below 26 and below 13: pays 2 × 25 = 50; Bert 12 and Carl 13 above share it 12 : 13
+    assert {name: int(value) for name, value in result.hands[0].deltas.items()} == {
+        "Anna": -50,
+        "Bert": 24,
+        "Carl": 26,
+    }
+
+
 def test_a_refused_hand_names_its_number():
     with pytest.raises(InvalidInput) as caught:
         session(

@@ -283,9 +283,9 @@ DOCUMENT_CASES: list[tuple[str, dict[str, Any], str, tuple[str, ...]]] = [
     ("variant_missing", {"players": FOUR, "hands": []}, "variant", ("french",)),
     (
         "unknown_key_in_the_document",
-        document(date="2024-01-01"),
-        "date",
-        ("format", "variant", "players", "options", "hands"),
+        document(day="2024-01-01"),
+        "day",
+        ("format", "name", "date", "variant", "players", "money_rate", "options", "hands"),
     ),
     (
         "unknown_key_in_options",

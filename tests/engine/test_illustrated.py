@@ -323,8 +323,32 @@ def test_beck_additive_valat_adds_its_value_times_game_and_kontra(announced, val
 
 
 def test_valat_made_by_the_opponents_is_scored_for_each_as_the_declarers_would_be():
-    played = hand(points=0, valat={"by": "opponents"}, premiums=[{"type": "koepfe", "player": "B"}])
-    assert written(played) == {"A": 0, "B": 38 + 12 + 2, "C": 38 + 12}
+    played = hand(points=5, valat={"by": "opponents"}, premiums=[{"type": "koepfe", "player": "B"}])
+    # A keeps only his discard, 5 points; the opponents have 70 − 5 = 65:
+    # each (3 + 30) × 1 = 33 and the valat 12; B also his Köpfe 2
+    assert written(played) == {"A": 0, "B": 33 + 12 + 2, "C": 33 + 12}
+    assert lines(played)[:2] == [
+        "(3 + 30) × 1 = 33 each for B and C (Dreiblatt lost by A with 5, silent Valat made)",
+        "silent Valat made: 12 × 1 = 12 each for B and C",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("game", "points", "each"),
+    [
+        ("dreiblatt", 1, (3 + 34) * 1 + 12),  # three plain cards discarded: 3 − 2 = 1
+        ("dreiblatt", 13, (3 + 22) * 1 + 12),  # three cards worth 5: 15 − 2 = 13
+        ("zweiblatt", 1, (3 + 34) * 2 + 12 * 2),  # two plain cards: 2 − 4/3, rounded 1
+        ("zweiblatt", 9, (3 + 26) * 2 + 12 * 2),  # two worth 5: 10 − 4/3, rounded 9
+        ("einblatt", 0, (3 + 35) * 3 + 12 * 3),  # one plain card: 1 − 2/3, rounded 0
+        ("einblatt", 4, (3 + 31) * 3 + 12 * 3),  # one worth 5: 5 − 2/3, rounded 4
+        ("solo", 0, (3 + 35) * 4 + 12 * 4),  # a Solo takes nothing from the talon, discards nothing
+    ],
+)
+def test_in_an_opponents_valat_the_declarers_points_are_his_own_discard(game, points, each):
+    played = hand(game=game, points=points, valat={"by": "opponents"})
+    # each opponent: (G + (70 − points) − 35) · M, and the silent valat 12 · M
+    assert written(played) == {"A": 0, "B": each, "C": each}
 
 
 def test_announced_valat_that_fails_gives_the_game_to_the_opponents_with_the_points_in_play():
@@ -386,8 +410,9 @@ def test_graz_valat_announced_with_its_own_kontra_doubles_its_factor():
 
 
 def test_graz_valat_by_the_opponents_multiplies_their_card_combinations():
-    played = hand(points=0, valat={"by": "opponents"}, premiums=[{"type": "koepfe", "player": "B"}])
-    assert written(played, GRAZ) == {"A": 0, "B": 38 * 6 + 2 * 6, "C": 38 * 6}
+    played = hand(points=4, valat={"by": "opponents"}, premiums=[{"type": "koepfe", "player": "B"}])
+    # the opponents have 70 − 4 = 66: (3 + 31) × 6 each; B's Köpfe 2 × 6
+    assert written(played, GRAZ) == {"A": 0, "B": 34 * 6 + 2 * 6, "C": 34 * 6}
 
 
 def test_graz_announced_valat_that_fails_is_multiplied_by_12():
@@ -395,6 +420,24 @@ def test_graz_announced_valat_that_fails_is_multiplied_by_12():
         points=40, talon_rest=2, valat={"by": "declarer", "announced": "after_talon", "made": False}
     )
     assert written(played, GRAZ) == {"A": 0, "B": 36 * 12, "C": 36 * 12}
+
+
+@pytest.mark.parametrize(
+    ("options", "factor"), [({"valat_scoring": "beck_factor"}, 24), ({"profile": "graz"}, 12)]
+)
+def test_a_failed_announced_valat_never_multiplies_the_premiums(options, factor):
+    played = hand(
+        points=50,
+        valat={"by": "declarer", "announced": "after_talon", "made": False},
+        premiums=[
+            {"type": "koepfe", "player": "A"},
+            {"type": "pagat", "player": "B"},
+            {"type": "koenigstrull", "player": "C"},
+        ],
+    )
+    # the game goes to B and C: (3 + 35) × 1 × the valat factor each;
+    # the premiums as usual: A's Köpfe 2, B's silent Pagat 5, C's Königstrull 5
+    assert written(played, options) == {"A": 2, "B": 38 * factor + 5, "C": 38 * factor + 5}
 
 
 # --------------------------------------------------------------------------
@@ -431,6 +474,24 @@ def test_renonce_hand_ignores_the_points_and_a_valat_and_keeps_the_kontra():
     assert written(played) == {"A": (3 + 10) * 2 * 2, "B": 0, "C": 0}
 
 
+def test_renonce_counts_the_declarers_announced_card_combinations_and_ohne():
+    premiums = [
+        {"type": "koenigstrull", "player": "A", "announced": "before_talon"},
+        {"type": "ohne_trull", "player": "A", "announced": "after_talon"},
+        {"type": "koepfe", "player": "B", "announced": "before_talon"},
+    ]
+    # (3 + 10) × 1 = 13, Königstrull before the talon 5 × 2 = 10, Ohne Trull after it 4;
+    # B's Köpfe is an opponent's premium and does not count
+    assert written(hand(renonce="A", premiums=premiums)) == {"A": 0, "B": 27, "C": 27}
+    assert written(hand(renonce="C", premiums=premiums)) == {"A": 27, "B": 0, "C": 0}
+
+
+def test_renonce_does_not_count_the_declarers_silent_card_combinations_and_ohne():
+    premiums = [{"type": "koenigstrull", "player": "A"}, {"type": "ohne_trull", "player": "A"}]
+    # only the game at (3 + 10) × 1
+    assert written(hand(renonce="B", premiums=premiums)) == {"A": 13, "B": 0, "C": 0}
+
+
 def test_renonce_keeps_the_mondfang():
     played = hand(renonce="A", mondfang={"captured_by": "B", "played_by": "A"})
     assert written(played, GRAZ) == {"A": -5, "B": 13 + 5, "C": 13}
@@ -445,6 +506,26 @@ def test_mondfang_is_plus_five_for_the_capturer_and_minus_five_for_the_player_of
     # flat: neither the Solo nor the Rekontra multiplies it
     assert written(played, GRAZ) == {"A": (3 + 5) * 4 * 4 - 5, "B": 0, "C": 5}
     assert "Mondfang: −5 for A (played the XXI)" in lines(played, GRAZ)
+
+
+@pytest.mark.parametrize(
+    ("valat", "points", "captured_by", "played_by", "expected"),
+    [
+        # A's silent valat: (3 + 35) × 1 × 6 = 228; A took B's XXI: +5 and −5, flat
+        ("declarer", 70, "A", "B", {"A": 228 + 5, "B": -5, "C": 0}),
+        # the opponents' valat, A's discard 4: each (3 + 31) × 1 × 6 = 204; C took B's XXI
+        ("opponents", 4, "C", "B", {"A": 0, "B": 204 - 5, "C": 204 + 5}),
+        # … or B took A's XXI
+        ("opponents", 4, "B", "A", {"A": -5, "B": 204 + 5, "C": 204}),
+    ],
+)
+def test_mondfang_in_a_made_valat_is_taken_by_the_side_that_made_it(
+    valat, points, captured_by, played_by, expected
+):
+    played = hand(
+        points=points, valat={"by": valat}, mondfang={"captured_by": captured_by, "played_by": played_by}
+    )
+    assert written(played, GRAZ) == expected
 
 
 # --------------------------------------------------------------------------
@@ -549,7 +630,7 @@ def test_a_session_without_hands_has_no_series():
 def test_trischaken_and_mondfang_can_bring_a_total_below_zero():
     options = {"all_pass": "trischaken", "profile": "graz"}
     hands = [
-        trischaken({"A": 40, "B": 20, "C": 10}),
+        trischaken({"A": 30, "B": 20, "C": 10}),
         hand(points=36, mondfang={"captured_by": "B", "played_by": "C"}),
     ]
     assert session("illustrated", PLAYERS, hands, options).to_json()["totals"] == {"A": -6, "B": 10, "C": 0}
@@ -594,11 +675,16 @@ def test_session_file_round_trip_keeps_house_rules_and_hands():
     first = read_session(document)
     text = dumps_session(first)
     saved = json.loads(text)
+    # every house rule in force, the defaults and the profile's own valat scoring included
     assert saved["options"] == {
         "profile": "graz",
-        "game_points": {"held": 4},
+        "game_points": {"announced": 3, "unterer": 4, "held": 4},
+        "valat_scoring": "graz",
         "uhu": True,
+        "silent_ultimo_loss_counts": True,
         "all_pass": "trischaken",
+        "series_target": 100,
+        "series_bonus": 10,
     }
     assert saved["hands"][0]["valat"] == {"by": "declarer", "announced": "after_talon", "kontra": 2}
     assert saved["hands"][1] == {

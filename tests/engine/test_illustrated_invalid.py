@@ -137,7 +137,38 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
         (hand(points=70, valat={"by": "declarer", "kontra": 1}), GRAZ, "valat.kontra", "silent valat"),
         (hand(points=60, valat={"by": "declarer"}), None, "points", "70 − talon_rest = 70"),
         (hand(points=60, talon_rest=4, valat={"by": "declarer"}), None, "points", "= 66 (got 60)"),
-        (hand(points=3, valat={"by": "opponents"}), None, "points", "must be 0"),
+        # an opponents' valat: the declarer's points are his own discard (RULES 2.6)
+        (
+            hand(points=0, valat={"by": "opponents"}),
+            None,
+            "points",
+            "discard of 3 cards in this Dreiblatt, from 1 to 13 (got 0)",
+        ),
+        (hand(points=14, valat={"by": "opponents"}), None, "points", "from 1 to 13 (got 14)"),
+        (
+            hand(game="zweiblatt", points=0, valat={"by": "opponents"}),
+            None,
+            "points",
+            "2 cards in this Zweiblatt, from 1 to 9",
+        ),
+        (
+            hand(game="zweiblatt", points=10, valat={"by": "opponents"}),
+            None,
+            "points",
+            "from 1 to 9 (got 10)",
+        ),
+        (
+            hand(game="einblatt", points=5, valat={"by": "opponents"}),
+            None,
+            "points",
+            "1 card in this Einblatt, from 0 to 4",
+        ),
+        (
+            hand(game="solo", points=1, valat={"by": "opponents"}),
+            None,
+            "points",
+            "no discard: points must be 0 (got 1)",
+        ),
         (
             hand(points=70, valat={"by": "declarer"}, premiums=[{"type": "pagat", "player": "B"}]),
             None,
@@ -157,6 +188,37 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             "mondfang",
             "premiums[1]",
         ),
+        (
+            hand(
+                mondfang={"captured_by": "A", "played_by": "C"},
+                premiums=[{"type": "ohne_trull", "player": "A"}],
+            ),
+            GRAZ,
+            "mondfang",
+            "premiums[1] (Ohne Trull of A)",
+        ),
+        (
+            hand(
+                mondfang={"captured_by": "B", "played_by": "A"},
+                premiums=[{"type": "ohne_trull", "player": "A"}],
+            ),
+            GRAZ,
+            "mondfang",
+            "rules out this Mondfang",
+        ),
+        # in a made valat the other side took no trick, so not the XXI either (RULES 2.5)
+        (
+            hand(points=70, valat={"by": "declarer"}, mondfang={"captured_by": "B", "played_by": "A"}),
+            GRAZ,
+            "mondfang.captured_by",
+            "one of A (got B)",
+        ),
+        (
+            hand(points=4, valat={"by": "opponents"}, mondfang={"captured_by": "A", "played_by": "B"}),
+            GRAZ,
+            "mondfang.captured_by",
+            "one of B, C (got A)",
+        ),
         # Trischaken
         ({"type": "trischaken", "points": {"A": 30, "B": 20, "C": 10}}, None, "type", "all_pass: trischaken"),
         (
@@ -165,11 +227,24 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             "type",
             "(this session: talon_keep)",
         ),
+        # the untouched talon holds 2 to 26 points (RULES 2.8)
         (
             {"type": "trischaken", "points": {"A": 40, "B": 20, "C": 11}},
             {"all_pass": "trischaken"},
             "points",
-            "at most 70 (got 71)",
+            "add up to 44 to 68 (got 71)",
+        ),
+        (
+            {"type": "trischaken", "points": {"A": 40, "B": 20, "C": 9}},
+            {"all_pass": "trischaken"},
+            "points",
+            "holds 2 to 26 points, so the three players' points add up to 44 to 68 (got 69)",
+        ),
+        (
+            {"type": "trischaken", "points": {"A": 30, "B": 13, "C": 0}, "no_trick": ["C"]},
+            {"all_pass": "trischaken"},
+            "points",
+            "add up to 44 to 68 (got 43)",
         ),
         (
             {"type": "trischaken", "points": {"A": 40, "B": 20}},
@@ -207,6 +282,26 @@ def test_a_refused_hand_names_the_field_and_what_is_allowed(played, options, fie
     error = refusal(played, options)
     assert error.field == field
     assert says in str(error)
+
+
+def test_trischaken_points_may_add_up_to_44_and_to_68():
+    trischaken = {"all_pass": "trischaken"}
+    # the talon holding six cards worth 5 (26 points), or six plain cards (2 points)
+    for points in ({"A": 30, "B": 14, "C": 0}, {"A": 30, "B": 20, "C": 18}):
+        played = {"type": "trischaken", "points": points, "no_trick": [n for n, p in points.items() if not p]}
+        assert one_hand("illustrated", PLAYERS, played, trischaken).deltas["A"] == -10
+
+
+def test_a_renonce_hand_does_not_check_its_mondfang_against_the_valat():
+    # the renonce decides the hand and a valat in it counts nothing (RULES 2.7), so the
+    # Mondfang is taken as recorded: (3 + 10) for each opponent, +5 and −5 flat
+    played = hand(
+        renonce="A",
+        points=70,
+        valat={"by": "declarer"},
+        mondfang={"captured_by": "B", "played_by": "A"},
+    )
+    assert one_hand("illustrated", PLAYERS, played, GRAZ).deltas == {"A": -5, "B": 13 + 5, "C": 13}
 
 
 def test_vierzig_made_is_not_checked_against_points_in_a_renonce_hand():

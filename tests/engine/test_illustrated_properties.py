@@ -19,6 +19,8 @@ GAMES = ["dreiblatt", "zweiblatt", "einblatt", "solo"]
 LEVELS = ["silent", "after_talon", "before_talon"]
 # The most the talon cards left in each game can count (3, 4, 5 or 6 cards worth 5).
 TALON_REST = {"dreiblatt": 13, "zweiblatt": 17, "einblatt": 22, "solo": 26}
+# What the declarer's own discard can count when the opponents take every trick.
+DISCARD = {"dreiblatt": (1, 13), "zweiblatt": (1, 9), "einblatt": (0, 4), "solo": (0, 0)}
 CARD_COMBINATIONS = ["koenigstrull", "tarocktrull", "koepfe"]
 OHNE = ["ohne_koenige", "ohne_trull"]
 POINTS_NEEDED = {"vierzig": 40, "fuenfzig": 50}
@@ -73,7 +75,9 @@ def played_hand(draw: st.DrawFn, options: dict[str, Any]) -> dict[str, Any]:
         }
         hand["valat"] = valat
     if valat is not None and valat["made"] and renonce is None:
-        points: int | None = 70 - talon_rest if valat["by"] == "declarer" else 0
+        points: int | None = (
+            70 - talon_rest if valat["by"] == "declarer" else draw(st.integers(*DISCARD[game]))
+        )
     else:
         points = draw(st.integers(0, 70 - talon_rest))
     if renonce is not None:
@@ -123,6 +127,11 @@ def played_hand(draw: st.DrawFn, options: dict[str, Any]) -> dict[str, Any]:
 
     if graz and draw(st.booleans()):
         captured, played = draw(st.permutations(PLAYERS))[:2]
+        if valat is not None and valat["made"] and renonce is None:
+            # Only the side that took every trick can have taken the XXI.
+            side = [declarer] if valat["by"] == "declarer" else others
+            captured = draw(st.sampled_from(side))
+            played = draw(st.sampled_from([p for p in PLAYERS if p != captured]))
         ohne_trull_rules_out = "ohne_trull" in types and declarer in (captured, played)
         if "tarocktrull" not in types and not ohne_trull_rules_out:
             hand["mondfang"] = {"captured_by": captured, "played_by": played}
@@ -132,15 +141,15 @@ def played_hand(draw: st.DrawFn, options: dict[str, Any]) -> dict[str, Any]:
 @st.composite
 def trischaken_hand(draw: st.DrawFn) -> dict[str, Any]:
     no_trick = draw(st.lists(st.sampled_from(PLAYERS), unique=True, max_size=2))
-    points: dict[str, int] = {}
-    left = 70
-    for name in PLAYERS:
-        if name in no_trick:
-            points[name] = 0
-        else:
-            points[name] = draw(st.integers(1, max(1, left - 2)))
-            left -= points[name]
-    return {"type": "trischaken", "points": points, "no_trick": no_trick}
+    takers = [name for name in PLAYERS if name not in no_trick]
+    # All but the untouched talon, which holds 2 to 26 points.
+    left = draw(st.integers(44, 68))
+    points = dict.fromkeys(no_trick, 0)
+    for index, name in enumerate(takers):
+        still = len(takers) - index - 1
+        points[name] = left if not still else draw(st.integers(1, left - still))
+        left -= points[name]
+    return {"type": "trischaken", "points": {name: points[name] for name in PLAYERS}, "no_trick": no_trick}
 
 
 @st.composite

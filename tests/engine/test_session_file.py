@@ -3,8 +3,10 @@ the document ``score_session`` prints."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 
 from scoring.engine import InvalidInput, dumps_session, read_session, score_session, write_session
 from scoring.engine.french import Split
+from scoring.engine.schema import text_problem
 
 from .support import FIVE, FOUR, SIX, THREE, fixture
 
@@ -203,13 +206,14 @@ def test_options_left_out_take_their_defaults(options: dict[str, Any] | None) ->
     session = read_session(document)
     assert session.options.five_player_split == Split.TAKER_DOUBLE
     assert session.options.round_to == 1
-    assert write_session(session)["options"] == {}
+    # written back in full, so the file scores the same whatever a later default is
+    assert write_session(session)["options"] == {"five_player_split": "taker_double", "round_to": 1}
 
 
 def test_one_option_given_leaves_the_other_at_its_default() -> None:
     session = read_session({"variant": "french", "players": FIVE, "options": {"round_to": 10}, "hands": []})
     assert session.options.five_player_split == Split.TAKER_DOUBLE
-    assert write_session(session)["options"] == {"round_to": 10}
+    assert write_session(session)["options"] == {"five_player_split": "taker_double", "round_to": 10}
 
 
 def test_options_that_differ_from_the_defaults_are_written() -> None:
@@ -395,3 +399,152 @@ def test_stored_inputs_are_written_in_field_order_whatever_order_they_were_kept_
         HandType.TRISCHAKEN, table, options, {"no_trick": [], "points": {"C": 20, "A": 30, "B": 14}}
     )
     assert list(trischaken) == ["points", "no_trick"] and list(trischaken["points"]) == ["A", "B", "C"]
+
+
+# ---------------------------------------------------------------------------
+# The session's name, day and money rate (optional)
+
+EVENING = {
+    "format": "tarockscore/1",
+    "name": "Tarot zu fünft bei Carl",
+    "date": "2026-11-20",
+    "variant": "french",
+    "players": FOUR,
+    "money_rate": "0.10",
+    "options": {"five_player_split": "taker_double", "round_to": 1},
+    "hands": [{"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}],
+}
+
+
+def test_name_date_and_money_rate_are_read() -> None:
+    session = read_session(EVENING)
+    assert session.name == "Tarot zu fünft bei Carl"
+    assert session.date == datetime.date(2026, 11, 20)
+    assert session.money_rate == Decimal("0.10")
+
+
+def test_name_date_and_money_rate_are_optional() -> None:
+    session = read_session({key: value for key, value in EVENING.items() if key in ("variant", "players")})
+    assert (session.name, session.date, session.money_rate) == (None, None, None)
+    assert list(write_session(session)) == ["format", "variant", "players", "options", "hands"]
+
+
+def test_a_written_session_carries_name_date_money_rate_and_every_option() -> None:
+    text = dumps_session(read_session(EVENING))
+    assert json.loads(text) == EVENING
+    assert list(json.loads(text)) == list(EVENING)
+    assert dumps_session(read_session(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("written", "rate", "text"),
+    [
+        ("0.10", Decimal("0.10"), "0.10"),
+        ("0.1000", Decimal("0.1"), "0.10"),
+        (0.1, Decimal("0.1"), "0.10"),
+        (2, Decimal(2), "2.00"),
+        ("0.0125", Decimal("0.0125"), "0.0125"),
+        ("9999.9999", Decimal("9999.9999"), "9999.9999"),
+        (100, Decimal(100), "100.00"),
+    ],
+)
+def test_money_rate_is_a_decimal_string_or_a_json_number(written: Any, rate: Decimal, text: str) -> None:
+    session = read_session({**EVENING, "money_rate": written})
+    assert session.money_rate == rate
+    # written back the one way, with the cents at least: export → import → export is stable
+    assert write_session(session)["money_rate"] == text
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("name", "", "1 to 80 characters"),
+        ("name", "   ", "1 to 80 characters"),
+        ("name", " Freitag", "without leading or trailing spaces"),
+        ("name", "x" * 81, "1 to 80 characters"),
+        ("name", 7, "1 to 80 characters"),
+        ("date", "22.11.2026", "YYYY-MM-DD"),
+        ("date", "2026-02-30", '(got "2026-02-30")'),
+        ("date", "20261122", "YYYY-MM-DD"),
+        ("date", "2026-11-22T20:00", "YYYY-MM-DD"),
+        ("date", 20261122, "(got 20261122)"),
+        ("date", None, "(got NoneType)"),
+        ("money_rate", "0", "greater than 0"),
+        ("money_rate", 0, "greater than 0"),
+        ("money_rate", "-0.10", "greater than 0"),
+        ("money_rate", "0,10", '(got "0,10")'),
+        ("money_rate", "1e2", 'for example "0.10"'),
+        ("money_rate", "0.00001", "at most 4 decimals"),
+        ("money_rate", 1e-05, "at most 4 decimals"),
+        ("money_rate", "10000", "below 10000"),
+        ("money_rate", True, "(got true)"),
+        ("money_rate", None, "(got NoneType)"),
+        ("money_rate", "NaN", '(got "NaN")'),
+    ],
+)
+def test_a_bad_name_date_or_money_rate_is_refused_naming_it(key: str, value: Any, says: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        read_session({**EVENING, key: value})
+    assert (caught.value.field, caught.value.hand) == (key, None)
+    assert says in str(caught.value)
+
+
+def test_name_date_and_money_rate_do_not_change_the_score() -> None:
+    plain = {key: value for key, value in EVENING.items() if key not in ("name", "date", "money_rate")}
+    assert score_session(read_session(EVENING)).to_json() == score_session(read_session(plain)).to_json()
+
+
+# ---------------------------------------------------------------------------
+# What no field may hold (the input policy shared by every way a file comes in)
+
+
+def test_a_key_given_twice_is_refused_at_any_depth() -> None:
+    document = json.dumps(
+        {
+            "variant": "illustrated",
+            "players": THREE,
+            "hands": [
+                {"declarer": "Anna", "game": "dreiblatt", "bid": "held", "points": 40},
+                {
+                    "declarer": "Anna",
+                    "game": "dreiblatt",
+                    "bid": "held",
+                    "points": 40,
+                    "premiums": [{"type": "pagat", "player": "Anna"}],
+                },
+            ],
+        }
+    ).replace('"type": "pagat"', '"type": "koepfe", "type": "pagat"')
+    with pytest.raises(InvalidInput) as caught:
+        read_session(document)
+    assert (caught.value.field, caught.value.hand) == ("premiums[1].type", 2)
+    assert str(caught.value) == "hand 2, premiums[1].type: given twice; each field may appear once"
+
+
+@pytest.mark.parametrize(
+    ("value", "tabs", "says"),
+    [
+        ("Anna", False, None),
+        ("Gar\tde", True, None),
+        ("Gar\tde", False, "control characters (found U+0009 at character 4)"),
+        ("a\r\nb", True, "(found U+000D at character 2)"),
+        ("\x7f", True, "(found U+007F at character 1)"),
+        ("ok \x9f", True, "(found U+009F at character 4)"),
+        ("é\udc80", True, "found U+DC80 at character 2, half a character"),
+        ("«à deux» – 🃏 …", False, None),
+    ],
+)
+def test_text_has_no_control_characters_and_no_half_characters(
+    value: str, tabs: bool, says: str | None
+) -> None:
+    problem = text_problem(value, tabs=tabs)
+    assert (problem is None) if says is None else (problem is not None and says in str(problem))
+
+
+def test_the_note_field_keeps_a_tab_and_refuses_a_line_break() -> None:
+    hand = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+    session = read_session({"variant": "french", "players": FOUR, "hands": [{**hand, "note": "a\tb"}]})
+    assert session.hands[0].note == "a\tb"
+    with pytest.raises(InvalidInput) as caught:
+        read_session({"variant": "french", "players": FOUR, "hands": [{**hand, "note": "a\nb"}]})
+    assert (caught.value.field, caught.value.hand) == ("note", 1)

@@ -45,6 +45,51 @@ def test_score_session_prints_the_seed_table():
     assert result.stderr == b""
 
 
+def manage(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    env = {key: value for key, value in os.environ.items() if key not in ("SECRET_KEY", "DEBUG")}
+    return subprocess.run(
+        [sys.executable, *args], input=stdin, capture_output=True, cwd=ROOT, env=env, timeout=60, check=False
+    )
+
+
+def test_score_session_does_not_start_django():
+    seed = str(FIXTURES / "french-seed-table.json")
+    result = manage("-X", "importtime", "manage.py", "score_session", seed)
+    assert result.returncode == 0
+    imported = [
+        line.rsplit("|", 1)[-1].strip()
+        for line in result.stderr.decode().splitlines()
+        if line.startswith("import time:")
+    ]
+    assert "scoring.engine" in imported
+    assert [name for name in imported if name.split(".")[0] == "django"] == []
+    # through Django (any of its options) the command prints the very same
+    through_django = manage("manage.py", "score_session", seed, "--verbosity", "1")
+    assert through_django.returncode == 0
+    assert through_django.stdout == result.stdout
+
+
+def test_score_session_through_django_refuses_the_same_way():
+    document = json.dumps({"variant": "skat", "players": ["A", "B", "C"]}).encode()
+    fast = manage("manage.py", "score_session", stdin=document)
+    slow = manage("manage.py", "score_session", "--verbosity", "1", stdin=document)
+    assert fast.returncode == slow.returncode == 2
+    assert fast.stdout == slow.stdout == b""
+    assert fast.stderr == slow.stderr
+    assert fast.stderr.decode().startswith("variant: must be one of french, illustrated, chambery")
+
+
+def test_score_session_help_is_djangos():
+    result = manage("manage.py", "score_session", "--help")
+    assert result.returncode == 0
+    assert b"Score a tarockscore/1 session file" in result.stdout
+
+
+def test_call_command_score_session_prints_the_result(capsysbinary):
+    call_command("score_session", str(FIXTURES / "french-seed-table.json"))
+    assert json.loads(capsysbinary.readouterr().out)["totals"]["Carl"] == -380
+
+
 def test_score_session_reads_a_file_argument_too():
     result = score_session(b"", str(FIXTURES / "french-seed-table.json"))
     assert result.returncode == 0
@@ -125,6 +170,55 @@ def test_invalid_input_exits_2_with_one_line_naming_hand_and_field(document, exp
     assert result.stdout == b""
     lines = result.stderr.decode().splitlines()
     assert len(lines) == 1 and lines[0].startswith(expected), lines
+
+
+def illustrated(hand: dict, **options: str) -> dict:
+    return {"variant": "illustrated", "players": ["A", "B", "C"], "options": options, "hands": [hand]}
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (  # RULES 2.6: in an opponents' valat the declarer has his own discard, 1 to 13 in a Dreiblatt
+            illustrated(
+                {
+                    "declarer": "A",
+                    "game": "dreiblatt",
+                    "bid": "held",
+                    "points": 0,
+                    "valat": {"by": "opponents"},
+                }
+            ),
+            "hand 1, points: the opponents took every trick (valat): the declarer's points are his discard "
+            "of 3 cards in this Dreiblatt, from 1 to 13 (got 0)",
+        ),
+        (  # RULES 2.8: the untouched talon holds 2 to 26 points
+            illustrated({"type": "trischaken", "points": {"A": 40, "B": 20, "C": 10}}, all_pass="trischaken"),
+            "hand 1, points: the talon is not played and holds 2 to 26 points, so the three players' "
+            "points add up to 44 to 68 (got 70)",
+        ),
+        (  # RULES 2.5: the side that took no trick cannot have taken the XXI
+            illustrated(
+                {
+                    "declarer": "A",
+                    "game": "solo",
+                    "bid": "announced",
+                    "points": 70,
+                    "valat": {"by": "declarer"},
+                    "mondfang": {"captured_by": "C", "played_by": "A"},
+                },
+                profile="graz",
+            ),
+            "hand 1, mondfang.captured_by: the side that made the valat took every trick, so the XXI "
+            "was taken by one of A (got C)",
+        ),
+    ],
+)
+def test_each_rules_correction_refuses_with_exit_2_and_one_line(document, expected):
+    result = score_session(json.dumps(document))
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert result.stderr.decode().splitlines() == [expected]
 
 
 def test_text_that_is_not_json_is_refused_the_same_way():

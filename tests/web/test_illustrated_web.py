@@ -185,6 +185,46 @@ def test_the_card_counter_refuses_more_cards_than_the_deck_has(logged_in, series
     assert re.search(r'id="f-count-fives-error" role="alert">must be a whole number from 0 to 7', html)
 
 
+def opponents_valat_count(game: str, **cards: int) -> dict[str, str]:
+    data = hand_post({"declarer": "A", "game": game, "bid": "announced"}, "t")
+    data.update(
+        {"valat.by": "opponents", "valat.announced": "silent", "valat.made": "true", "action": "count"}
+    )
+    data.update({f"count.{kind}": str(number) for kind, number in cards.items()})
+    return data
+
+
+def test_in_an_opponents_valat_the_card_counter_counts_the_declarers_discard(logged_in, series_session):
+    # RULES 2.6: the declarer's points are his discard. A Dreiblatt discards three cards:
+    # a king (5) and two plain cards (1 each): 7 − 2 = 5
+    data = opponents_valat_count("dreiblatt", fives=1, others=2)
+    html = logged_in.post(reverse("hand_new", args=[series_session.pk]), data).content.decode()
+    assert "count the declarer&#x27;s discard, 3 cards in this Dreiblatt" in html
+    assert re.search(r'name="points" value="5"', html)
+    # and the hand is scored with it: each opponent (3 + 30) × 1 and the silent valat 12
+    data["action"] = "save"
+    data["points"] = "5"
+    assert logged_in.post(reverse("hand_new", args=[series_session.pk]), data).status_code == 302
+    assert Hand.objects.get().deltas == {"A": 0, "B": 45, "C": 45}
+
+
+def test_in_an_opponents_valat_the_card_counter_wants_as_many_cards_as_the_discard(logged_in, series_session):
+    data = opponents_valat_count("einblatt", fives=1, others=1)
+    html = logged_in.post(reverse("hand_new", args=[series_session.pk]), data).content.decode()
+    assert "count the declarer&#x27;s discard, 1 card in this Einblatt" in html
+    assert re.search(
+        r'id="card-counter-error">count.cards: the declarer&#x27;s discard in this Einblatt is 1 card \(counted: 2\)',
+        html,
+    )
+    assert not re.search(r'name="points" value="\d', html)
+    html = logged_in.post(
+        reverse("hand_new", args=[series_session.pk]), opponents_valat_count("solo")
+    ).content.decode()
+    assert "a Solo has no discard: the declarer has 0" in html
+    assert re.search(r'name="points" value="0"', html)
+    assert Hand.objects.count() == 0
+
+
 def test_trischaken_is_offered_only_when_the_house_rule_says_so(logged_in, make_session):
     plain = make_session(variant="illustrated", players=PLAYERS)
     assert "?type=trischaken" not in logged_in.get(reverse("hand_new", args=[plain.pk])).content.decode()

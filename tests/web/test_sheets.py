@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import re
@@ -14,7 +15,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring import services
-from scoring.engine import dumps_session, read_session
+from scoring.engine import VARIANTS, dumps_session, read_session
 from scoring.exports import session_json
 from scoring.models import Hand, Player, Seat, Session
 from scoring.sheet import build_sheet
@@ -32,7 +33,7 @@ RICH = ["rich-french.json", "rich-illustrated.json", "rich-chambery.json", "rich
 
 
 def imported(user, name: str) -> Session:
-    return services.session_import(owner=user, text=(FIXTURES / name).read_bytes(), name=name.split(".")[0])
+    return services.session_import(owner=user, text=(FIXTURES / name).read_bytes(), filename=name)
 
 
 def pdf_text(data: bytes) -> str:
@@ -151,12 +152,28 @@ def test_the_csv_parses_and_its_totals_equal_the_sheets(logged_in, user):
 def test_export_import_export_is_byte_for_byte_identical(logged_in, user, name):
     session = imported(user, name)
     first = logged_in.get(reverse("session_export", args=[session.pk, "json"])).content
-    assert first == dumps_session(read_session((FIXTURES / name).read_text())).encode()
-    again = services.session_import(owner=user, text=first, name="again")
+    original = read_session((FIXTURES / name).read_text())
+    # the file as read, with the session's name and day (the file's own where it has them)
+    expected = dataclasses.replace(original, name=session.name, date=session.played_on)
+    assert first == dumps_session(expected).encode()
+    again = services.session_import(owner=user, text=first, filename="again.json")
     second = logged_in.get(reverse("session_export", args=[again.pk, "json"])).content
     assert first == second
     # and the imported session scores exactly like the original
     assert build_sheet(again).summary.totals == build_sheet(session).summary.totals
+
+
+@pytest.mark.parametrize("name", RICH)
+def test_an_export_carries_name_date_money_rate_and_every_house_rule(logged_in, user, name):
+    document = json.loads((FIXTURES / name).read_text())
+    session = imported(user, name)
+    exported = json.loads(logged_in.get(reverse("session_export", args=[session.pk, "json"])).content)
+    assert exported["name"] == document["name"] == session.name
+    assert exported["date"] == document["date"] == session.played_on.isoformat()
+    assert exported.get("money_rate") == document.get("money_rate")
+    assert session.money_rate == (Decimal(document["money_rate"]) if "money_rate" in document else None)
+    variant = VARIANTS[document["variant"]]
+    assert list(exported["options"]) == [f.name for f in variant.option_fields]
 
 
 def test_the_rich_fixtures_use_every_optional_field():
@@ -273,15 +290,16 @@ def test_the_import_and_export_commands(user, tmp_path, capsys):
     assert (tmp_path / "sheet.json").read_text() == session_json(session)
 
 
-def test_the_import_command_refuses_a_bad_file_and_names_hand_and_field(user, tmp_path):
-    from django.core.management.base import CommandError
-
+def test_the_import_command_refuses_a_bad_file_and_names_hand_and_field(user, tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text(
         json.dumps({"variant": "chambery", "players": ["A", "B", "C"], "hands": [{"points": {"A": 1}}]})
     )
-    with pytest.raises(CommandError, match=r"hand 1, points\.B: required"):
+    with pytest.raises(SystemExit) as exit_:
         call_command("import_session", str(bad), owner=user.username)
+    # as score_session: exit status 2, one line naming hand and field
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == "hand 1, points.B: required\n"
     assert Session.objects.count() == 0
 
 

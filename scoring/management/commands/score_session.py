@@ -2,18 +2,17 @@
 
 Prints the scored session as JSON (SESSION_FORMAT.md). Invalid input: exit
 status 2, one line on stderr naming the hand and the field, nothing on stdout.
+``manage.py`` runs this without starting Django (``scoring.commandline``);
+this command is the same for ``call_command`` and Django's own options.
 """
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring.engine import InvalidInput, read_session, score_session
+from scoring.commandline import score_session_command
 
 
 class Command(BaseCommand):
@@ -27,23 +26,4 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            data = Path(options["file"]).read_bytes() if options["file"] else sys.stdin.buffer.read()
-        except OSError as error:
-            self._refuse(f"file: cannot be read: {error.strerror}")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            self._refuse("document: must be UTF-8 text")
-        try:
-            result = score_session(read_session(text))
-        except InvalidInput as error:
-            self._refuse(error.describe())
-        out = json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"
-        sys.stdout.buffer.write(out.encode("utf-8"))
-        sys.stdout.buffer.flush()
-
-    def _refuse(self, message: str) -> None:
-        sys.stderr.write(" ".join(message.split()) + "\n")
-        sys.stderr.flush()
-        raise SystemExit(2)
+        score_session_command(options["file"])
