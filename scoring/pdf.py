@@ -2,7 +2,8 @@
 
 The PDF comes from ``session_pdf``, which renders the very template and context
 of the HTML print view, with its CSS inlined; WeasyPrint is given a URL fetcher
-that refuses everything, so nothing a player typed can make it fetch a file.
+that refuses everything but ``data:`` URLs, so nothing a player typed can make
+it fetch a file.
 """
 
 from __future__ import annotations
@@ -140,8 +141,14 @@ def session_print_html(context: dict[str, Any]) -> str:
     return render_to_string("scoring/print/sheet.html", context)
 
 
-def _refuse(url: str, timeout: int = 10, ssl_context: Any = None) -> dict[str, Any]:
-    raise ValueError(f"the score sheet fetches nothing ({url})")
+def url_fetcher() -> Any:
+    """WeasyPrint's own fetcher, allowed only ``data:`` URLs: they carry their content
+    and fetch nothing. Any other URL (``file:``, ``http:``, ...) is refused, so nothing
+    a player typed can make the PDF read a file or reach the network; WeasyPrint
+    leaves a refused image or stylesheet out and draws the rest."""
+    from weasyprint.urls import URLFetcher
+
+    return URLFetcher(allowed_protocols={"data"}, allow_redirects=False)
 
 
 @contextmanager
@@ -164,4 +171,4 @@ def session_pdf(session: Session, *, series: int | None = None, appendix: bool =
 
     html = session_print_html({**print_context(session, series=series, appendix=appendix), "for_pdf": True})
     with _without_cycle_collection():
-        return bytes(HTML(string=html, url_fetcher=_refuse).write_pdf())
+        return bytes(HTML(string=html, url_fetcher=url_fetcher()).write_pdf())
