@@ -27,7 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from scoring import services
+from scoring import busy, services
 from scoring.engine import VARIANTS, HandType, InvalidInput
 from scoring.forms import HandForm, SchemaForm, SessionForm
 from scoring.models import Hand, Session, variant_choices
@@ -324,6 +324,9 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
             )
         except InvalidInput as error:
             form.add_error(error)
+        except busy.DatabaseBusy:
+            form.other_errors.append(busy.message())  # the inputs are shown again, nothing is lost
+            return busy.answer(_hand_page(request, session, game, form, hand=None, token=token))
         else:
             return redirect(reverse("scoreboard", args=[session.pk]) + f"#hand-{hand.pk}")
     return _hand_page(request, session, game, form, hand=None, token=token)
@@ -410,6 +413,9 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
             return _hand_page(
                 request, session, game, form, hand=hand, token=version, conflict=conflict.current, status=409
             )
+        except busy.DatabaseBusy:
+            form.other_errors.append(busy.message())
+            return busy.answer(_hand_page(request, session, game, form, hand=hand, token=version))
         else:
             return redirect(reverse("scoreboard", args=[session.pk]) + f"#hand-{hand.pk}")
     return _hand_page(request, session, game, form, hand=hand, token=version)
