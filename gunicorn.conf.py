@@ -16,6 +16,8 @@ Why these values:
   one request: a slow request in one thread does not stop it.
 - graceful_timeout 60 s: how long a worker that is ending (after max_requests, or
   on a restart) may take to finish the requests it has started.
+- No control socket: gunicorn's runtime control (gunicornc) is not used, and two
+  servers on one machine (a load test beside the app) would share its one path.
 """
 
 from pathlib import Path
@@ -29,3 +31,4 @@ max_requests = 500
 max_requests_jitter = 100
 timeout = 30
 graceful_timeout = 60
+control_socket_disable = True
