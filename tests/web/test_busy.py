@@ -181,7 +181,7 @@ def test_any_other_write_that_waited_too_long_gets_the_busy_page_in_the_readers_
     assert hand.deleted_at is None
 
 
-def test_a_busy_database_met_outside_a_view_is_answered_busy_too(sqlite):
+def test_a_busy_database_met_outside_a_view_is_answered_busy_too():
     assert get_resolver().resolve_error_handler(500) is server_error
     request = RequestFactory().post("/accounts/login/", HTTP_ACCEPT_LANGUAGE="en")
     try:

@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import weasyprint
+from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring import pdf, services
+from scoring import services
 
 HAND = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 
@@ -67,7 +69,7 @@ def web_server() -> Iterator[tuple[str, list[str]]]:
 
 
 def test_a_sheet_with_a_data_image_and_foreign_urls_renders_and_fetches_nothing(
-    make_session, monkeypatch, tmp_path: Path, web_server, caplog
+    logged_in, make_session, monkeypatch, tmp_path: Path, web_server, caplog
 ):
     base, requested = web_server
     on_disk = tmp_path / "secret.png"
@@ -85,15 +87,13 @@ def test_a_sheet_with_a_data_image_and_foreign_urls_renders_and_fetches_nothing(
         f'<img src="{data_url}" alt="data"><img src="{disk}" alt="disk"><img src="{base}/image.png" alt="net">'
         f'<link rel="stylesheet" href="{base}/linked.css">'
     )
-    render = pdf.session_print_html
 
-    def with_urls(context: dict[str, Any]) -> str:
-        html = render(context)
-        return html.replace("</head>", f"<style>{injected_css}</style></head>", 1).replace(
-            "</h1>", f"</h1>{injected_html}", 1
-        )
+    class SheetWithUrls(weasyprint.HTML):  # the sheet's HTML as the app hands it to WeasyPrint, plus URLs
+        def __init__(self, *args: Any, string: str, **kwargs: Any) -> None:
+            string = string.replace("</head>", f"<style>{injected_css}</style></head>", 1)
+            super().__init__(*args, string=string.replace("</h1>", f"</h1>{injected_html}", 1), **kwargs)
 
-    monkeypatch.setattr(pdf, "session_print_html", with_urls)
+    monkeypatch.setattr(weasyprint, "HTML", SheetWithUrls)
     opened: list[str] = []
     original_open = urllib.request.OpenerDirector.open
 
@@ -106,9 +106,10 @@ def test_a_sheet_with_a_data_image_and_foreign_urls_renders_and_fetches_nothing(
     services.hand_record(session=session, raw=HAND)
 
     with caplog.at_level(logging.WARNING, logger="weasyprint"):
-        data = pdf.session_pdf(session)
+        response = logged_in.get(reverse("session_export", args=[session.pk, "pdf"]))
 
-    images = [image for page in PdfReader(io.BytesIO(data)).pages for image in page.images]
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    images = [image for page in PdfReader(io.BytesIO(response.content)).pages for image in page.images]
     assert [image.image.size for image in images] == [(3, 2)], "only the data: image is drawn"
     assert requested == [], "nothing asked of the network"
     assert all(url.startswith("data:") for url in opened), opened
