@@ -59,7 +59,7 @@ def _valid_ip(text: str) -> str | None:
 def _username(value: Any) -> str:
     """The user name an attempt counts against: as typed, without surrounding
     spaces, in lower case (``Anna`` and ``anna`` share one limit)."""
-    return str(value or "").strip()[:150].lower()
+    return str(value or "").strip().lower()[:150]  # lower case first: it may lengthen a name
 
 
 def _lock(key: str, now: datetime) -> None:

@@ -213,6 +213,12 @@ class TestLoginLimit:
             assert client.post(url, {"username": typed, "password": "wrong"}).status_code == 200
         assert client.post(url, {"username": "anna", "password": "a-long-test-password"}).status_code == 429
 
+    def test_a_long_user_name_is_counted_whatever_lower_case_makes_of_it(self, client, db):
+        typed = "İ" * 150  # each letter becomes two in lower case
+        response = client.post(reverse("login"), {"username": typed, "password": "wrong"})
+        assert response.status_code == 200
+        assert [len(name) for name in LoginAttempt.objects.values_list("username", flat=True)] == [150]
+
     def test_an_address_over_its_limit_is_refused_before_the_user_name_counts(self, client, user):
         for i in range(PER_ADDRESS):
             _attempts(1, minutes_ago=1, username=f"guess{i}")
