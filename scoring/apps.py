@@ -6,9 +6,9 @@ class ScoringConfig(AppConfig):
     verbose_name = "Tarock scoring"
 
     def ready(self) -> None:
-        from django.contrib.auth.signals import user_login_failed
+        from django.db.backends.signals import connection_created
 
-        from scoring.auth import record_failure
+        from scoring.busy import watch_connection
         from tarockscore import checks  # noqa: F401  (registers the start-up checks)
 
-        user_login_failed.connect(record_failure, dispatch_uid="scoring.auth.record_failure")
+        connection_created.connect(watch_connection, dispatch_uid="scoring.busy.watch_connection")

@@ -1,7 +1,8 @@
 """HTML → PDF bytes, nothing else.
 
-WeasyPrint is given a URL fetcher that refuses everything, so nothing a player
-typed can make it fetch a file; the stylesheet comes inlined in the HTML.
+WeasyPrint is given a URL fetcher that refuses everything but ``data:`` URLs,
+so nothing a player typed can make it fetch a file; the stylesheet comes
+inlined in the HTML.
 """
 
 from __future__ import annotations
@@ -12,8 +13,14 @@ from contextlib import contextmanager
 from typing import Any
 
 
-def _refuse(url: str, timeout: int = 10, ssl_context: Any = None) -> dict[str, Any]:
-    raise ValueError(f"the score sheet fetches nothing ({url})")
+def url_fetcher() -> Any:
+    """WeasyPrint's own fetcher, allowed only ``data:`` URLs: they carry their content
+    and fetch nothing. Any other URL (``file:``, ``http:``, ...) is refused, so nothing
+    a player typed can make the PDF read a file or reach the network; WeasyPrint
+    leaves a refused image or stylesheet out and draws the rest."""
+    from weasyprint.urls import URLFetcher
+
+    return URLFetcher(allowed_protocols={"data"}, allow_redirects=False)
 
 
 @contextmanager
@@ -34,4 +41,4 @@ def html_to_pdf(html: str) -> bytes:
     from weasyprint import HTML  # imported here: loading it takes half a second
 
     with _fewer_cycle_collections():
-        return bytes(HTML(string=html, url_fetcher=_refuse).write_pdf())
+        return bytes(HTML(string=html, url_fetcher=url_fetcher()).write_pdf())

@@ -3,9 +3,10 @@
     make load              (both databases)
     .venv/bin/python scripts/load_test.py --database sqlite|postgres [--clients 20] [--seconds 30]
 
-Starts the app under gunicorn with production settings on 127.0.0.1, on a fresh
-database (an SQLite file in a temporary folder, or a PostgreSQL database created
-on the local server and dropped afterwards). Each client logs in through the
+Starts the app under gunicorn (with gunicorn.conf.py, as in production) with
+production settings on 127.0.0.1, on a fresh database (an SQLite file in a
+temporary folder, or a PostgreSQL database created on the local server and
+dropped afterwards). Each client logs in through the
 login page and records hands into its own session, as a phone does: it opens the
 hand form, then submits it; every tenth hand it sends the same form twice, as a
 double tap does. Afterwards it checks that every hand a client saw acknowledged
@@ -20,6 +21,7 @@ import argparse
 import http.cookiejar
 import os
 import re
+import runpy
 import secrets
 import socket
 import statistics
@@ -36,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+GUNICORN_CONF = ROOT / "gunicorn.conf.py"  # the production settings of the server
 PASSWORD = "load-test-password-4711"
 PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
 
@@ -151,8 +154,9 @@ def main() -> int:
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=4)
+    served = runpy.run_path(str(GUNICORN_CONF))
+    parser.add_argument("--workers", type=int, default=served["workers"])
+    parser.add_argument("--threads", type=int, default=served["threads"])
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432", help="server URL")
     args = parser.parse_args()
 
@@ -204,7 +208,8 @@ def main() -> int:
     server = subprocess.Popen(
         [
             str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "tarockscore.wsgi",
+            "--config",
+            str(GUNICORN_CONF),
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scoring.busy.DatabaseBusyMiddleware",  # SQLite locked too long: 503 "busy, try again"
 ]
 
 ROOT_URLCONF = "tarockscore.urls"
@@ -107,11 +108,15 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock at the start of a transaction, so two phones
-    # recording at once queue up instead of failing; WAL lets readers go on.
+    # recording at once queue up instead of failing; WAL lets readers go on. A
+    # write waits up to `timeout` seconds for its turn: the largest allowed import
+    # (5,000 hands) holds the lock 4-7 s on a quiet 2-core machine and 13-20 s
+    # while the load test runs beside it (scripts/bench_import.py). A write that
+    # still finds the database locked is answered "busy, try again" (scoring.busy).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
+            "timeout": 30,
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
@@ -163,6 +168,7 @@ FILE_UPLOAD_HANDLERS = [
 BEHIND_PROXY = env_bool("BEHIND_PROXY")
 
 SESSION_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"  # like the session cookie: not sent along with other sites' requests
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -170,6 +176,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    LANGUAGE_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import services
+from scoring import busy, services
 from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.models import Hand, Session
@@ -96,6 +96,9 @@ def _submit(
             form.add_error(error)
         except services.HandConflict as conflict:
             return page(conflict=conflict.current, status=409)
+        except busy.DatabaseBusy:
+            form.other_errors.append(busy.message())
+            return busy.answer(page())
         else:
             return redirect(reverse("scoreboard", args=[hand.session_id]) + f"#hand-{hand.pk}")
     return page()

@@ -11,6 +11,7 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -63,7 +64,7 @@ class Phone:
             return error.code, error.headers.get("Location", "")
 
 
-def at_once(phones: list[Phone], send: Any) -> list[Any]:
+def at_once(phones: Sequence[Any], send: Any) -> list[Any]:
     """Let every phone send at the same moment; collect what each got back."""
     barrier = threading.Barrier(len(phones))
     results: list[Any] = [None] * len(phones)

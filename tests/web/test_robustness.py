@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.auth import client_address
-from scoring.models import HandChange, LoginFailure, Session
+from scoring.models import HandChange, LoginAttempt, Session
 from tests.conftest import seed
 from tests.web.test_views import form_data
 
@@ -141,7 +141,7 @@ class TestLoginLimit:
         User.objects.create_superuser("admin", password="the-right-admin-password")
         for _ in range(5):
             client.post(reverse("admin:login"), {"username": "admin", "password": "wrong"})
-        assert LoginFailure.objects.filter(username="admin").count() == 5
+        assert LoginAttempt.objects.filter(username="admin").count() == 5
         client.post(reverse("admin:login"), {"username": "admin", "password": "the-right-admin-password"})
         assert "_auth_user_id" not in client.session
         refused = client.post(reverse("login"), {"username": "admin", "password": "the-right-admin-password"})
@@ -149,7 +149,7 @@ class TestLoginLimit:
 
     def test_failures_on_the_login_page_are_counted_once(self, client, user):
         client.post(reverse("login"), {"username": "anna", "password": "wrong"})
-        assert LoginFailure.objects.filter(username="anna").count() == 1
+        assert LoginAttempt.objects.filter(username="anna").count() == 1
 
     def test_behind_a_proxy_the_address_is_the_one_the_proxy_saw(self):
         request = RequestFactory().get(

@@ -17,7 +17,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring import services
-from scoring.models import Hand, HandChange, LoginFailure, Session
+from scoring.models import Hand, HandChange, LoginAttempt, Session
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
@@ -173,7 +173,7 @@ class TestLogin:
         for _ in range(3):
             client.post(url, {"username": "anna", "password": "wrong"})
         assert client.post(url, {"username": "anna", "password": "a-long-test-password"}).status_code == 302
-        assert not LoginFailure.objects.filter(username="anna").exists()
+        assert not LoginAttempt.objects.filter(username="anna").exists()
 
     def test_weak_passwords_are_refused(self, logged_in, user):
         for weak in ("12345678", "password", "anna1"):

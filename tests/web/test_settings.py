@@ -81,3 +81,22 @@ def test_the_sqlite_connection_uses_wal():
         mode = cursor.fetchone()[0]
     # The test database lives in memory, where SQLite reports "memory"; a file database reports "wal".
     assert mode in ("wal", "memory")
+
+
+LANGUAGE_COOKIE = (
+    "import django; django.setup(); from django.test import Client;"
+    "response = Client().post('/i18n/setlang/', {'language': 'fr'}, secure=True, HTTP_HOST='tarock.example');"
+    "cookie = response.cookies['django_language'];"
+    "print(cookie.value, bool(cookie['secure']), cookie['samesite'])"
+)
+
+
+def test_the_language_cookie_is_secure_and_same_site_in_production():
+    # SECURE_COOKIES as production leaves it (on); the test run itself switches it off.
+    result = _django(LANGUAGE_COOKIE, SECRET_KEY="x", ALLOWED_HOSTS="tarock.example", SECURE_COOKIES="")
+    assert result.stdout.split() == ["fr", "True", "Lax"], result.stderr
+
+
+def test_the_language_cookie_follows_secure_cookies_off_behind_a_plain_http_proxy():
+    result = _django(LANGUAGE_COOKIE, SECRET_KEY="x", ALLOWED_HOSTS="tarock.example", SECURE_COOKIES="0")
+    assert result.stdout.split() == ["fr", "False", "Lax"], result.stderr

@@ -1,0 +1,34 @@
+"""gunicorn's settings for tarockscore, used by the production command in the README
+and by the load test (scripts/load_test.py). Options given on the command line
+(--bind, --workers, ...) take precedence over these.
+
+Why these values:
+
+- 3 workers × 4 threads: a worker per core and one more; the threads let a phone's
+  save go on while another request waits for the database.
+- max_requests 500 (+ up to 100 at random): Python keeps the memory a worker once
+  needed, e.g. for a big session's PDF, until the worker ends. A worker therefore
+  ends after 500 to 600 requests, finishing the ones it has, and a fresh one takes
+  its place (about half a second of start-up). The random part keeps the workers
+  from restarting all at the same moment.
+- timeout 30 s: a worker that stops reporting to gunicorn's master for 30 s is
+  killed and replaced. With threads this is the worker's heartbeat, not a limit on
+  one request: a slow request in one thread does not stop it.
+- graceful_timeout 60 s: how long a worker that is ending (after max_requests, or
+  on a restart) may take to finish the requests it has started.
+- No control socket: gunicorn's runtime control (gunicornc) is not used, and two
+  servers on one machine (a load test beside the app) would share its one path.
+"""
+
+from pathlib import Path
+
+chdir = str(Path(__file__).resolve().parent)  # the project, wherever the command is started
+wsgi_app = "tarockscore.wsgi"
+worker_class = "gthread"
+workers = 3
+threads = 4
+max_requests = 500
+max_requests_jitter = 100
+timeout = 30
+graceful_timeout = 60
+control_socket_disable = True
