@@ -9,10 +9,16 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from hypothesis import settings as hypothesis_settings
 
 from scoring import services
 from scoring.models import Session
 from tests.engine.support import FIXTURES
+
+# Property tests check rules, not speed: on a shared, busy machine an example may
+# take longer than Hypothesis' default deadline without anything being wrong.
+hypothesis_settings.register_profile("tarockscore", deadline=None)
+hypothesis_settings.load_profile("tarockscore")
 
 
 @pytest.fixture
