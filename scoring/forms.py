@@ -16,14 +16,16 @@ from django.http import QueryDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import HandType, InvalidInput, Table
+from scoring.engine import HandType, InvalidInput, Line, Table
 from scoring.engine.schema import clean, text_problem
 from scoring.engine.session_file import MAX_NAME
-from scoring.presentation import render_line
-from scoring.schema_forms import SchemaForm, Widget
+from scoring.presentation import render_line, render_words
+from scoring.schema_forms import SchemaForm, Widget, walk_widgets, widget_id
 from scoring.services.games import Game
 
 MAX_SEATS = 6
+# What every hand has besides the game's own fields; their errors are the form's own.
+COMMON_FIELDS = ("dealer", "note", "sitting_out", "type")
 
 
 # -- hands -------------------------------------------------------------------------------
@@ -52,7 +54,15 @@ class HandForm:
         table = Table(self.players, self.dealer, variant.sitting_out(self.players, self.dealer))
         self.sitting_out = table.sitting_out
         fields = () if hand_type is HandType.REDEAL else variant.form_fields(hand_type, table, options)
-        self.game = SchemaForm(fields, table.active, data=data, initial=initial)
+        self.seats = {name: seat for seat, name in enumerate(self.players, 1)}
+        self.game = SchemaForm(
+            fields,
+            table.active,
+            data=data,
+            initial=initial,
+            seats=self.seats,
+            context={"dealer": self.dealer},
+        )
         self.counter = (
             None
             if hand_type is HandType.REDEAL
@@ -86,8 +96,18 @@ class HandForm:
             values = clean(self.counter.fields, self.counter_form.raw, self.game.players, "count.")
             points = self.counter.count(values)
         except InvalidInput as error:
-            field = error.field.replace("cards.", "", 1)
-            self.counter_form.add_error(InvalidInput("count." + field.removeprefix("count."), error.line))
+            self.counter_form.add_error(
+                InvalidInput.several(
+                    [
+                        InvalidInput(
+                            "count." + p.field.replace("cards.", "", 1).removeprefix("count."),
+                            p.line,
+                            label=p.label,
+                        )
+                        for p in error.problems
+                    ]
+                )
+            )
             return
         self.counted = points
         target = self.counter.target_for(values)
@@ -109,14 +129,37 @@ class HandForm:
         return self.counter_form.widgets() if self.counter_form is not None else []
 
     def add_error(self, error: InvalidInput) -> None:
-        if error.field in ("dealer", "note", "sitting_out", "type"):
-            self.errors.setdefault(error.field, []).append(render_line(error.line))
-        else:
-            self.game.add_error(error)
+        """Every problem of a refusal beside its input, in the players' words."""
+        game = []
+        for problem in error.problems:
+            if problem.field in COMMON_FIELDS:
+                self.errors.setdefault(problem.field, []).append(render_words(problem))
+            else:
+                game.append(problem)
+        if game:
+            self.game.add_error(InvalidInput.several(game))
 
     @property
     def has_errors(self) -> bool:
         return bool(self.errors or self.game.errors or self.game.other_errors or self.other_errors)
+
+    def locate(self, error: InvalidInput) -> list[tuple[str, str]]:
+        """Every problem of a refusal as (the id of the input it belongs to, the
+        words), in the form's order: what the summary beside the save button lists."""
+        drawn = [
+            w.name for w in walk_widgets([self.dealer_widget(), *self.game.widgets(), self.note_widget()])
+        ]
+        known = set(drawn)
+        placed = []
+        for problem in error.problems:
+            name = problem.field if problem.field in COMMON_FIELDS else self.game.place(problem, known)
+            rank = drawn.index(name) if name in known else len(drawn)
+            placed.append((rank, widget_id(name) if name in known else "hand-fields", render_words(problem)))
+        return [(anchor, words) for _, anchor, words in sorted(placed, key=lambda item: item[0])]
+
+    def conversions(self) -> list[Line]:
+        """Points typed for the other side, and the recorded side's points."""
+        return self.game.conversions()
 
     def dealer_widget(self) -> Widget:
         return Widget(
@@ -127,6 +170,8 @@ class HandForm:
             choices=[(p, p) for p in self.players],
             errors=self.errors.get("dealer", []),
             required=True,
+            seats=self.seats,
+            seat_source=any(f.other_than == "dealer" for f in self.game.fields),
         )
 
     def note_widget(self) -> Widget:

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.formats import get_format
 from django.utils.translation import gettext
 
-from scoring.engine import Line, Variant
+from scoring.engine import InvalidInput, Line, Variant
 from scoring.engine.schema import Field, Kind
 from scoring.engine.types import format_number, format_signed
 
@@ -30,6 +30,15 @@ def render_line(line: Line) -> str:
         return line.render(gettext, number)
     except (KeyError, IndexError, ValueError):
         return line.render(number=number)
+
+
+def render_words(error: InvalidInput) -> str:
+    """A refusal in the reader's language and words ("Kontrakt fehlt"); English
+    if a translation is broken."""
+    try:
+        return error.words(gettext, number)
+    except (KeyError, IndexError, ValueError):
+        return error.words(number=number)
 
 
 def option_text(field: Field, value: Any) -> str:

@@ -20,12 +20,32 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext
 
-from scoring.engine import InvalidInput
-from scoring.engine.schema import Field, Kind
+from scoring.engine import InvalidInput, Line
+from scoring.engine.schema import Field, Kind, parse_points
+from scoring.engine.types import gettext_noop
 from scoring.engine.variant import shown
-from scoring.presentation import render_line
+from scoring.presentation import render_words
 
 MISSING = object()
+# The choice a player did not make yet: no radio of an asked field is checked.
+UNANSWERED = None
+# The posted value of the other side in a points field with a side toggle.
+OTHER_SIDE = "other"
+
+
+def widget_id(name: str) -> str:
+    """The HTML id of the input drawn for a field path."""
+    return "f-" + re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a radio group or list, as drawn."""
+
+    value: str
+    label: str
+    checked: bool
+    seat: int | None = None  # the player's place at the table, for player choices
 
 
 @dataclass
@@ -37,7 +57,7 @@ class Widget:
     label: str
     help: str = ""
     required: bool = False
-    value: str = ""
+    value: str | None = ""  # None: an asked choice not made yet
     values: list[str] = field(default_factory=list)
     choices: list[tuple[str, str]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -46,10 +66,21 @@ class Widget:
     attrs: dict[str, str] = field(default_factory=dict)
     refresh: bool = False  # other inputs depend on this one: redraw the form when it changes
     rare: bool = False  # folded away unless it holds a value or an error
+    seats: Mapping[str, int] = field(default_factory=dict)  # player choices: name → place at the table
+    seat_source: bool = False  # another field never offers the player chosen here
+    other_than: str = ""  # the field whose chosen player this one never offers
+    shown_when: tuple[str, str] | None = None  # (field, its values, space-separated) this applies to
+    sides: list[Choice] = field(default_factory=list)  # whose points: the recorded side or the other
 
     @property
     def id(self) -> str:
-        return "f-" + re.sub(r"[^A-Za-z0-9_-]+", "-", self.name).strip("-")
+        return widget_id(self.name)
+
+    @property
+    def options(self) -> list[Choice]:
+        return [
+            Choice(value, label, value == self.value, self.seats.get(value)) for value, label in self.choices
+        ]
 
 
 def _text(value: Any) -> str:
@@ -77,7 +108,12 @@ def _empty(value: Any) -> bool:
 
 
 class SchemaForm:
-    """A form over engine fields; ``raw`` is the session-file shape of its values."""
+    """A form over engine fields; ``raw`` is the session-file shape of its values.
+
+    ``seats`` gives each player's place at the table (player choices carry it, so
+    a field can leave out the player chosen in another, as the partner list
+    leaves out the taker); ``context`` holds values chosen outside these fields
+    (the dealer) that such a field may refer to."""
 
     def __init__(
         self,
@@ -87,14 +123,22 @@ class SchemaForm:
         prefix: str = "",
         data: QueryDict | Mapping[str, Any] | None = None,
         initial: Mapping[str, Any] | None = None,
+        seats: Mapping[str, int] | None = None,
+        context: Mapping[str, Any] | None = None,
     ) -> None:
         self.fields = tuple(fields)
         self.players = tuple(players)
         self.prefix = prefix
+        self.seats = dict(seats) if seats is not None else {p: i for i, p in enumerate(self.players, 1)}
+        self.context = dict(context or {})
+        # Points typed for the other side, as typed: shown again as they were.
+        self.typed: dict[str, str] = {}
         self.raw: dict[str, Any] = (
-            _parse_fields(self.fields, self.players, data, prefix)
+            _parse_fields(self.fields, self.players, data, prefix, self.typed)
             if data is not None
-            else dict(initial or {})
+            else _answered(self.fields, initial)
+            if initial is not None
+            else {}
         )
         # An input that applies only to another choice is dropped once that choice
         # is made otherwise (a solo's cards in a call), as the page no longer shows it.
@@ -105,27 +149,54 @@ class SchemaForm:
         self.other_errors: list[str] = []
 
     def names(self) -> set[str]:
-        return {w.name for w in _walk(self.widgets(with_errors=False))}
+        return {w.name for w in walk_widgets(self.widgets(with_errors=False))}
 
     def add_error(self, error: InvalidInput) -> None:
-        message = render_line(error.line)
-        name = error.field if error.field.startswith(self.prefix) else self.prefix + error.field
+        """Each problem of a refusal beside the input it names, in the players' words."""
         known = self.names()
+        for problem in error.problems:
+            name = self.place(problem, known)
+            if name is None:
+                self.other_errors.append(render_words(problem))
+            else:
+                self.errors.setdefault(name, []).append(render_words(problem))
+
+    def place(self, problem: InvalidInput, known: set[str] | None = None) -> str | None:
+        """The drawn input a problem belongs to, or None when nothing drawn is it."""
+        known = self.names() if known is None else known
+        name = problem.field if problem.field.startswith(self.prefix) else self.prefix + problem.field
         while name and name not in known:
             # "premiums[2].player" may be shown as a whole row: fall back to its parent.
             trimmed = re.sub(r"(\.[^.\[\]]+|\[\d+\])$", "", name)
             if trimmed == name:
                 break
             name = trimmed
-        if name in known:
-            self.errors.setdefault(name, []).append(message)
-        else:
-            self.other_errors.append(f"{error.field}: {message}")
+        return name if name in known else None
+
+    def conversions(self) -> list[Line]:
+        """Points typed for the other side, and what the recorded side has."""
+        lines = []
+        for f in self.fields:
+            if f.name in self.typed and f.complement is not None:
+                own, other = f.side_labels
+                lines.append(
+                    Line(
+                        gettext_noop("{other} {typed} → {own} {points}"),
+                        {
+                            "other": Line(other),
+                            "typed": parse_points(self.typed[f.name]) or Fraction(0),
+                            "own": Line(own),
+                            "points": parse_points(self.raw.get(f.name)) or Fraction(0),
+                        },
+                    )
+                )
+        return lines
 
     def widgets(self, with_errors: bool = True) -> list[Widget]:
         """The inputs to draw; one that applies only to another choice is left out
         once that choice is made (a solo's cards while the mode is ``call``)."""
         controllers = {f.shown_when[0] for f in self.fields if f.shown_when}
+        sources = {f.other_than for f in self.fields if f.other_than}
         widgets = []
         for f in self.fields:
             if not shown(f, self.raw):
@@ -133,17 +204,44 @@ class SchemaForm:
             widget = _widget(f, self.players, self.raw, self.prefix, self.errors if with_errors else {})
             widget.refresh = f.name in controllers
             widget.rare = f.rare and _empty(self.raw.get(f.name, MISSING)) and not widget.errors
+            widget.seat_source = f.name in sources
+            if f.shown_when is not None:
+                widget.shown_when = (self.prefix + f.shown_when[0], " ".join(f.shown_when[1]))
+            if f.kind is Kind.PLAYER:
+                self._seat(widget, f)
+            if f.complement is not None:
+                self._sides(widget, f)
             widgets.append(widget)
         return widgets
 
+    def _seat(self, widget: Widget, f: Field) -> None:
+        """Player choices carry their seats; a field never offering the player
+        chosen in another starts unanswered when that player was chosen for it."""
+        widget.seats = self.seats
+        if f.other_than:
+            widget.other_than = f.other_than
+            chosen = self.raw.get(f.other_than, self.context.get(f.other_than))
+            if chosen and widget.value == chosen:
+                widget.value = UNANSWERED
 
-def _walk(widgets: Sequence[Widget]) -> list[Widget]:
+    def _sides(self, widget: Widget, f: Field) -> None:
+        """The side toggle of a points field; points typed for the other side are
+        shown as typed."""
+        other = f.name in self.typed
+        if other:
+            widget.value = self.typed[f.name]
+        own_label, other_label = (gettext(label) for label in f.side_labels)
+        widget.sides = [Choice("", own_label, not other), Choice(OTHER_SIDE, other_label, other)]
+
+
+def walk_widgets(widgets: Sequence[Widget]) -> list[Widget]:
+    """Every widget, each group's and row's inputs after the group, in drawing order."""
     found: list[Widget] = []
     for widget in widgets:
         found.append(widget)
-        found += _walk(widget.children)
+        found += walk_widgets(widget.children)
         for row in widget.rows:
-            found += _walk(row)
+            found += walk_widgets(row)
     return found
 
 
@@ -151,14 +249,46 @@ def _walk(widgets: Sequence[Widget]) -> list[Widget]:
 
 
 def _parse_fields(
-    fields: Sequence[Field], players: Sequence[str], data: Mapping[str, Any], prefix: str
+    fields: Sequence[Field],
+    players: Sequence[str],
+    data: Mapping[str, Any],
+    prefix: str,
+    typed: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in fields:
         value = _parse(f, players, data, prefix + f.name)
+        if (
+            f.complement is not None
+            and typed is not None
+            and _get(data, f"{prefix}{f.name}.side") == OTHER_SIDE
+        ):
+            value = _other_side(f, value, typed)
         if value is not MISSING:
             out[f.name] = value
     return out
+
+
+def _other_side(f: Field, value: Any, typed: dict[str, str]) -> Any:
+    """Points counted for the other side, turned into the recorded side's: the
+    table counts the smaller pile. Anything that is not such a number goes to
+    the engine as typed, to be refused there in the players' words."""
+    number = parse_points(value) if isinstance(value, str) else None
+    if number is None or f.complement is None or not 0 <= number <= f.complement:
+        return value
+    typed[f.name] = value
+    return _text(f.complement - number)
+
+
+def _answered(fields: Sequence[Field], initial: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored hand's values for its form: an asked choice a stored hand left
+    out was answered with its null (a stored five-player hand without a partner
+    was played alone)."""
+    raw = dict(initial)
+    for f in fields:
+        if f.ask and f.null_label and f.name not in raw and shown(f, raw):
+            raw[f.name] = None
+    return raw
 
 
 def _get(data: Mapping[str, Any], name: str) -> str:
@@ -177,6 +307,8 @@ def _parse(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str)
 def _parse_text(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
     text = _get(data, name)
     if text == "":
+        if f.ask and name not in data:
+            return MISSING  # not answered: no choice of the group was made
         return None if f.nullable else MISSING
     return text
 
@@ -243,9 +375,20 @@ PARSERS: dict[Kind, Parser] = {
 
 def _choices(f: Field, values: Sequence[Any]) -> list[tuple[str, str]]:
     choices = [(_text(v), gettext(f.label_of(v))) for v in values]
-    if f.nullable:
+    if f.ask:
+        # An answer of its own, after the others ("alone" after the partners).
+        if f.null_label:
+            choices.append(("", gettext(f.null_label)))
+    elif f.nullable:
         choices.insert(0, ("", gettext(f.null_label or "none")))
     return choices
+
+
+def _value(f: Field, value: Any) -> str | None:
+    """What is chosen; an asked choice nobody made is no choice at all, not its null."""
+    if f.ask and value is MISSING:
+        return UNANSWERED
+    return _text(None if value is MISSING else value)
 
 
 Errors = Mapping[str, list[str]]
@@ -263,32 +406,38 @@ def _widget(f: Field, players: Sequence[str], raw: Mapping[str, Any], prefix: st
         required=f.required,
         errors=list(errors.get(name, [])),
     )
-    DRAWERS[f.kind](w, f, raw.get(f.name, f.default), players, errors)
+    if f.ask:
+        w.required = True
+        value = raw.get(f.name, MISSING)
+    else:
+        value = raw.get(f.name, f.default)
+    DRAWERS[f.kind](w, f, value, players, errors)
     return w
 
 
 def _draw_player(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
-    w.kind, w.value, w.choices = "radio", _text(value), _choices(f, players)
+    w.kind, w.value, w.choices = "radio", _value(f, value), _choices(f, players)
 
 
 def _draw_choice(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
     w.choices = _choices(f, f.choices)
-    # Short labels sit side by side as buttons; long ones read better in a list.
-    fits = len(w.choices) <= 6 and sum(len(label) for _, label in w.choices) <= 48
-    w.kind, w.value = ("radio" if fits else "select"), _text(value)
+    # A few choices are buttons, one tap each (long labels wrap); many read
+    # better in a list.
+    fits = len(w.choices) <= 5 or (len(w.choices) <= 6 and sum(len(label) for _, label in w.choices) <= 48)
+    w.kind, w.value = ("radio" if fits else "select"), _value(f, value)
     if w.kind == "select" and not f.nullable and w.value == "":
         # A list must not pre-select its first choice for the player.
         w.choices.insert(0, ("", "—"))
 
 
 def _draw_int(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
-    w.value = _text(value)
+    w.value = _value(f, value)
     small = f.minimum is not None and f.maximum is not None and f.maximum - f.minimum <= 6
     values = f.choices or (range(int(f.minimum or 0), int(f.maximum or 0) + 1) if small else ())
     if values:
         w.kind, w.choices = "radio", _choices(f, list(values))
         return
-    w.kind, w.attrs = "number", {"inputmode": "numeric"}
+    w.kind, w.attrs = "number", {"inputmode": "numeric", "enterkeyhint": "next"}
     if f.minimum is not None:
         w.attrs["min"] = _text(f.minimum)
     if f.maximum is not None:
@@ -296,8 +445,10 @@ def _draw_int(w: Widget, f: Field, value: Any, players: Sequence[str], errors: E
 
 
 def _draw_points(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
-    w.kind, w.value = "points", _text(value)
-    w.attrs = {"inputmode": "decimal", "autocomplete": "off"}
+    w.kind, w.value = "points", _text(None if value is MISSING else value)
+    # Whole points get the digits-only keypad; half points need the decimal one.
+    keypad = "numeric" if f.step.denominator == 1 else "decimal"
+    w.attrs = {"inputmode": keypad, "autocomplete": "off", "enterkeyhint": "next"}
     if f.maximum is not None:
         w.attrs["max"] = _text(f.maximum)
     w.attrs["step"] = _text(f.step)
@@ -324,11 +475,22 @@ def _draw_list(w: Widget, f: Field, value: Any, players: Sequence[str], errors: 
     w.kind, w.value = "list", str(count)
     w.rows = [
         [
-            _widget(s, players, items[i] if i < len(items) else {}, f"{w.name}[{i + 1}].", errors)
+            _row_widget(s, players, items[i] if i < len(items) else {}, f"{w.name}[{i + 1}].", errors)
             for s in f.fields
         ]
         for i in range(count)
     ]
+
+
+def _row_widget(
+    f: Field, players: Sequence[str], raw: Mapping[str, Any], prefix: str, errors: Errors
+) -> Widget:
+    """An input of a list row; a row of buttons there can be emptied again (a
+    poignée tapped by mistake), as an unfilled row is no row at all."""
+    w = _widget(f, players, raw, prefix, errors)
+    if w.kind == "radio" and f.required:
+        w.choices.insert(0, ("", gettext("none")))
+    return w
 
 
 def _draw_player_points(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
@@ -341,7 +503,7 @@ def _draw_player_points(w: Widget, f: Field, value: Any, players: Sequence[str],
             label=p,
             value=_text(given.get(p)),
             errors=list(errors.get(f"{w.name}.{p}", [])),
-            attrs={"inputmode": "numeric", "autocomplete": "off"},
+            attrs={"inputmode": "numeric", "autocomplete": "off", "enterkeyhint": "next"},
         )
         for p in players
     ]

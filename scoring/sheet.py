@@ -216,6 +216,36 @@ def chart_of(players: Sequence[str], rows: Sequence[SheetRow], title: str) -> st
     return running_total_svg(players, lines, breaks, title=title)
 
 
+# How many letters a column head may have, by the number of players: what fits
+# a 390 px wide phone with every number whole.
+HEAD_ROOM = {3: 12, 4: 9, 5: 7, 6: 6}
+
+
+def column_heads(players: Sequence[str]) -> dict[str, str]:
+    """Short column heads, unique per table: a name that fits its column stays
+    whole; a longer one is cut to its first letters, as few as tell it from
+    every other name (``Annabella``, ``Annemarie``: ``Annab``, ``Annem``)."""
+    room = HEAD_ROOM.get(len(players), min(HEAD_ROOM.values()))
+    heads: dict[str, str] = {}
+    for seat, name in enumerate(players, 1):
+        others = [other for other in players if other != name]
+        if len(name) <= room:
+            heads[name] = name
+            continue
+        prefix = next(
+            (
+                name[:size]
+                for size in range(1, len(name))
+                if not name[:size].endswith(" ") and not any(o.startswith(name[:size]) for o in others)
+            ),
+            name,
+        )
+        heads[name] = prefix if len(prefix) <= room else f"{name[0]}{seat}"
+    if len(set(heads.values())) < len(heads):  # only a head like "A3" can meet a name
+        heads = {name: str(seat) for seat, name in enumerate(players, 1)}
+    return heads
+
+
 # -- the printed sheet ---------------------------------------------------------------------
 
 

@@ -206,22 +206,27 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
         Field(
             "points",
             Kind.POINTS,
-            gettext_noop("Points of the dealer's side")
-            if croise
-            else gettext_noop("Points of the declaring side"),
-            help=gettext_noop("Cards and tricks, and the discard for the dealer's side."),
+            gettext_noop("Points"),
+            help=gettext_noop(
+                "Cards and tricks, and the discard for the dealer's side: tap the side you counted."
+            ),
             minimum=Fraction(0),
             maximum=Fraction(count.total),
             required=True,
+            complement=Fraction(count.total),
+            side_labels=(gettext_noop("Dealer's side"), gettext_noop("Other side"))
+            if croise
+            else (gettext_noop("Declaring side"), gettext_noop("Other side")),
         ),
         Field(
             "partner",
             Kind.PLAYER,
             gettext_noop("Partner (holder of the called card)"),
-            help=gettext_noop("Empty when the called card was in the dealer's hand or discard."),
             nullable=True,
-            null_label=gettext_noop("nobody: the dealer alone"),
+            null_label=gettext_noop("nobody: the dealer alone (called card in his hand or discard)"),
             shown_when=("mode", (Mode.CALL,)),
+            ask=True,
+            other_than="dealer",
         ),
         Field(
             "soloist",
@@ -229,6 +234,7 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
             gettext_noop("Soloist"),
             nullable=True,
             shown_when=("mode", (Mode.SOLO,)),
+            ask=True,
         ),
         Field(
             "cards_requested",
@@ -238,8 +244,14 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
             choices=CARDS_REQUESTED,
             nullable=True,
             shown_when=("mode", (Mode.SOLO,)),
+            ask=True,
         ),
     )
+
+
+# A hand form asks in the order the table decides: the game, who plays with
+# whom, then the points.
+FORM_ORDER = ("mode", "partner", "soloist", "cards_requested", "points")
 
 
 class Chambery(Variant):
@@ -331,6 +343,11 @@ class Chambery(Variant):
 
     def hand_fields(self, hand_type: HandType, table: Table, options: ChamberyOptions) -> tuple[Field, ...]:
         return fields_for(len(table.active), options)
+
+    def form_fields(self, hand_type: HandType, table: Table, options: ChamberyOptions) -> tuple[Field, ...]:
+        fields = self.hand_fields(hand_type, table, options)
+        rank = {name: index for index, name in enumerate(FORM_ORDER)}
+        return tuple(sorted(fields, key=lambda field: rank.get(field.name, len(rank))))
 
     def card_counter(
         self,
@@ -583,7 +600,7 @@ def check_three(hand: ThreeHand, table: Table, options: ChamberyOptions) -> None
     count = count_for(3, options.deck)
     for player in table.active:
         if player not in hand.points:
-            raise invalid(f"points.{player}", gettext_noop("required"))
+            raise invalid(f"points.{player}", gettext_noop("missing"))
         value = hand.points[player]
         if value.denominator != 1 or not 0 <= value <= count.total:
             raise invalid(

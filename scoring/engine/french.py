@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -185,14 +185,18 @@ class French(Variant):
         return dealer if len(players) == 6 else None
 
     def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
-        return FIELDS
+        """With five playing, a hand form must say who the partner was, or that
+        the taker played alone: that choice is never preset."""
+        return FIELDS if len(table.active) == 5 else FIELDS_NOBODY_CALLED
 
     def form_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
-        """A partner is called only when five play; the form leaves the field out
-        otherwise (a session file naming one is still refused with the reason)."""
-        if len(table.active) == 5:
-            return FIELDS
-        return tuple(field for field in FIELDS if field.name != "partner")
+        """The fields in the order the table decides them: taker, contract, the
+        called partner, bouts, points, the extras. A partner is called only when
+        five play; the form leaves the field out otherwise (a session file
+        naming one is still refused with the reason)."""
+        fields = {field.name: field for field in self.hand_fields(hand_type, table, options)}
+        order = FORM_ORDER if len(table.active) == 5 else [n for n in FORM_ORDER if n != "partner"]
+        return tuple(fields[name] for name in order)
 
     def build_hand(
         self, hand_type: HandType, values: dict[str, Any], table: Table, options: Any
@@ -251,18 +255,23 @@ FIELDS = (
     Field(
         "points",
         Kind.POINTS,
-        gettext_noop("Points of the attack"),
+        gettext_noop("Points"),
+        help=gettext_noop("The attack's card points, or the defence's: tap the side you counted."),
         minimum=Fraction(0),
         maximum=TOTAL,
         step=HALF,
         required=True,
+        complement=TOTAL,
+        side_labels=(gettext_noop("Attack"), gettext_noop("Defence")),
     ),
     Field(
         "partner",
         Kind.PLAYER,
         gettext_noop("Partner (called king)"),
         nullable=True,
-        null_label=gettext_noop("alone"),
+        null_label=gettext_noop("alone (called card in the talon or own hand)"),
+        ask=True,
+        other_than="taker",
     ),
     Field(
         "petit_au_bout",
@@ -283,7 +292,6 @@ FIELDS = (
         ),
         default=(),
         max_items=5,
-        rare=True,
     ),
     Field(
         "chelem",
@@ -296,6 +304,11 @@ FIELDS = (
         rare=True,
     ),
 )
+
+
+# A session file of three or four players has no partner to ask for.
+FIELDS_NOBODY_CALLED = tuple(replace(f, ask=False) if f.name == "partner" else f for f in FIELDS)
+FORM_ORDER = ["taker", "contract", "partner", "bouts", "points", "petit_au_bout", "poignees", "chelem"]
 
 
 def check_hand(hand: FrenchHand, playing: int) -> None:

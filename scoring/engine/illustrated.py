@@ -428,11 +428,18 @@ PLAYED_FIELDS = (
     Field(
         "points",
         Kind.POINTS,
-        gettext_noop("Points of the declarer"),
-        help=gettext_noop("Whole points, 0 to 70; 36 win. May be left out in a renonce hand."),
+        gettext_noop("Points"),
+        help=gettext_noop(
+            "The declarer's points, or the opponents': tap the side you counted. "
+            "Whole points, 36 win; left out in a renonce hand."
+        ),
         minimum=Fraction(0),
         maximum=Fraction(TOTAL),
         nullable=True,
+        ask=True,
+        asked_unless="renonce",
+        complement=Fraction(TOTAL),
+        side_labels=(gettext_noop("Declarer"), gettext_noop("Opponents")),
     ),
     _kontra_field(
         "kontra",
@@ -775,7 +782,7 @@ def max_talon_rest(game: Game) -> int:
 def check_played(hand: IllustratedHand, table: Table, options: IllustratedOptions) -> None:
     """The cross-field rules of RULES 2.2–2.7; each refusal names its field."""
     if hand.points is None and hand.renonce is None:
-        raise invalid("points", gettext_noop("required (only a renonce hand may leave out the points)"))
+        raise invalid("points", gettext_noop("missing (only a renonce hand may leave out the points)"))
     most = max_talon_rest(hand.game)
     if hand.talon_rest > most:
         raise invalid(

@@ -57,13 +57,30 @@ class Field:
     rare: bool = False  # seldom used at the table: forms may fold it away
     # A hint for forms: show this field only while another field has one of these values.
     shown_when: tuple[str, tuple[str, ...]] | None = None
+    # A choice that changes the score and that a hand form must have made, never
+    # preset: its null (``null_label``, e.g. "alone") is an answer of its own.
+    # A session file may still leave it out (null). Not asked while the field
+    # named by ``asked_unless`` holds a value (points in a renonce hand).
+    ask: bool = False
+    asked_unless: str | None = None
+    # Points of one side whose other side holds ``complement − points``: a form
+    # may take either side's points (the table counts the smaller pile).
+    complement: Fraction | None = None
+    side_labels: tuple[str, str] = ("", "")  # the recorded side, the other side
+    # A player field that never offers the player chosen in this other field
+    # (the partner is never the taker).
+    other_than: str | None = None
 
     def label_of(self, choice: Any) -> str:
         return self.choice_labels.get(choice, str(choice))
 
 
-def _fail(path: str, text: str, **args: Any) -> InvalidInput:
-    return InvalidInput(path, Line(text, args))
+def _fail(path: str, label: Line, text: str, **args: Any) -> InvalidInput:
+    return InvalidInput(path, Line(text, args), label=label)
+
+
+def _missing(path: str, label: Line) -> InvalidInput:
+    return InvalidInput(path, Line(gettext_noop("{field} missing"), {"field": label}), label=label)
 
 
 # Text is what can be stored, printed and shown: no control characters (C0, DEL,
@@ -119,46 +136,119 @@ def _show(value: Any) -> str:
     return type(value).__name__
 
 
-def _number_text(value: Fraction) -> str:
-    if value.denominator == 1:
-        return str(value.numerator)
-    return str(float(value))
+def label_of(f: Field, within: Line | None = None) -> Line:
+    """How players call a field; inside a record or a list row, with its place."""
+    own = Line(f.label)
+    if within is None:
+        return own
+    return Line(gettext_noop("{outer}, {inner}"), {"outer": within, "inner": own})
 
 
-def clean(fields: Sequence[Field], raw: Any, players: Sequence[str], path: str = "") -> dict[str, Any]:
+def _row(label: Line, index: int) -> Line:
+    return Line(gettext_noop("{field} {n}"), {"field": label, "n": index})
+
+
+def label_at(fields: Sequence[Field], path: str) -> Line | None:
+    """The label of the field a path names (``poignees[2].size``: Poignées 2,
+    Size), or None when no field of these has that path."""
+    by_name = {f.name: f for f in fields}
+    head = re.match(r"([^.\[]+)(?:\[(\d+)\])?(?:\.(.*))?$", path)
+    if head is None or head.group(1) not in by_name:
+        return None
+    f = by_name[head.group(1)]
+    label = Line(f.label)
+    index, rest = head.group(2), head.group(3)
+    if index is not None:
+        label = _row(label, int(index))
+    if not rest:
+        return label
+    if f.kind is Kind.PLAYER_POINTS:
+        return Line(gettext_noop("{outer}, {inner}"), {"outer": label, "inner": rest})
+    inner = label_at(f.fields, rest)
+    return None if inner is None else Line(gettext_noop("{outer}, {inner}"), {"outer": label, "inner": inner})
+
+
+def _blank(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+def asked(f: Field, raw: Mapping[str, Any]) -> bool:
+    """Whether a hand form must have this field answered, given the other answers.
+    A field shown only for some choice of another is asked once that choice is made."""
+    if not f.ask:
+        return False
+    if f.shown_when is not None:
+        controller, choices = f.shown_when
+        if raw.get(controller) not in choices:
+            return False
+    return f.asked_unless is None or _blank(raw.get(f.asked_unless))
+
+
+def clean(
+    fields: Sequence[Field],
+    raw: Any,
+    players: Sequence[str],
+    path: str = "",
+    *,
+    from_form: bool = False,
+    within: Line | None = None,
+) -> dict[str, Any]:
     """Check an object against ``fields``; return the cleaned values by name.
 
     Unknown keys are refused (a misspelled field silently dropped would change
-    a score). Missing optional fields take their default.
+    a score). Missing optional fields take their default. Every problem is
+    found in one pass and raised together (``InvalidInput.problems``), the
+    first one first. ``from_form``: the values come from a hand form, which must
+    have every ``ask`` field answered (its null given explicitly).
     """
     where = path.rstrip(".") or "input"
     if not isinstance(raw, Mapping):
-        raise _fail(where, gettext_noop("must be an object (got {got})"), got=_show(raw))
+        raise _fail(
+            where, within or Line(where), gettext_noop("must be an object (got {got})"), got=_show(raw)
+        )
     known = {f.name for f in fields}
-    for key in raw:
-        if key not in known:
-            raise _fail(
-                f"{path}{key}",
+    problems: list[InvalidInput] = [
+        InvalidInput(
+            f"{path}{key}",
+            Line(
                 gettext_noop("unknown field; allowed here: {allowed}"),
-                allowed=allowed_list(sorted(known)) or "none",
-            )
+                {"allowed": allowed_list(sorted(known)) or "none"},
+            ),
+        )
+        for key in raw
+        if key not in known
+    ]
     cleaned: dict[str, Any] = {}
     for f in fields:
-        cleaned[f.name] = clean_value(f, raw.get(f.name), f.name in raw, players, path)
+        label = label_of(f, within)
+        here = f"{path}{f.name}"
+        unanswered = f.name not in raw or (raw[f.name] is None and not f.null_label)
+        if from_form and unanswered and asked(f, raw):
+            problems.append(_missing(here, label))
+            continue
+        try:
+            cleaned[f.name] = clean_value(f, raw.get(f.name), f.name in raw, players, path, label=label)
+        except InvalidInput as error:
+            problems.append(error)
+    if problems:
+        raise InvalidInput.several(problems)
     return cleaned
 
 
-def clean_value(f: Field, value: Any, present: bool, players: Sequence[str], path: str = "") -> Any:
+def clean_value(
+    f: Field, value: Any, present: bool, players: Sequence[str], path: str = "", *, label: Line | None = None
+) -> Any:
     here = f"{path}{f.name}"
+    label = label or Line(f.label)
     if not present or (value is None and f.nullable):
         if f.required and not present:
-            raise _fail(here, gettext_noop("required"))
+            raise _missing(here, label)
         return f.default
     if value is None:
-        raise _fail(here, gettext_noop("cannot be null"))
+        raise _fail(here, label, gettext_noop("cannot be null"))
     match f.kind:
         case Kind.PLAYER:
-            return _player(here, value, players)
+            return _player(here, label, value, players)
         case Kind.CHOICE:
             value = f.aliases.get(value, value) if isinstance(value, str) else value
             if isinstance(value, str) and value in f.choices:
@@ -167,74 +257,110 @@ def clean_value(f: Field, value: Any, present: bool, players: Sequence[str], pat
                 return f.choices[f.choices.index(value)]
             raise _fail(
                 here,
-                gettext_noop("must be one of {allowed} (got {got})"),
+                label,
+                gettext_noop("one of {allowed} (got {got})"),
                 allowed=allowed_list(f.choices),
                 got=_show(value),
             )
         case Kind.INT:
-            return _int(f, here, value)
+            return _int(f, here, label, value)
         case Kind.POINTS:
-            return _points(f, here, value)
+            return _points(f, here, label, value)
         case Kind.BOOL:
             if isinstance(value, bool):
                 return value
-            raise _fail(here, gettext_noop("must be true or false (got {got})"), got=_show(value))
+            raise _fail(here, label, gettext_noop("must be true or false (got {got})"), got=_show(value))
         case Kind.TEXT:
             if not isinstance(value, str):
-                raise _fail(here, gettext_noop("must be text (got {got})"), got=_show(value))
+                raise _fail(here, label, gettext_noop("must be text (got {got})"), got=_show(value))
             if len(value) > f.max_length:
-                raise _fail(here, gettext_noop("at most {n} characters"), n=Fraction(f.max_length))
-            return check_text(here, value, tabs=f.tabs)
+                raise _fail(here, label, gettext_noop("at most {n} characters"), n=Fraction(f.max_length))
+            problem = text_problem(value, tabs=f.tabs)
+            if problem is not None:
+                raise InvalidInput(here, problem, label=label)
+            return value
         case Kind.RECORD:
-            return clean(f.fields, value, players, f"{here}.")
+            return clean(f.fields, value, players, f"{here}.", within=label)
         case Kind.LIST:
             if not isinstance(value, list):
-                raise _fail(here, gettext_noop("must be a list (got {got})"), got=_show(value))
+                raise _fail(here, label, gettext_noop("must be a list (got {got})"), got=_show(value))
             if f.max_items is not None and len(value) > f.max_items:
-                raise _fail(here, gettext_noop("at most {n} entries"), n=Fraction(f.max_items))
-            return tuple(clean(f.fields, item, players, f"{here}[{i}].") for i, item in enumerate(value, 1))
+                raise _fail(here, label, gettext_noop("at most {n} entries"), n=Fraction(f.max_items))
+            return _items(f, here, label, value, players)
         case Kind.PLAYER_POINTS:
-            if not isinstance(value, Mapping):
-                raise _fail(
-                    here,
-                    gettext_noop("must give the points of each player: {allowed}"),
-                    allowed=allowed_list(players),
-                )
-            for name in value:
-                if name not in players:
-                    raise _fail(
-                        f"{here}.{name}",
-                        gettext_noop("not a player in this hand; players: {allowed}"),
-                        allowed=allowed_list(players),
-                    )
-            result = {}
-            for name in players:
-                if name not in value:
-                    raise _fail(f"{here}.{name}", gettext_noop("required"))
-                result[name] = _points(f, f"{here}.{name}", value[name])
-            return result
+            return _player_points(f, here, label, value, players)
         case Kind.PLAYER_LIST:
             if not isinstance(value, list):
-                raise _fail(here, gettext_noop("must be a list (got {got})"), got=_show(value))
-            names = [_player(f"{here}[{i}]", v, players) for i, v in enumerate(value, 1)]
+                raise _fail(here, label, gettext_noop("must be a list (got {got})"), got=_show(value))
+            names = [_player(f"{here}[{i}]", label, v, players) for i, v in enumerate(value, 1)]
             if len(set(names)) != len(names):
-                raise _fail(here, gettext_noop("names a player twice"))
+                raise _fail(here, label, gettext_noop("names a player twice"))
             return tuple(names)
     raise AssertionError(f.kind)  # pragma: no cover
 
 
-def _player(here: str, value: Any, players: Sequence[str]) -> str:
+def _items(f: Field, here: str, label: Line, value: list[Any], players: Sequence[str]) -> tuple[Any, ...]:
+    """Each row of a list, every row's problems together."""
+    rows: list[Any] = []
+    problems: list[InvalidInput] = []
+    for i, item in enumerate(value, 1):
+        try:
+            rows.append(clean(f.fields, item, players, f"{here}[{i}].", within=_row(label, i)))
+        except InvalidInput as error:
+            problems.append(error)
+    if problems:
+        raise InvalidInput.several(problems)
+    return tuple(rows)
+
+
+def _player_points(
+    f: Field, here: str, label: Line, value: Any, players: Sequence[str]
+) -> dict[str, Fraction]:
+    """Every player's points, every missing or wrong one reported together."""
+    if not isinstance(value, Mapping):
+        raise _fail(
+            here,
+            label,
+            gettext_noop("must give the points of each player: {allowed}"),
+            allowed=allowed_list(players),
+        )
+    problems: list[InvalidInput] = [
+        _fail(
+            f"{here}.{name}",
+            label,
+            gettext_noop("not a player in this hand; players: {allowed}"),
+            allowed=allowed_list(players),
+        )
+        for name in value
+        if name not in players
+    ]
+    result: dict[str, Fraction] = {}
+    for name in players:
+        own = Line(gettext_noop("{outer}, {inner}"), {"outer": label, "inner": name})
+        try:
+            if name not in value:
+                raise _missing(f"{here}.{name}", own)
+            result[name] = _points(f, f"{here}.{name}", own, value[name])
+        except InvalidInput as error:
+            problems.append(error)
+    if problems:
+        raise InvalidInput.several(problems)
+    return result
+
+
+def _player(here: str, label: Line, value: Any, players: Sequence[str]) -> str:
     if isinstance(value, str) and value in players:
         return value
     raise _fail(
         here,
-        gettext_noop("must be one of the players {allowed} (got {got})"),
+        label,
+        gettext_noop("one of the players {allowed} (got {got})"),
         allowed=allowed_list(players),
         got=_show(value),
     )
 
 
-def _int(f: Field, here: str, value: Any) -> int:
+def _int(f: Field, here: str, label: Line, value: Any) -> int:
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
@@ -245,19 +371,30 @@ def _int(f: Field, here: str, value: Any) -> int:
             return number
         raise _fail(
             here,
-            gettext_noop("must be one of {allowed} (got {got})"),
+            label,
+            gettext_noop("one of {allowed} (got {got})"),
             allowed=allowed_list(f.choices),
             got=_show(value),
         )
     if number is None or not _in_range(f, Fraction(number)):
-        raise _fail(
-            here,
-            gettext_noop("must be a whole number from {low} to {high} (got {got})"),
-            low=_number_text(f.minimum or Fraction(0)),
-            high=_number_text(f.maximum) if f.maximum is not None else "∞",
-            got=_show(value),
-        )
+        raise _range(f, here, label, value)
     return number
+
+
+def _range(f: Field, here: str, label: Line, value: Any) -> InvalidInput:
+    """What a number field allows, in words: whole numbers, or halves."""
+    low = f.minimum or Fraction(0)
+    if f.maximum is None:
+        return _fail(
+            here, label, gettext_noop("a number from {low} up (got {got})"), low=low, got=_show(value)
+        )
+    if f.step == 1:
+        text = gettext_noop("a whole number from {low} to {high} (got {got})")
+    elif f.step == Fraction(1, 2):
+        text = gettext_noop("{low} to {high}, half points allowed (got {got})")
+    else:
+        text = gettext_noop("a number from {low} to {high} in steps of {step} (got {got})")
+    return _fail(here, label, text, low=low, high=f.maximum, step=f.step, got=_show(value))
 
 
 def parse_points(value: Any) -> Fraction | None:
@@ -286,17 +423,10 @@ def parse_points(value: Any) -> Fraction | None:
     return None
 
 
-def _points(f: Field, here: str, value: Any) -> Fraction:
+def _points(f: Field, here: str, label: Line, value: Any) -> Fraction:
     number = parse_points(value)
     if number is None or not _in_range(f, number) or (number / f.step).denominator != 1:
-        raise _fail(
-            here,
-            gettext_noop("must be a number from {low} to {high} in steps of {step} (got {got})"),
-            low=_number_text(f.minimum or Fraction(0)),
-            high=_number_text(f.maximum) if f.maximum is not None else "∞",
-            step=_number_text(f.step),
-            got=_show(value),
-        )
+        raise _range(f, here, label, value)
     return number
 
 

@@ -303,10 +303,44 @@ def next_dealer(players: Sequence[str], previous: str | None) -> str | None:
     return players[(players.index(previous) + 1) % len(players)]
 
 
+# How players call the fields every hand has (the game's own fields label themselves).
+COMMON_LABELS = {
+    "dealer": gettext_noop("Dealer"),
+    "type": gettext_noop("Kind of hand"),
+    "sitting_out": gettext_noop("Sitting out"),
+}
+
+
 def read_hand(
-    variant: Variant, players: tuple[str, ...], options: Any, raw: Any, previous_dealer: str | None
+    variant: Variant,
+    players: tuple[str, ...],
+    options: Any,
+    raw: Any,
+    previous_dealer: str | None,
+    *,
+    from_form: bool = False,
 ) -> HandRecord:
-    """One hand of a session file, or of a form, checked in its place in the session."""
+    """One hand of a session file, or of a form, checked in its place in the session.
+    ``from_form``: entered in a hand form, which must have answered every choice
+    that changes the score (``Field.ask``) rather than leave it to a default."""
+    try:
+        return _read_hand(variant, players, options, raw, previous_dealer, from_form)
+    except InvalidInput as error:
+        raise error.labelled(_common_label) from None
+
+
+def _common_label(path: str) -> Line | None:
+    return Line(COMMON_LABELS[path]) if path in COMMON_LABELS else None
+
+
+def _read_hand(
+    variant: Variant,
+    players: tuple[str, ...],
+    options: Any,
+    raw: Any,
+    previous_dealer: str | None,
+    from_form: bool,
+) -> HandRecord:
     if not isinstance(raw, Mapping):
         raise invalid("hand", gettext_noop("must be an object"))
     rest = dict(raw)
@@ -339,18 +373,28 @@ def read_hand(
                 expected=str(expected),
                 dealer=str(dealer),
             )
-    note = clean((NOTE,), {"note": rest.pop("note")} if "note" in rest else {}, players)["note"]
     table = Table(players, dealer, expected)
     fields = () if hand_type is HandType.REDEAL else variant.hand_fields(hand_type, table, options)
     known = [f.name for f in fields]
     for key in rest:
-        if key not in known:
+        if key not in known and key != "note":
             raise invalid(
                 str(key),
                 gettext_noop("unknown field; allowed here: {allowed}"),
                 allowed=allowed_list(["dealer", "type", "sitting_out", "note", *known]),
             )
-    play = variant.parse_play(hand_type, rest, table, options)
+    problems: list[InvalidInput] = []
+    note, play = "", None
+    try:
+        note = clean((NOTE,), {"note": rest.pop("note")} if "note" in rest else {}, players)["note"]
+    except InvalidInput as error:
+        problems.append(error)
+    try:
+        play = variant.parse_play(hand_type, rest, table, options, from_form=from_form)
+    except InvalidInput as error:
+        problems.append(error)
+    if problems:
+        raise InvalidInput.several(problems)
     return HandRecord(hand_type, table, play, note)
 
 

@@ -210,28 +210,73 @@ class InvalidInput(ValueError):
 
     ``field`` is a path within a hand (``bouts``, ``poignees[2].size``) or
     within the session file (``options.round_to``, ``players``); ``hand`` is the
-    1-based hand number when the error belongs to a hand.
+    1-based hand number when the error belongs to a hand. ``label`` is how
+    players call the field (``Points``, ``Poignées 2, Size``), so ``words``
+    can say what is wrong without a field path.
+
+    One pass over a hand may find several problems: ``problems`` lists them all,
+    this error first; ``field``, ``line`` and ``describe`` are those of the first,
+    so a reader that reports one error at a time reports the first.
     """
 
-    def __init__(self, field: str, line: Line, hand: int | None = None) -> None:
+    def __init__(
+        self,
+        field: str,
+        line: Line,
+        hand: int | None = None,
+        *,
+        label: Line | None = None,
+        others: Sequence[InvalidInput] = (),
+    ) -> None:
         self.field = field
         self.line = line
         self.hand = hand
+        self.label = label
+        first = InvalidInput(field, line, hand, label=label) if others else self
+        self.problems: tuple[InvalidInput, ...] = (first, *others)
         super().__init__(self.describe())
 
+    @classmethod
+    def several(cls, problems: Sequence[InvalidInput]) -> InvalidInput:
+        """One error carrying every problem found (each error's own ones too), in order."""
+        found = [problem for error in problems for problem in error.problems]
+        first, *others = found
+        return cls(first.field, first.line, first.hand, label=first.label, others=others)
+
+    def words(self, translate: Translate = _identity, number: NumberFormat = format_number) -> str:
+        """The refusal in the players' words, without a field path: ``Contract
+        missing``, ``Points: 0 to 91, half points allowed``."""
+        if self.label is None or "field" in self.line.args:
+            return self.line.render(translate, number)
+        return Line(gettext_noop("{field}: {what}"), {"field": self.label, "what": self.line}).render(
+            translate, number
+        )
+
     def describe(self, translate: Translate = _identity, number: NumberFormat = format_number) -> str:
-        what = self.line.render(translate, number)
+        """The refusal with its field path (and hand), as files and commands report it."""
+        what = self.words(translate, number)
         if self.hand is None:
             return f"{self.field}: {what}"
         return translate(gettext_noop("hand {hand}, {field}: {what}")).format(
             hand=number(Fraction(self.hand)), field=self.field, what=what
         )
 
+    def _each(self, change: Callable[[InvalidInput], InvalidInput]) -> InvalidInput:
+        return InvalidInput.several([change(problem) for problem in self.problems])
+
     def in_hand(self, hand: int, prefix: str = "") -> InvalidInput:
-        return InvalidInput(prefix + self.field, self.line, hand)
+        return self._each(lambda p: InvalidInput(prefix + p.field, p.line, hand, label=p.label))
 
     def under(self, prefix: str) -> InvalidInput:
-        return InvalidInput(prefix + self.field, self.line, self.hand)
+        return self._each(lambda p: InvalidInput(prefix + p.field, p.line, p.hand, label=p.label))
+
+    def labelled(self, label_of: Callable[[str], Line | None]) -> InvalidInput:
+        """Each problem that has no label yet gets the one its field path names."""
+        return self._each(
+            lambda p: (
+                p if p.label is not None else InvalidInput(p.field, p.line, p.hand, label=label_of(p.field))
+            )
+        )
 
 
 def invalid(field: str, text: str, **args: Arg) -> InvalidInput:

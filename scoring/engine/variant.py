@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from .schema import Field, clean, dump, in_field_order
+from .schema import Field, clean, dump, in_field_order, label_at
 from .types import (
     HandScore,
     HandType,
+    InvalidInput,
     Line,
     Table,
     allowed_list,
@@ -215,11 +216,21 @@ class Variant:
         """The variant's frozen hand from cleaned values, after cross-field checks."""
         raise NotImplementedError
 
-    def parse_play(self, hand_type: HandType, raw: Any, table: Table, options: Any) -> Any:
+    def parse_play(
+        self, hand_type: HandType, raw: Any, table: Table, options: Any, *, from_form: bool = False
+    ) -> Any:
+        """The variant's hand from raw values. Every field's problems are found
+        at once; the cross-field checks follow once the fields themselves are
+        right. Each refusal carries the label of the field it names.
+        ``from_form``: a hand form must have answered every ``ask`` field."""
         if hand_type is HandType.REDEAL:
             return None
-        values = clean(self.hand_fields(hand_type, table, options), raw, table.active)
-        return self.build_hand(hand_type, values, table, options)
+        fields = self.hand_fields(hand_type, table, options)
+        values = clean(fields, raw, table.active, from_form=from_form)
+        try:
+            return self.build_hand(hand_type, values, table, options)
+        except InvalidInput as error:
+            raise error.labelled(lambda path: label_at(fields, path)) from None
 
     def stored_in_order(
         self, hand_type: HandType, table: Table, options: Any, inputs: Mapping[str, Any]

@@ -34,11 +34,14 @@ class HandConflict(Exception):
 
 
 def hand_check(
-    *, game: Game, raw: dict[str, Any], previous_dealer: str | None = None
+    *, game: Game, raw: dict[str, Any], previous_dealer: str | None = None, from_form: bool = False
 ) -> tuple[HandRecord, HandScore]:
     """Validate and score a hand without saving it (the form's live preview).
-    A hand that names no dealer is dealt by the player after ``previous_dealer``."""
-    record = read_hand(game.variant, game.players, game.options, raw, previous_dealer)
+    A hand that names no dealer is dealt by the player after ``previous_dealer``.
+    ``from_form``: entered at the table, so every choice that changes the score
+    must have been made (the partner, or "alone"); nothing is taken as a default.
+    Every problem of the hand is raised at once (``InvalidInput.problems``)."""
+    record = read_hand(game.variant, game.players, game.options, raw, previous_dealer, from_form=from_form)
     return record, score_hand(game.variant, record, game.options)
 
 
@@ -91,12 +94,13 @@ def hand_record(
     user: User | None = None,
     client_token: str = "",
     sent: Mapping[str, Any] | None = None,
+    from_form: bool = False,
 ) -> Hand:
     """Record the next hand. A resent form (same ``client_token``, same ``sent``:
     what the client sent, before the server filled in any default) is stored
     once; hands recorded at the same moment are numbered in the order they
     commit. The same token with other inputs (an old form brought back and
-    filled in again) records a new hand."""
+    filled in again) records a new hand. ``from_form`` as for ``hand_check``."""
     locked = Session.objects.select_for_update().get(pk=session.pk)
     digest = _digest(raw if sent is None else sent) if client_token else ""
     if client_token:
@@ -107,7 +111,7 @@ def hand_record(
         if existing is not None:
             return existing
     game = game_of(locked)
-    record, score = hand_check(game=game, raw=raw, previous_dealer=last_dealer(locked))
+    record, score = hand_check(game=game, raw=raw, previous_dealer=last_dealer(locked), from_form=from_form)
     last = Hand.objects.filter(session=locked).aggregate(last=Max("number"))["last"] or 0
     hand = Hand(
         session=locked, number=last + 1, client_token=client_token, client_digest=digest, created_by=user
@@ -121,7 +125,12 @@ def hand_record(
 
 @transaction.atomic
 def hand_edit(
-    *, hand: Hand, raw: dict[str, Any], user: User | None = None, expected_version: int | None = None
+    *,
+    hand: Hand,
+    raw: dict[str, Any],
+    user: User | None = None,
+    expected_version: int | None = None,
+    from_form: bool = False,
 ) -> Hand:
     """Correct a recorded hand and re-score it. Refuses with ``HandConflict``
     when the hand changed or was deleted since ``expected_version`` was read,
@@ -135,7 +144,7 @@ def hand_edit(
         if _is_repeat(locked, game, raw, user):
             return locked
         raise HandConflict(locked)
-    record, score = hand_check(game=game, raw=raw)
+    record, score = hand_check(game=game, raw=raw, from_form=from_form)
     before = snapshot(locked)
     store(locked, game, record, score)
     locked.version += 1

@@ -20,7 +20,7 @@ from scoring import busy, services
 from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.models import Hand, Session
-from scoring.presentation import render_line
+from scoring.sheet import column_heads
 from scoring.views.common import FORM_TOKEN, Request, own_hand, own_session, whole
 
 # Sent with every hand form but not part of the hand.
@@ -43,7 +43,7 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
         sent = {key: request.POST.getlist(key) for key in request.POST if key not in NOT_THE_HAND}
         raw = form.raw()
         return services.hand_record(
-            session=session, raw=raw, user=request.user, client_token=token, sent=sent
+            session=session, raw=raw, user=request.user, client_token=token, sent=sent, from_form=True
         )
 
     return _submit(
@@ -70,7 +70,9 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
 
     def save() -> Hand:
         raw = form.raw()
-        return services.hand_edit(hand=hand, raw=raw, user=request.user, expected_version=int(token))
+        return services.hand_edit(
+            hand=hand, raw=raw, user=request.user, expected_version=int(token), from_form=True
+        )
 
     return _submit(
         request, form, save, partial(_hand_page, request, session, game, form, hand=hand, token=token)
@@ -112,15 +114,19 @@ def _hand_type(game: services.Game, raw: str | None) -> HandType:
 
 
 def _preview(game: services.Game, form: HandForm) -> dict[str, Any]:
-    """The live preview: the deltas and the breakdown, or what is still missing."""
+    """The live preview: the deltas and the breakdown, or every problem still
+    open (each with the input it belongs to), in the players' words."""
     try:
-        record, score = services.hand_check(game=game, raw=form.raw())
+        record, score = services.hand_check(game=game, raw=form.raw(), from_form=True)
     except InvalidInput as error:
-        return {"error": error, "error_text": f"{error.field}: {render_line(error.line)}"}
+        return {"problems": form.locate(error)}
+    heads = column_heads(game.players)
     return {
         "deltas": [(name, score.deltas[name]) for name in game.players],
+        "short": [(heads[name], name, score.deltas[name]) for name in game.players],
         "lines": score.breakdown,
         "description": game.variant.describe_record(record),
+        "conversions": form.conversions(),
     }
 
 
@@ -162,7 +168,7 @@ def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpR
         own_hand(request, pk, hand_id)
     game = services.game_of(session)
     form = HandForm(game, _hand_type(game, request.POST.get("type")), data=request.POST)
-    return render(request, "scoring/hand_form.html#preview", {"preview": _preview(game, form), "game": game})
+    return render(request, "scoring/hand_form.html#live", {"preview": _preview(game, form), "game": game})
 
 
 def hand_page_context(hand: Hand, *, share_token: str | None = None) -> dict[str, Any]:

@@ -39,14 +39,14 @@ REFUSED = [
     ("points_above_the_total_of_four", FOUR, call(73), {}, "points", ["0 to 72"]),
     ("points_above_the_simplified_total", FOUR, call(69), SIMPLIFIED, "points", ["0 to 68"]),
     ("points_below_zero", FIVE, call(-1), {}, "points", ["0 to 68"]),
-    ("half_points", FIVE, call("40.5"), {}, "points", ["steps of 1"]),
+    ("half_points", FIVE, call("40.5"), {}, "points", ["a whole number"]),
     (
         "points_missing",
         FIVE,
         {"dealer": "Anna", "mode": "call", "partner": "Carl"},
         {},
         "points",
-        ["required"],
+        ["missing"],
     ),
     (
         "the_dealers_side_without_its_discard_point",
@@ -100,7 +100,7 @@ REFUSED = [
     ("call_with_the_croise_form", FOUR, call(), CROISE, "mode", ["croise"]),
     ("solo_with_the_croise_form", FOUR, solo(), CROISE, "mode", ["croise"]),
     ("an_unknown_mode", FIVE, call(mode="valat"), {}, "mode", ["call, solo"]),
-    ("no_mode", FIVE, {"dealer": "Anna", "points": 40}, {}, "mode", ["required"]),
+    ("no_mode", FIVE, {"dealer": "Anna", "points": 40}, {}, "mode", ["missing"]),
     # solo
     ("a_solo_asking_for_three_cards", FIVE, solo(3), {}, "cards_requested", ["2, 1, 0"]),
     ("a_solo_without_cards_requested", FIVE, solo(None), {}, "cards_requested", ["2, 1, 0"]),
@@ -216,7 +216,7 @@ REFUSED = [
         {"points": {"Anna": 49, "Bert": 29}},
         {},
         "points.Carl",
-        ["required"],
+        ["missing"],
     ),
     (
         "three_players_a_stranger",

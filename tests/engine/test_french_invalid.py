@@ -55,13 +55,19 @@ HAND_CASES: list[tuple[str, list[str], dict[str, Any], str, tuple[str, ...]]] = 
     ("one_bout_with_4_points", FOUR, play(bouts=1, points=4), "points", ("4.5", "82.5")),
     ("one_bout_with_83_points", FOUR, play(bouts=1, points=83), "points", ("4.5", "82.5")),
     ("no_bout_with_78.5_points", FOUR, play(bouts=0, points=78.5), "points", ("0", "78")),
-    # Points on their own: 0–91 in steps of 0.5.
-    ("points_above_91", FOUR, play(bouts=3, points=91.5), "points", ("0", "91", "0.5")),
-    ("points_below_0", FOUR, play(bouts=0, points=-0.5), "points", ("0", "91", "0.5")),
-    ("points_in_quarter_steps", FOUR, play(points=50.25), "points", ("0.5",)),
-    ("points_as_a_boolean", FOUR, play(points=True), "points", ("0", "91", "0.5")),
-    ("points_as_words", FOUR, play(points="many"), "points", ("0", "91", "0.5")),
-    ("points_missing", FOUR, {"taker": "Anna", "contract": "prise", "bouts": 2}, "points", ("required",)),
+    # Points on their own: 0–91, half points allowed.
+    ("points_above_91", FOUR, play(bouts=3, points=91.5), "points", ("0", "91", "half points")),
+    ("points_below_0", FOUR, play(bouts=0, points=-0.5), "points", ("0", "91", "half points")),
+    ("points_in_quarter_steps", FOUR, play(points=50.25), "points", ("half points",)),
+    ("points_as_a_boolean", FOUR, play(points=True), "points", ("0", "91", "half points")),
+    ("points_as_words", FOUR, play(points="many"), "points", ("0", "91", "half points")),
+    (
+        "points_missing",
+        FOUR,
+        {"taker": "Anna", "contract": "prise", "bouts": 2},
+        "points",
+        ("Points missing",),
+    ),
     # Bouts: a whole JSON number 0–3.
     ("bouts_as_a_string", FOUR, play(bouts="2"), "bouts", ("0", "3")),
     ("bouts_as_a_boolean", FOUR, play(bouts=True), "bouts", ("0", "3")),
@@ -191,7 +197,7 @@ HAND_CASES: list[tuple[str, list[str], dict[str, Any], str, tuple[str, ...]]] = 
     ),
     ("poignees_not_a_list", FOUR, play(poignees="simple"), "poignees", ("list",)),
     # Taker and contract.
-    ("taker_missing", FOUR, {"contract": "prise", "bouts": 2, "points": 41}, "taker", ("required",)),
+    ("taker_missing", FOUR, {"contract": "prise", "bouts": 2, "points": 41}, "taker", ("Taker missing",)),
     ("taker_not_a_player", FOUR, play(taker="Zoe"), "taker", ("Anna", "Bert", "Carl", "Dora")),
     (
         "contract_unknown",

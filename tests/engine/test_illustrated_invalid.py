@@ -34,9 +34,9 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
     [
         # the hand's own fields
         (hand(points=71), None, "points", "from 0 to 70"),
-        (hand(points=40.5), None, "points", "steps of 1"),
+        (hand(points=40.5), None, "points", "a whole number"),
         (hand(points=None), None, "points", "only a renonce hand"),
-        ({"declarer": "A", "game": "dreiblatt", "bid": "announced"}, None, "points", "required"),
+        ({"declarer": "A", "game": "dreiblatt", "bid": "announced"}, None, "points", "missing"),
         (hand(kontra=4), None, "kontra", "from 0 to 3"),
         (hand(declarer="Zoe"), None, "declarer", "A, B, C"),
         (hand(game="dreierl"), None, "game", "dreiblatt, zweiblatt, einblatt, solo"),
@@ -118,7 +118,7 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             "premiums[2].type",
             "Ohne Trull and Pagat",
         ),
-        (hand(premiums=[{"type": "pagat"}]), None, "premiums[1].player", "required"),
+        (hand(premiums=[{"type": "pagat"}]), None, "premiums[1].player", "missing"),
         # valat
         (hand(points=70, valat={"by": "declarer", "made": False}), None, "valat.made", "allowed: true"),
         (hand(valat={"by": "all"}), None, "valat.by", "declarer, opponents"),
@@ -178,7 +178,7 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
         # Mondfang
         (hand(mondfang={"captured_by": "B", "played_by": "A"}), None, "mondfang", "profile graz"),
         (hand(mondfang={"captured_by": "B", "played_by": "B"}), GRAZ, "mondfang.played_by", "two players"),
-        (hand(mondfang={"captured_by": "B"}), GRAZ, "mondfang.played_by", "required"),
+        (hand(mondfang={"captured_by": "B"}), GRAZ, "mondfang.played_by", "missing"),
         (
             hand(
                 mondfang={"captured_by": "B", "played_by": "C"},
@@ -250,7 +250,7 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             {"type": "trischaken", "points": {"A": 40, "B": 20}},
             {"all_pass": "trischaken"},
             "points.C",
-            "required",
+            "missing",
         ),
         (
             {"type": "trischaken", "points": {"A": 40, "B": 20, "C": 5}, "no_trick": ["C"]},

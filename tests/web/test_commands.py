@@ -144,7 +144,7 @@ def test_numbers_are_json_integers_or_halves():
                 "players": ["A", "B", "C"],
                 "hands": [{"taker": "A", "contract": "garde", "bouts": 5, "points": 50}],
             },
-            "hand 1, bouts: must be a whole number from 0 to 3 (got 5)",
+            "hand 1, bouts: Bouts: a whole number from 0 to 3 (got 5)",
         ),
         (
             {
@@ -189,12 +189,12 @@ def illustrated(hand: dict, **options: str) -> dict:
                     "valat": {"by": "opponents"},
                 }
             ),
-            "hand 1, points: the opponents took every trick (valat): the declarer's points are his discard "
+            "hand 1, points: Points: the opponents took every trick (valat): the declarer's points are his discard "
             "of 3 cards in this Dreiblatt, from 1 to 13 (got 0)",
         ),
         (  # RULES 2.8: the untouched talon holds 2 to 26 points
             illustrated({"type": "trischaken", "points": {"A": 40, "B": 20, "C": 10}}, all_pass="trischaken"),
-            "hand 1, points: the talon is not played and holds 2 to 26 points, so the three players' "
+            "hand 1, points: Points of each player: the talon is not played and holds 2 to 26 points, so the three players' "
             "points add up to 44 to 68 (got 70)",
         ),
         (  # RULES 2.5: the side that took no trick cannot have taken the XXI
@@ -209,7 +209,7 @@ def illustrated(hand: dict, **options: str) -> dict:
                 },
                 profile="graz",
             ),
-            "hand 1, mondfang.captured_by: the side that made the valat took every trick, so the XXI "
+            "hand 1, mondfang.captured_by: Mondfang, Sküs played by: the side that made the valat took every trick, so the XXI "
             "was taken by one of A (got C)",
         ),
     ],

@@ -365,7 +365,7 @@ def test_an_import_refusal_names_hand_and_field_in_german(user):
     upload.name = "evening.json"
     response = client_in(user, "de").post(reverse("session_import"), {"file": upload})
     assert response.status_code == 400
-    assert "Spiel 1, points.B: erforderlich" in response.content.decode()
+    assert "Spiel 1, points.B: Punkte jedes Spielers, B fehlt" in response.content.decode()
 
 
 def test_the_language_chosen_on_the_page_is_remembered(user):

@@ -182,7 +182,10 @@ def test_the_card_counter_refuses_more_cards_than_the_deck_has(logged_in, series
     data = hand_post({"declarer": "A", "game": "dreiblatt", "bid": "announced"}, "t")
     data.update({"action": "count", "count.fives": "8"})
     html = logged_in.post(reverse("hand_new", args=[series_session.pk]), data).content.decode()
-    assert re.search(r'id="f-count-fives-error" role="alert">must be a whole number from 0 to 7', html)
+    assert re.search(
+        r'id="f-count-fives-error" role="alert">Kings, Pagat, Mond, Sküs \(5\): a whole number from 0 to 7',
+        html,
+    )
 
 
 def opponents_valat_count(game: str, **cards: int) -> dict[str, str]:
@@ -213,7 +216,7 @@ def test_in_an_opponents_valat_the_card_counter_wants_as_many_cards_as_the_disca
     html = logged_in.post(reverse("hand_new", args=[series_session.pk]), data).content.decode()
     assert "count the declarer&#x27;s discard, 1 card in this Einblatt" in html
     assert re.search(
-        r'id="card-counter-error">count.cards: the declarer&#x27;s discard in this Einblatt is 1 card \(counted: 2\)',
+        r'id="card-counter-error">the declarer&#x27;s discard in this Einblatt is 1 card \(counted: 2\)',
         html,
     )
     assert not re.search(r'name="points" value="\d', html)

@@ -97,25 +97,25 @@ REFUSED = [
     (
         "nul_in_a_note",
         with_note("ab\x00c").encode(),
-        "hand 2, note: must be text without control characters (found U+0000 at character 3)",
+        "hand 2, note: Note: must be text without control characters (found U+0000 at character 3)",
         ("note", 2),
     ),
     (
         "line_break_in_a_note",
         with_note("one\ntwo").encode(),
-        "hand 2, note: must be text without control characters (found U+000A",
+        "hand 2, note: Note: must be text without control characters (found U+000A",
         ("note", 2),
     ),
     (
         "escape_in_a_note",
         with_note("\x1b[31mred").encode(),
-        "hand 2, note: must be text without control characters (found U+001B",
+        "hand 2, note: Note: must be text without control characters (found U+001B",
         ("note", 2),
     ),
     (
         "c1_control_in_a_note",
         with_note("a\x85b").encode(),
-        "hand 2, note: must be text without control characters (found U+0085",
+        "hand 2, note: Note: must be text without control characters (found U+0085",
         ("note", 2),
     ),
     (

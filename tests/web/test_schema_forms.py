@@ -29,6 +29,21 @@ LONG_CHOICE = Field(
         "before_talon": "before the talon was shown",
     },
 )
+MANY_CHOICES = Field(
+    "premium",
+    Kind.CHOICE,
+    "Premium",
+    choices=("koenigstrull", "tarocktrull", "koepfe", "ohne_koenige", "ohne_trull", "vierzig"),
+    choice_labels={
+        "koenigstrull": "Königstrull",
+        "tarocktrull": "Tarocktrull",
+        "koepfe": "Köpfe",
+        "ohne_koenige": "Ohne Könige",
+        "ohne_trull": "Ohne Trull",
+        "vierzig": "Vierzig",
+    },
+    required=True,
+)
 BOUTS = Field("bouts", Kind.INT, "Bouts", minimum=Fraction(0), maximum=Fraction(3))
 KONTRA = Field("stake", Kind.INT, "Stake", minimum=Fraction(1), maximum=Fraction(100))
 POINTS = Field("points", Kind.POINTS, "Points", maximum=Fraction(91), step=Fraction(1, 2))
@@ -151,9 +166,12 @@ class TestDrawing:
         assert self.widget(TAKER).choices == [("Anna", "Anna"), ("Bert", "Bert"), ("Carl", "Carl")]
         assert self.widget(PARTNER).choices[0] == ("", "alone")
 
-    def test_short_choices_are_buttons_and_long_ones_a_list_without_a_preselected_choice(self):
+    def test_a_few_choices_are_buttons_even_with_long_labels_one_tap_each(self):
         assert self.widget(CONTRACT).kind == "radio"
-        drawn = self.widget(LONG_CHOICE)
+        assert self.widget(LONG_CHOICE).kind == "radio"
+
+    def test_many_choices_are_a_list_without_a_preselected_choice(self):
+        drawn = self.widget(MANY_CHOICES)
         assert drawn.kind == "select" and drawn.choices[0] == ("", "—") and drawn.value == ""
 
     def test_a_small_range_is_buttons_and_a_wide_one_a_number_input(self):
@@ -162,13 +180,21 @@ class TestDrawing:
         assert (wide.kind, wide.value, wide.attrs) == (
             "number",
             "4",
-            {"inputmode": "numeric", "min": "1", "max": "100"},
+            {"inputmode": "numeric", "enterkeyhint": "next", "min": "1", "max": "100"},
         )
 
-    def test_points_have_a_decimal_keypad_and_halves(self):
+    def test_half_points_have_a_decimal_keypad_and_whole_points_the_digits_only(self):
         drawn = self.widget(POINTS, points=Fraction(95, 2))
         assert (drawn.kind, drawn.value) == ("points", "47.5")
-        assert drawn.attrs == {"inputmode": "decimal", "autocomplete": "off", "max": "91", "step": "0.5"}
+        assert drawn.attrs == {
+            "inputmode": "decimal",
+            "autocomplete": "off",
+            "enterkeyhint": "next",
+            "max": "91",
+            "step": "0.5",
+        }
+        whole = Field("points", Kind.POINTS, "Points", maximum=Fraction(70))
+        assert self.widget(whole).attrs["inputmode"] == "numeric"
 
     def test_a_box_a_text_a_record_and_points_per_player(self):
         assert (self.widget(SILENT, silent=True).kind, self.widget(SILENT, silent=True).value) == (
@@ -216,7 +242,108 @@ class TestErrors:
         form.add_error(InvalidInput("valat.kontra", Line("no kontra here")))
         assert form.errors == {"valat": ["no kontra here"]}
 
-    def test_an_error_on_nothing_drawn_is_listed_with_its_field(self):
+    def test_an_error_on_nothing_drawn_is_listed_in_words_without_a_path(self):
         form = SchemaForm((TAKER,), PLAYERS, data=posted(taker="Anna"))
-        form.add_error(InvalidInput("sitting_out", Line("nobody sits out")))
-        assert form.other_errors == ["sitting_out: nobody sits out"]
+        form.add_error(InvalidInput("sitting_out", Line("nobody sits out"), label=Line("Sitting out")))
+        assert form.other_errors == ["Sitting out: nobody sits out"]
+
+    def test_several_problems_land_each_beside_its_input(self):
+        form = SchemaForm((TAKER, CONTRACT, POINTS), PLAYERS, data=posted(points="99"))
+        form.add_error(
+            InvalidInput.several(
+                [
+                    InvalidInput("taker", Line("{field} missing", {"field": Line("Taker")})),
+                    InvalidInput("points", Line("0 to 91"), label=Line("Points")),
+                ]
+            )
+        )
+        assert form.errors == {"taker": ["Taker missing"], "points": ["Points: 0 to 91"]}
+
+
+ASKED_PARTNER = Field(
+    "partner", Kind.PLAYER, "Partner", nullable=True, null_label="alone", ask=True, other_than="taker"
+)
+
+
+class TestAskedChoices:
+    """A choice that changes the score is never preset: the form tells "not
+    chosen yet" from the chosen "alone"."""
+
+    def test_not_chosen_is_left_out_and_alone_is_null(self):
+        assert SchemaForm((TAKER, ASKED_PARTNER), PLAYERS, data=posted(taker="Anna")).raw == {"taker": "Anna"}
+        alone = SchemaForm((TAKER, ASKED_PARTNER), PLAYERS, data=posted(taker="Anna", partner=""))
+        assert alone.raw == {"taker": "Anna", "partner": None}
+
+    def test_alone_is_offered_after_the_players_and_nothing_is_checked_until_chosen(self):
+        (_, partner) = SchemaForm((TAKER, ASKED_PARTNER), PLAYERS, data=posted(taker="Anna")).widgets()
+        assert [(c.value, c.label, c.checked) for c in partner.options] == [
+            ("Anna", "Anna", False),
+            ("Bert", "Bert", False),
+            ("Carl", "Carl", False),
+            ("", "alone", False),
+        ]
+        assert partner.required
+        (_, alone) = SchemaForm(
+            (TAKER, ASKED_PARTNER), PLAYERS, data=posted(taker="Anna", partner="")
+        ).widgets()
+        assert [c.value for c in alone.options if c.checked] == [""]
+
+    def test_a_stored_hand_without_a_partner_was_played_alone(self):
+        (_, partner) = SchemaForm((TAKER, ASKED_PARTNER), PLAYERS, initial={"taker": "Anna"}).widgets()
+        assert [c.value for c in partner.options if c.checked] == [""]
+
+    def test_the_partner_list_knows_whose_seat_each_choice_is_and_hides_the_taker_by_it(self):
+        taker, partner = SchemaForm((TAKER, ASKED_PARTNER), PLAYERS, data=posted(taker="Bert")).widgets()
+        assert taker.seat_source and not partner.seat_source
+        assert partner.other_than == "taker"
+        assert [c.seat for c in partner.options] == [1, 2, 3, None]
+
+    def test_a_partner_who_is_the_taker_is_shown_as_not_chosen_yet(self):
+        data = posted(taker="Bert", partner="Bert")
+        (_, partner) = SchemaForm((TAKER, ASKED_PARTNER), PLAYERS, data=data).widgets()
+        assert [c for c in partner.options if c.checked] == []
+
+
+SIDED = Field(
+    "points",
+    Kind.POINTS,
+    "Points",
+    maximum=Fraction(91),
+    step=Fraction(1, 2),
+    complement=Fraction(91),
+    side_labels=("Attack", "Defence"),
+)
+
+
+class TestEitherSide:
+    def test_points_counted_for_the_defence_are_stored_as_the_attacks(self):
+        form = SchemaForm((SIDED,), PLAYERS, data=posted(points="44", points__side="other"))
+        assert form.raw == {"points": "47"}
+        assert [line.render() for line in form.conversions()] == ["Defence 44 → Attack 47"]
+        (widget,) = form.widgets()
+        assert widget.value == "44"  # shown as typed, the defence's side chosen
+        assert [(c.label, c.checked) for c in widget.sides] == [("Attack", False), ("Defence", True)]
+
+    def test_half_points_of_the_defence_and_the_attacks_own_points(self):
+        assert SchemaForm((SIDED,), PLAYERS, data=posted(points="44,5", points__side="other")).raw == {
+            "points": "46.5"
+        }
+        own = SchemaForm((SIDED,), PLAYERS, data=posted(points="47", points__side=""))
+        assert own.raw == {"points": "47"} and own.conversions() == []
+
+    def test_what_is_not_such_a_number_goes_to_the_engine_as_typed(self):
+        for typed in ("95", "many", "-3"):
+            assert SchemaForm((SIDED,), PLAYERS, data=posted(points=typed, points__side="other")).raw == {
+                "points": typed
+            }
+
+
+class TestListRows:
+    def test_a_row_of_buttons_can_be_emptied_again(self):
+        (widget,) = SchemaForm(
+            (POIGNEE,), PLAYERS, initial={"poignees": [{"player": "Bert", "size": "simple"}]}
+        ).widgets()
+        player = widget.rows[0][0]
+        assert player.choices[0] == ("", "none")
+        emptied = posted(**{"poignees__rows": "2", "poignees[1]__player": "", "poignees[1]__size": ""})
+        assert SchemaForm((POIGNEE,), PLAYERS, data=emptied).raw == {"poignees": []}

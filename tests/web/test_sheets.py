@@ -249,7 +249,7 @@ def test_a_malformed_upload_writes_nothing(logged_in):
                     ],
                 }
             ).encode(),
-            "hand 3, bouts: must be a whole number from 0 to 3",
+            "hand 3, bouts: Bouts: a whole number from 0 to 3",
         ),
         (b"\xff\xfe not text", "document"),
     ):
@@ -299,7 +299,7 @@ def test_the_import_command_refuses_a_bad_file_and_names_hand_and_field(user, tm
         call_command("import_session", str(bad), owner=user.username)
     # as score_session: exit status 2, one line naming hand and field
     assert exit_.value.code == 2
-    assert capsys.readouterr().err == "hand 1, points.B: required\n"
+    assert capsys.readouterr().err == "hand 1, points.B: Points of each player, B missing\n"
     assert Session.objects.count() == 0
 
 

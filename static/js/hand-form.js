@@ -1,0 +1,156 @@
+/* The hand form at the table. Without this script the form still works: Enter
+   saves through the form's first button and the server refuses an incomplete
+   hand, listing every missing field; the partner list hides the taker by CSS.
+
+   With it:
+   - Enter (the keypad's Next/Go) in a field moves to the next field; in the last
+     field it saves, and the server still saves only a complete hand.
+   - A field that applies to one game only (a solo's soloist) shows once that
+     game is chosen, without a round trip that could drop a tap made meanwhile.
+   - Choosing the taker clears a partner choice of the same player.
+   - The bar with the result and Save stays above the on-screen keypad. */
+(function () {
+  "use strict";
+
+  function handForm() {
+    return document.getElementById("hand-form");
+  }
+
+  function visible(element) {
+    if (element.checkVisibility) {
+      return element.checkVisibility({ visibilityProperty: true });
+    }
+    return element.offsetParent !== null;
+  }
+
+  /* Each field once, in the order of the page: a group of radio buttons is one stop. */
+  function stops(form) {
+    var seen = {};
+    var found = [];
+    var controls = form.querySelectorAll("#hand-fields input, #hand-fields select, #hand-fields textarea");
+    Array.prototype.forEach.call(controls, function (control) {
+      if (control.type === "hidden" || control.disabled || control.hasAttribute("data-no-stop")) {
+        return;
+      }
+      if (!visible(control.type === "radio" ? control.parentElement : control)) {
+        return;
+      }
+      var key = control.type === "radio" ? "radio:" + control.name : control;
+      if (control.type === "radio") {
+        if (seen[key]) {
+          if (control.checked) {
+            seen[key].target = control;
+          }
+          return;
+        }
+        seen[key] = { key: key, target: control };
+        found.push(seen[key]);
+        return;
+      }
+      found.push({ key: key, target: control });
+    });
+    return found;
+  }
+
+  function onEnter(event) {
+    var form = handForm();
+    var control = event.target;
+    if (event.key !== "Enter" || event.isComposing || !form || !form.contains(control)) {
+      return;
+    }
+    if (!control.matches("#hand-fields input, #hand-fields select")) {
+      return; /* buttons, links and the fold-outs keep their own Enter */
+    }
+    event.preventDefault();
+    var key = control.type === "radio" ? "radio:" + control.name : control;
+    var next = null;
+    stops(form).forEach(function (stop) {
+      var after = control.compareDocumentPosition(stop.target) & Node.DOCUMENT_POSITION_FOLLOWING;
+      if (!next && after && stop.key !== key) {
+        next = stop;
+      }
+    });
+    if (next) {
+      next.target.focus();
+    } else {
+      form.requestSubmit(document.getElementById("save"));
+    }
+  }
+
+  function chosen(form, name) {
+    var controls = form.querySelectorAll('[name="' + CSS.escape(name) + '"]');
+    for (var i = 0; i < controls.length; i += 1) {
+      var control = controls[i];
+      if (control.tagName === "SELECT" || control.type === "text") {
+        return control.value;
+      }
+      if (control.checked) {
+        return control.value;
+      }
+    }
+    return "";
+  }
+
+  function showDependents(form) {
+    var boxes = form.querySelectorAll("[data-shown-when]");
+    Array.prototype.forEach.call(boxes, function (box) {
+      var value = chosen(form, box.getAttribute("data-shown-when"));
+      box.hidden = !value || box.getAttribute("data-shown-for").split(" ").indexOf(value) < 0;
+    });
+  }
+
+  function seatOf(control) {
+    if (control.tagName === "SELECT") {
+      var option = control.options[control.selectedIndex];
+      return option ? option.getAttribute("data-seat") : null;
+    }
+    return control.checked ? control.getAttribute("data-seat") : null;
+  }
+
+  /* Runs before htmx sends the preview (capture phase), so the preview never sees
+     a taker who is his own partner. */
+  function onChange(event) {
+    var form = handForm();
+    var control = event.target;
+    if (!form || !form.contains(control)) {
+      return;
+    }
+    if (control.closest(".seat-source")) {
+      var seat = seatOf(control);
+      var partners = form.querySelectorAll(".seat-other input:checked");
+      Array.prototype.forEach.call(partners, function (partner) {
+        if (seat && partner.getAttribute("data-seat") === seat) {
+          partner.checked = false;
+        }
+      });
+    }
+    showDependents(form);
+  }
+
+  /* Keep the bar above the keypad where the browser does not shrink the page for it. */
+  function liftAboveKeypad() {
+    var view = window.visualViewport;
+    if (!view) {
+      return;
+    }
+    var hidden = Math.max(0, Math.round(window.innerHeight - view.height - view.offsetTop));
+    document.documentElement.style.setProperty("--keypad", hidden + "px");
+  }
+
+  document.addEventListener("keydown", onEnter);
+  document.addEventListener("change", onChange, true);
+  document.addEventListener("htmx:afterSettle", function () {
+    var form = handForm();
+    if (form) {
+      showDependents(form);
+    }
+  });
+  if (window.visualViewport) {
+    window.visualViewport.addEventListener("resize", liftAboveKeypad);
+    window.visualViewport.addEventListener("scroll", liftAboveKeypad);
+  }
+  var form = handForm();
+  if (form) {
+    showDependents(form);
+  }
+})();
