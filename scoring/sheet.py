@@ -20,8 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.chart import running_total_svg
-from scoring.engine import HandType, Line, SectionKind, Settlement, StoredHand, Summary, settle
-from scoring.engine.types import line_from_json, points_from_json
+from scoring.engine import HandType, Line, Section, SectionKind, Settlement, StoredHand, Summary, settle
+from scoring.engine.types import gettext_noop, line_from_json, points_from_json
 from scoring.models import Hand, Session
 from scoring.presentation import house_rules
 from scoring.services.games import Game, game_of
@@ -80,6 +80,9 @@ class SheetRow:
     totals: tuple[Fraction, ...]  # running totals (per series where the game restarts them)
     overall: tuple[Fraction, ...]  # running totals of the whole evening, bonuses included
     section_end: SheetSection | None  # the series or Partie this hand closes
+    # What the settlement would pay after this hand: the running totals where
+    # they settle as they stand, else what the game's sections settle so far.
+    balance: tuple[Fraction, ...] = ()
 
     @property
     def redeal(self) -> bool:
@@ -88,6 +91,16 @@ class SheetRow:
     @property
     def cells(self) -> list[tuple[Fraction, Fraction]]:
         return list(zip(self.deltas, self.totals, strict=True))
+
+
+@dataclass(frozen=True)
+class HeadRow:
+    """A row of numbers the board keeps in sight above the hands."""
+
+    key: str  # "totals", or "series" and "balance" where each series is settled on its own
+    label: Line
+    values: tuple[Fraction, ...]  # in seat order
+    help: Line | None = None  # what the numbers mean, where that is not plain
 
 
 @dataclass(frozen=True)
@@ -110,8 +123,46 @@ class Sheet:
         return [self.summary.totals[name] for name in self.players]
 
     @cached_property
+    def heads(self) -> list[tuple[str, str]]:
+        """Each player's full name and column head, in seat order."""
+        heads = column_heads(self.players)
+        return [(name, heads[name]) for name in self.players]
+
+    @property
+    def legend(self) -> bool:
+        """Whether a column head is not the whole name, so the names are spelt out."""
+        return any(name != head for name, head in self.heads)
+
+    @cached_property
+    def head_rows(self) -> list[HeadRow]:
+        """The numbers kept in sight: the totals; where each series is settled on
+        its own, the current series instead and each player's balance, which is
+        what the settlement pays (a sum of series totals would not be)."""
+        kind = self.game.variant.section_kind
+        if kind is None or not kind.settled_each:
+            return [HeadRow("totals", Line(gettext_noop("Total")), tuple(self.totals))]
+        current = self.sections[-1] if self.sections else None
+        if current is not None and not current.complete:
+            number, running = current.number, tuple(current.totals[name] for name in self.players)
+        else:
+            number, running = len(self.sections) + 1, tuple(Fraction(0) for _ in self.players)
+        return [
+            HeadRow("series", Line(kind.title, {"n": number}), running),
+            HeadRow(
+                "balance",
+                Line(gettext_noop("Balance")),
+                tuple(self.summary.net[name] for name in self.players),
+                Line(kind.settlement_help) if kind.settlement_help else None,
+            ),
+        ]
+
+    @cached_property
     def chart(self) -> str:
-        """The running-total chart of the whole evening (empty before the first hand)."""
+        """The running-total chart of the whole evening (empty before the first hand);
+        where series are settled on their own, each player's balance after each hand."""
+        kind = self.game.variant.section_kind
+        if kind is not None and kind.settled_each:
+            return chart_of(self.players, self.rows, title=_("Balance after each hand"), balance=True)
         return chart_of(self.players, self.rows, title=_("Running totals"))
 
     def section(self, number: int) -> SheetSection:
@@ -154,10 +205,12 @@ def build_sheet(session: Session) -> Sheet:
     )
     ends = {section.last: section for section in sections if section.complete}
     restarts = kind is not None and kind.restarts_totals
+    settled_each = kind is not None and kind.settled_each
 
     rows: list[SheetRow] = []
     running = [Fraction(0)] * len(players)
     overall = [Fraction(0)] * len(players)
+    settled = dict.fromkeys(players, Fraction(0))  # what the finished series settle
     for index, (hand, facts) in enumerate(zip(hands, stored, strict=True)):
         row_deltas = tuple(facts.deltas.get(name, Fraction(0)) for name in players)
         running = [total + delta for total, delta in zip(running, row_deltas, strict=True)]
@@ -165,6 +218,13 @@ def build_sheet(session: Session) -> Sheet:
         end = ends.get(index)
         if end is not None:
             overall = [total + end.bonus.get(name, 0) for total, name in zip(overall, players, strict=True)]
+        balance = tuple(overall)
+        if settled_each and kind is not None:
+            standing = end.totals if end is not None else dict(zip(players, running, strict=True))
+            net = variant.section_net(Section(kind.key, index, index, standing, {}, end is not None)) or {}
+            balance = tuple(settled[name] + net.get(name, 0) for name in players)
+            if end is not None:
+                settled = dict(zip(players, balance, strict=True))
         rows.append(
             SheetRow(
                 hand_id=hand.pk,
@@ -180,6 +240,7 @@ def build_sheet(session: Session) -> Sheet:
                 totals=tuple(running),
                 overall=tuple(overall),
                 section_end=end,
+                balance=balance,
             )
         )
         if restarts and end is not None:
@@ -205,13 +266,17 @@ def _settled(net: Any, session: Session) -> Settlement | None:
     return settle(net, session.money_rate) if net is not None else None
 
 
-def chart_of(players: Sequence[str], rows: Sequence[SheetRow], title: str) -> str:
-    """The running-total chart of these rows, starting from 0 before the first of them."""
+def chart_of(players: Sequence[str], rows: Sequence[SheetRow], title: str, *, balance: bool = False) -> str:
+    """The running-total chart of these rows, starting from 0 before the first of
+    them; with ``balance``, each player's balance after each hand (from the start)."""
     if not rows:
         return ""
     first = rows[0]
-    start = [total - delta for total, delta in zip(first.overall, first.deltas, strict=True)]
-    lines = [[total - base for total, base in zip(row.overall, start, strict=True)] for row in rows]
+    if balance:
+        lines = [list(row.balance) for row in rows]
+    else:
+        start = [total - delta for total, delta in zip(first.overall, first.deltas, strict=True)]
+        lines = [[total - base for total, base in zip(row.overall, start, strict=True)] for row in rows]
     breaks = [row.index - first.index + 1 for row in rows if row.section_end is not None]
     return running_total_svg(players, lines, breaks, title=title)
 

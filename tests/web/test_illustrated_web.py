@@ -15,7 +15,7 @@ from scoring.models import Hand, Session
 from tests.conftest import seed
 from tests.engine.support import FIXTURES
 from tests.web.test_commands import score_session
-from tests.web.test_views import sheet_totals
+from tests.web.test_views import head_row
 
 PLAYERS = ("A", "B", "C")
 
@@ -82,7 +82,11 @@ def test_the_seed_series_entered_through_the_forms(logged_in):
         response = logged_in.post(reverse("hand_new", args=[session.pk]), hand_post(hand, f"t{index}"))
         assert response.status_code == 302, re.findall(r'role="alert">([^<]+)<', response.content.decode())
     html = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
-    assert sheet_totals(html) == {"A": 120, "B": 34, "C": 28}
+    # The head: the next series starts at 0, and each player's balance is what
+    # the settlement pays (a sum of series would not be).
+    assert head_row(html, "series") == {"A": "0", "B": "0", "C": "0"}
+    assert head_row(html, "balance") == {"A": "+178", "B": "\u221280", "C": "\u221298"}
+    assert "Series 2" in html
     notation = re.search(r'<div class="section-summary" id="section-1">.*?</ul>', html, re.S).group(0)
     assert re.sub(r"<[^>]+>", " ", notation).split() == [
         "Series",

@@ -30,6 +30,13 @@ def sheet_totals(html: str) -> dict[str, int | float]:
     }
 
 
+def head_row(html: str, key: str) -> dict[str, str]:
+    """One row of the board's head (``totals``, ``series``, ``balance``) as written."""
+    row = re.search(rf'<tr class="{key}">(.*?)</tr>', html, re.S)
+    assert row, f"the sheet's head has a {key} row"
+    return dict(re.findall(r'data-player="([^"]+)">([^<]+)<', row.group(1)))
+
+
 def form_data(hand: dict, token: str) -> dict[str, str]:
     """A hand as the hand form posts it."""
     data = {
