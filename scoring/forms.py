@@ -181,7 +181,8 @@ class HandForm:
             label=gettext("Note"),
             value=self.note,
             errors=self.errors.get("note", []),
-            attrs={"maxlength": "500"},
+            # The last field: the keypad's key saves here (elsewhere it moves on).
+            attrs={"maxlength": "500", "enterkeyhint": "go"},
         )
 
     def widgets(self) -> list[Widget]:

@@ -87,10 +87,12 @@ def expect_preview(page: Any, deltas: Mapping[str, int | float]) -> None:
     expect(page.locator("#preview .preview-deltas li")).to_have_text(delta_texts(deltas))
 
 
-def screenshot(page: Any, name: str) -> Path:
+def screenshot(page: Any, name: str, *, full_page: bool = True) -> Path:
+    """The whole page, or (``full_page=False``) what the screen shows: sticky
+    and fixed parts where the player sees them."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

@@ -281,14 +281,18 @@ def test_the_hand_form_is_filled_and_saved_with_the_keyboard_alone(desktop, live
     assert hand.note == "by keyboard"
 
 
-def test_enter_in_the_points_field_saves_the_hand(phone, live_server, player):
-    """The phone keyboard's Go key submits with the form's first button; that
-    must be Save, not "Another row" of the poignées above it."""
+def test_enter_moves_to_the_next_field_and_in_the_last_one_saves(phone, live_server, player):
+    """The keypad's Next/Go in the points moves on to the extras (a poignée may
+    follow); in the last field it saves, with Save, never "Another row"."""
     session = evening(player, PLAYERS[:4])
     login(phone, live_server.url, player)
     phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
     fill_hand(phone, {"taker": "Bert", "contract": "garde", "bouts": "2", "points": "50"})
+    expect(field(phone, "points")).to_have_attribute("enterkeyhint", "next")
     field(phone, "points").press("Enter")
+    expect(phone.locator('input[name="petit_au_bout"]').first).to_be_focused()
+    assert session.hands.count() == 3
+    field(phone, "note").press("Enter")
     expect(phone).to_have_url(re.compile(rf"/sessions/{session.pk}/#hand-\d+$"))
     hand = Hand.objects.get(session=session, number=4)
     assert hand.inputs["taker"] == "Bert" and not hand.inputs.get("poignees")
@@ -301,7 +305,7 @@ def test_the_keyboard_and_the_sticky_bar_leave_every_field_in_sight(phone, live_
     login(phone, live_server.url, player)
     phone.set_viewport_size({"width": 390, "height": 500})
     phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
-    bar = phone.locator("#hand-form .actions.sticky")
+    bar = phone.locator("#thumb-bar")
     save = phone.locator("#save")
     seen = []
     for _ in range(40):

@@ -25,7 +25,7 @@ def test_an_illustriertes_hand_with_premiums_kontra_and_counted_cards(phone, liv
 
     choose(phone, "declarer", "A")
     choose(phone, "game", "zweiblatt")
-    field(phone, "bid").select_option("announced")
+    choose(phone, "bid", "announced")
     choose(phone, "kontra", "1")
     # First premium row: the declarer's Köpfe, announced before the talon.
     field(phone, "premiums[1].type").select_option("koepfe")
@@ -49,7 +49,7 @@ def test_an_illustriertes_hand_with_premiums_kontra_and_counted_cards(phone, liv
     choose(phone, "count.queens", "2")
     choose(phone, "count.cavalls", "2")
     choose(phone, "count.jacks", "2")
-    expect(phone.locator("#preview")).to_contain_text("points")
+    expect(phone.locator("#preview")).to_contain_text("Points missing")
     phone.locator('#card-counter button[value="count"]').click()
     expect(field(phone, "points")).to_have_value("39")
     expect(phone.locator("#card-counter .counted")).to_contain_text("39")
@@ -71,5 +71,9 @@ def test_an_illustriertes_hand_with_premiums_kontra_and_counted_cards(phone, liv
         ("koepfe", "A", "before_talon"),
         ("koenigstrull", "B", "silent"),
     ]
-    expect(phone.locator('tr.totals td[data-player="A"]')).to_have_text("+44")
+    # The head: the running series, and the balance the settlement pays:
+    # A 3 × 44 − 64 = +68, B 3 × 20 − 64 = −4, C −64.
+    expect(phone.locator('tr.series td[data-player="A"]')).to_have_text("+44")
+    expect(phone.locator('tr.balance td[data-player="A"]')).to_have_text("+68")
+    expect(phone.locator('tr.balance td[data-player="B"]')).to_have_text("\u22124")
     screenshot(phone, "illustrated-scoreboard")
