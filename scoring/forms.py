@@ -119,6 +119,7 @@ class HandForm:
             self.game.raw[field] = per_player
         else:
             self.game.raw[target] = str(points)
+            self.game.typed.pop(target, None)  # counted: the recorded side's own points
 
     @property
     def counter_help(self) -> str:

@@ -49,6 +49,14 @@ class Taps:
         field(self.page, name).fill(text)
         self.count += 1
 
+    def hand(self, choices: dict[str, str], points: str | None = None) -> Taps:
+        """Tap each choice in turn, then type the points."""
+        for name, value in choices.items():
+            self.choose(name, value)
+        if points is not None:
+            self.fill("points", points)
+        return self
+
     def save(self) -> None:
         self.tap(self.page.locator("#save"))
         expect(self.page).to_have_url(re.compile(r"/sessions/\d+/#hand-\d+$"))
@@ -64,10 +72,15 @@ def open_form(page: Any, base: str, session: Session) -> None:
 
 
 def last_hand(session: Session) -> Hand:
-    return session.hands.order_by("-number").first()
+    return session.hands.order_by("-number")[0]
 
 
 # -- the tap budgets -------------------------------------------------------------------------
+
+
+def french_garde(page: Any, taker: str, partner: str, bouts: str, points: str) -> Taps:
+    """A Garde with five players, as a table calls it out: five taps so far."""
+    return Taps(page).hand({"contract": "garde", "taker": taker, "partner": partner, "bouts": bouts}, points)
 
 
 def test_a_typical_french_hand_in_six_taps_a_poignee_or_a_chelem_two_more(phone, live_server, player):
@@ -75,32 +88,17 @@ def test_a_typical_french_hand_in_six_taps_a_poignee_or_a_chelem_two_more(phone,
     login(phone, live_server.url, player)
 
     open_form(phone, live_server.url, session)
-    taps = Taps(phone)
-    taps.choose("contract", "garde")
-    taps.choose("taker", "Anna")
-    taps.choose("partner", "Carl")
-    taps.choose("bouts", "2")
-    taps.fill("points", "47")
+    taps = french_garde(phone, "Anna", "Carl", "2", "47")
     expect(phone.locator("#quick .short")).to_be_visible()
     screenshot(phone, "hand-form-french-phone", full_page=False)
     taps.save()
     assert taps.count == STATED["french"] <= FRENCH_TYPICAL, taps.count
     # Garde, 2 bouts, 47 of 41: (25 + 6) × 2 = 62; the taker 2 × 62, the partner 62.
-    assert last_hand(session).delta_points() == {
-        "Anna": 124,
-        "Bert": -62,
-        "Carl": 62,
-        "Dora": -62,
-        "Emil": -62,
-    }
+    deltas = {"Anna": 124, "Bert": -62, "Carl": 62, "Dora": -62, "Emil": -62}
+    assert last_hand(session).delta_points() == deltas
 
     open_form(phone, live_server.url, session)
-    taps = Taps(phone)
-    taps.choose("contract", "garde")
-    taps.choose("taker", "Bert")
-    taps.choose("partner", "Dora")
-    taps.choose("bouts", "2")
-    taps.fill("points", "47")
+    taps = french_garde(phone, "Bert", "Dora", "2", "47")
     taps.choose("poignees[1].player", "Bert")
     taps.choose("poignees[1].size", "simple")
     screenshot(phone, "table-loop-french-poignee")
@@ -109,12 +107,7 @@ def test_a_typical_french_hand_in_six_taps_a_poignee_or_a_chelem_two_more(phone,
     assert last_hand(session).inputs["poignees"] == [{"player": "Bert", "size": "simple"}]
 
     open_form(phone, live_server.url, session)
-    taps = Taps(phone)
-    taps.choose("contract", "garde")
-    taps.choose("taker", "Carl")
-    taps.choose("partner", "Emil")
-    taps.choose("bouts", "3")
-    taps.fill("points", "91")
+    taps = french_garde(phone, "Carl", "Emil", "3", "91")
     taps.tap(phone.locator("details.more:not(.counter) > summary"))
     taps.choose("chelem", "unannounced_made")
     taps.save()
@@ -126,11 +119,7 @@ def test_a_typical_illustriertes_hand_in_six_taps(phone, live_server, player):
     session = session_of(player, "illustrated", ["A", "B", "C"])
     login(phone, live_server.url, player)
     open_form(phone, live_server.url, session)
-    taps = Taps(phone)
-    taps.choose("declarer", "A")
-    taps.choose("game", "dreiblatt")
-    taps.choose("bid", "announced")
-    taps.fill("points", "40")
+    taps = Taps(phone).hand({"declarer": "A", "game": "dreiblatt", "bid": "announced"}, "40")
     expect(phone.locator("#quick .short")).to_be_visible()
     screenshot(phone, "hand-form-illustrated-phone", full_page=False)
     taps.save()
@@ -145,10 +134,7 @@ def test_a_chambery_call_in_five_taps(phone, live_server, player):
     open_form(phone, live_server.url, session)
     # The fields of a solo stay out of the way until a solo is chosen.
     expect(phone.locator('input[name="soloist"]').first).to_be_hidden()
-    taps = Taps(phone)
-    taps.choose("mode", "call")
-    taps.choose("partner", "Bert")
-    taps.fill("points", "40")
+    taps = Taps(phone).hand({"mode": "call", "partner": "Bert"}, "40")
     expect(phone.locator("#quick .short")).to_be_visible()
     screenshot(phone, "hand-form-chambery-phone", full_page=False)
     taps.save()
@@ -164,11 +150,7 @@ def test_points_counted_for_the_defence_are_turned_into_the_attacks_in_the_previ
     session = french_session(player, "Sides", FIVE[:4], [])
     login(phone, live_server.url, player)
     open_form(phone, live_server.url, session)
-    taps = Taps(phone)
-    taps.choose("taker", "Anna")
-    taps.choose("contract", "garde")
-    taps.choose("bouts", "2")
-    taps.fill("points", "44")
+    taps = Taps(phone).hand({"taker": "Anna", "contract": "garde", "bouts": "2"}, "44")
     taps.choose("points.side", "other")
     expect(phone.locator("#preview .conversion")).to_have_text("Defence 44 → Attack 47")
     expect(phone.locator("#quick")).to_contain_text("+186")
@@ -215,11 +197,9 @@ def test_enter_on_every_field_never_saves_an_incomplete_hand(
     session = session_of(player, variant, players)
     login(phone, live_server.url, player)
     open_form(phone, live_server.url, session)
-    for name, value in partial.items():
-        if name == "points":
-            field(phone, name).fill(value)
-        else:
-            phone.locator(f'label.seg-opt:has(input[name="{name}"][value="{value}"])').click()
+    Taps(phone).hand(
+        {name: value for name, value in partial.items() if name != "points"}, partial.get("points")
+    )
     stops = phone.evaluate(STOPS)
     assert len(stops) >= 5, stops
     for selector in stops:
@@ -351,11 +331,7 @@ def test_after_sixty_hands_names_totals_and_new_hand_stay_in_sight(phone, live_s
 
     # After a save the page opens at the new row, clear of the sticky head and the bottom bar.
     phone.locator("#new-hand").click()
-    for name, value in {"taker": "Anna", "contract": "garde", "partner": "Carl", "bouts": "2"}.items():
-        phone.locator(f'label.seg-opt:has(input[name="{name}"][value="{value}"])').click()
-    field(phone, "points").fill("47")
-    phone.locator("#save").click()
-    expect(phone).to_have_url(re.compile(r"#hand-\d+$"))
+    french_garde(phone, "Anna", "Carl", "2", "47").save()
     row = phone.locator(f"#hand-{last_hand(session).pk}")
     expect(row).to_be_in_viewport()
     head_bottom = phone.locator("table.sheet thead").bounding_box()
