@@ -438,6 +438,7 @@ def _draw_int(w: Widget, f: Field, value: Any, players: Sequence[str], errors: E
         w.kind, w.choices = "radio", _choices(f, list(values))
         return
     w.kind, w.attrs = "number", {"inputmode": "numeric", "enterkeyhint": "next"}
+    w.value = w.value or ""  # typed, not chosen: nothing to tell apart from "not yet"
     if f.minimum is not None:
         w.attrs["min"] = _text(f.minimum)
     if f.maximum is not None:

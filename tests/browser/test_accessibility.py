@@ -329,3 +329,6 @@ def test_the_keyboard_and_the_sticky_bar_leave_every_field_in_sight(phone, live_
         save_box = save.bounding_box()
         assert save_box["y"] + save_box["height"] <= 500, "Save is out of sight"
     assert {"taker", "contract", "bouts", "points", "partner", "note"} <= set(seen)
+    field(phone, "points").focus()
+    expect(phone.locator("#quick")).to_be_in_viewport()
+    screenshot(phone, "hand-form-keypad-open", full_page=False)
