@@ -126,27 +126,39 @@ def test_the_preview_shows_the_other_sides_points(logged_in, make_session):
     assert "41 of 68 points, the others 27" in html
 
 
+# A call whose declaring side counts 2·4 + 3·4 + 3 + 2·2 + 1 = 28 card points,
+# 9 tricks, 1 for the discard: 38.
+COUNTED_38 = {
+    "token": "t",
+    "action": "count",
+    "dealer": "Emil",
+    "mode": "call",
+    "partner": "Bert",
+    "count.bouts": "2",
+    "count.kings": "3",
+    "count.queens": "1",
+    "count.cavalls": "2",
+    "count.jacks": "1",
+    "count.others": "10",
+    "count.tricks": "9",
+    "count.discard": "true",
+}
+
+
 def test_the_card_counter_counts_cards_tricks_and_the_discard(logged_in, make_session):
     session = make_session(variant="chambery", players=FIVE)
-    data = {
-        "token": "t",
-        "action": "count",
-        "dealer": "Emil",
-        "mode": "call",
-        "partner": "Bert",
-        "count.bouts": "2",
-        "count.kings": "3",
-        "count.queens": "1",
-        "count.cavalls": "2",
-        "count.jacks": "1",
-        "count.others": "10",
-        "count.tricks": "9",
-        "count.discard": "true",
-    }
-    # 2·4 + 3·4 + 3 + 2·2 + 1 = 28 card points, 9 tricks, 1 for the discard: 38
-    html = logged_in.post(reverse("hand_new", args=[session.pk]), data).content.decode()
+    html = logged_in.post(reverse("hand_new", args=[session.pk]), COUNTED_38).content.decode()
     assert re.search(r'name="points" value="38"', html)
     assert Hand.objects.count() == 0
+
+
+def test_counted_cards_replace_points_typed_for_the_other_side(logged_in, make_session):
+    session = make_session(variant="chambery", players=FIVE)
+    data = {**COUNTED_38, "points": "30", "points.side": "other"}
+    # The counter counts the declaring side's cards: 38, shown as theirs.
+    html = logged_in.post(reverse("hand_new", args=[session.pk]), data).content.decode()
+    assert re.search(r'name="points" value="38"', html)
+    assert re.search(r'name="points.side" value="" checked', html)
 
 
 def test_the_three_player_counter_fills_the_chosen_players_points(logged_in, make_session):

@@ -207,28 +207,3 @@ class TestTheFormsOrder:
         html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
         drawn = re.findall(r'id="f-(\w+)"', html)
         assert [name for name in drawn if name in order] == order
-
-
-def test_counted_cards_replace_points_typed_for_the_other_side(logged_in, make_session):
-    session = make_session(variant="chambery", players=FIVE)
-    data = {
-        "token": "t",
-        "action": "count",
-        "dealer": "Emil",
-        "mode": "call",
-        "partner": "Bert",
-        "points": "30",
-        "points.side": "other",
-        "count.bouts": "2",
-        "count.kings": "3",
-        "count.queens": "1",
-        "count.cavalls": "2",
-        "count.jacks": "1",
-        "count.others": "10",
-        "count.tricks": "9",
-        "count.discard": "true",
-    }
-    # The counter counts the declaring side's cards: 38, shown as theirs.
-    html = logged_in.post(reverse("hand_new", args=[session.pk]), data).content.decode()
-    assert re.search(r'name="points" value="38"', html)
-    assert re.search(r'name="points.side" value="" checked', html)
