@@ -136,15 +136,15 @@ def test_the_csv_parses_and_its_totals_equal_the_sheets(logged_in, user):
         session = imported(user, name)
         response = logged_in.get(reverse("session_export", args=[session.pk, "csv"]))
         assert response["Content-Type"].startswith("text/csv")
-        rows = list(csv.reader(io.StringIO(response.content.decode())))
+        rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
         header, body, last = rows[0], rows[1:-1], rows[-1]
         assert len(body) == session.hands.count()
         players = [seat.name for seat in session.seats.all()]
-        totals = {p: last[header.index(f"{p} total")] for p in players}
+        totals = {p: last[header.index(f"{p}: total")] for p in players}
         board = sheet_totals(logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode())
         assert {p: float(v) for p, v in totals.items()} == {p: float(v) for p, v in board.items()}, name
         for row in body:  # each hand's deltas in the CSV are the stored ones
-            hand_deltas = [float(row[header.index(f"{p} delta")]) for p in players]
+            hand_deltas = [float(row[header.index(f"{p}: points")]) for p in players]
             assert len(hand_deltas) == len(players)
 
 
