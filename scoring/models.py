@@ -72,7 +72,13 @@ class Session(models.Model):
     # Other registered users who may record and correct hands.
     editors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="edited_sessions")
     created_at = models.DateTimeField(auto_now_add=True)
+    # A closed evening takes no more hands until its owner reopens it.
     closed_at = models.DateTimeField(null=True, blank=True)
+    # Deleted by its owner: gone from every page, restorable for RESTORABLE_DAYS.
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    # Who deals the first hand, asked when the session is opened; blank for
+    # sessions that did not ask (the last in playing order deals first).
+    first_dealer = models.CharField(max_length=NAME_LENGTH, blank=True, default="")
     # Goes up with every change that shows on the sheet (a hand recorded,
     # corrected, deleted or restored, …): pages, the shared board and the PDF
     # are cached per version, and a watching phone compares it.
@@ -91,6 +97,14 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
 
 
 class Seat(models.Model):
@@ -224,6 +238,39 @@ class HandChange(models.Model):
 
     def after_deltas(self) -> dict[str, Fraction]:
         return self._deltas(self.after)
+
+
+class SessionChange(models.Model):
+    """One change to a session itself (not to a hand): who, when, what it was
+    before and after. Hands keep their own history (``HandChange``)."""
+
+    class Action(models.TextChoices):
+        RENAMED = "renamed", _("renamed")
+        DATE = "date", _("date changed")
+        MONEY_RATE = "money_rate", _("money per point changed")
+        PLAYER = "player", _("player's name corrected")
+        RULES = "rules", _("house rules changed")
+        CLOSED = "closed", _("closed")
+        REOPENED = "reopened", _("reopened")
+        DELETED = "deleted", _("deleted")
+        RESTORED = "restored", _("restored")
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=12, choices=Action.choices)
+    # What changed, as plain JSON: a name, a date, a rate, {rule: value}, and for
+    # a change of house rules each player's total before and after.
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.session_id} {self.action}"
 
 
 class LoginFailure(models.Model):

@@ -192,7 +192,7 @@ def build_sheet(session: Session) -> Sheet:
         rows=tuple(rows),
         summary=summary,
         settlement=settle(summary.net, session.money_rate),
-        next_dealer=proposed_dealer_after(game, last_dealer),
+        next_dealer=proposed_dealer_after(game, last_dealer, first=session.first_dealer),
         sections=sections,
     )
 
