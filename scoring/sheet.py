@@ -10,8 +10,10 @@ Parties) and the chart's lines come from one pass over the hands.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -214,6 +216,37 @@ def chart_of(players: Sequence[str], rows: Sequence[SheetRow], title: str) -> st
     lines = [[total - base for total, base in zip(row.overall, start, strict=True)] for row in rows]
     breaks = [row.index - first.index + 1 for row in rows if row.section_end is not None]
     return running_total_svg(players, lines, breaks, title=title)
+
+
+@dataclass(frozen=True)
+class DeletedHand:
+    """A hand taken off the sheet, as stored, and the place it comes back to."""
+
+    hand_id: int
+    place: int  # 1-based: where it stood on the sheet, and stands again when restored
+    description: Line | None
+    deltas: dict[str, Fraction]
+    deleted_at: datetime
+
+
+def deleted_hands(sheet: Sheet) -> list[DeletedHand]:
+    """The session's deleted hands in recording order (one query)."""
+    numbers = [row.number for row in sheet.rows]
+    hands = (
+        Hand.objects.filter(session=sheet.session, deleted_at__isnull=False)
+        .order_by("number")
+        .only("id", "number", "description", "deltas", "deleted_at")
+    )
+    return [
+        DeletedHand(
+            hand_id=hand.pk,
+            place=bisect_left(numbers, hand.number) + 1,
+            description=line_from_json(hand.description) if hand.description else None,
+            deltas={name: _deltas(hand).get(name, Fraction(0)) for name in sheet.players},
+            deleted_at=hand.deleted_at or timezone.now(),
+        )
+        for hand in hands
+    ]
 
 
 # -- the printed sheet ---------------------------------------------------------------------

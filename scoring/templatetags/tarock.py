@@ -7,7 +7,6 @@ from typing import Any
 
 from django import template
 from django.contrib.staticfiles import finders
-from django.utils.formats import number_format
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring import presentation
@@ -23,14 +22,8 @@ def points(value: Fraction | int) -> str:
 
 @register.filter
 def money(value: Decimal | None) -> str:
-    """An amount of money in the reader's format: 8.60 (8,60 in German and French);
-    more decimals only where the amount has them (a rate of 0.0025 per point)."""
-    if value is None:
-        return ""
-    amount = Decimal(value)
-    exponent = amount.normalize().as_tuple().exponent
-    places = max(2, -exponent) if isinstance(exponent, int) else 2
-    return number_format(amount, places)
+    """An amount of money in the reader's format (``presentation.money``); nothing for None."""
+    return "" if value is None else presentation.money(value)
 
 
 @register.filter

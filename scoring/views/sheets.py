@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 
 from scoring import exports
 from scoring.presentation import house_rules
-from scoring.sheet import build_sheet, print_context
+from scoring.sheet import build_sheet, deleted_hands, print_context
 from scoring.views.common import Request, own_session, whole
 
 
@@ -23,7 +23,10 @@ def scoreboard(request: Request, pk: int) -> HttpResponse:
     undone = session.hands.filter(pk=undo, deleted_at__isnull=False).first() if undo is not None else None
     template = "scoring/scoreboard.html#board" if request.htmx else "scoring/scoreboard.html"
     rules = house_rules(sheet.game.variant, sheet.game.options)
-    return render(request, template, {"session": session, "sheet": sheet, "undone": undone, "rules": rules})
+    context = {"session": session, "sheet": sheet, "undone": undone, "rules": rules}
+    if not request.htmx:
+        context["deleted"] = deleted_hands(sheet)
+    return render(request, template, context)
 
 
 @login_required
