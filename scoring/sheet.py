@@ -207,15 +207,18 @@ def _settled(net: Any, session: Session) -> Settlement | None:
     return settle(net, session.money_rate) if net is not None else None
 
 
-def chart_of(players: Sequence[str], rows: Sequence[SheetRow], title: str) -> str:
-    """The running-total chart of these rows, starting from 0 before the first of them."""
+def chart_of(
+    players: Sequence[str], rows: Sequence[SheetRow], title: str, *, monochrome: bool = False
+) -> str:
+    """The running-total chart of these rows, starting from 0 before the first of
+    them (a series' chart counts the series' own hands); ``monochrome`` for paper."""
     if not rows:
         return ""
     first = rows[0]
     start = [total - delta for total, delta in zip(first.overall, first.deltas, strict=True)]
     lines = [[total - base for total, base in zip(row.overall, start, strict=True)] for row in rows]
     breaks = [row.index - first.index + 1 for row in rows if row.section_end is not None]
-    return running_total_svg(players, lines, breaks, title=title)
+    return running_total_svg(players, lines, breaks, title=title, monochrome=monochrome)
 
 
 @dataclass(frozen=True)
@@ -287,7 +290,8 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
         "settlement": settlement,
         "net": [settlement.net[name] for name in players],
         "money": [settlement.money[name] for name in players] if settlement.money else None,
-        "chart": chart_of(players, rows, title=_("Running totals")) if series is not None else sheet.chart,
+        # Printed in black and white: greys and dashes rather than colours.
+        "chart": chart_of(players, rows, title=_("Running totals"), monochrome=True),
         "appendix": _breakdowns(rows) if appendix else [],
         "series": series,
         "printed_at": timezone.localtime(),
