@@ -80,7 +80,7 @@ def pdf_filename(session: Session, *, series: int | None = None, appendix: bool 
     """``…-serie-3.pdf`` for one series, ``…-mit-rechnungen.pdf`` with every breakdown."""
     parts = [file_stem(session)]
     if series is not None:
-        parts.append(f"{slugify(_('series'), allow_unicode=True)}-{series}")
+        parts += [slugify(_("series"), allow_unicode=True), str(series)]
     if appendix:
         parts.append(slugify(_("with breakdowns"), allow_unicode=True))
     return "-".join(parts) + ".pdf"

@@ -243,7 +243,7 @@ PARSERS: dict[Kind, Parser] = {
 
 def _choices(f: Field, values: Sequence[Any]) -> list[tuple[str, str]]:
     choices = [(_text(v), gettext(f.label_of(v))) for v in values]
-    if f.nullable:
+    if f.nullable and f.null_choice:
         choices.insert(0, ("", gettext(f.null_label or "none")))
     return choices
 
@@ -276,7 +276,7 @@ def _draw_choice(w: Widget, f: Field, value: Any, players: Sequence[str], errors
     # Short labels sit side by side as buttons; long ones read better in a list.
     fits = len(w.choices) <= 6 and sum(len(label) for _, label in w.choices) <= 48
     w.kind, w.value = ("radio" if fits else "select"), _text(value)
-    if w.kind == "select" and not f.nullable and w.value == "":
+    if w.kind == "select" and not (f.nullable and f.null_choice) and w.value == "":
         # A list must not pre-select its first choice for the player.
         w.choices.insert(0, ("", "—"))
 

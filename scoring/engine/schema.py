@@ -49,6 +49,7 @@ class Field:
     required: bool = False
     nullable: bool = False
     null_label: str = ""  # how a form names the empty choice ("alone", "none")
+    null_choice: bool = True  # forms offer the empty choice of a nullable field
     default: Any = None
     fields: tuple[Field, ...] = ()
     max_items: int | None = None

@@ -138,6 +138,8 @@ class Variant:
     zero_sum: ClassVar[bool] = True
     # How the game groups its hands: SERIES (Illustriertes), PARTIE (Chambéry), or not at all.
     section_kind: ClassVar[SectionKind | None] = None
+    # How to read ``section_notation``, where the game has one.
+    notation_help: ClassVar[str] = ""
     option_fields: ClassVar[tuple[Field, ...]] = ()
     options_type: ClassVar[type[Any]]
 

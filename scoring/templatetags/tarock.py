@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 from django.contrib.staticfiles import finders
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from scoring import presentation
 from scoring.engine import Line
@@ -61,3 +62,10 @@ def static_inline(path: str) -> SafeString:
         raise template.TemplateSyntaxError(f"no static file {path}")
     with open(found, encoding="utf-8") as handle:
         return mark_safe(handle.read())  # our own stylesheet, no user input
+
+
+@register.simple_tag
+def colon() -> str:
+    """A colon after a label, as the reader's language sets it: French puts a
+    no-break space before it ("Total : 12")."""
+    return "\u00a0:" if (get_language() or "").startswith("fr") else ":"

@@ -149,7 +149,10 @@ def _hand_page(
         "form": form,
         "hand": hand,
         "token": token,
-        "preview": _preview(game, form) if (request.method == "POST" or hand) else None,
+        # A redeal has nothing to fill in: what it scores shows at once.
+        "preview": _preview(game, form)
+        if (request.method == "POST" or hand or form.hand_type is HandType.REDEAL)
+        else None,
         "preview_url": preview_url,
         "conflict": conflict,
         "hand_types": game.variant.allowed_hand_types(game.options),

@@ -29,7 +29,7 @@ def half_points(make_session, user):
     session = make_session(players=PLAYERS, options={"five_player_split": "equal"})
     for hand in (
         {"taker": "Anna", "partner": "Carl", "contract": "garde", "bouts": 2, "points": 56},
-        {"taker": "=Bert", "partner": "@Dora", "contract": "petite", "bouts": 1, "points": 40},
+        {"taker": "=Bert", "partner": "@Dora", "contract": "petite", "bouts": 1, "points": 41},
     ):
         services.hand_record(session=session, raw=hand, user=user)
     return session
