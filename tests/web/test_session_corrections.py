@@ -378,3 +378,23 @@ def test_a_deleted_hand_comes_back_in_its_place_after_other_hands_and_correction
     sheet = build_sheet(fresh(session))
     assert [row.hand_id for row in sheet.rows][1] == second.pk
     assert "Berti" in render_line(sheet.rows[1].description or Line(""))
+
+
+def test_purge_sessions_removes_what_can_no_longer_be_restored(make_session, user):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    old, recent = make_session(), make_session()
+    for session in (old, recent):
+        services.session_delete(session=session, user=user)
+    Session.objects.filter(pk=old.pk).update(
+        deleted_at=timezone.now() - timedelta(days=services.RESTORABLE_DAYS + 1)
+    )
+    out = StringIO()
+    call_command("purge_sessions", stdout=out)
+    assert (
+        out.getvalue().strip()
+        == f"Removed 1 session(s) deleted more than {services.RESTORABLE_DAYS} days ago."
+    )
+    assert list(Session.objects.values_list("pk", flat=True)) == [recent.pk]
