@@ -27,8 +27,7 @@ from scoring.views.common import Request, closed, own_session, whole
 def session_settings(request: Request, pk: int) -> HttpResponse:
     """The session's name, day and money rate; its players; its history."""
     session = own_session(request, pk, owner_only=True)
-    initial = {"name": session.name, "played_on": session.played_on, "money_rate": session.money_rate}
-    form = SessionDetailsForm(request.POST if request.method == "POST" else None, initial=initial)
+    form = SessionDetailsForm(request.POST if request.method == "POST" else None, initial=_details(session))
     if request.method == "POST" and form.is_valid():
         try:
             services.session_edit(session=session, user=request.user, **form.cleaned_data)
@@ -42,6 +41,12 @@ def session_settings(request: Request, pk: int) -> HttpResponse:
     return settings_page(request, session, form=form, status=400 if form.errors else 200)
 
 
+def _details(session: Session) -> dict[str, Any]:
+    """The form's values: the money rate as typed (0.05, not 0.0500)."""
+    rate = format(session.money_rate.normalize(), "f") if session.money_rate is not None else None
+    return {"name": session.name, "played_on": session.played_on, "money_rate": rate}
+
+
 def settings_page(
     request: Request,
     session: Session,
@@ -51,10 +56,9 @@ def settings_page(
     status: int = 200,
 ) -> HttpResponse:
     game = services.game_of(session)
-    initial = {"name": session.name, "played_on": session.played_on, "money_rate": session.money_rate}
     context = {
         "session": session,
-        "form": form or SessionDetailsForm(initial=initial),
+        "form": form or SessionDetailsForm(initial=_details(session)),
         "players": game.players,
         "player_error": player_error,
         "rules": [rule for rule in house_rules(game.variant, game.options) if not rule.is_default],
