@@ -31,26 +31,25 @@ class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("position", "name", "player")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    fields = readonly_fields = ("position", "name", "player")
 
 
-class SessionChangeInline(admin.TabularInline):  # type: ignore[type-arg]
+class SessionChangeInline(ReadOnlyInline):
     model = SessionChange
-    fields = ("at", "user", "action", "before", "after")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    fields = readonly_fields = ("at", "user", "action", "before", "after")
 
 
 @admin.register(Session)
@@ -89,15 +88,9 @@ class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class HandChangeInline(admin.TabularInline):  # type: ignore[type-arg]
+class HandChangeInline(ReadOnlyInline):
     model = HandChange
-    fields = ("at", "user", "action", "before", "after")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    fields = readonly_fields = ("at", "user", "action", "before", "after")
 
 
 @admin.register(Hand)

@@ -193,8 +193,24 @@ class Hand(models.Model):
         return hand_document(self.type, self.dealer, self.sitting_out, self.inputs, self.note)
 
 
-class HandChange(models.Model):
-    """One change to a hand: who, when, what it was before and after."""
+class Change(models.Model):
+    """A line of history: who, when, what it was before and after."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["at", "id"]
+
+
+class HandChange(Change):
+    """One change to a hand: who, when, what it was before and after (the hand as
+    the session file writes it, its deltas and its description)."""
 
     class Action(models.TextChoices):
         RECORDED = "recorded", _("recorded")
@@ -205,16 +221,7 @@ class HandChange(models.Model):
         RESCORED = "rescored", _("re-scored")
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="changes")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=10, choices=Action.choices)
-    before = models.JSONField(null=True, blank=True)  # the hand as the session file writes it, and its deltas
-    after = models.JSONField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["at", "id"]
 
     def __str__(self) -> str:
         return f"{self.hand_id} {self.action}"
@@ -240,9 +247,10 @@ class HandChange(models.Model):
         return self._deltas(self.after)
 
 
-class SessionChange(models.Model):
-    """One change to a session itself (not to a hand): who, when, what it was
-    before and after. Hands keep their own history (``HandChange``)."""
+class SessionChange(Change):
+    """One change to a session itself (not to a hand). ``before`` and ``after``
+    hold what changed as plain JSON: a name, a date, a rate, and for new house
+    rules ``{"options": {rule: value}, "totals": {player: total}}``."""
 
     class Action(models.TextChoices):
         RENAMED = "renamed", _("renamed")
@@ -256,18 +264,7 @@ class SessionChange(models.Model):
         RESTORED = "restored", _("restored")
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="changes")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=12, choices=Action.choices)
-    # What changed, as plain JSON: a name, a date, a rate, {rule: value}, and for
-    # a change of house rules each player's total before and after.
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["at", "id"]
 
     def __str__(self) -> str:
         return f"{self.session_id} {self.action}"

@@ -111,10 +111,7 @@ def session_close(*, session: Session, user: User | None) -> Session:
     until ``session_reopen``. Closing a closed session changes nothing."""
     row = locked(session)
     if row.closed_at is None:
-        row.closed_at = timezone.now()
-        row.save(update_fields=["closed_at"])
-        record_change(row, user, SessionChange.Action.CLOSED)
-        mark_changed(row)
+        _stamp(row, user, "closed_at", timezone.now(), SessionChange.Action.CLOSED)
     return row
 
 
@@ -123,10 +120,7 @@ def session_reopen(*, session: Session, user: User | None) -> Session:
     """Open a closed evening again for hands and corrections."""
     row = locked(session)
     if row.closed_at is not None:
-        row.closed_at = None
-        row.save(update_fields=["closed_at"])
-        record_change(row, user, SessionChange.Action.REOPENED)
-        mark_changed(row)
+        _stamp(row, user, "closed_at", None, SessionChange.Action.REOPENED)
     return row
 
 
@@ -136,10 +130,7 @@ def session_delete(*, session: Session, user: User | None) -> Session:
     can restore it for ``RESTORABLE_DAYS`` days, after which it is purged."""
     row = locked(session)
     if row.deleted_at is None:
-        row.deleted_at = timezone.now()
-        row.save(update_fields=["deleted_at"])
-        record_change(row, user, SessionChange.Action.DELETED)
-        mark_changed(row)
+        _stamp(row, user, "deleted_at", timezone.now(), SessionChange.Action.DELETED)
     return row
 
 
@@ -159,11 +150,16 @@ def session_restore(*, session: Session, user: User | None) -> Session:
     if row.deleted_at is not None:
         if row.deleted_at <= restorable_since():
             raise NotRestorable(f"session {row.pk} was deleted more than {RESTORABLE_DAYS} days ago")
-        row.deleted_at = None
-        row.save(update_fields=["deleted_at"])
-        record_change(row, user, SessionChange.Action.RESTORED)
-        mark_changed(row)
+        _stamp(row, user, "deleted_at", None, SessionChange.Action.RESTORED)
     return row
+
+
+def _stamp(row: Session, user: User | None, field: str, value: datetime | None, action: str) -> None:
+    """Set or clear when the session was closed or deleted, with its history line and a new version."""
+    setattr(row, field, value)
+    row.save(update_fields=[field])
+    record_change(row, user, action)
+    mark_changed(row)
 
 
 @transaction.atomic

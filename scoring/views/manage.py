@@ -66,7 +66,7 @@ def settings_page(
             session_change_view(change, game.variant)
             for change in session.changes.select_related("user").order_by("-at", "-id")
         ],
-        "hand_count": session.hands.filter(deleted_at__isnull=True).count(),
+        "hand_count": live_hands(session),
     }
     return render(request, "scoring/session_settings.html", context, status=status)
 
@@ -129,7 +129,7 @@ def _rules_page(
         "option_widgets": options.widgets(),
         "refused": [(hand, render_line(hand.refused.line)) for hand in refused if hand.refused],
         "done": session_change_view(change, game.variant) if change else None,
-        "hand_count": session.hands.filter(deleted_at__isnull=True).count(),
+        "hand_count": live_hands(session),
     }
     return render(request, "scoring/session_rules.html", context, status=status)
 
@@ -164,7 +164,7 @@ def session_delete(request: Request, pk: int) -> HttpResponse:
         return redirect(reverse("session_list") + "#deleted")
     context = {
         "session": session,
-        "hand_count": session.hands.filter(deleted_at__isnull=True).count(),
+        "hand_count": live_hands(session),
         "days": services.RESTORABLE_DAYS,
     }
     return render(request, "scoring/session_delete.html", context)
@@ -180,3 +180,8 @@ def session_restore(request: Request, pk: int) -> HttpResponse:
         raise Http404("no deleted session to restore") from None
     messages.success(request, _("The session is back."))
     return redirect("scoreboard", pk=session.pk)
+
+
+def live_hands(session: Session) -> int:
+    """How many hands are on the sheet."""
+    return session.hands.filter(deleted_at__isnull=True).count()

@@ -67,7 +67,9 @@ def test_the_owner_renames_dates_and_prices_the_evening_and_sees_it_in_the_histo
     row = Session.objects.get(pk=session.pk)
     assert (row.name, row.played_on, str(row.money_rate)) == ("Dienstagsrunde", date(2026, 11, 17), "0.0500")
     html = logged_in.get(url).content.decode()
-    assert 'name="money_rate" value="0.05"' in html and 'name="played_on" type="date" value="2026-11-17"' in html
+    assert (
+        'name="money_rate" value="0.05"' in html and 'name="played_on" type="date" value="2026-11-17"' in html
+    )
     page = text_of(logged_in.get(url))
     assert "Friday → Dienstagsrunde" in page and "11/17/2026" in page and "none → 0.05" in page
     sheet = text_of(logged_in.get(reverse("scoreboard", args=[session.pk])))
