@@ -174,3 +174,24 @@ def test_a_file_name_keeps_the_names_letters(user, make_session):
     )
     response = client_in(user, "de").get(reverse("session_export", args=[session.pk, "pdf"]))
     assert downloaded_name(response) == "2026-01-06-tarot-zu-fünft.pdf"
+
+
+def test_export_session_writes_the_csv_in_the_format_asked_for(user, half_points, tmp_path):
+    from django.core.management import call_command
+
+    out = tmp_path / "evening.csv"
+    call_command(
+        "export_session",
+        str(half_points.pk),
+        "--format",
+        "csv",
+        "--language",
+        "de",
+        "--csv-format",
+        "comma",
+        "--output",
+        str(out),
+    )
+    rows = spreadsheet(out.read_bytes(), separator=",", decimal=".")
+    assert rows[0][0] == "Spiel"
+    assert [value for row in rows[1:-1] for value in row[5:]] == expected_cells(half_points)
