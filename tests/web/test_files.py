@@ -195,3 +195,14 @@ def test_export_session_writes_the_csv_in_the_format_asked_for(user, half_points
     rows = spreadsheet(out.read_bytes(), separator=",", decimal=".")
     assert rows[0][0] == "Spiel"
     assert [value for row in rows[1:-1] for value in row[5:]] == expected_cells(half_points)
+
+
+def test_the_printed_sheet_is_dated_the_day_it_was_played(user, make_session):
+    import io
+
+    from pypdf import PdfReader
+
+    session = make_session(played_on=datetime.date(2026, 11, 17))
+    response = client_in(user, "en").get(reverse("session_export", args=[session.pk, "pdf"]))
+    text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
+    assert "Nov. 17, 2026" in text
