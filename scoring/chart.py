@@ -3,7 +3,9 @@
 One line per player, each with its own dash pattern and marker as well as its
 colour, so the chart still reads when printed in black and white; each line is
 labelled with the player's name at its end. Series and round breaks are dashed
-verticals.
+verticals. For paper (``monochrome``) the colours give way to black and greys
+that stay apart on a black-and-white printer, the dashes and markers still
+telling the lines apart where two greys are close.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ WIDTH, HEIGHT = 520, 300  # narrow enough that the labels stay legible on a phon
 LEFT, RIGHT, TOP, BOTTOM = 48, 118, 14, 28
 LABEL_GAP = 16  # the least vertical distance between two end labels
 COLOURS = ("#1b5e20", "#b71c1c", "#0d47a1", "#e65100", "#4a148c", "#37474f")
+GREYS = ("#000000", "#6e6e6e", "#000000", "#6e6e6e", "#3a3a3a", "#9a9a9a")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
 MARKERS = ("circle", "square", "diamond", "triangle", "cross", "ring")
 
@@ -27,9 +30,13 @@ def running_total_svg(
     totals: Sequence[Sequence[Fraction]],
     breaks: Sequence[int] = (),
     title: str = "",
+    *,
+    monochrome: bool = False,
 ) -> str:
     """``totals[h][p]``: player p's total after hand h (hand 0 is the start, all 0).
-    ``breaks``: hand numbers after which a series or round ended."""
+    ``breaks``: hand numbers after which a series or round ended. The x axis
+    counts these hands from 0, whatever their numbers on the whole sheet."""
+    palette = GREYS if monochrome else COLOURS
     series = [[Fraction(0)] * len(players), *[list(t) for t in totals]]
     count = len(series) - 1
     low = min(min(row) for row in series)
@@ -68,7 +75,7 @@ def running_total_svg(
     marker_every = max(1, count // 30)
     label_ys = spread_labels([y(total) for total in series[-1]], TOP + 4, TOP + span_y + BOTTOM - 8)
     for index, name in enumerate(players):
-        colour, dash = COLOURS[index % len(COLOURS)], DASHES[index % len(DASHES)]
+        colour, dash = palette[index % len(palette)], DASHES[index % len(DASHES)]
         points = " ".join(f"{x(h):.1f},{y(row[index]):.1f}" for h, row in enumerate(series))
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(

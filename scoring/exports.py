@@ -1,7 +1,14 @@
 """What leaves the app as a file: the session file, the CSV sheet, the PDF sheet.
 
-Each comes as bytes with its content type and a file name; the download view
-and ``export_session`` both call ``session_export``.
+Each comes as bytes with its content type and a file name that says what it is
+(``2026-11-22-dienstagsrunde-serie-3.pdf``, in the language asked in); the
+download view and ``export_session`` both call ``session_export``.
+
+The CSV is written for the spreadsheet that opens it: UTF-8 with a byte order
+mark, headers in the reader's language, and either ``;`` between cells with a
+decimal comma (``semicolon``: German and French spreadsheets) or ``,`` with a
+decimal point (``comma``: English ones). It follows the language unless a
+format is asked for.
 """
 
 from __future__ import annotations
@@ -13,7 +20,9 @@ from fractions import Fraction
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.formats import get_format
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from scoring.engine import HandType, Table
 from scoring.engine.session_file import dumps_document, hand_document, session_document
@@ -25,6 +34,8 @@ from scoring.services.games import Game, game_of
 from scoring.sheet import Sheet, build_sheet, print_context
 
 KINDS = ("json", "csv", "pdf")
+# How a CSV separates cells and writes decimals: {format: (cell separator, decimal separator)}.
+CSV_FORMATS = {"semicolon": (";", ","), "comma": (",", ".")}
 
 
 @dataclass(frozen=True)
@@ -35,26 +46,44 @@ class Export:
 
 
 def session_export(
-    session: Session, kind: str, *, series: int | None = None, appendix: bool = False
+    session: Session,
+    kind: str,
+    *,
+    series: int | None = None,
+    appendix: bool = False,
+    csv_format: str | None = None,
 ) -> Export:
     """The session as a ``kind`` file (one of ``KINDS``); ``series`` and ``appendix``
-    apply to the PDF. ``LookupError`` for a series the session does not have."""
+    apply to the PDF, ``csv_format`` (one of ``CSV_FORMATS``, else the language's)
+    to the CSV. ``LookupError`` for a series the session does not have."""
     stem = file_stem(session)
     if kind == "json":
         return Export(session_json(session).encode(), "application/json", f"{stem}.tarock.json")
     if kind == "csv":
-        return Export(session_csv(build_sheet(session)).encode(), "text/csv; charset=utf-8", f"{stem}.csv")
+        data = session_csv(build_sheet(session), csv_format=csv_format)
+        return Export(data, "text/csv; charset=utf-8", f"{stem}.csv")
     if kind == "pdf":
         return Export(
             session_pdf(build_sheet(session), series=series, appendix=appendix),
             "application/pdf",
-            f"{stem}.pdf",
+            pdf_filename(session, series=series, appendix=appendix),
         )
     raise LookupError(f"no export kind {kind!r}")
 
 
 def file_stem(session: Session) -> str:
-    return f"{slugify(session.name) or 'tarock'}-{session.created_at:%Y-%m-%d}"
+    """The day it was played, then its name, letters intact: ``2026-11-22-tarot-zu-fünft``."""
+    return f"{session.played_on:%Y-%m-%d}-{slugify(session.name, allow_unicode=True) or 'tarock'}"
+
+
+def pdf_filename(session: Session, *, series: int | None = None, appendix: bool = False) -> str:
+    """``…-serie-3.pdf`` for one series, ``…-mit-rechnungen.pdf`` with every breakdown."""
+    parts = [file_stem(session)]
+    if series is not None:
+        parts += [slugify(_("series"), allow_unicode=True), str(series)]
+    if appendix:
+        parts.append(slugify(_("with breakdowns"), allow_unicode=True))
+    return "-".join(parts) + ".pdf"
 
 
 def session_json(session: Session) -> str:
@@ -93,36 +122,51 @@ def _text(value: str) -> str:
     return f"'{value}" if value.startswith(FORMULA_START) else value
 
 
-def _number(value: Fraction) -> str:
-    return str(points_to_json(value))
+def csv_format_for_language() -> str:
+    """The CSV format a spreadsheet in the reader's language expects."""
+    return "semicolon" if get_format("DECIMAL_SEPARATOR") == "," else "comma"
 
 
-def session_csv(sheet: Sheet) -> str:
+def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
     """One row per hand: who dealt, the hand in short, each player's delta and
-    running total; a last row with the totals (series bonuses included)."""
+    running total; a last row with the totals (series bonuses included). UTF-8
+    with a byte order mark, so a spreadsheet reads the names' letters right.
+
+    Numbers are plain numbers (``-80``, ``1,5`` with a decimal comma), never
+    prefixed: a spreadsheet reads them as numbers. Text cells that a
+    spreadsheet would run as a formula are prefixed with ``'``."""
+    separator, decimal = CSV_FORMATS.get(csv_format or "", CSV_FORMATS[csv_format_for_language()])
+
+    def number(value: Fraction) -> str:
+        return str(points_to_json(value)).replace(".", decimal)
+
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, delimiter=separator, lineterminator="\r\n")
     kind = sheet.game.variant.section_kind
-    header = ["hand", "dealer", "sitting_out", "type"] + ([kind.key] if kind else []) + ["description"]
+    header = [_("Hand"), _("Dealer"), _("Sits out"), _("Kind of hand")]
+    header += ([_(kind.label)] if kind else []) + [_("What was played")]
     for name in sheet.players:
-        header += [_text(f"{name} delta"), _text(f"{name} total")]
+        header += [
+            _text(_("%(name)s: points") % {"name": name}),
+            _text(_("%(name)s: total") % {"name": name}),
+        ]
     writer.writerow(header)
     section = 1
     for row in sheet.rows:
-        cells = [str(row.index), _text(row.dealer), _text(row.sitting_out), row.type.value]
+        cells = [str(row.index), _text(row.dealer), _text(row.sitting_out), _(row.type.label)]
         if kind:
             cells.append(str(section))
         cells.append(_text(render_line(row.description)) if row.description else "")
         for delta, total in row.cells:
-            cells += [_number(delta), _number(total)]
+            cells += [number(delta), number(total)]
         writer.writerow(cells)
         if row.section_end is not None:
             section += 1
-    last = ["total", "", "", ""] + ([""] if kind else []) + [""]
+    last = [_("Total"), "", "", ""] + ([""] if kind else []) + [""]
     for total in sheet.totals:
-        last += ["", _number(total)]
+        last += ["", number(total)]
     writer.writerow(last)
-    return out.getvalue()
+    return out.getvalue().encode("utf-8-sig")
 
 
 def print_html(context: dict[str, object]) -> str:

@@ -197,9 +197,9 @@ class HandForm:
 # -- sessions ------------------------------------------------------------------------------
 
 
-class SessionForm(forms.Form):
-    """Name, players in playing order, an optional money rate; house rules come
-    from the game's own fields (``SchemaForm`` with prefix ``options.``)."""
+class SessionBasics(forms.Form):
+    """What a session is called and its money per point: asked when it is opened,
+    changed on its settings page."""
 
     name = forms.CharField(label=_("Name"), max_length=80)
     money_rate = forms.DecimalField(
@@ -211,14 +211,6 @@ class SessionForm(forms.Form):
         help_text=_("For example 0.01 for one cent a point. Leave empty to settle in points."),
     )
 
-    def __init__(self, *args: Any, seats: int = MAX_SEATS, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.seats = seats
-        for seat in range(1, seats + 1):
-            self.fields[f"seat_{seat}"] = forms.CharField(
-                label=_("Seat %(n)s") % {"n": seat}, max_length=MAX_NAME, required=False
-            )
-
     def clean_name(self) -> str:
         """The session's name, held to the session file's rules for text (no control characters)."""
         name: str = self.cleaned_data["name"]
@@ -226,6 +218,28 @@ class SessionForm(forms.Form):
         if problem is not None:
             raise forms.ValidationError(render_line(problem))
         return name
+
+
+class SessionForm(SessionBasics):
+    """Name, players in playing order, who deals first, an optional money rate;
+    house rules come from the game's own fields (``SchemaForm`` with prefix ``options.``)."""
+
+    def __init__(self, *args: Any, seats: int = MAX_SEATS, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        for seat in range(1, seats + 1):
+            self.fields[f"seat_{seat}"] = forms.CharField(
+                label=_("Seat %(n)s") % {"n": seat}, max_length=MAX_NAME, required=False
+            )
+        self.fields["first_dealer"] = forms.TypedChoiceField(
+            label=_("Deals the first hand"),
+            choices=[(seat, _("Seat %(n)s") % {"n": seat}) for seat in range(1, seats + 1)],
+            coerce=int,
+            initial=1,
+            required=False,  # a form from before this was asked: the first seat, as it shows
+            empty_value=None,
+            help_text=_("The deal then passes round the table in playing order."),
+        )
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{seat}"] for seat in range(1, self.seats + 1)]
@@ -236,3 +250,27 @@ class SessionForm(forms.Form):
             for seat in range(1, self.seats + 1)
             if self.cleaned_data.get(f"seat_{seat}", "").strip()
         ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        seat = data.get("first_dealer") or 1
+        if not str(data.get(f"seat_{seat}", "")).strip() and self.players_given(data):
+            self.add_error("first_dealer", _("Seat %(n)s has no player.") % {"n": seat})
+        return data
+
+    def players_given(self, data: dict[str, Any]) -> bool:
+        return any(str(data.get(f"seat_{seat}", "")).strip() for seat in range(1, self.seats + 1))
+
+    def first_dealer(self) -> str:
+        seat = self.cleaned_data.get("first_dealer") or 1
+        return str(self.cleaned_data[f"seat_{seat}"]).strip()
+
+
+class SessionDetailsForm(SessionBasics):
+    """A session's name, the day it was played, its money per point."""
+
+    played_on = forms.DateField(
+        label=_("Played on"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        input_formats=["%Y-%m-%d"],
+    )

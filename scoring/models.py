@@ -72,7 +72,13 @@ class Session(models.Model):
     # Other registered users who may record and correct hands.
     editors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="edited_sessions")
     created_at = models.DateTimeField(auto_now_add=True)
+    # A closed evening takes no more hands until its owner reopens it.
     closed_at = models.DateTimeField(null=True, blank=True)
+    # Deleted by its owner: gone from every page, restorable for RESTORABLE_DAYS.
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    # Who deals the first hand, asked when the session is opened; blank for
+    # sessions that did not ask (the last in playing order deals first).
+    first_dealer = models.CharField(max_length=NAME_LENGTH, blank=True, default="")
     # Goes up with every change that shows on the sheet (a hand recorded,
     # corrected, deleted or restored, …): pages, the shared board and the PDF
     # are cached per version, and a watching phone compares it.
@@ -91,6 +97,14 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
 
 
 class Seat(models.Model):
@@ -179,8 +193,24 @@ class Hand(models.Model):
         return hand_document(self.type, self.dealer, self.sitting_out, self.inputs, self.note)
 
 
-class HandChange(models.Model):
-    """One change to a hand: who, when, what it was before and after."""
+class Change(models.Model):
+    """A line of history: who, when, what it was before and after."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["at", "id"]
+
+
+class HandChange(Change):
+    """One change to a hand: who, when, what it was before and after (the hand as
+    the session file writes it, its deltas and its description)."""
 
     class Action(models.TextChoices):
         RECORDED = "recorded", _("recorded")
@@ -191,16 +221,7 @@ class HandChange(models.Model):
         RESCORED = "rescored", _("re-scored")
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="changes")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=10, choices=Action.choices)
-    before = models.JSONField(null=True, blank=True)  # the hand as the session file writes it, and its deltas
-    after = models.JSONField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["at", "id"]
 
     def __str__(self) -> str:
         return f"{self.hand_id} {self.action}"
@@ -224,6 +245,29 @@ class HandChange(models.Model):
 
     def after_deltas(self) -> dict[str, Fraction]:
         return self._deltas(self.after)
+
+
+class SessionChange(Change):
+    """One change to a session itself (not to a hand). ``before`` and ``after``
+    hold what changed as plain JSON: a name, a date, a rate, and for new house
+    rules ``{"options": {rule: value}, "totals": {player: total}}``."""
+
+    class Action(models.TextChoices):
+        RENAMED = "renamed", _("renamed")
+        DATE = "date", _("date changed")
+        MONEY_RATE = "money_rate", _("money per point changed")
+        PLAYER = "player", _("player's name corrected")
+        RULES = "rules", _("house rules changed")
+        CLOSED = "closed", _("closed")
+        REOPENED = "reopened", _("reopened")
+        DELETED = "deleted", _("deleted")
+        RESTORED = "restored", _("restored")
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=12, choices=Action.choices)
+
+    def __str__(self) -> str:
+        return f"{self.session_id} {self.action}"
 
 
 class LoginAttempt(models.Model):

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.utils.formats import get_format
+from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import gettext
 
 from scoring.engine import InvalidInput, Line, Variant
 from scoring.engine.schema import Field, Kind
-from scoring.engine.types import format_number, format_signed
+from scoring.engine.types import format_number, format_signed, points_from_json
+from scoring.models import SessionChange
 
 
 def number(value: Fraction | int) -> str:
@@ -22,6 +25,15 @@ def number(value: Fraction | int) -> str:
 
 def signed(value: Fraction | int) -> str:
     return format_signed(Fraction(value), number)
+
+
+def money(value: Decimal) -> str:
+    """An amount of money in the reader's format: 8.60 (8,60 in German and French);
+    more decimals only where the amount has them (a rate of 0.0025 per point)."""
+    amount = Decimal(value)
+    exponent = amount.normalize().as_tuple().exponent
+    places = max(2, -exponent) if isinstance(exponent, int) else 2
+    return number_format(amount, places)
 
 
 def render_line(line: Line) -> str:
@@ -76,3 +88,67 @@ def house_rules(variant: Variant, options: Any) -> list[Rule]:
         for f in variant.option_fields
         if f.name in values
     ]
+
+
+# -- a session's own history ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TotalChange:
+    player: str
+    before: Fraction
+    after: Fraction
+
+
+@dataclass(frozen=True)
+class SessionChangeView:
+    """One line of a session's history as a reader sees it: what it was, what it is."""
+
+    action: str
+    label: str
+    user: str
+    at: datetime.datetime
+    before: str
+    after: str
+    rules: list[tuple[str, str, str]]  # (house rule, before, after)
+    totals: list[TotalChange]  # each player's total before and after new house rules
+
+
+def session_change_view(change: SessionChange, variant: Variant) -> SessionChangeView:
+    """A history line of a session: dates and money the reader's way, house rules by their labels."""
+    before, after = change.before, change.after
+    rules: list[tuple[str, str, str]] = []
+    totals: list[TotalChange] = []
+    if change.action == SessionChange.Action.RULES and isinstance(before, dict) and isinstance(after, dict):
+        fields = {f.name: f for f in variant.option_fields}
+        for name, value in after.get("options", {}).items():
+            field = fields.get(name)
+            old = before.get("options", {}).get(name)
+            if field is not None:
+                rules.append((gettext(field.label), option_text(field, old), option_text(field, value)))
+        old_totals = before.get("totals", {})
+        for player, value in after.get("totals", {}).items():
+            totals.append(
+                TotalChange(player, points_from_json(old_totals.get(player, 0)), points_from_json(value))
+            )
+        before, after = "", ""
+    return SessionChangeView(
+        action=change.action,
+        label=str(change.get_action_display()),
+        user=change.user.get_username() if change.user else "—",
+        at=change.at,
+        before=_state_text(change.action, before),
+        after=_state_text(change.action, after),
+        rules=rules,
+        totals=totals,
+    )
+
+
+def _state_text(action: str, value: Any) -> str:
+    if value in (None, ""):
+        return gettext("none") if action == SessionChange.Action.MONEY_RATE and value is None else ""
+    if action == SessionChange.Action.DATE:
+        return date_format(datetime.date.fromisoformat(str(value)), "SHORT_DATE_FORMAT")
+    if action == SessionChange.Action.MONEY_RATE:
+        return money(Decimal(str(value)))
+    return str(value)

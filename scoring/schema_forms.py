@@ -379,7 +379,7 @@ def _choices(f: Field, values: Sequence[Any]) -> list[tuple[str, str]]:
         # An answer of its own, after the others ("alone" after the partners).
         if f.null_label:
             choices.append(("", gettext(f.null_label)))
-    elif f.nullable:
+    elif f.nullable and f.null_choice:
         choices.insert(0, ("", gettext(f.null_label or "none")))
     return choices
 
@@ -425,7 +425,7 @@ def _draw_choice(w: Widget, f: Field, value: Any, players: Sequence[str], errors
     # better in a list.
     fits = len(w.choices) <= 5 or (len(w.choices) <= 6 and sum(len(label) for _, label in w.choices) <= 48)
     w.kind, w.value = ("radio" if fits else "select"), _value(f, value)
-    if w.kind == "select" and not f.nullable and w.value == "":
+    if w.kind == "select" and not (f.nullable and f.null_choice) and w.value == "":
         # A list must not pre-select its first choice for the player.
         w.choices.insert(0, ("", "—"))
 

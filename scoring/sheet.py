@@ -10,8 +10,10 @@ Parties) and the chart's lines come from one pass over the hands.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -253,7 +255,7 @@ def build_sheet(session: Session) -> Sheet:
         rows=tuple(rows),
         summary=summary,
         settlement=settle(summary.net, session.money_rate),
-        next_dealer=proposed_dealer_after(game, last_dealer),
+        next_dealer=proposed_dealer_after(game, last_dealer, first=session.first_dealer),
         sections=sections,
     )
 
@@ -266,9 +268,17 @@ def _settled(net: Any, session: Session) -> Settlement | None:
     return settle(net, session.money_rate) if net is not None else None
 
 
-def chart_of(players: Sequence[str], rows: Sequence[SheetRow], title: str, *, balance: bool = False) -> str:
+def chart_of(
+    players: Sequence[str],
+    rows: Sequence[SheetRow],
+    title: str,
+    *,
+    balance: bool = False,
+    monochrome: bool = False,
+) -> str:
     """The running-total chart of these rows, starting from 0 before the first of
-    them; with ``balance``, each player's balance after each hand (from the start)."""
+    them (a series' chart counts the series' own hands); with ``balance``, each
+    player's balance after each hand (from the start); ``monochrome`` for paper."""
     if not rows:
         return ""
     first = rows[0]
@@ -278,7 +288,38 @@ def chart_of(players: Sequence[str], rows: Sequence[SheetRow], title: str, *, ba
         start = [total - delta for total, delta in zip(first.overall, first.deltas, strict=True)]
         lines = [[total - base for total, base in zip(row.overall, start, strict=True)] for row in rows]
     breaks = [row.index - first.index + 1 for row in rows if row.section_end is not None]
-    return running_total_svg(players, lines, breaks, title=title)
+    return running_total_svg(players, lines, breaks, title=title, monochrome=monochrome)
+
+
+@dataclass(frozen=True)
+class DeletedHand:
+    """A hand taken off the sheet, as stored, and the place it comes back to."""
+
+    hand_id: int
+    place: int  # 1-based: where it stood on the sheet, and stands again when restored
+    description: Line | None
+    deltas: dict[str, Fraction]
+    deleted_at: datetime
+
+
+def deleted_hands(sheet: Sheet) -> list[DeletedHand]:
+    """The session's deleted hands in recording order (one query)."""
+    numbers = [row.number for row in sheet.rows]
+    hands = (
+        Hand.objects.filter(session=sheet.session, deleted_at__isnull=False)
+        .order_by("number")
+        .only("id", "number", "description", "deltas", "deleted_at")
+    )
+    return [
+        DeletedHand(
+            hand_id=hand.pk,
+            place=bisect_left(numbers, hand.number) + 1,
+            description=line_from_json(hand.description) if hand.description else None,
+            deltas={name: _deltas(hand).get(name, Fraction(0)) for name in sheet.players},
+            deleted_at=hand.deleted_at or timezone.now(),
+        )
+        for hand in hands
+    ]
 
 
 # How many letters a column head may have, by the number of players: what fits
@@ -349,7 +390,8 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
         "settlement": settlement,
         "net": [settlement.net[name] for name in players],
         "money": [settlement.money[name] for name in players] if settlement.money else None,
-        "chart": chart_of(players, rows, title=_("Running totals")) if series is not None else sheet.chart,
+        # Printed in black and white: greys and dashes rather than colours.
+        "chart": chart_of(players, rows, title=_("Running totals"), monochrome=True),
         "appendix": _breakdowns(rows) if appendix else [],
         "series": series,
         "printed_at": timezone.localtime(),

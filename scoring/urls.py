@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring.views import hands, sessions, sharing, sheets
+from scoring.views import hands, manage, sessions, sharing, sheets
 
 urlpatterns = [
     path("", sessions.session_list, name="session_list"),
@@ -12,6 +12,13 @@ urlpatterns = [
     path("sessions/<int:pk>/export/<str:kind>/", sheets.session_export, name="session_export"),
     path("sessions/<int:pk>/settlement/", sheets.settlement, name="settlement"),
     path("sessions/<int:pk>/sharing/", sharing.sharing, name="sharing"),
+    path("sessions/<int:pk>/settings/", manage.session_settings, name="session_settings"),
+    path("sessions/<int:pk>/settings/player/", manage.session_player, name="session_player"),
+    path("sessions/<int:pk>/rules/", manage.session_rules, name="session_rules"),
+    path("sessions/<int:pk>/close/", manage.session_close, name="session_close"),
+    path("sessions/<int:pk>/reopen/", manage.session_reopen, name="session_reopen"),
+    path("sessions/<int:pk>/delete/", manage.session_delete, name="session_delete"),
+    path("sessions/<int:pk>/restore/", manage.session_restore, name="session_restore"),
     path("s/<str:token>/", sharing.shared_board, name="shared_board"),
     path("s/<str:token>/hands/<int:hand_id>/", sharing.shared_hand, name="shared_hand"),
     path("sessions/<int:pk>/hands/new/", hands.hand_new, name="hand_new"),

@@ -240,9 +240,16 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
             "cards_requested",
             Kind.INT,
             gettext_noop("Cards requested"),
-            help=gettext_noop("2, 1, or 0 for a solo à point."),
+            help=gettext_noop("How many cards the soloist asked for; 0 is a solo à point."),
             choices=CARDS_REQUESTED,
+            choice_labels={
+                2: gettext_noop("2 cards"),
+                1: gettext_noop("1 card"),
+                0: gettext_noop("0: à point"),
+            },
             nullable=True,
+            # Asked only in a solo, where it must be given: no empty choice beside 0.
+            null_choice=False,
             shown_when=("mode", (Mode.SOLO,)),
             ask=True,
         ),

@@ -112,10 +112,12 @@ GAME_LABEL = {
     Game.EINBLATT: gettext_noop("Einblatt"),
     Game.SOLO: gettext_noop("Solo"),
 }
+# The game's own words in every language, short enough to sit side by side as
+# buttons; the field's help says what each means in the reader's language.
 BID_LABEL = {
-    Bid.ANNOUNCED: gettext_noop("announced (Dreieransage)"),
-    Bid.UNTERER: gettext_noop("taken over (Unterer)"),
-    Bid.HELD: gettext_noop("held (gehalten)"),
+    Bid.ANNOUNCED: gettext_noop("Dreieransage"),
+    Bid.UNTERER: gettext_noop("Unterer"),
+    Bid.HELD: gettext_noop("gehalten"),
 }
 KONTRA_LABEL = {1: gettext_noop("Kontra"), 2: gettext_noop("Rekontra"), 3: gettext_noop("Subkontra")}
 KONTRA_CHOICE_LABELS = {0: gettext_noop("none"), **KONTRA_LABEL}
@@ -420,7 +422,10 @@ PLAYED_FIELDS = (
         "bid",
         Kind.CHOICE,
         gettext_noop("How the game came about"),
-        help=gettext_noop("Announced, taken over (Unterer) or held: the game points come from this."),
+        help=gettext_noop(
+            "Dreieransage: announced by the declarer; Unterer: taken over from the one who announced; "
+            "gehalten: held. The game points come from this."
+        ),
         choices=tuple(Bid),
         choice_labels=BID_LABEL,
         required=True,
@@ -444,7 +449,7 @@ PLAYED_FIELDS = (
     _kontra_field(
         "kontra",
         gettext_noop("Kontra on the game"),
-        gettext_noop("0 none, 1 Kontra ×2, 2 Rekontra ×4, 3 Subkontra ×8 (beck: on the whole hand)."),
+        gettext_noop("Kontra doubles, Rekontra ×4, Subkontra ×8 (beck: the whole hand)."),
     ),
     Field(
         "premiums",
@@ -570,6 +575,10 @@ class Illustrated(Variant):
     zero_sum = False
     section_kind = SERIES
     options_type = IllustratedOptions
+    notation_help = gettext_noop(
+        "As the paper block writes a series: each player's running total after every hand "
+        "that changed it; after the bar, the total with the series bonus."
+    )
     option_fields = OPTION_FIELDS
 
     # -- house rules ---------------------------------------------------------

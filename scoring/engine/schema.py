@@ -49,6 +49,7 @@ class Field:
     required: bool = False
     nullable: bool = False
     null_label: str = ""  # how a form names the empty choice ("alone", "none")
+    null_choice: bool = True  # forms offer the empty choice of a nullable field
     default: Any = None
     fields: tuple[Field, ...] = ()
     max_items: int | None = None
@@ -492,4 +493,29 @@ def _ordered_value(f: Field | None, value: Any, players: Sequence[str]) -> Any:
     if f.kind is Kind.PLAYER_POINTS and isinstance(value, Mapping):
         ranked = {name: index for index, name in enumerate(players)}
         return dict(sorted(value.items(), key=lambda item: ranked.get(item[0], len(ranked))))
+    return value
+
+
+def renamed(fields: Sequence[Field], values: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    """Stored JSON values with the player ``old`` called ``new`` wherever a field
+    names a player: a player field, a list of players, the keys of per-player
+    points, inside records and lists of records. Other values are left alone,
+    even where they happen to read like the name; keys no field names too."""
+    by_name = {f.name: f for f in fields}
+    return {key: _renamed_value(by_name.get(key), value, old, new) for key, value in values.items()}
+
+
+def _renamed_value(f: Field | None, value: Any, old: str, new: str) -> Any:
+    if f is None:
+        return value
+    if f.kind is Kind.PLAYER:
+        return new if value == old else value
+    if f.kind is Kind.PLAYER_LIST and isinstance(value, list):
+        return [new if item == old else item for item in value]
+    if f.kind is Kind.PLAYER_POINTS and isinstance(value, Mapping):
+        return {(new if name == old else name): points for name, points in value.items()}
+    if f.kind is Kind.RECORD and isinstance(value, Mapping):
+        return renamed(f.fields, value, old, new)
+    if f.kind is Kind.LIST and isinstance(value, list):
+        return [renamed(f.fields, item, old, new) if isinstance(item, Mapping) else item for item in value]
     return value

@@ -181,6 +181,26 @@ def _arg_from_json(data: Any) -> Arg:
     return Fraction(data["n"])
 
 
+def line_json_renamed(data: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    """A stored line (``line_to_json``) with the player ``old`` called ``new``: every
+    text argument that is exactly the name, at any depth. Templates, numbers and
+    formulas are left alone."""
+    return {
+        "text": data["text"],
+        "args": {k: _arg_renamed(v, old, new) for k, v in data.get("args", {}).items()},
+    }
+
+
+def _arg_renamed(data: Any, old: str, new: str) -> Any:
+    if isinstance(data, str):
+        return new if data == old else data
+    if isinstance(data, Mapping) and "line" in data:
+        return {"line": line_json_renamed(data["line"], old, new)}
+    if isinstance(data, Mapping) and "join" in data:
+        return {**data, "join": [_arg_renamed(item, old, new) for item in data["join"]]}
+    return data
+
+
 def deltas_line(deltas: Mapping[str, Fraction], explain: Mapping[str, Arg] | None = None) -> Line:
     """``Anna +240 (3 × 80), Bert −80, …`` for the players who score.
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from .schema import Field, clean, dump, in_field_order, label_at
+from .schema import Field, clean, dump, in_field_order, label_at, renamed
 from .types import (
     HandScore,
     HandType,
@@ -65,6 +65,7 @@ class SectionKind:
     as data for pages and sheets: they never compare game names."""
 
     key: str
+    label: str  # "Series": what one of them is called
     title: str  # "Series {n}"
     end: str  # "End of series {n}"
     # The sheet's running totals start again from 0 after each section.
@@ -76,6 +77,7 @@ class SectionKind:
 
 SERIES = SectionKind(
     key="series",
+    label=gettext_noop("Series"),
     title=gettext_noop("Series {n}"),
     end=gettext_noop("End of series {n}"),
     restarts_totals=True,
@@ -86,6 +88,7 @@ SERIES = SectionKind(
 )
 PARTIE = SectionKind(
     key="partie",
+    label=gettext_noop("Partie"),
     title=gettext_noop("Partie {n}"),
     end=gettext_noop("End of Partie {n}"),
     restarts_totals=False,
@@ -136,6 +139,8 @@ class Variant:
     zero_sum: ClassVar[bool] = True
     # How the game groups its hands: SERIES (Illustriertes), PARTIE (Chambéry), or not at all.
     section_kind: ClassVar[SectionKind | None] = None
+    # How to read ``section_notation``, where the game has one.
+    notation_help: ClassVar[str] = ""
     option_fields: ClassVar[tuple[Field, ...]] = ()
     options_type: ClassVar[type[Any]]
 
@@ -239,6 +244,15 @@ class Variant:
         if hand_type is HandType.REDEAL:
             return dict(inputs)
         return in_field_order(self.hand_fields(hand_type, table, options), inputs, table.active)
+
+    def renamed_inputs(
+        self, hand_type: HandType, table: Table, options: Any, inputs: Mapping[str, Any], old: str, new: str
+    ) -> dict[str, Any]:
+        """A hand's stored inputs with the player ``old`` called ``new``; ``table``
+        is the hand's table under the old names."""
+        if hand_type is HandType.REDEAL:
+            return dict(inputs)
+        return renamed(self.hand_fields(hand_type, table, options), inputs, old, new)
 
     def dump_play(self, hand_type: HandType, play: Any, table: Table, options: Any) -> dict[str, Any]:
         if play is None:

@@ -4,7 +4,10 @@ By use case, writes apart from reads:
 
 - ``games``     a session as the engine sees it (read)
 - ``access``    who may see and change what (read)
-- ``sessions``  opening a session; its version (write)
+- ``sessions``  opening, closing, deleting and restoring a session; its
+                history and version (write)
+- ``corrections`` a session's name, day, money rate, player names and house
+                rules put right after it started (write)
 - ``hands``     recording, correcting, deleting, restoring hands (write)
 - ``sharing``   share links, editors, the state a watching phone compares
 - ``imports``   a session from a ``tarockscore/1`` file (write)
@@ -16,7 +19,20 @@ and runs in one transaction; input the engine refuses raises ``InvalidInput``
 before anything is written.
 """
 
-from scoring.services.access import hand_for, session_for, session_shared
+from scoring.services.access import (
+    deleted_sessions,
+    hand_for,
+    session_deleted_for,
+    session_for,
+    session_shared,
+)
+from scoring.services.corrections import (
+    RulesChange,
+    RulesRefused,
+    session_change_rules,
+    session_edit,
+    session_rename_player,
+)
 from scoring.services.games import Game, game_of, options_json
 from scoring.services.hands import (
     HandConflict,
@@ -29,7 +45,18 @@ from scoring.services.hands import (
 )
 from scoring.services.imports import name_from_filename, session_import
 from scoring.services.rescore import Rescore, RescoredHand, session_rescore
-from scoring.services.sessions import mark_changed, session_create
+from scoring.services.sessions import (
+    RESTORABLE_DAYS,
+    NotRestorable,
+    SessionClosed,
+    mark_changed,
+    session_close,
+    session_create,
+    session_delete,
+    session_reopen,
+    session_restore,
+    sessions_purge,
+)
 from scoring.services.sharing import (
     BoardState,
     EditorRefused,
@@ -41,12 +68,18 @@ from scoring.services.sharing import (
 )
 
 __all__ = [
+    "RESTORABLE_DAYS",
     "BoardState",
     "EditorRefused",
     "Game",
     "HandConflict",
+    "NotRestorable",
     "Rescore",
     "RescoredHand",
+    "RulesChange",
+    "RulesRefused",
+    "SessionClosed",
+    "deleted_sessions",
     "game_of",
     "hand_check",
     "hand_delete",
@@ -60,12 +93,21 @@ __all__ = [
     "proposed_dealer",
     "session_add_editor",
     "session_board_state",
+    "session_change_rules",
+    "session_close",
     "session_create",
+    "session_delete",
+    "session_deleted_for",
+    "session_edit",
     "session_for",
     "session_import",
     "session_remove_editor",
+    "session_rename_player",
+    "session_reopen",
     "session_rescore",
+    "session_restore",
     "session_share",
     "session_shared",
     "session_unshare",
+    "sessions_purge",
 ]

@@ -22,7 +22,7 @@ from scoring.engine import HandRecord, HandScore, InvalidInput, next_dealer, rea
 from scoring.engine.types import line_to_json, points_to_json
 from scoring.models import Hand, HandChange, Session
 from scoring.services.games import Game, game_of
-from scoring.services.sessions import mark_changed
+from scoring.services.sessions import check_open, mark_changed
 
 
 class HandConflict(Exception):
@@ -66,13 +66,16 @@ def _digest(sent: Mapping[str, Any]) -> str:
 
 def proposed_dealer(session: Session, game: Game) -> str:
     """Who deals the next hand of a session (one query)."""
-    return proposed_dealer_after(game, last_dealer(session))
+    return proposed_dealer_after(game, last_dealer(session), first=session.first_dealer)
 
 
-def proposed_dealer_after(game: Game, last: str | None) -> str:
-    """The player after the last known dealer. The first dealer is the last in
-    playing order, so the first player in that order leads the first hand."""
-    return next_dealer(game.players, last) or game.players[-1]
+def proposed_dealer_after(game: Game, last: str | None, *, first: str = "") -> str:
+    """The player after the last known dealer. Before the first hand: the
+    first dealer chosen when the session was opened; where none was chosen, the
+    last in playing order, so the first player in that order leads."""
+    if first not in game.players:
+        first = game.players[-1]
+    return next_dealer(game.players, last) or first
 
 
 def last_dealer(session: Session) -> str | None:
@@ -110,6 +113,7 @@ def hand_record(
             existing = Hand.objects.filter(session=locked, client_token=client_token).first()
         if existing is not None:
             return existing
+    check_open(locked)
     game = game_of(locked)
     record, score = hand_check(game=game, raw=raw, previous_dealer=last_dealer(locked), from_form=from_form)
     last = Hand.objects.filter(session=locked).aggregate(last=Max("number"))["last"] or 0
@@ -135,8 +139,8 @@ def hand_edit(
     """Correct a recorded hand and re-score it. Refuses with ``HandConflict``
     when the hand changed or was deleted since ``expected_version`` was read,
     unless the change found is this very correction by the same user (a
-    double-tapped or resent form)."""
-    locked = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
+    double-tapped or resent form). Refused with ``SessionClosed`` on a closed evening."""
+    locked = _locked(hand)
     if locked.deleted_at is not None:
         raise HandConflict(locked)
     game = game_of(locked.session)
@@ -151,6 +155,16 @@ def hand_edit(
     locked.save()
     audit(locked, user, HandChange.Action.EDITED, before=before)
     mark_changed(locked.session)
+    return locked
+
+
+def _locked(hand: Hand) -> Hand:
+    """The hand and its session, both rows locked (the session's first, as
+    recording does), refused with ``SessionClosed`` when the evening is closed."""
+    session = Session.objects.select_for_update().get(pk=hand.session_id)
+    check_open(session)
+    locked = Hand.objects.select_for_update().get(pk=hand.pk)
+    locked.session = session
     return locked
 
 
@@ -173,7 +187,7 @@ def _is_repeat(hand: Hand, game: Game, raw: dict[str, Any], user: User | None) -
 @transaction.atomic
 def hand_delete(*, hand: Hand, user: User | None = None) -> Hand:
     """Take a hand off the sheet; ``hand_restore`` puts it back in its place."""
-    locked = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
+    locked = _locked(hand)
     if locked.deleted_at is None:
         locked.deleted_at = timezone.now()
         locked.version += 1
@@ -185,7 +199,8 @@ def hand_delete(*, hand: Hand, user: User | None = None) -> Hand:
 
 @transaction.atomic
 def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
-    locked = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
+    """Put a deleted hand back on the sheet, in the place it had."""
+    locked = _locked(hand)
     if locked.deleted_at is not None:
         locked.deleted_at = None
         locked.version += 1

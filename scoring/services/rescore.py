@@ -19,7 +19,7 @@ from scoring.engine import InvalidInput
 from scoring.models import Hand, HandChange, Session
 from scoring.services.games import Game, game_of
 from scoring.services.hands import audit, hand_check, snapshot, store
-from scoring.services.sessions import mark_changed
+from scoring.services.sessions import check_open, mark_changed
 
 # What a re-score may change: the snapshot, and the inputs as the engine writes them.
 SNAPSHOT_FIELDS = (
@@ -64,8 +64,11 @@ def session_rescore(
     *, session: Session, user: User | None = None, dry_run: bool = False, game: Game | None = None
 ) -> Rescore:
     """Score every live hand again with today's engine (or ``game``: the same
-    players under other house rules) and store what changed, unless ``dry_run``."""
+    players under other house rules) and store what changed, unless ``dry_run``.
+    A closed evening is only looked at (``SessionClosed`` unless ``dry_run``)."""
     locked = Session.objects.select_for_update().get(pk=session.pk)
+    if not dry_run:
+        check_open(locked)
     game = game or game_of(locked)
     results: list[RescoredHand] = []
     updates: list[tuple[Hand, dict[str, object]]] = []

@@ -1,10 +1,16 @@
-"""Opening a session and keeping its version: every change that shows on the
-sheet goes through ``mark_changed`` in the same transaction."""
+"""Opening, closing, deleting and restoring a session, its history, and its
+version: every change that shows on the sheet goes through ``mark_changed`` in
+the same transaction.
+
+``session_close`` and ``session_reopen`` are the one place an evening becomes
+final or open again: whatever has to happen when an evening ends (booking its
+settlement) belongs there.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -13,10 +19,41 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from scoring.engine import variant_for
+from scoring.engine import InvalidInput, Line, variant_for
 from scoring.engine.session_file import read_players
-from scoring.models import Player, Seat, Session
+from scoring.engine.types import gettext_noop
+from scoring.models import Player, Seat, Session, SessionChange
 from scoring.services.games import options_json
+
+# How long a deleted session can be restored; ``purge_sessions`` removes it after that.
+RESTORABLE_DAYS = 30
+
+
+class SessionClosed(Exception):
+    """The evening is closed: its hands, house rules and money are final until
+    its owner reopens it."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        super().__init__(f"session {session.pk} is closed")
+
+
+def check_open(session: Session) -> None:
+    """Refuse a change of the scores on a closed session (``SessionClosed``)."""
+    if session.closed_at is not None:
+        raise SessionClosed(session)
+
+
+def locked(session: Session) -> Session:
+    """The session's row, locked until the transaction ends, read afresh."""
+    return Session.objects.select_for_update().get(pk=session.pk)
+
+
+def record_change(
+    session: Session, user: User | None, action: str, *, before: Any = None, after: Any = None
+) -> SessionChange:
+    """A line of the session's own history."""
+    return SessionChange.objects.create(session=session, user=user, action=action, before=before, after=after)
 
 
 def mark_changed(session: Session) -> None:
@@ -39,12 +76,19 @@ def session_create(
     options: dict[str, Any],
     money_rate: Decimal | None = None,
     played_on: date | None = None,
+    first_dealer: str | None = None,
 ) -> Session:
     """Open a session; players are found by name among the owner's or created.
-    It was played today unless ``played_on`` says otherwise."""
+    It was played today unless ``played_on`` says otherwise; ``first_dealer``
+    deals the first hand (unasked: the last in playing order)."""
     game_variant = variant_for(variant)
     names = read_players(list(players), game_variant)
     parsed = game_variant.parse_options(options, names)
+    if first_dealer is not None and first_dealer not in names:
+        raise InvalidInput(
+            "first_dealer",
+            Line(gettext_noop("must be one of the players: {allowed}"), {"allowed": ", ".join(names)}),
+        )
     session = Session.objects.create(
         owner=owner,
         name=name,
@@ -52,9 +96,77 @@ def session_create(
         options=options_json(parsed),
         money_rate=money_rate,
         played_on=played_on or timezone.localdate(),
+        first_dealer=first_dealer or "",
         changed_at=timezone.now(),
     )
     for position, player_name in enumerate(names):
         player, _ = Player.objects.get_or_create(owner=owner, name=player_name)
         Seat.objects.create(session=session, player=player, position=position, name=player_name)
     return session
+
+
+@transaction.atomic
+def session_close(*, session: Session, user: User | None) -> Session:
+    """Close the evening: no more hands, no change of house rules or money rate,
+    until ``session_reopen``. Closing a closed session changes nothing."""
+    row = locked(session)
+    if row.closed_at is None:
+        _stamp(row, user, "closed_at", timezone.now(), SessionChange.Action.CLOSED)
+    return row
+
+
+@transaction.atomic
+def session_reopen(*, session: Session, user: User | None) -> Session:
+    """Open a closed evening again for hands and corrections."""
+    row = locked(session)
+    if row.closed_at is not None:
+        _stamp(row, user, "closed_at", None, SessionChange.Action.REOPENED)
+    return row
+
+
+@transaction.atomic
+def session_delete(*, session: Session, user: User | None) -> Session:
+    """Take a session off every page (its share link stops working); its owner
+    can restore it for ``RESTORABLE_DAYS`` days, after which it is purged."""
+    row = locked(session)
+    if row.deleted_at is None:
+        _stamp(row, user, "deleted_at", timezone.now(), SessionChange.Action.DELETED)
+    return row
+
+
+class NotRestorable(Exception):
+    """The session was deleted longer ago than ``RESTORABLE_DAYS``."""
+
+
+def restorable_since() -> datetime:
+    """Sessions deleted after this moment can still be restored."""
+    return timezone.now() - timedelta(days=RESTORABLE_DAYS)
+
+
+@transaction.atomic
+def session_restore(*, session: Session, user: User | None) -> Session:
+    """Bring a deleted session back, as it was."""
+    row = locked(session)
+    if row.deleted_at is not None:
+        if row.deleted_at <= restorable_since():
+            raise NotRestorable(f"session {row.pk} was deleted more than {RESTORABLE_DAYS} days ago")
+        _stamp(row, user, "deleted_at", None, SessionChange.Action.RESTORED)
+    return row
+
+
+def _stamp(row: Session, user: User | None, field: str, value: datetime | None, action: str) -> None:
+    """Set or clear when the session was closed or deleted, with its history line and a new version."""
+    setattr(row, field, value)
+    row.save(update_fields=[field])
+    record_change(row, user, action)
+    mark_changed(row)
+
+
+@transaction.atomic
+def sessions_purge() -> int:
+    """Remove for good the sessions deleted more than ``RESTORABLE_DAYS`` days
+    ago, with their hands and history; how many."""
+    expired = Session.objects.filter(deleted_at__lte=restorable_since())
+    count = expired.count()
+    expired.delete()
+    return count

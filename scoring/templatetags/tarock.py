@@ -7,8 +7,8 @@ from typing import Any
 
 from django import template
 from django.contrib.staticfiles import finders
-from django.utils.formats import number_format
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from scoring import presentation
 from scoring.engine import Line
@@ -23,14 +23,8 @@ def points(value: Fraction | int) -> str:
 
 @register.filter
 def money(value: Decimal | None) -> str:
-    """An amount of money in the reader's format: 8.60 (8,60 in German and French);
-    more decimals only where the amount has them (a rate of 0.0025 per point)."""
-    if value is None:
-        return ""
-    amount = Decimal(value)
-    exponent = amount.normalize().as_tuple().exponent
-    places = max(2, -exponent) if isinstance(exponent, int) else 2
-    return number_format(amount, places)
+    """An amount of money in the reader's format (``presentation.money``); nothing for None."""
+    return "" if value is None else presentation.money(value)
 
 
 @register.filter
@@ -68,3 +62,10 @@ def static_inline(path: str) -> SafeString:
         raise template.TemplateSyntaxError(f"no static file {path}")
     with open(found, encoding="utf-8") as handle:
         return mark_safe(handle.read())  # our own stylesheet, no user input
+
+
+@register.simple_tag
+def colon() -> str:
+    """A colon after a label, as the reader's language sets it: French puts a
+    no-break space before it ("Total : 12")."""
+    return "\u00a0:" if (get_language() or "").startswith("fr") else ":"

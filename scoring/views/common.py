@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
+from django.contrib import messages
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
 from scoring import services
@@ -49,3 +52,9 @@ def shared_session(token: str) -> Session:
         return services.session_shared(token)
     except Session.DoesNotExist:
         raise Http404("this link is not shared (any more)") from None
+
+
+def closed(request: HttpRequest, session: Session) -> HttpResponse:
+    """Back to the sheet of a closed evening, saying why nothing was changed."""
+    messages.error(request, _("This evening is closed: reopen it to record or change hands and house rules."))
+    return redirect("scoreboard", pk=session.pk)

@@ -21,7 +21,7 @@ from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.models import Hand, Session
 from scoring.sheet import column_heads
-from scoring.views.common import FORM_TOKEN, Request, own_hand, own_session, whole
+from scoring.views.common import FORM_TOKEN, Request, closed, own_hand, own_session, whole
 
 # Sent with every hand form but not part of the hand.
 NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
@@ -32,6 +32,8 @@ NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
 @require_http_methods(["GET", "POST"])
 def hand_new(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk)
+    if session.is_closed:
+        return closed(request, session)
     game = services.game_of(session)
     source = request.POST if request.method == "POST" else request.GET
     dealer = services.proposed_dealer(session, game)
@@ -58,6 +60,8 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = own_hand(request, pk, hand_id)
     if hand.is_deleted and request.method != "POST":
         raise Http404("this hand was deleted")  # a form sent meanwhile gets the conflict page
+    if hand.session.is_closed:
+        return closed(request, hand.session)
     session, game, hand_type = hand.session, services.game_of(hand.session), HandType(hand.type)
     if request.method == "POST":
         # The version the form was opened at; without one the correction is
@@ -101,6 +105,8 @@ def _submit(
         except busy.DatabaseBusy:
             form.other_errors.append(busy.message())
             return busy.answer(page())
+        except services.SessionClosed as refused:
+            return closed(request, refused.session)
         else:
             return redirect(reverse("scoreboard", args=[hand.session_id]) + f"#hand-{hand.pk}")
     return page()
@@ -152,7 +158,10 @@ def _hand_page(
         "form": form,
         "hand": hand,
         "token": token,
-        "preview": _preview(game, form) if (request.method == "POST" or hand) else None,
+        # A redeal has nothing to fill in: what it scores shows at once.
+        "preview": _preview(game, form)
+        if (request.method == "POST" or hand or form.hand_type is HandType.REDEAL)
+        else None,
         "preview_url": preview_url,
         "conflict": conflict,
         "hand_types": game.variant.allowed_hand_types(game.options),
@@ -174,7 +183,9 @@ def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpR
 def hand_page_context(hand: Hand, *, share_token: str | None = None) -> dict[str, Any]:
     """A hand's own page: what it scored, how, and (for those who may change it) its history."""
     game = services.game_of(hand.session)
-    position = hand.session.hands.filter(deleted_at__isnull=True, number__lte=hand.number).count()
+    # Its place on the sheet: where it stands, or for a deleted hand where it stood
+    # and comes back to when restored.
+    position = hand.session.hands.filter(deleted_at__isnull=True, number__lt=hand.number).count() + 1
     return {
         "session": hand.session,
         "hand": hand,
@@ -196,7 +207,10 @@ def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
 @require_POST
 def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = own_hand(request, pk, hand_id)
-    services.hand_delete(hand=hand, user=request.user)
+    try:
+        services.hand_delete(hand=hand, user=request.user)
+    except services.SessionClosed:
+        return closed(request, hand.session)
     return redirect(reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
 
 
@@ -204,6 +218,9 @@ def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
 @require_POST
 def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = own_hand(request, pk, hand_id)
-    services.hand_restore(hand=hand, user=request.user)
+    try:
+        services.hand_restore(hand=hand, user=request.user)
+    except services.SessionClosed:
+        return closed(request, hand.session)
     messages.success(request, _("The hand is back on the sheet."))
     return redirect(reverse("scoreboard", args=[pk]) + f"#hand-{hand.pk}")

@@ -31,13 +31,15 @@ MAX_IMPORT_BYTES = settings.SESSION_FILE_MAX_BYTES
 @require_GET
 def session_list(request: Request) -> HttpResponse:
     sessions = (
-        Session.objects.filter(Q(owner=request.user) | Q(editors=request.user))
+        Session.objects.filter(Q(owner=request.user) | Q(editors=request.user), deleted_at__isnull=True)
         .distinct()
         .annotate(hand_count=Count("hands", filter=Q(hands__deleted_at__isnull=True), distinct=True))
         .select_related("owner")
         .prefetch_related("seats")
     )
-    return render(request, "scoring/session_list.html", {"sessions": sessions})
+    deleted = services.deleted_sessions(request.user)
+    context = {"sessions": sessions, "deleted": deleted, "restorable_days": services.RESTORABLE_DAYS}
+    return render(request, "scoring/session_list.html", context)
 
 
 @login_required
@@ -62,6 +64,7 @@ def session_new(request: Request, variant: str) -> HttpResponse:
                 players=form.players(),
                 options=options.raw,
                 money_rate=form.cleaned_data["money_rate"],
+                first_dealer=form.first_dealer(),
             )
         except InvalidInput as error:
             _refused(form, options, error)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -12,6 +12,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from scoring import services
 from scoring.models import Hand, Session
+from scoring.qr import qr_svg
 from scoring.sheet import build_sheet
 from scoring.views.common import Request, own_session, shared_session, whole
 from scoring.views.hands import hand_page_context
@@ -30,6 +31,7 @@ def sharing(request: Request, pk: int) -> HttpResponse:
         link = request.build_absolute_uri(reverse("shared_board", args=[session.share_token]))
     editors = session.editors.order_by("username")
     context = {"session": session, "link": link, "editors": editors, "error": error}
+    context["qr"] = qr_svg(link, _("QR code of the link")) if link else ""
     return render(request, "scoring/sharing.html", context, status=400 if error else 200)
 
 
@@ -62,7 +64,7 @@ def shared_board(request: Request, token: str) -> HttpResponse:
         session = shared_session(token)
     except Http404:
         if not request.htmx:
-            raise
+            return revoked(request)
         return HttpResponseStopPolling(render(request, "scoring/shared.html#revoked").content)
     board = services.session_board_state(session)
     if request.htmx and request.GET.get("since") == board.version:
@@ -73,8 +75,16 @@ def shared_board(request: Request, token: str) -> HttpResponse:
     return render(request, template, context)
 
 
+def revoked(request: HttpRequest) -> HttpResponse:
+    """A link that no longer works, opened afresh: the notice a watching phone gets."""
+    return render(request, "scoring/shared_revoked.html", status=410)
+
+
 @require_GET
 def shared_hand(request: Request, token: str, hand_id: int) -> HttpResponse:
-    session = shared_session(token)
+    try:
+        session = shared_session(token)
+    except Http404:
+        return revoked(request)
     hand = get_object_or_404(Hand, pk=hand_id, session=session, deleted_at__isnull=True)
     return render(request, "scoring/hand_detail.html", hand_page_context(hand, share_token=token))

@@ -25,7 +25,7 @@ def test_an_illustriertes_hand_with_premiums_kontra_and_counted_cards(phone, liv
 
     choose(phone, "declarer", "A")
     choose(phone, "game", "zweiblatt")
-    choose(phone, "bid", "announced")
+    choose(phone, "bid", "announced")  # three buttons in every language
     choose(phone, "kontra", "1")
     # First premium row: the declarer's Köpfe, announced before the talon.
     field(phone, "premiums[1].type").select_option("koepfe")

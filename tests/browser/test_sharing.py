@@ -65,10 +65,12 @@ def test_the_share_link_shows_a_new_hand_without_reloading(desktop, page_for, li
     expect(watcher.locator("#main")).to_contain_text("Prise")
     expect(watcher.locator('a[href$="/edit/"], form[action$="/delete/"]')).to_have_count(0)
 
-    # The owner stops sharing: the watching sheet says so, and the link leads nowhere any more.
+    # The owner stops sharing: the watching sheet says so, and so does the link opened afresh.
     watcher.goto(link)
     desktop.goto(f"{live_server.url}/sessions/{session.pk}/sharing/")
     desktop.locator('button[value="unshare"]').click()
     expect(watcher.locator("#live .notice")).to_contain_text("no longer works", timeout=12_000)
+    notice = watcher.locator("#live .notice").inner_text()
     response = watcher.goto(link)
-    assert response is not None and response.status == 404
+    assert response is not None and response.status == 410
+    expect(watcher.locator("#live .notice")).to_have_text(notice)

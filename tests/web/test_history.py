@@ -61,7 +61,9 @@ def test_the_shared_board_and_the_csv_of_a_refused_hand_show_what_was_stored(cli
     response = client.get(reverse("shared_board", args=[token]))
     assert response.status_code == 200
     assert "+276" in response.content.decode()
-    rows = list(csv.reader(io.StringIO(session_csv(build_sheet(session)))))
+    rows = list(
+        csv.reader(io.StringIO(session_csv(build_sheet(session), csv_format="comma").decode("utf-8-sig")))
+    )
     assert rows[1][-8:] == ["240", "240", "-80", "-80", "-80", "-80", "-80", "-80"]
     assert rows[-1][-8:] == ["", "276", "", "-188", "", "-44", "", "-44"]
 

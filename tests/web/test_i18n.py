@@ -402,7 +402,13 @@ def record_seed_table(session) -> None:
     ("language", "net", "transfer", "rate"),
     [
         ("de", "-19,00", "<strong>Carl</strong> → <strong>Bert</strong>: 8,60", "In Geld, zu 0,05 pro Punkt"),
-        ("fr", "-19,00", "<strong>Carl</strong> → <strong>Bert</strong>: 8,60", "En argent, à 0,05 le point"),
+        # French sets a (no-break) space before a colon
+        (
+            "fr",
+            "-19,00",
+            "<strong>Carl</strong> → <strong>Bert</strong>\u00a0: 8,60",
+            "En argent, à 0,05 le point",
+        ),
         (
             "en",
             "-19.00",

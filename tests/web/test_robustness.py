@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -200,4 +201,8 @@ class TestWatching:
         polled = self._poll(client, token)
         assert polled.status_code == 286  # htmx stops polling on 286
         assert "no longer works" in polled.content.decode()
-        assert client.get(reverse("shared_board", args=[token])).status_code == 404
+        # opened afresh, the link says the same, as gone rather than never there
+        fresh = client.get(reverse("shared_board", args=[token]), HTTP_ACCEPT_LANGUAGE="en")
+        assert fresh.status_code == 410
+        notice = re.compile(r'<p class="notice" role="alert">[^<]+</p>')
+        assert notice.search(fresh.content.decode()).group() == notice.search(polled.content.decode()).group()

@@ -146,10 +146,11 @@ class TestShareLinks:
         session, _ = french
         old = services.session_share(session=session)
         new = services.session_share(session=session)
-        assert client.get(reverse("shared_board", args=[old])).status_code == 404
+        assert client.get(reverse("shared_board", args=[old])).status_code == 410
         assert client.get(reverse("shared_board", args=[new])).status_code == 200
         services.session_unshare(session=session)
-        assert client.get(reverse("shared_board", args=[new])).status_code == 404
+        assert client.get(reverse("shared_board", args=[new])).status_code == 410
+        assert client.get(reverse("shared_hand", args=[new, 1])).status_code == 410
 
     def test_a_link_shows_only_its_own_sessions_hands(self, client, make_session, french):
         session, _ = french

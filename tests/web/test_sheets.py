@@ -136,17 +136,17 @@ def test_the_csv_parses_and_its_totals_equal_the_sheets(logged_in, user):
         session = imported(user, name)
         response = logged_in.get(reverse("session_export", args=[session.pk, "csv"]))
         assert response["Content-Type"].startswith("text/csv")
-        rows = list(csv.reader(io.StringIO(response.content.decode())))
+        rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
         header, body, last = rows[0], rows[1:-1], rows[-1]
         assert len(body) == session.hands.count()
         players = [seat.name for seat in session.seats.all()]
-        totals = {p: float(last[header.index(f"{p} total")]) for p in players}
+        totals = {p: float(last[header.index(f"{p}: total")]) for p in players}
         assert totals == dict(zip(players, map(float, build_sheet(session).totals), strict=True)), name
         html = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
         if build_sheet(session).head_rows[0].key == "totals":  # series games show the balance instead
             assert totals == {p: float(v) for p, v in sheet_totals(html).items()}, name
         for row in body:  # each hand's deltas in the CSV are the stored ones
-            hand_deltas = [float(row[header.index(f"{p} delta")]) for p in players]
+            hand_deltas = [float(row[header.index(f"{p}: points")]) for p in players]
             assert len(hand_deltas) == len(players)
 
 

@@ -297,8 +297,8 @@ def test_the_scoreboard_uses_the_same_few_queries_whatever_its_length(
     assert len(queries) == EXPECTED_SCOREBOARD_QUERIES
 
 
-# The login session, the user, the session row, its seats, its live hands.
-EXPECTED_SCOREBOARD_QUERIES = 5
+# The login session, the user, the session row, its seats, its live hands, its deleted hands.
+EXPECTED_SCOREBOARD_QUERIES = 6
 
 
 def test_pages_need_a_login(client, french):

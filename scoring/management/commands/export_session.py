@@ -1,4 +1,4 @@
-"""python manage.py export_session ID --format pdf|json|csv --output FILE"""
+"""python manage.py export_session ID --format pdf|json|csv --output FILE [--csv-format semicolon|comma]"""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring.exports import KINDS, session_export
+from scoring.exports import CSV_FORMATS, KINDS, session_export
 from scoring.models import Session
 
 
@@ -20,6 +20,11 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=KINDS, default="json")
         parser.add_argument("--output", required=True, help="the file to write ('-' for standard output)")
         parser.add_argument("--language", default="de", help="language of the sheet (de, en, fr)")
+        parser.add_argument(
+            "--csv-format",
+            choices=tuple(CSV_FORMATS),
+            help="semicolon: ';' and a decimal comma; comma: ',' and a decimal point (default: the language's)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -29,7 +34,7 @@ class Command(BaseCommand):
         if options["output"] == "-" and options["format"] == "pdf":
             raise CommandError("output: a PDF needs a file name")
         with translation.override(options["language"]):
-            data = session_export(session, options["format"]).data
+            data = session_export(session, options["format"], csv_format=options["csv_format"]).data
         if options["output"] == "-":
             self.stdout.write(data.decode("utf-8"), ending="")
             return

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.engine.types import format_signed
 from scoring.models import Session
-from scoring.services import Rescore, session_rescore
+from scoring.services import Rescore, SessionClosed, session_rescore
 
 
 class Command(BaseCommand):
@@ -36,7 +36,10 @@ class Command(BaseCommand):
         if not options["yes"] and input("Store the new scores? [y/N] ").strip().lower() not in ("y", "yes"):
             self.stdout.write("Nothing stored.")
             return
-        stored = session_rescore(session=session)
+        try:
+            stored = session_rescore(session=session)
+        except SessionClosed:
+            raise CommandError(f"id: session {session.pk} is closed; its owner reopens it first") from None
         self.stdout.write(f"Stored: {len(stored.changed)} hand(s) re-scored, each with a history entry.")
 
     def _report(self, result: Rescore) -> None:
