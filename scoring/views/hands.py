@@ -190,7 +190,20 @@ def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
 @require_POST
 def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = own_hand(request, pk, hand_id)
-    services.hand_delete(hand=hand, user=request.user)
+    try:
+        # The version the page showed; a form without one (an older page) deletes as before.
+        services.hand_delete(
+            hand=hand, user=request.user, expected_version=whole(request.POST.get("version"))
+        )
+    except services.HandConflict as conflict:
+        current, game = conflict.current, services.game_of(hand.session)
+        form = HandForm(
+            game, HandType(current.type), initial=current.as_session_hand(), dealer=current.dealer or None
+        )
+        token = str(current.version)
+        return _hand_page(
+            request, current.session, game, form, hand=current, token=token, conflict=current, status=409
+        )
     return redirect(reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
 
 
