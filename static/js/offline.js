@@ -40,7 +40,7 @@
   function showOffline() {
     const main = document.getElementById("main");
     if (!main) return;
-    const time = new Intl.DateTimeFormat(root.lang, { hour: "2-digit", minute: "2-digit" });
+    const time = new Intl.DateTimeFormat(root.lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
     const drawn = new Date(Number(root.dataset.rendered) * 1000);
     const words = say.offlineSince.replace("%(time)s", time.format(drawn)) + " " + say.offline;
     const note = document.getElementById("offline-note") || element("p", { id: "offline-note", class: "notice", role: "status" });
@@ -85,10 +85,15 @@
     return parts.join(" · ").slice(0, 300);
   }
 
+  // A form's address (form.action would be its button named "action").
+  function addressOf(form) {
+    return new URL(form.getAttribute("action") || location.href, location.href);
+  }
+
   async function keepForm(event) {
     const form = event.target;
     const isHandForm = form.id === "hand-form";
-    const isDelete = /\/hands\/\d+\/delete\/$/.test(new URL(form.action).pathname);
+    const isDelete = /\/hands\/\d+\/delete\/$/.test(addressOf(form).pathname);
     if (!isHandForm && !isDelete) return;
     const action = event.submitter?.value || "save";
     if (isHandForm && action !== "save") {
@@ -107,7 +112,7 @@
       entry = { ...fixing, body, summary, state: "waiting", reason: null };
       await outbox.put(entry);
     } else {
-      entry = await outbox.add(form.action, body, summary);
+      entry = await outbox.add(addressOf(form).href, body, summary);
     }
     const registration = await navigator.serviceWorker?.getRegistration();
     await registration?.sync?.register(outbox.SYNC_TAG).catch(() => {});
@@ -119,10 +124,10 @@
   // proposed is the one after the hands still waiting, as the server would.
   async function prepareCopy(form) {
     const token = form.querySelector('input[name="token"]');
-    if (!token || !/\/hands\/new\/$/.test(new URL(form.action).pathname)) return;
+    if (!token || !/\/hands\/new\/$/.test(addressOf(form).pathname)) return;
     token.value = crypto.randomUUID().replaceAll("-", "");
     const outbox = await outboxReady();
-    const where = outbox.kindOf(new URL(form.action).pathname);
+    const where = outbox.kindOf(addressOf(form).pathname);
     const waiting = (await outbox.all()).filter((e) => e.kind === "new" && e.session === where.session);
     const last = waiting.length ? new URLSearchParams(waiting[waiting.length - 1].body).get("dealer") : null;
     const dealer = form.querySelector('select[name="dealer"]');
@@ -166,7 +171,7 @@
 
   function pendingItem(entry) {
     const what = { new: say.newHand, edit: say.correction, delete: say.deletion }[entry.kind];
-    const item = element("div", { class: "pending", id: "pending-" + entry.id, "data-state": entry.state });
+    const item = element("div", { class: "outbox-entry", id: "pending-" + entry.id, "data-state": entry.state });
     const state = entry.state === "refused" ? say.refused : say.waiting;
     item.append(element("strong", {}, what + " · " + state), " ", element("span", {}, describe(entry)));
     if (entry.reason && entry.reason.login) item.append(element("p", { class: "muted" }, say.login));
@@ -186,7 +191,7 @@
   async function showPending() {
     const board = document.getElementById("board");
     if (!board || !sheetPath) return;
-    document.querySelectorAll(".pending").forEach((old) => old.remove());
+    document.querySelectorAll("[data-outbox]").forEach((old) => old.remove());
     const session = Number(sheetPath[1]);
     const entries = (await (await outboxReady()).all()).filter((entry) => entry.session === session);
     const table = board.querySelector("table.sheet");
@@ -196,17 +201,17 @@
       const row = entry.hand !== null && document.getElementById("hand-" + entry.hand);
       const cell = element("td", { colspan: String(columns) }, pendingItem(entry));
       if (row) {
-        row.append(element("tr", { class: "what pending" }, cell));
+        row.append(element("tr", { class: "what pending", "data-outbox": "" }, cell));
       } else if (table && entry.kind === "new") {
-        table.append(element("tbody", { class: "hand pending", id: "pending-row-" + entry.id }, element("tr", { class: "what" }, cell)));
+        table.append(element("tbody", { class: "hand pending", "data-outbox": "" }, element("tr", { class: "what" }, cell)));
       } else {
-        rest = rest || element("section", { id: "outbox", "aria-live": "polite" });
+        rest = rest || element("section", { id: "outbox", "data-outbox": "" });
         board.after(rest);
         rest.append(pendingItem(entry));
       }
     }
     const target = location.hash && document.getElementById(location.hash.slice(1));
-    if (target && target.classList.contains("pending")) target.scrollIntoView({ block: "center" });
+    if (target && target.classList.contains("outbox-entry")) target.scrollIntoView({ block: "center" });
   }
 
   // Keep what the next minutes at the table need: this sheet's hand form, and the last hand's page and correction form.

@@ -1,0 +1,118 @@
+"""No hand is lost when the network is: a phone at the table goes offline
+(Playwright's offline switch), keeps recording, and everything it recorded
+arrives exactly once when the connection returns."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from scoring.models import Hand
+from tests.browser.support import (
+    expect,
+    fill_hand,
+    french_session,
+    login,
+    screenshot,
+    signed,
+)
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
+# Four players (RULES 1.3): Garde, 2 bouts, 50 of 41: (25 + 9) × 2 = 68 from each defender.
+GARDE = {"taker": "Anna", "contract": "garde", "bouts": "2", "points": "50"}
+# Prise lost, 1 bout, 45 of 51: −(25 + 6) = −31 to each defender.
+PRISE_LOST = {"taker": "Bert", "contract": "prise", "bouts": "1", "points": "45"}
+# Prise won, no bout, 60 of 56: 25 + 4 = 29 from each defender.
+PRISE_WON = {"taker": "Carl", "contract": "prise", "bouts": "0", "points": "60"}
+
+
+def under_the_worker(page: Any) -> None:
+    """Wait until the service worker is running and controls this page."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def kept(page: Any, path: str) -> None:
+    """Wait until the worker has kept a copy of this page for offline."""
+    page.wait_for_function(
+        """async (path) => {
+            for (const name of await caches.keys()) {
+                if (name.startsWith("pages-") && await (await caches.open(name)).match(path)) return true;
+            }
+            return false;
+        }""",
+        arg=path,
+        polling=200,
+    )
+
+
+def open_sheet_for_offline(page: Any, base: str, session: Any) -> str:
+    """Open the sheet with the worker in control, so that it and its hand form are kept."""
+    sheet = f"/sessions/{session.pk}/"
+    page.goto(f"{base}{sheet}")
+    under_the_worker(page)
+    page.reload()  # now through the worker, which keeps the page
+    kept(page, sheet)
+    kept(page, f"{sheet}hands/new/")
+    return sheet
+
+
+def record_offline(page: Any, hand: dict[str, str], *, double_tap: bool = False) -> None:
+    page.locator("#new-hand").click()
+    expect(page.locator("#hand-form")).to_be_visible()
+    expect(page.locator("#preview")).to_contain_text("scored when it arrives")
+    fill_hand(page, hand)
+    if double_tap:
+        page.locator("#save").dblclick()
+    else:
+        page.locator("#save").click()
+    expect(page).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
+
+
+def stored(session: Any) -> list[dict[str, Any]]:
+    return [
+        {"number": h.number, "taker": h.inputs.get("taker"), "deltas": h.deltas}
+        for h in Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number")
+    ]
+
+
+def test_three_hands_recorded_offline_arrive_once_each_in_order(phone, live_server, player):
+    session = french_session(player, "Cellar", PLAYERS, [])
+    login(phone, live_server.url, player)
+    sheet = open_sheet_for_offline(phone, live_server.url, session)
+
+    phone.context.set_offline(True)
+    record_offline(phone, GARDE)
+    record_offline(phone, PRISE_LOST, double_tap=True)
+    record_offline(phone, PRISE_WON)
+
+    # On the phone: three hands waiting, in the order they were saved; nothing on the server yet.
+    waiting = phone.locator("#board .outbox-entry")
+    expect(waiting).to_have_count(3)
+    expect(waiting.nth(0)).to_contain_text("Anna")
+    expect(waiting.nth(1)).to_contain_text("Bert")
+    expect(waiting.nth(2)).to_contain_text("Carl")
+    expect(waiting.first).to_contain_text("Waiting to be sent")
+    expect(phone.locator("#offline-note")).to_contain_text(re.compile(r"Offline — showing the state of \d\d:\d\d"))
+    assert stored(session) == []
+    screenshot(phone, "offline-three-waiting")
+
+    # Reloaded while offline: the sheet kept on the phone, with the hands still waiting.
+    phone.reload()
+    expect(phone.locator("#board .outbox-entry")).to_have_count(3)
+    expect(phone.locator("#offline-note")).to_be_visible()
+
+    # The connection returns: each hand is stored once, in order, and the sheet shows them scored.
+    phone.context.set_offline(False)
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(3, timeout=15_000)
+    expect(phone.locator("#board .outbox-entry")).to_have_count(0)
+    expect(phone.locator("#offline-note")).to_have_count(0)
+    assert [(h["number"], h["taker"]) for h in stored(session)] == [(1, "Anna"), (2, "Bert"), (3, "Carl")]
+    totals = {"Anna": 204 + 31 - 29, "Bert": -68 - 93 - 29, "Carl": -68 + 31 + 87, "Dora": -68 + 31 - 29}
+    for name, value in totals.items():
+        expect(phone.locator(f'tr.totals td[data-player="{name}"]')).to_have_text(signed(value))
+    assert phone.url.startswith(f"{live_server.url}{sheet}")
+    assert phone.evaluate("async () => (await Outbox.all()).length") == 0
