@@ -99,16 +99,28 @@ self.Outbox = (() => {
     return done((await store("readwrite")).delete(id));
   }
 
-  // What the server said when it refused: the page's alerts (field errors, the conflict), else its heading.
+  // What the server said when it refused: the page's alerts (a field's error
+  // after the field's label, the conflict), else its heading.
   function reasonOf(html) {
     const said = [];
-    const alerts = /<(\w+)\b[^>]*\brole="alert"[^>]*>([\s\S]*?)<\/\1>/g;
-    for (let found = alerts.exec(html); found; found = alerts.exec(html)) said.push(text(found[2]));
+    const alerts = /<(\w+)(\b[^>]*\brole="alert"[^>]*)>([\s\S]*?)<\/\1>/g;
+    for (let found = alerts.exec(html); found; found = alerts.exec(html)) {
+      const field = /\bid="([^"]+)-error"/.exec(found[2]);
+      const label = field ? labelOf(html, field[1]) : "";
+      said.push((label ? label + ": " : "") + text(found[3]));
+    }
     if (!said.length) {
       const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html);
       if (heading) said.push(text(heading[1]));
     }
     return [...new Set(said.filter(Boolean))];
+  }
+
+  function labelOf(html, id) {
+    const name = id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const label = new RegExp('<label\\b[^>]*\\bfor="' + name + '"[^>]*>([\\s\\S]*?)</label>').exec(html);
+    const legend = new RegExp('\\bid="' + name + '"[^>]*>\\s*<legend\\b[^>]*>([\\s\\S]*?)</legend>').exec(html);
+    return text((label || legend || ["", ""])[1]);
   }
 
   function text(html) {

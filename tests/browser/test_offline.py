@@ -96,7 +96,9 @@ def test_three_hands_recorded_offline_arrive_once_each_in_order(phone, live_serv
     expect(waiting.nth(1)).to_contain_text("Bert")
     expect(waiting.nth(2)).to_contain_text("Carl")
     expect(waiting.first).to_contain_text("Waiting to be sent")
-    expect(phone.locator("#offline-note")).to_contain_text(re.compile(r"Offline — showing the state of \d\d:\d\d"))
+    expect(phone.locator("#offline-note")).to_contain_text(
+        re.compile(r"Offline — showing the state of \d\d:\d\d")
+    )
     assert stored(session) == []
     screenshot(phone, "offline-three-waiting")
 
@@ -116,3 +118,115 @@ def test_three_hands_recorded_offline_arrive_once_each_in_order(phone, live_serv
         expect(phone.locator(f'tr.totals td[data-player="{name}"]')).to_have_text(signed(value))
     assert phone.url.startswith(f"{live_server.url}{sheet}")
     assert phone.evaluate("async () => (await Outbox.all()).length") == 0
+
+
+def test_a_hand_recorded_offline_and_one_recorded_online_on_another_phone_are_both_kept(
+    phone, page_for, live_server, player
+):
+    session = french_session(player, "Two phones", PLAYERS, [])
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+    phone.context.set_offline(True)
+    record_offline(phone, GARDE)
+
+    # Meanwhile the other phone, online, records a hand through the form.
+    other = page_for("en-US")
+    login(other, live_server.url, player)
+    other.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
+    fill_hand(other, PRISE_LOST)
+    other.locator("#save").click()
+    expect(other).to_have_url(re.compile(r"#hand-\d+$"))
+    assert [h["taker"] for h in stored(session)] == ["Bert"]
+
+    # Back online, the first phone's hand arrives after it: both are kept, numbered as they arrived.
+    phone.context.set_offline(False)
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(2, timeout=15_000)
+    assert [(h["number"], h["taker"]) for h in stored(session)] == [(1, "Bert"), (2, "Anna")]
+    expect(phone.locator('tr.totals td[data-player="Anna"]')).to_have_text(signed(204 + 31))
+
+
+def test_a_hand_the_server_refuses_is_kept_with_the_reason_until_it_is_corrected(phone, live_server, player):
+    session = french_session(player, "Refused", PLAYERS, [])
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+
+    phone.context.set_offline(True)
+    without_points = {name: value for name, value in GARDE.items() if name != "points"}
+    record_offline(phone, without_points)
+    record_offline(phone, PRISE_LOST)
+    phone.context.set_offline(False)
+
+    # The complete hand is stored; the one without points is not, and says why, on the sheet.
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(1, timeout=15_000)
+    refused = phone.locator('#board .outbox-entry[data-state="refused"]')
+    expect(refused).to_have_count(1)
+    expect(refused).to_contain_text("Not stored by the server")
+    expect(refused.locator(".reason")).to_contain_text("Points")
+    assert [h["taker"] for h in stored(session)] == ["Bert"]
+    screenshot(phone, "offline-refused")
+
+    # Opening it again, reloading, going offline: it is still there.
+    phone.reload()
+    expect(refused).to_have_count(1)
+
+    # Corrected: the form opens with what was typed, the missing points are added, and it arrives.
+    refused.get_by_role("button", name="Correct").click()
+    expect(phone.locator('input[name="taker"][value="Anna"]')).to_be_checked()
+    expect(phone.locator("#preview")).to_contain_text("Not complete yet")
+    phone.locator('[name="points"]').fill("50")
+    phone.locator("#save").click()
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(2, timeout=15_000)
+    expect(phone.locator("#board .outbox-entry")).to_have_count(0)
+    assert [(h["number"], h["taker"]) for h in stored(session)] == [(1, "Bert"), (2, "Anna")]
+
+
+def test_a_correction_made_offline_meets_a_change_made_elsewhere_with_the_conflict(
+    phone, live_server, player
+):
+    from scoring import services
+
+    recorded = [
+        {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 50},
+        {"taker": "Bert", "contract": "prise", "bouts": 1, "points": 45},
+    ]
+    session = french_session(player, "Corrected", PLAYERS, recorded)
+    first, second = Hand.objects.filter(session=session).order_by("number")
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+    # The last hand's page and correction form are kept with the sheet; the first hand's once opened.
+    kept(phone, f"/sessions/{session.pk}/hands/{second.pk}/")
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/{first.pk}/edit/")
+    kept(phone, f"/sessions/{session.pk}/hands/{first.pk}/edit/")
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/")
+
+    phone.context.set_offline(True)
+    # The first hand corrected to 52 points, the second deleted: both wait on the sheet.
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/{first.pk}/edit/")
+    phone.locator('[name="points"]').fill("52")
+    phone.locator("#save").click()
+    expect(phone.locator(f"#hand-{first.pk} .outbox-entry")).to_contain_text("Correction")
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/{second.pk}/")
+    phone.locator('form[action$="/delete/"] button').click()
+    expect(phone.locator(f"#hand-{second.pk} .outbox-entry")).to_contain_text("Deletion")
+
+    # Meanwhile someone else corrects the first hand to 48 points.
+    raw = {**first.as_session_hand(), "points": 48}
+    services.hand_edit(hand=first, raw=raw, user=player, expected_version=first.version)
+
+    phone.context.set_offline(False)
+    # The deletion arrives; the correction does not overwrite the other one: it shows the conflict.
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(1, timeout=15_000)
+    conflict = phone.locator(f'#hand-{first.pk} .outbox-entry[data-state="refused"]')
+    expect(conflict).to_contain_text("Someone else changed this hand")
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.inputs["points"] == 48 and second.is_deleted
+
+    # Corrected again from the newer values, it is stored.
+    conflict.get_by_role("link", name="Correct").click()
+    expect(phone.locator('[name="points"]')).to_have_value("48")
+    phone.locator('[name="points"]').fill("52")
+    phone.locator("#save").click()
+    expect(phone.locator("#board .outbox-entry")).to_have_count(0, timeout=15_000)
+    first.refresh_from_db()
+    assert first.inputs["points"] == 52
