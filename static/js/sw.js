@@ -20,6 +20,7 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       await (await caches.open(FILES)).addAll(CONFIG.precache);
+      await caches.open(PAGES);
       await keep(await fetch(CONFIG.offline, { credentials: "same-origin" }), CONFIG.offline);
       await self.skipWaiting();
     })(),
@@ -63,11 +64,10 @@ self.addEventListener("sync", (event) => {
 });
 
 async function staticFile(request) {
-  const cache = await caches.open(FILES);
-  const kept = await cache.match(request);
+  const kept = await caches.match(request, { cacheName: FILES });
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.ok) await cache.put(request, response.clone());
+  if (response.ok && (await caches.has(FILES))) await (await caches.open(FILES)).put(request, response.clone());
   return response;
 }
 
@@ -92,6 +92,8 @@ async function keep(response, url) {
   if (!type.startsWith("text/html")) return;
   const text = (await response.text()).replace("<html ", "<html data-copy ");
   const headers = { "Content-Type": type, "X-Kept-At": String(Date.now()) };
+  // A worker replaced by a newer version keeps nothing more: the new one deleted its caches.
+  if (!(await caches.has(PAGES))) return;
   await (await caches.open(PAGES)).put(stripHash(url), new Response(text, { headers }));
 }
 

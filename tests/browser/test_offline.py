@@ -5,6 +5,7 @@ arrives exactly once when the connection returns."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -35,17 +36,26 @@ def under_the_worker(page: Any) -> None:
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
+def until(page: Any, script: str, arg: Any = None, seconds: float = 10) -> None:
+    """Wait until an async script on the page answers true (wait_for_function
+    would take its promise for a true answer)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(script, arg):
+        assert time.monotonic() < deadline, f"still not true after {seconds} s: {script}"
+        page.wait_for_timeout(100)
+
+
 def kept(page: Any, path: str) -> None:
     """Wait until the worker has kept a copy of this page for offline."""
-    page.wait_for_function(
+    until(
+        page,
         """async (path) => {
             for (const name of await caches.keys()) {
                 if (name.startsWith("pages-") && await (await caches.open(name)).match(path)) return true;
             }
             return false;
         }""",
-        arg=path,
-        polling=200,
+        path,
     )
 
 
@@ -230,3 +240,81 @@ def test_a_correction_made_offline_meets_a_change_made_elsewhere_with_the_confli
     expect(phone.locator("#board .outbox-entry")).to_have_count(0, timeout=15_000)
     first.refresh_from_db()
     assert first.inputs["points"] == 52
+
+
+def test_the_app_can_be_installed_from_the_session_list(phone, live_server, player):
+    login(phone, live_server.url, player)
+    under_the_worker(phone)
+    registration = phone.evaluate(
+        """async () => {
+            const registration = await navigator.serviceWorker.ready;
+            return {scope: registration.scope, script: registration.active.scriptURL,
+                    controlled: navigator.serviceWorker.controller !== null};
+        }"""
+    )
+    assert registration == {
+        "scope": f"{live_server.url}/",
+        "script": f"{live_server.url}/sw.js",
+        "controlled": True,
+    }
+    manifest = phone.evaluate(
+        """async () => {
+            const link = document.querySelector('link[rel="manifest"]');
+            const manifest = await (await fetch(link.href)).json();
+            const icons = [];
+            for (const icon of manifest.icons) {
+                const image = new Image();
+                image.src = icon.src;
+                await image.decode();
+                icons.push({sizes: icon.sizes, purpose: icon.purpose, drawn: `${image.naturalWidth}x${image.naturalHeight}`});
+            }
+            return {...manifest, icons};
+        }"""
+    )
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    assert manifest["name"] == "tarockscore" and manifest["theme_color"].startswith("#")
+    assert {(i["sizes"], i["purpose"]) for i in manifest["icons"]} >= {("192x192", "any"), ("512x512", "any")}
+    assert all(i["sizes"] == i["drawn"] for i in manifest["icons"]), manifest["icons"]
+    # Chromium's own check, the one behind "Install app" and "Add to home screen".
+    # Playwright's contexts are off the record, which alone keeps a browser from installing.
+    devtools = phone.context.new_cdp_session(phone)
+    errors = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+
+
+def test_a_new_version_replaces_the_pages_and_files_kept_by_the_old_one(
+    phone, live_server, player, monkeypatch
+):
+    from scoring import offline
+
+    monkeypatch.setattr(offline, "cache_version", lambda: "deploy-1")
+    session = french_session(player, "Deploys", PLAYERS, [])
+    login(phone, live_server.url, player)
+    sheet = open_sheet_for_offline(phone, live_server.url, session)
+    caches = "async () => (await caches.keys()).sort()"
+    assert phone.evaluate(caches) == ["files-deploy-1", "pages-deploy-1"]
+    # What the old version kept: pretend its copies are older than the files now served.
+    phone.evaluate(
+        """async (sheet) => {
+            const css = new Response("/* old */", {headers: {"Content-Type": "text/css"}});
+            await (await caches.open("files-deploy-1")).put("/static/css/app.css", css);
+            const page = new Response("<html data-copy><p id=old>old page</p></html>", {headers: {"Content-Type": "text/html"}});
+            await (await caches.open("pages-deploy-1")).put(sheet, page);
+        }""",
+        sheet,
+    )
+    read_css = "async () => (await fetch('/static/css/app.css')).text()"
+    assert phone.evaluate(read_css) == "/* old */"
+
+    # A deploy: the next visit brings the new worker, which drops both old caches.
+    monkeypatch.setattr(offline, "cache_version", lambda: "deploy-2")
+    phone.goto(f"{live_server.url}/")
+    until(phone, "async () => (await caches.keys()).sort().join() === 'files-deploy-2,pages-deploy-2'")
+    assert "--accent:" in phone.evaluate(read_css)
+    phone.goto(f"{live_server.url}{sheet}")
+    kept(phone, sheet)
+    phone.context.set_offline(True)
+    phone.reload()
+    expect(phone.locator("#old")).to_have_count(0)
+    expect(phone.locator("h1")).to_have_text("Deploys")
+    expect(phone.locator("#offline-note")).to_be_visible()
