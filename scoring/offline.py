@@ -118,7 +118,6 @@ def texts() -> dict[str, str]:
             "Offline. Hands you save are kept on this phone and sent when the connection returns."
         ),
         "waiting": gettext("Waiting to be sent"),
-        "sending": gettext("Sending…"),
         "refused": gettext("Not stored by the server:"),
         "correct": gettext("Correct"),
         "discard": gettext("Discard"),

@@ -3,6 +3,8 @@ words it shows, given to it as data (a JSON block is never executed)."""
 
 from __future__ import annotations
 
+import time
+
 from django import template
 from django.templatetags.static import static
 from django.urls import reverse
@@ -16,5 +18,11 @@ register = template.Library()
 
 @register.simple_tag
 def offline_config() -> SafeString:
-    config = {"worker": reverse("service_worker"), "outbox": static(offline.OUTBOX), "texts": offline.texts()}
+    config = {
+        "worker": reverse("service_worker"),
+        "outbox": static(offline.OUTBOX),
+        "texts": offline.texts(),
+        # When the page was drawn: a copy kept for offline says "the state of" this time.
+        "rendered": int(time.time()),
+    }
     return json_script(config, "offline-config")

@@ -77,6 +77,16 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
     )
 
 
+def _version_seen(request: HttpRequest) -> int | None:
+    """The hand's version the deleting page showed. A page without one (from before
+    pages sent it) deletes as it always did; one not understood matches no version."""
+    sent = request.POST.get("version")
+    if sent is None:
+        return None
+    seen = whole(sent)
+    return -1 if seen is None else seen
+
+
 def _posted(request: HttpRequest) -> QueryDict | None:
     return request.POST if request.method == "POST" else None
 
@@ -191,19 +201,17 @@ def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
 def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = own_hand(request, pk, hand_id)
     try:
-        # The version the page showed; a form without one (an older page) deletes as before.
-        services.hand_delete(
-            hand=hand, user=request.user, expected_version=whole(request.POST.get("version"))
-        )
+        services.hand_delete(hand=hand, user=request.user, expected_version=_version_seen(request))
     except services.HandConflict as conflict:
+        # Changed since the deleting page was drawn: show what it is now, delete nothing.
         current, game = conflict.current, services.game_of(hand.session)
         form = HandForm(
-            game, HandType(current.type), initial=current.as_session_hand(), dealer=current.dealer or None
+            game, HandType(current.type), initial=current.as_session_hand(), dealer=current.dealer
         )
-        token = str(current.version)
-        return _hand_page(
-            request, current.session, game, form, hand=current, token=token, conflict=current, status=409
+        page = partial(
+            _hand_page, request, current.session, game, form, hand=current, token=str(current.version)
         )
+        return page(conflict=current, status=409)
     return redirect(reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
 
 

@@ -41,7 +41,7 @@
     const main = document.getElementById("main");
     if (!main) return;
     const time = new Intl.DateTimeFormat(root.lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-    const drawn = new Date(Number(root.dataset.rendered) * 1000);
+    const drawn = new Date(config.rendered * 1000);
     const words = say.offlineSince.replace("%(time)s", time.format(drawn)) + " " + say.offline;
     const note = document.getElementById("offline-note") || element("p", { id: "offline-note", class: "notice", role: "status" });
     note.textContent = words;
