@@ -12,12 +12,14 @@ import pytest
 
 from scoring.models import Hand
 from tests.browser.support import (
+    assert_accessible,
     expect,
     fill_hand,
     french_session,
     login,
     screenshot,
     signed,
+    small_targets,
 )
 
 pytestmark = pytest.mark.browser
@@ -64,7 +66,9 @@ def open_sheet_for_offline(page: Any, base: str, session: Any) -> str:
     sheet = f"/sessions/{session.pk}/"
     page.goto(f"{base}{sheet}")
     under_the_worker(page)
-    page.reload()  # now through the worker, which keeps the page
+    page.goto(f"{base}/")  # now through the worker, which keeps the pages
+    kept(page, "/")
+    page.goto(f"{base}{sheet}")
     kept(page, sheet)
     kept(page, f"{sheet}hands/new/")
     return sheet
@@ -110,7 +114,16 @@ def test_three_hands_recorded_offline_arrive_once_each_in_order(phone, live_serv
         re.compile(r"Offline — showing the state of \d\d:\d\d")
     )
     assert stored(session) == []
+    assert_accessible(phone, "the sheet kept offline, with hands waiting")
     screenshot(phone, "offline-three-waiting")
+
+    # The session list opened before is there too; a page never opened says it cannot be shown.
+    phone.goto(f"{live_server.url}/")
+    expect(phone.locator("#session-list")).to_contain_text("Cellar")
+    expect(phone.locator("#offline-note")).to_be_visible()
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/settlement/")
+    expect(phone.locator("#offline-page")).to_be_visible()
+    phone.goto(f"{live_server.url}{sheet}")
 
     # Reloaded while offline: the sheet kept on the phone, with the hands still waiting.
     phone.reload()
@@ -173,6 +186,8 @@ def test_a_hand_the_server_refuses_is_kept_with_the_reason_until_it_is_corrected
     expect(refused).to_contain_text("Not stored by the server")
     expect(refused.locator(".reason")).to_contain_text("Points")
     assert [h["taker"] for h in stored(session)] == ["Bert"]
+    assert small_targets(phone) == []
+    assert_accessible(phone, "a refused hand on the sheet")
     screenshot(phone, "offline-refused")
 
     # Opening it again, reloading, going offline: it is still there.
