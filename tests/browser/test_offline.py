@@ -333,3 +333,45 @@ def test_a_new_version_replaces_the_pages_and_files_kept_by_the_old_one(
     expect(phone.locator("#old")).to_have_count(0)
     expect(phone.locator("h1")).to_have_text("Deploys")
     expect(phone.locator("#offline-note")).to_be_visible()
+
+
+def test_hands_still_waiting_are_sent_the_next_time_the_app_is_opened(phone, live_server, player):
+    session = french_session(player, "Next day", PLAYERS, [])
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+    phone.context.set_offline(True)
+    record_offline(phone, GARDE)
+    # The app is closed while offline and opened again, on the session list, with a connection.
+    context = phone.context
+    phone.goto("about:blank")
+    context.set_offline(False)
+    phone.goto(f"{live_server.url}/")
+    until(phone, "async () => (await Outbox.all()).length === 0")
+    assert [h["taker"] for h in stored(session)] == ["Anna"]
+
+
+def test_a_hand_whose_sending_fails_on_a_connection_that_only_looks_alive_is_kept(phone, live_server, player):
+    session = french_session(player, "Weak signal", PLAYERS, [])
+    login(phone, live_server.url, player)
+    sheet = open_sheet_for_offline(phone, live_server.url, session)
+
+    # The phone believes it is online, but nothing it sends arrives.
+    def lost(route: Any) -> None:
+        if route.request.method == "POST":
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    phone.context.route("**/hands/new/", lost)
+    phone.locator("#new-hand").click()
+    fill_hand(phone, GARDE)
+    phone.locator("#save").click()
+    expect(phone).to_have_url(re.compile(rf"{re.escape(sheet)}#pending-\d+$"))
+    expect(phone.locator('#board .outbox-entry[data-state="waiting"]')).to_have_count(1)
+    assert stored(session) == []
+
+    phone.context.unroute("**/hands/new/", lost)
+    phone.reload()
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(1, timeout=15_000)
+    expect(phone.locator("#board .outbox-entry")).to_have_count(0)
+    assert [h["taker"] for h in stored(session)] == ["Anna"]
