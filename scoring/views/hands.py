@@ -25,6 +25,8 @@ from scoring.views.common import FORM_TOKEN, Request, own_hand, own_session, who
 
 # Sent with every hand form but not part of the hand.
 NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
+# A phone sending what it kept offline (static/js/outbox.js) says so, and is told what was stored.
+OUTBOX_HEADER, STORED_HEADER = "X-Tarock-Outbox", "X-Tarock-Stored"
 
 
 @login_required
@@ -77,6 +79,17 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
     )
 
 
+def _stored(request: HttpRequest, hand: Hand, then: str) -> HttpResponse:
+    """The answer to a change the server has stored: on to the sheet, or for a
+    phone sending its outbox, a plain "stored" naming the hand, so that nothing
+    but this answer (never a redirect elsewhere) takes a waiting hand off the phone."""
+    if request.headers.get(OUTBOX_HEADER) == "1":
+        response = HttpResponse(status=204)
+        response[STORED_HEADER] = str(hand.pk)
+        return response
+    return redirect(then)
+
+
 def _version_seen(request: HttpRequest) -> int | None:
     """The hand's version the deleting page showed. A page without one (from before
     pages sent it) deletes as it always did; one not understood matches no version."""
@@ -110,7 +123,7 @@ def _submit(
             form.other_errors.append(busy.message())
             return busy.answer(page())
         else:
-            return redirect(reverse("scoreboard", args=[hand.session_id]) + f"#hand-{hand.pk}")
+            return _stored(request, hand, reverse("scoreboard", args=[hand.session_id]) + f"#hand-{hand.pk}")
     return page()
 
 
@@ -212,7 +225,7 @@ def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
             _hand_page, request, current.session, game, form, hand=current, token=str(current.version)
         )
         return page(conflict=current, status=409)
-    return redirect(reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
+    return _stored(request, hand, reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
 
 
 @login_required

@@ -28,8 +28,10 @@ self.Outbox = (() => {
     return null;
   }
 
+  let opened = null;
+
   function open() {
-    return new Promise((resolve, reject) => {
+    opened ||= new Promise((resolve, reject) => {
       const request = indexedDB.open(DATABASE, 1);
       request.onupgradeneeded = () => {
         const store = request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
@@ -38,6 +40,7 @@ self.Outbox = (() => {
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
+    return opened;
   }
 
   function done(request) {
@@ -137,17 +140,18 @@ self.Outbox = (() => {
     if (csrf) body.set("csrfmiddlewaretoken", csrf);
     let response;
     try {
-      response = await fetch(entry.url, { method: "POST", body, credentials: "same-origin" });
+      const headers = { "X-Tarock-Outbox": "1" };
+      response = await fetch(entry.url, { method: "POST", body, headers, credentials: "same-origin" });
     } catch (offline) {
       return "offline";
     }
-    const landed = new URL(response.url).pathname;
-    if (response.redirected && landed === entry.sheet) {
+    // Only the server's own word takes an entry off the phone.
+    if (response.status === 204 && response.headers.get("X-Tarock-Stored")) {
       await remove(entry.id);
       return "sent";
     }
     if (response.status === 503) return "offline"; // busy: try again later, in the same order
-    if (response.redirected && landed !== entry.url) {
+    if (response.redirected && new URL(response.url).pathname.startsWith("/accounts/login/")) {
       await put({ ...entry, reason: { login: true } }); // logged out: sent after the next login
       return "offline";
     }

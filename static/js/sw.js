@@ -99,6 +99,8 @@ async function keep(response, url) {
 
 async function warm(urls) {
   for (const url of urls.slice(0, 10)) {
+    const address = new URL(url, self.location.href);
+    if (address.origin !== self.location.origin || NOT_KEPT.test(address.pathname)) continue;
     try {
       const response = await fetch(url, { credentials: "same-origin" });
       if (response.ok && !response.redirected) await keep(response, url);

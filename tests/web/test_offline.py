@@ -17,6 +17,7 @@ from django.urls import reverse
 from scoring import offline, services
 from scoring.models import Hand, HandChange
 from scripts import make_icons
+from tests.web.test_views import form_data
 
 ROOT = Path(__file__).resolve().parents[2]
 GARDE = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 50}
@@ -220,3 +221,56 @@ class TestADeletionSentLate:
         response = logged_in.post(reverse("hand_delete", args=[session.pk, hand.pk]))
         assert response.status_code == 302
         assert Hand.objects.get(pk=hand.pk).is_deleted
+
+
+@pytest.mark.django_db
+class TestAPhoneSendingItsOutbox:
+    """It is told in so many words that a change was stored: only that answer
+    takes a waiting hand off the phone, never a redirect that might lead elsewhere."""
+
+    def test_a_new_hand_is_answered_with_the_hand_stored_and_once_only_when_resent(
+        self, logged_in, make_session
+    ):
+        session = make_session()
+        data = {**form_data(GARDE, "a1b2c3"), "dealer": "Dora"}
+        url = reverse("hand_new", args=[session.pk])
+        first = logged_in.post(url, data, headers={"X-Tarock-Outbox": "1"})
+        again = logged_in.post(url, data, headers={"X-Tarock-Outbox": "1"})
+        assert first.status_code == again.status_code == 204
+        hand = Hand.objects.get(session=session)
+        assert first["X-Tarock-Stored"] == again["X-Tarock-Stored"] == str(hand.pk)
+
+    def test_a_refused_hand_is_the_form_with_its_errors_and_stores_nothing(self, logged_in, make_session):
+        session = make_session()
+        data = {**form_data({k: v for k, v in GARDE.items() if k != "points"}, "d4e5f6"), "dealer": "Dora"}
+        response = logged_in.post(
+            reverse("hand_new", args=[session.pk]), data, headers={"X-Tarock-Outbox": "1"}
+        )
+        assert response.status_code == 200 and "X-Tarock-Stored" not in response
+        assert 'role="alert"' in response.content.decode()
+        assert not Hand.objects.filter(session=session).exists()
+
+    def test_a_correction_and_a_deletion_are_answered_the_same_way(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        data = {**form_data({**GARDE, "points": 52}, str(hand.version)), "dealer": "Dora"}
+        edited = logged_in.post(
+            reverse("hand_edit", args=[session.pk, hand.pk]), data, headers={"X-Tarock-Outbox": "1"}
+        )
+        assert edited.status_code == 204 and edited["X-Tarock-Stored"] == str(hand.pk)
+        hand.refresh_from_db()
+        deleted = logged_in.post(
+            reverse("hand_delete", args=[session.pk, hand.pk]),
+            {"version": str(hand.version)},
+            headers={"X-Tarock-Outbox": "1"},
+        )
+        assert deleted.status_code == 204 and deleted["X-Tarock-Stored"] == str(hand.pk)
+        assert Hand.objects.get(pk=hand.pk).is_deleted
+
+    def test_a_form_sent_from_a_page_is_still_led_to_the_sheet(self, logged_in, make_session):
+        session = make_session()
+        data = {**form_data(GARDE, "g7h8i9"), "dealer": "Dora"}
+        response = logged_in.post(reverse("hand_new", args=[session.pk]), data)
+        hand = Hand.objects.get(session=session)
+        assert response.status_code == 302
+        assert response["Location"] == reverse("scoreboard", args=[session.pk]) + f"#hand-{hand.pk}"
