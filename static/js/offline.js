@@ -65,8 +65,19 @@
   // also when the connection comes back); otherwise only the waiting part changes.
   async function afterSending(outcome, connectionBack) {
     if (!sheetPath) return;
-    if (outcome.sent || (isCopy && connectionBack && !outcome.waiting)) location.reload();
-    else await showPending();
+    if (outcome.sent || (isCopy && connectionBack && !outcome.waiting) || (await sentMeanwhile())) {
+      history.replaceState(null, "", location.pathname + location.search);
+      location.reload();
+    } else {
+      await showPending();
+    }
+  }
+
+  // The page was opened for a hand waiting (#pending-3) that the worker sent
+  // while the page was on its way: the sheet drawn before has not got it.
+  async function sentMeanwhile() {
+    const waited = /^#pending-(\d+)$/.exec(location.hash);
+    return Boolean(waited) && !(await (await outboxReady()).get(Number(waited[1])));
   }
 
   // --- the hand form and the delete button: kept in the outbox while offline ---
@@ -114,8 +125,10 @@
     } else {
       entry = await outbox.add(addressOf(form).href, body, summary);
     }
-    const registration = await navigator.serviceWorker?.getRegistration();
-    await registration?.sync?.register(outbox.SYNC_TAG).catch(() => {});
+    if (!navigator.onLine) {
+      const registration = await navigator.serviceWorker?.getRegistration();
+      await registration?.sync?.register(outbox.SYNC_TAG).catch(() => {});
+    }
     location.assign(entry.sheet + "#pending-" + entry.id);
   }
 
