@@ -1,9 +1,12 @@
 from django.urls import path
 
-from scoring.views import hands, manage, sessions, sharing, sheets
+from scoring.views import hands, manage, offline, sessions, sharing, sheets
 
 urlpatterns = [
     path("", sessions.session_list, name="session_list"),
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("offline/", offline.offline_page, name="offline"),
     path("sessions/new/", sessions.session_new_game, name="session_new"),
     path("sessions/new/<str:variant>/", sessions.session_new, name="session_new_variant"),
     path("sessions/import/", sessions.session_import, name="session_import"),

@@ -185,9 +185,15 @@ def _is_repeat(hand: Hand, game: Game, raw: dict[str, Any], user: User | None) -
 
 
 @transaction.atomic
-def hand_delete(*, hand: Hand, user: User | None = None) -> Hand:
-    """Take a hand off the sheet; ``hand_restore`` puts it back in its place."""
+def hand_delete(*, hand: Hand, user: User | None = None, expected_version: int | None = None) -> Hand:
+    """Take a hand off the sheet; ``hand_restore`` puts it back in its place.
+    Refuses with ``HandConflict`` when the hand was changed (or restored) since
+    ``expected_version`` was read: a deletion sent late, from a phone that was
+    offline, must not remove a hand someone has corrected meanwhile. Deleting a
+    deleted hand changes nothing (a double-tapped or resent deletion)."""
     locked = _locked(hand)
+    if locked.deleted_at is None and expected_version not in (None, locked.version):
+        raise HandConflict(locked)
     if locked.deleted_at is None:
         locked.deleted_at = timezone.now()
         locked.version += 1

@@ -25,6 +25,8 @@ from scoring.views.common import FORM_TOKEN, Request, closed, own_hand, own_sess
 
 # Sent with every hand form but not part of the hand.
 NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
+# A phone sending what it kept offline (static/js/outbox.js) says so, and is told what was stored.
+OUTBOX_HEADER, STORED_HEADER = "X-Tarock-Outbox", "X-Tarock-Stored"
 
 
 @login_required
@@ -83,6 +85,27 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
     )
 
 
+def _stored(request: HttpRequest, hand: Hand, then: str) -> HttpResponse:
+    """The answer to a change the server has stored: on to the sheet, or for a
+    phone sending its outbox, a plain "stored" naming the hand, so that nothing
+    but this answer (never a redirect elsewhere) takes a waiting hand off the phone."""
+    if request.headers.get(OUTBOX_HEADER) == "1":
+        response = HttpResponse(status=204)
+        response[STORED_HEADER] = str(hand.pk)
+        return response
+    return redirect(then)
+
+
+def _version_seen(request: HttpRequest) -> int | None:
+    """The hand's version the deleting page showed. A page without one (from before
+    pages sent it) deletes as it always did; one not understood matches no version."""
+    sent = request.POST.get("version")
+    if sent is None:
+        return None
+    seen = whole(sent)
+    return -1 if seen is None else seen
+
+
 def _posted(request: HttpRequest) -> QueryDict | None:
     return request.POST if request.method == "POST" else None
 
@@ -108,7 +131,7 @@ def _submit(
         except services.SessionClosed as refused:
             return closed(request, refused.session)
         else:
-            return redirect(reverse("scoreboard", args=[hand.session_id]) + f"#hand-{hand.pk}")
+            return _stored(request, hand, reverse("scoreboard", args=[hand.session_id]) + f"#hand-{hand.pk}")
     return page()
 
 
@@ -208,10 +231,28 @@ def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
 def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = own_hand(request, pk, hand_id)
     try:
-        services.hand_delete(hand=hand, user=request.user)
+        services.hand_delete(hand=hand, user=request.user, expected_version=_version_seen(request))
     except services.SessionClosed:
         return closed(request, hand.session)
-    return redirect(reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
+    except services.HandConflict as conflict:
+        return _delete_conflict(request, conflict.current)
+    return _stored(request, hand, reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
+
+
+def _delete_conflict(request: HttpRequest, current: Hand) -> HttpResponse:
+    """The hand changed since the deleting page was drawn: show what it is now, delete nothing."""
+    game = services.game_of(current.session)
+    form = HandForm(game, HandType(current.type), initial=current.as_session_hand(), dealer=current.dealer)
+    return _hand_page(
+        request,
+        current.session,
+        game,
+        form,
+        hand=current,
+        token=str(current.version),
+        conflict=current,
+        status=409,
+    )
 
 
 @login_required

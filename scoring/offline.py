@@ -1,0 +1,132 @@
+"""What the phone keeps for when the network is gone: the web app manifest, the
+service worker's script and the version of its caches, and the words its
+scripts show (from the translations, never written into the scripts).
+
+The worker's caches are named after a version computed from the files it
+serves: a deploy that changes any of them (or the worker itself) gives a new
+version, so the browser installs the new worker on the next visit and it throws
+the old pages and files away.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import get_language, gettext
+
+WORKER = "js/sw.js"
+OUTBOX = "js/outbox.js"
+# Fetched when the worker is installed, so that a page opened offline has its look and scripts.
+PRECACHE = (
+    "css/app.css",
+    "js/offline.js",
+    OUTBOX,
+    "django_htmx/htmx-2.min.js",
+    "favicon.svg",
+    "icons/icon-192.png",
+)
+ICONS = (
+    ("icons/icon-192.png", "192x192", "any"),
+    ("icons/icon-512.png", "512x512", "any"),
+    ("icons/maskable-512.png", "512x512", "maskable"),
+)
+THEME_COLOUR = "#0b5d4b"  # the header's colour (--accent in app.css)
+BACKGROUND_COLOUR = "#f3f1ec"  # the page's ground (--ground)
+
+
+def _source(name: str) -> Path:
+    found = finders.find(name)
+    if not isinstance(found, str):
+        raise LookupError(f"static file {name} is missing")
+    return Path(found)
+
+
+def version_of(paths: list[Path], urls: list[str]) -> str:
+    """A short fingerprint of these files' contents and the addresses they are served at."""
+    digest = hashlib.sha256()
+    for url in urls:
+        digest.update(url.encode() + b"\0")
+    for path in paths:
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+@cache
+def cache_version() -> str:
+    """The worker's version: its own script and every file of the app's static
+    folder (computed once per process; a deploy starts new processes)."""
+    own = sorted(
+        path for folder in settings.STATICFILES_DIRS for path in Path(folder).rglob("*") if path.is_file()
+    )
+    paths = [_source(WORKER), *[_source(name) for name in PRECACHE], *own]
+    return version_of(paths, [static(name) for name in PRECACHE])
+
+
+def worker_config() -> dict[str, Any]:
+    """What the worker's script is told: its version and the addresses it handles."""
+    return {
+        "version": cache_version(),
+        "precache": [static(name) for name in PRECACHE],
+        "static": settings.STATIC_URL if settings.STATIC_URL.startswith("/") else f"/{settings.STATIC_URL}",
+        "outbox": static(OUTBOX),
+        "offline": reverse("offline"),
+        "logout": reverse("logout"),
+        "csrfCookie": settings.CSRF_COOKIE_NAME,
+    }
+
+
+def worker_script() -> str:
+    """The worker: its settings on the first line, then the script from the static folder."""
+    config = json.dumps(worker_config(), separators=(",", ":"), sort_keys=True)
+    return f"const CONFIG = {config};\n" + _source(WORKER).read_text(encoding="utf-8")
+
+
+def manifest() -> dict[str, Any]:
+    """The web app manifest: the app opens on the session list, full screen like an app."""
+    return {
+        "id": reverse("session_list"),
+        "name": "tarockscore",
+        "short_name": "tarockscore",
+        "description": gettext("Score Tarock at the table, hand by hand."),
+        "lang": get_language(),
+        "start_url": reverse("session_list"),
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "icons": [
+            {"src": static(name), "sizes": sizes, "type": "image/png", "purpose": purpose}
+            for name, sizes, purpose in ICONS
+        ],
+    }
+
+
+def texts() -> dict[str, str]:
+    """The words the offline scripts show, in the page's language."""
+    return {
+        "offlineSince": gettext("Offline — showing the state of %(time)s."),
+        "offline": gettext(
+            "Offline. Hands you save are kept on this phone and sent when the connection returns."
+        ),
+        "waiting": gettext("Waiting to be sent"),
+        "refused": gettext("Not stored by the server:"),
+        "correct": gettext("Correct"),
+        "discard": gettext("Discard"),
+        "discardConfirm": gettext("Throw this hand away? It was never stored."),
+        "newHand": gettext("New hand"),
+        "correction": gettext("Correction"),
+        "deletion": gettext("Deletion"),
+        "preview": gettext("Offline: the hand is scored when it arrives at the server."),
+        "needsConnection": gettext("This needs the connection."),
+        "login": gettext("Log in again to send it."),
+        "failed": gettext("The server answered %(status)s."),
+    }

@@ -1,0 +1,28 @@
+"""What the offline script needs from the server: the worker's address and the
+words it shows, given to it as data (a JSON block is never executed)."""
+
+from __future__ import annotations
+
+import time
+
+from django import template
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.html import json_script
+from django.utils.safestring import SafeString
+
+from scoring import offline
+
+register = template.Library()
+
+
+@register.simple_tag
+def offline_config() -> SafeString:
+    config = {
+        "worker": reverse("service_worker"),
+        "outbox": static(offline.OUTBOX),
+        "texts": offline.texts(),
+        # When the page was drawn: a copy kept for offline says "the state of" this time.
+        "rendered": int(time.time()),
+    }
+    return json_script(config, "offline-config")

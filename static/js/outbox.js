@@ -1,0 +1,180 @@
+/* The outbox: hands saved, corrected or deleted without a network, kept in
+ * IndexedDB until the server has them. Used by the pages (offline.js) and by
+ * the service worker (sw.js), so it touches no page.
+ *
+ * Each entry is one form as it was sent: its address and its body, with the
+ * form's one-time token (a new hand) or the hand's version (a correction or a
+ * deletion). The server stores a resent form once, so sending an entry again
+ * after a lost answer is safe. Entries are sent one at a time in the order
+ * they were saved; one the server refuses is kept with the reason, never
+ * dropped, and the ones after it are still sent. */
+"use strict";
+
+self.Outbox = (() => {
+  const DATABASE = "tarockscore";
+  const STORE = "outbox";
+  const SYNC_TAG = "tarockscore-outbox";
+  const KINDS = [
+    ["new", /^\/sessions\/(\d+)\/hands\/new\/$/],
+    ["edit", /^\/sessions\/(\d+)\/hands\/(\d+)\/edit\/$/],
+    ["delete", /^\/sessions\/(\d+)\/hands\/(\d+)\/delete\/$/],
+  ];
+
+  function kindOf(path) {
+    for (const [kind, pattern] of KINDS) {
+      const found = pattern.exec(path);
+      if (found) return { kind, session: Number(found[1]), hand: found[2] ? Number(found[2]) : null };
+    }
+    return null;
+  }
+
+  let opened = null;
+
+  function open() {
+    opened ||= new Promise((resolve, reject) => {
+      const request = indexedDB.open(DATABASE, 1);
+      request.onupgradeneeded = () => {
+        const store = request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+        store.createIndex("key", "key", { unique: true });
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    return opened;
+  }
+
+  function done(request) {
+    return new Promise((resolve, reject) => {
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  }
+
+  async function store(mode) {
+    const database = await open();
+    return database.transaction(STORE, mode).objectStore(STORE);
+  }
+
+  // The same form sent twice (a double tap) is one entry: the key is the form without its CSRF token.
+  function keyOf(path, body) {
+    const fields = new URLSearchParams(body);
+    fields.delete("csrfmiddlewaretoken");
+    return path + "?" + fields.toString();
+  }
+
+  async function add(url, body, summary) {
+    const path = new URL(url, self.location.href).pathname;
+    const where = kindOf(path);
+    if (!where) throw new Error("not a hand form: " + path);
+    const entry = {
+      ...where,
+      key: keyOf(path, body),
+      url: path,
+      sheet: "/sessions/" + where.session + "/",
+      body,
+      summary,
+      queuedAt: Date.now(),
+      state: "waiting",
+      reason: null,
+    };
+    const outbox = await store("readwrite");
+    const same = await done(outbox.index("key").get(entry.key));
+    if (same) return same;
+    entry.id = await done(outbox.add(entry));
+    return entry;
+  }
+
+  async function all() {
+    const entries = await done((await store("readonly")).getAll());
+    return entries.sort((a, b) => a.id - b.id);
+  }
+
+  async function get(id) {
+    return done((await store("readonly")).get(id));
+  }
+
+  async function put(entry) {
+    entry.key = keyOf(entry.url, entry.body);
+    return done((await store("readwrite")).put(entry));
+  }
+
+  async function remove(id) {
+    return done((await store("readwrite")).delete(id));
+  }
+
+  // What the server said when it refused: the page's alerts (a field's error
+  // after the field's label, the conflict), else its heading.
+  function reasonOf(html) {
+    const said = [];
+    const alerts = /<(\w+)(\b[^>]*\brole="alert"[^>]*)>([\s\S]*?)<\/\1>/g;
+    for (let found = alerts.exec(html); found; found = alerts.exec(html)) {
+      const field = /\bid="([^"]+)-error"/.exec(found[2]);
+      const label = field ? labelOf(html, field[1]) : "";
+      said.push((label ? label + ": " : "") + text(found[3]));
+    }
+    if (!said.length) {
+      const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html);
+      if (heading) said.push(text(heading[1]));
+    }
+    return [...new Set(said.filter(Boolean))];
+  }
+
+  function labelOf(html, id) {
+    const name = id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const label = new RegExp('<label\\b[^>]*\\bfor="' + name + '"[^>]*>([\\s\\S]*?)</label>').exec(html);
+    const legend = new RegExp('\\bid="' + name + '"[^>]*>\\s*<legend\\b[^>]*>([\\s\\S]*?)</legend>').exec(html);
+    return text((label || legend || ["", ""])[1]);
+  }
+
+  function text(html) {
+    const entities = { amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#39": "'", nbsp: " " };
+    return html
+      .replace(/<[^>]*>/g, " ")
+      .replace(/&(amp|lt|gt|quot|#x27|#39|nbsp);/g, (_, name) => entities[name])
+      .replace(/\s+/g, " ")
+      .trim();
+  }
+
+  async function sendOne(entry, csrf) {
+    const body = new URLSearchParams(entry.body);
+    if (csrf) body.set("csrfmiddlewaretoken", csrf);
+    let response;
+    try {
+      const headers = { "X-Tarock-Outbox": "1" };
+      response = await fetch(entry.url, { method: "POST", body, headers, credentials: "same-origin" });
+    } catch (offline) {
+      return "offline";
+    }
+    // Only the server's own word takes an entry off the phone.
+    if (response.status === 204 && response.headers.get("X-Tarock-Stored")) {
+      await remove(entry.id);
+      return "sent";
+    }
+    if (response.status === 503) return "offline"; // busy: try again later, in the same order
+    if (response.redirected && new URL(response.url).pathname.startsWith("/accounts/login/")) {
+      await put({ ...entry, reason: { login: true } }); // logged out: sent after the next login
+      return "offline";
+    }
+    const said = reasonOf(await response.text());
+    await put({ ...entry, state: "refused", reason: { status: response.status, said } });
+    return "refused";
+  }
+
+  async function sendAll(csrf) {
+    const outcome = { sent: 0, refused: 0, waiting: 0 };
+    for (const entry of await all()) {
+      if (entry.state === "refused") continue;
+      const result = outcome.waiting ? "offline" : await sendOne(entry, csrf);
+      outcome[result === "offline" ? "waiting" : result] += 1;
+    }
+    return outcome;
+  }
+
+  // One sender at a time, across the pages and the worker.
+  function send(csrf) {
+    if (self.navigator.locks) return self.navigator.locks.request(SYNC_TAG, () => sendAll(csrf));
+    return sendAll(csrf);
+  }
+
+  return { SYNC_TAG, kindOf, add, all, get, put, remove, send, reasonOf };
+})();

@@ -1,0 +1,135 @@
+/* tarockscore's service worker, served at /sw.js with CONFIG on the line above.
+ *
+ * Pages: from the network while there is one (and a copy kept), else the copy
+ * kept, marked as a copy (data-copy on <html>), else the offline page.
+ * Static files: from this version's cache, fetched once.
+ * A hand form whose sending fails for want of a network goes to the outbox
+ * (outbox.js) and the browser is sent to the sheet, where it waits.
+ * A new version (any served file changed) replaces both caches when it starts. */
+/* global CONFIG, Outbox */
+"use strict";
+
+importScripts(CONFIG.outbox);
+
+const PAGES = "pages-" + CONFIG.version;
+const FILES = "files-" + CONFIG.version;
+// Pages worth keeping for offline: not the accounts, the admin, downloads or the worker itself.
+const NOT_KEPT = /^\/(accounts|admin|i18n|sw\.js|manifest\.webmanifest)(\/|$)|\/(export|sheet)\//;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      await (await caches.open(FILES)).addAll(CONFIG.precache);
+      await caches.open(PAGES);
+      await keep(await fetch(CONFIG.offline, { credentials: "same-origin" }), CONFIG.offline);
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name !== PAGES && name !== FILES) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method === "GET" && url.pathname.startsWith(CONFIG.static)) {
+    event.respondWith(staticFile(request));
+  } else if (request.method === "GET" && request.mode === "navigate" && !NOT_KEPT.test(url.pathname)) {
+    event.respondWith(page(request));
+  } else if (request.method === "POST" && request.mode === "navigate" && Outbox.kindOf(url.pathname)) {
+    event.respondWith(sendOrQueue(request));
+  } else if (request.method === "POST" && url.pathname === CONFIG.logout) {
+    // The next person to use this phone does not see the last one's sheets.
+    event.waitUntil(caches.delete(PAGES));
+  }
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.keep) event.waitUntil(warm(event.data.keep));
+});
+
+// Browsers with background sync send the outbox as soon as the network is back.
+self.addEventListener("sync", (event) => {
+  if (event.tag === Outbox.SYNC_TAG) event.waitUntil(sendOutbox());
+});
+
+async function staticFile(request) {
+  const kept = await caches.match(request, { cacheName: FILES });
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok && (await caches.has(FILES))) await (await caches.open(FILES)).put(request, response.clone());
+  return response;
+}
+
+async function page(request) {
+  try {
+    const response = await fetch(request);
+    if (response.ok && response.type === "basic") await keep(response.clone(), request.url);
+    return response;
+  } catch (offline) {
+    const cache = await caches.open(PAGES);
+    return (
+      (await cache.match(request, { ignoreVary: true })) ||
+      (await cache.match(CONFIG.offline, { ignoreVary: true })) ||
+      Response.error()
+    );
+  }
+}
+
+// A copy of a page, marked so that its script tells the reader it is one.
+async function keep(response, url) {
+  const type = response.headers.get("Content-Type") || "";
+  if (!type.startsWith("text/html")) return;
+  const text = (await response.text()).replace("<html ", "<html data-copy ");
+  const headers = { "Content-Type": type, "X-Kept-At": String(Date.now()) };
+  // A worker replaced by a newer version keeps nothing more: the new one deleted its caches.
+  if (!(await caches.has(PAGES))) return;
+  await (await caches.open(PAGES)).put(stripHash(url), new Response(text, { headers }));
+}
+
+async function warm(urls) {
+  for (const url of urls.slice(0, 10)) {
+    const address = new URL(url, self.location.href);
+    if (address.origin !== self.location.origin || NOT_KEPT.test(address.pathname)) continue;
+    try {
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (response.ok && !response.redirected) await keep(response, url);
+    } catch (offline) {
+      return;
+    }
+  }
+}
+
+async function sendOrQueue(request) {
+  const copy = request.clone();
+  try {
+    return await fetch(request);
+  } catch (offline) {
+    const body = await copy.text();
+    const action = new URLSearchParams(body).get("action");
+    if (action && action !== "save") return (await caches.match(CONFIG.offline)) || Response.error();
+    const entry = await Outbox.add(copy.url, body, "");
+    if (self.registration.sync) await self.registration.sync.register(Outbox.SYNC_TAG).catch(() => {});
+    return Response.redirect(entry.sheet + "#pending-" + entry.id, 303);
+  }
+}
+
+async function sendOutbox() {
+  const cookie = self.cookieStore ? await self.cookieStore.get(CONFIG.csrfCookie) : null;
+  const outcome = await Outbox.send(cookie ? cookie.value : "");
+  for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ outbox: outcome });
+}
+
+function stripHash(url) {
+  return url.split("#")[0];
+}

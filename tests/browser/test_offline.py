@@ -1,0 +1,391 @@
+"""No hand is lost when the network is: a phone at the table goes offline
+(Playwright's offline switch), keeps recording, and everything it recorded
+arrives exactly once when the connection returns."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+from scoring.models import Hand
+from tests.browser.support import (
+    assert_accessible,
+    expect,
+    fill_hand,
+    french_session,
+    login,
+    screenshot,
+    signed,
+    small_targets,
+)
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
+# Four players (RULES 1.3): Garde, 2 bouts, 50 of 41: (25 + 9) × 2 = 68 from each defender.
+GARDE = {"taker": "Anna", "contract": "garde", "bouts": "2", "points": "50"}
+# Prise lost, 1 bout, 45 of 51: −(25 + 6) = −31 to each defender.
+PRISE_LOST = {"taker": "Bert", "contract": "prise", "bouts": "1", "points": "45"}
+# Prise won, no bout, 60 of 56: 25 + 4 = 29 from each defender.
+PRISE_WON = {"taker": "Carl", "contract": "prise", "bouts": "0", "points": "60"}
+
+
+def under_the_worker(page: Any) -> None:
+    """Wait until the service worker is running and controls this page."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def until(page: Any, script: str, arg: Any = None, seconds: float = 10) -> None:
+    """Wait until an async script on the page answers true (wait_for_function
+    would take its promise for a true answer)."""
+    deadline = time.monotonic() + seconds
+    while not answer(page, script, arg):
+        assert time.monotonic() < deadline, f"still not true after {seconds} s: {script}"
+        page.wait_for_timeout(100)
+
+
+def answer(page: Any, script: str, arg: Any) -> Any:
+    """The script's answer, or None while the page is being replaced (the sheet draws itself again)."""
+    from playwright.sync_api import Error
+
+    try:
+        return page.evaluate(script, arg)
+    except Error as error:
+        if "context was destroyed" in str(error) or "Outbox is not defined" in str(error):
+            return None
+        raise
+
+
+def kept(page: Any, path: str) -> None:
+    """Wait until the worker has kept a copy of this page for offline."""
+    until(
+        page,
+        """async (path) => {
+            for (const name of await caches.keys()) {
+                if (name.startsWith("pages-") && await (await caches.open(name)).match(path)) return true;
+            }
+            return false;
+        }""",
+        path,
+    )
+
+
+def open_sheet_for_offline(page: Any, base: str, session: Any) -> str:
+    """Open the sheet with the worker in control, so that it and its hand form are kept."""
+    sheet = f"/sessions/{session.pk}/"
+    page.goto(f"{base}{sheet}")
+    under_the_worker(page)
+    page.goto(f"{base}/")  # now through the worker, which keeps the pages
+    kept(page, "/")
+    page.goto(f"{base}{sheet}")
+    kept(page, sheet)
+    kept(page, f"{sheet}hands/new/")
+    return sheet
+
+
+def record_offline(page: Any, hand: dict[str, str], *, double_tap: bool = False) -> None:
+    page.locator("#new-hand").click()
+    expect(page.locator("#hand-form")).to_be_visible()
+    expect(page.locator("#preview")).to_contain_text("scored when it arrives")
+    fill_hand(page, hand)
+    if double_tap:
+        page.locator("#save").dblclick()
+    else:
+        page.locator("#save").click()
+    expect(page).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
+
+
+def stored(session: Any) -> list[dict[str, Any]]:
+    return [
+        {"number": h.number, "taker": h.inputs.get("taker"), "deltas": h.deltas}
+        for h in Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number")
+    ]
+
+
+def test_three_hands_recorded_offline_arrive_once_each_in_order(phone, live_server, player):
+    session = french_session(player, "Cellar", PLAYERS, [])
+    login(phone, live_server.url, player)
+    sheet = open_sheet_for_offline(phone, live_server.url, session)
+
+    phone.context.set_offline(True)
+    record_offline(phone, GARDE)
+    record_offline(phone, PRISE_LOST, double_tap=True)
+    record_offline(phone, PRISE_WON)
+
+    # On the phone: three hands waiting, in the order they were saved; nothing on the server yet.
+    waiting = phone.locator("#board .outbox-entry")
+    expect(waiting).to_have_count(3)
+    expect(waiting.nth(0)).to_contain_text("Anna")
+    expect(waiting.nth(1)).to_contain_text("Bert")
+    expect(waiting.nth(2)).to_contain_text("Carl")
+    expect(waiting.first).to_contain_text("Waiting to be sent")
+    expect(phone.locator("#offline-note")).to_contain_text(
+        re.compile(r"Offline — showing the state of \d\d:\d\d")
+    )
+    assert stored(session) == []
+    assert_accessible(phone, "the sheet kept offline, with hands waiting")
+    screenshot(phone, "offline-three-waiting")
+
+    # The session list opened before is there too; a page never opened says it cannot be shown.
+    phone.goto(f"{live_server.url}/")
+    expect(phone.locator("#session-list")).to_contain_text("Cellar")
+    expect(phone.locator("#offline-note")).to_be_visible()
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/settlement/")
+    expect(phone.locator("#offline-page")).to_be_visible()
+    phone.goto(f"{live_server.url}{sheet}")
+
+    # Reloaded while offline: the sheet kept on the phone, with the hands still waiting.
+    phone.reload()
+    expect(phone.locator("#board .outbox-entry")).to_have_count(3)
+    expect(phone.locator("#offline-note")).to_be_visible()
+
+    # The connection returns: each hand is stored once, in order, and the sheet shows them scored.
+    phone.context.set_offline(False)
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(3, timeout=15_000)
+    expect(phone.locator("#board .outbox-entry")).to_have_count(0)
+    expect(phone.locator("#offline-note")).to_have_count(0)
+    assert [(h["number"], h["taker"]) for h in stored(session)] == [(1, "Anna"), (2, "Bert"), (3, "Carl")]
+    totals = {"Anna": 204 + 31 - 29, "Bert": -68 - 93 - 29, "Carl": -68 + 31 + 87, "Dora": -68 + 31 - 29}
+    for name, value in totals.items():
+        expect(phone.locator(f'tr.totals td[data-player="{name}"]')).to_have_text(signed(value))
+    assert phone.url.startswith(f"{live_server.url}{sheet}")
+    until(phone, "async () => (await Outbox.all()).length === 0")
+
+
+def test_a_hand_recorded_offline_and_one_recorded_online_on_another_phone_are_both_kept(
+    phone, page_for, live_server, player
+):
+    session = french_session(player, "Two phones", PLAYERS, [])
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+    phone.context.set_offline(True)
+    record_offline(phone, GARDE)
+
+    # Meanwhile the other phone, online, records a hand through the form.
+    other = page_for("en-US")
+    login(other, live_server.url, player)
+    other.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
+    fill_hand(other, PRISE_LOST)
+    other.locator("#save").click()
+    expect(other).to_have_url(re.compile(r"#hand-\d+$"))
+    assert [h["taker"] for h in stored(session)] == ["Bert"]
+
+    # Back online, the first phone's hand arrives after it: both are kept, numbered as they arrived.
+    phone.context.set_offline(False)
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(2, timeout=15_000)
+    assert [(h["number"], h["taker"]) for h in stored(session)] == [(1, "Bert"), (2, "Anna")]
+    expect(phone.locator('tr.totals td[data-player="Anna"]')).to_have_text(signed(204 + 31))
+
+
+def test_a_hand_the_server_refuses_is_kept_with_the_reason_until_it_is_corrected(phone, live_server, player):
+    session = french_session(player, "Refused", PLAYERS, [])
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+
+    phone.context.set_offline(True)
+    without_points = {name: value for name, value in GARDE.items() if name != "points"}
+    record_offline(phone, without_points)
+    record_offline(phone, PRISE_LOST)
+    phone.context.set_offline(False)
+
+    # The complete hand is stored; the one without points is not, and says why, on the sheet.
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(1, timeout=15_000)
+    refused = phone.locator('#board .outbox-entry[data-state="refused"]')
+    expect(refused).to_have_count(1)
+    expect(refused).to_contain_text("Not stored by the server")
+    expect(refused.locator(".reason")).to_contain_text("Points")
+    assert [h["taker"] for h in stored(session)] == ["Bert"]
+    assert small_targets(phone) == []
+    assert_accessible(phone, "a refused hand on the sheet")
+    screenshot(phone, "offline-refused")
+
+    # Opening it again, reloading, going offline: it is still there.
+    phone.reload()
+    expect(refused).to_have_count(1)
+
+    # Corrected: the form opens with what was typed, the missing points are added, and it arrives.
+    refused.get_by_role("button", name="Correct").click()
+    expect(phone.locator('input[name="taker"][value="Anna"]')).to_be_checked()
+    expect(phone.locator("#preview")).to_contain_text("Not complete yet")
+    phone.locator('[name="points"]').fill("50")
+    phone.locator("#save").click()
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(2, timeout=15_000)
+    expect(phone.locator("#board .outbox-entry")).to_have_count(0)
+    assert [(h["number"], h["taker"]) for h in stored(session)] == [(1, "Bert"), (2, "Anna")]
+
+
+def test_a_correction_made_offline_meets_a_change_made_elsewhere_with_the_conflict(
+    phone, live_server, player
+):
+    from scoring import services
+
+    recorded = [
+        {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 50},
+        {"taker": "Bert", "contract": "prise", "bouts": 1, "points": 45},
+    ]
+    session = french_session(player, "Corrected", PLAYERS, recorded)
+    first, second = Hand.objects.filter(session=session).order_by("number")
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+    # The last hand's page and correction form are kept with the sheet; the first hand's once opened.
+    kept(phone, f"/sessions/{session.pk}/hands/{second.pk}/")
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/{first.pk}/edit/")
+    kept(phone, f"/sessions/{session.pk}/hands/{first.pk}/edit/")
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/")
+
+    phone.context.set_offline(True)
+    # The first hand corrected to 52 points, the second deleted: both wait on the sheet.
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/{first.pk}/edit/")
+    phone.locator('[name="points"]').fill("52")
+    phone.locator("#save").click()
+    expect(phone.locator(f"#hand-{first.pk} .outbox-entry")).to_contain_text("Correction")
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/{second.pk}/")
+    phone.locator('form[action$="/delete/"] button').click()
+    expect(phone.locator(f"#hand-{second.pk} .outbox-entry")).to_contain_text("Deletion")
+
+    # Meanwhile someone else corrects the first hand to 48 points.
+    raw = {**first.as_session_hand(), "points": 48}
+    services.hand_edit(hand=first, raw=raw, user=player, expected_version=first.version)
+
+    phone.context.set_offline(False)
+    # The deletion arrives; the correction does not overwrite the other one: it shows the conflict.
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(1, timeout=15_000)
+    conflict = phone.locator(f'#hand-{first.pk} .outbox-entry[data-state="refused"]')
+    expect(conflict).to_contain_text("Someone else changed this hand")
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.inputs["points"] == 48 and second.is_deleted
+
+    # Corrected again from the newer values, it is stored.
+    conflict.get_by_role("link", name="Correct").click()
+    expect(phone.locator('[name="points"]')).to_have_value("48")
+    phone.locator('[name="points"]').fill("52")
+    phone.locator("#save").click()
+    expect(phone).to_have_url(f"{live_server.url}/sessions/{session.pk}/")  # drawn again once sent
+    until(phone, "async () => (await Outbox.all()).length === 0")
+    expect(phone.locator("#board .outbox-entry")).to_have_count(0)
+    first.refresh_from_db()
+    assert first.inputs["points"] == 52
+
+
+def test_the_app_can_be_installed_from_the_session_list(phone, live_server, player):
+    login(phone, live_server.url, player)
+    under_the_worker(phone)
+    registration = phone.evaluate(
+        """async () => {
+            const registration = await navigator.serviceWorker.ready;
+            return {scope: registration.scope, script: registration.active.scriptURL,
+                    controlled: navigator.serviceWorker.controller !== null};
+        }"""
+    )
+    assert registration == {
+        "scope": f"{live_server.url}/",
+        "script": f"{live_server.url}/sw.js",
+        "controlled": True,
+    }
+    manifest = phone.evaluate(
+        """async () => {
+            const link = document.querySelector('link[rel="manifest"]');
+            const manifest = await (await fetch(link.href)).json();
+            const icons = [];
+            for (const icon of manifest.icons) {
+                const image = new Image();
+                image.src = icon.src;
+                await image.decode();
+                icons.push({sizes: icon.sizes, purpose: icon.purpose, drawn: `${image.naturalWidth}x${image.naturalHeight}`});
+            }
+            return {...manifest, icons};
+        }"""
+    )
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    assert manifest["name"] == "tarockscore" and manifest["theme_color"].startswith("#")
+    assert {(i["sizes"], i["purpose"]) for i in manifest["icons"]} >= {("192x192", "any"), ("512x512", "any")}
+    assert all(i["sizes"] == i["drawn"] for i in manifest["icons"]), manifest["icons"]
+    # Chromium's own check, the one behind "Install app" and "Add to home screen".
+    # Playwright's contexts are off the record, which alone keeps a browser from installing.
+    devtools = phone.context.new_cdp_session(phone)
+    errors = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+
+
+def test_a_new_version_replaces_the_pages_and_files_kept_by_the_old_one(
+    phone, live_server, player, monkeypatch
+):
+    from scoring import offline
+
+    monkeypatch.setattr(offline, "cache_version", lambda: "deploy-1")
+    session = french_session(player, "Deploys", PLAYERS, [])
+    login(phone, live_server.url, player)
+    sheet = open_sheet_for_offline(phone, live_server.url, session)
+    caches = "async () => (await caches.keys()).sort()"
+    assert phone.evaluate(caches) == ["files-deploy-1", "pages-deploy-1"]
+    # What the old version kept: pretend its copies are older than the files now served.
+    phone.evaluate(
+        """async (sheet) => {
+            const css = new Response("/* old */", {headers: {"Content-Type": "text/css"}});
+            await (await caches.open("files-deploy-1")).put("/static/css/app.css", css);
+            const page = new Response("<html data-copy><p id=old>old page</p></html>", {headers: {"Content-Type": "text/html"}});
+            await (await caches.open("pages-deploy-1")).put(sheet, page);
+        }""",
+        sheet,
+    )
+    read_css = "async () => (await fetch('/static/css/app.css')).text()"
+    assert phone.evaluate(read_css) == "/* old */"
+
+    # A deploy: the next visit brings the new worker, which drops both old caches.
+    monkeypatch.setattr(offline, "cache_version", lambda: "deploy-2")
+    phone.goto(f"{live_server.url}/")
+    until(phone, "async () => (await caches.keys()).sort().join() === 'files-deploy-2,pages-deploy-2'")
+    assert "--accent:" in phone.evaluate(read_css)
+    phone.goto(f"{live_server.url}{sheet}")
+    kept(phone, sheet)
+    phone.context.set_offline(True)
+    phone.reload()
+    expect(phone.locator("#old")).to_have_count(0)
+    expect(phone.locator("h1")).to_have_text("Deploys")
+    expect(phone.locator("#offline-note")).to_be_visible()
+
+
+def test_hands_still_waiting_are_sent_the_next_time_the_app_is_opened(phone, live_server, player):
+    session = french_session(player, "Next day", PLAYERS, [])
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+    phone.context.set_offline(True)
+    record_offline(phone, GARDE)
+    # The app is closed while offline and opened again, on the session list, with a connection.
+    context = phone.context
+    phone.goto("about:blank")
+    context.set_offline(False)
+    phone.goto(f"{live_server.url}/")
+    until(phone, "async () => (await Outbox.all()).length === 0")
+    assert [h["taker"] for h in stored(session)] == ["Anna"]
+
+
+def test_a_hand_whose_sending_fails_on_a_connection_that_only_looks_alive_is_kept(phone, live_server, player):
+    session = french_session(player, "Weak signal", PLAYERS, [])
+    login(phone, live_server.url, player)
+    sheet = open_sheet_for_offline(phone, live_server.url, session)
+
+    # The phone believes it is online, but nothing it sends arrives.
+    def lost(route: Any) -> None:
+        if route.request.method == "POST":
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    phone.context.route("**/hands/new/", lost)
+    phone.locator("#new-hand").click()
+    fill_hand(phone, GARDE)
+    phone.locator("#save").click()
+    expect(phone).to_have_url(re.compile(rf"{re.escape(sheet)}#pending-\d+$"))
+    expect(phone.locator('#board .outbox-entry[data-state="waiting"]')).to_have_count(1)
+    assert stored(session) == []
+
+    phone.context.unroute("**/hands/new/", lost)
+    phone.reload()
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(1, timeout=15_000)
+    expect(phone.locator("#board .outbox-entry")).to_have_count(0)
+    assert [h["taker"] for h in stored(session)] == ["Anna"]

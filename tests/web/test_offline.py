@@ -1,0 +1,276 @@
+"""What the server gives a phone for offline use: the service worker, the web app
+manifest and its icons, the offline page, the words the scripts show, and a
+deletion sent late that must not remove a hand corrected meanwhile."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import time
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+from django.urls import reverse
+
+from scoring import offline, services
+from scoring.models import Hand, HandChange
+from scripts import make_icons
+from tests.web.test_views import form_data
+
+ROOT = Path(__file__).resolve().parents[2]
+GARDE = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 50}
+
+
+def config_of(script: str) -> dict:
+    first, _, _ = script.partition("\n")
+    found = re.fullmatch(r"const CONFIG = (\{.*\});", first)
+    assert found, first
+    return json.loads(found.group(1))
+
+
+class TestTheWorker:
+    def test_is_served_from_the_root_as_a_script_that_may_control_every_page(self, client):
+        response = client.get("/sw.js")
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("text/javascript")
+        assert response["Service-Worker-Allowed"] == "/"
+        # The browser asks again on every visit, so a deploy is seen at once.
+        assert "no-store" in response["Cache-Control"] or "no-cache" in response["Cache-Control"]
+
+    def test_is_told_its_version_and_the_files_it_keeps_and_each_of_them_is_there(self, client, db):
+        config = config_of(client.get("/sw.js").content.decode())
+        assert config["version"] == offline.cache_version()
+        assert config["offline"] == reverse("offline")
+        assert config["outbox"] in config["precache"]
+        for url in config["precache"]:
+            response = client.get(url)
+            assert response.status_code == 200, url
+            response.close()
+
+    def test_a_new_version_changes_the_script_so_that_the_browser_installs_it(self, client, monkeypatch):
+        before = client.get("/sw.js").content
+        monkeypatch.setattr(offline, "cache_version", lambda: "next-deploy")
+        after = client.get("/sw.js").content
+        assert before != after
+        assert config_of(after.decode())["version"] == "next-deploy"
+
+    def test_the_version_follows_the_contents_of_the_files(self, tmp_path):
+        one, two = tmp_path / "one.css", tmp_path / "two.js"
+        one.write_text("a { color: red }")
+        two.write_text("let x = 1;")
+        first = offline.version_of([one, two], ["/static/one.css"])
+        assert first == offline.version_of([one, two], ["/static/one.css"])
+        one.write_text("a { color: blue }")
+        assert offline.version_of([one, two], ["/static/one.css"]) != first
+        assert offline.version_of([one, two], ["/static/one.abc123.css"]) != offline.version_of(
+            [one, two], ["/static/one.css"]
+        )
+
+    def test_any_file_of_the_static_folder_is_part_of_the_version(self, tmp_path):
+        extra = tmp_path / "extra.css"
+        extra.write_text("p { margin: 0 }")
+        offline.cache_version.cache_clear()
+        plain = offline.cache_version()
+        try:
+            with override_settings(STATICFILES_DIRS=[ROOT / "static", tmp_path]):
+                offline.cache_version.cache_clear()
+                with_extra = offline.cache_version()
+                extra.write_text("p { margin: 1px }")
+                offline.cache_version.cache_clear()
+                changed = offline.cache_version()
+        finally:
+            offline.cache_version.cache_clear()
+        assert len({plain, with_extra, changed}) == 3
+
+    def test_stays_small(self):
+        # A hand-written worker is only as good as its being read in full.
+        assert len((ROOT / "static" / "js" / "sw.js").read_text().splitlines()) <= 150
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+class TestTheManifest:
+    def test_makes_the_app_installable_on_its_session_list(self, client):
+        response = client.get(reverse("manifest"))
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("application/manifest+json")
+        manifest = json.loads(response.content)
+        assert manifest["start_url"] == reverse("session_list") == "/"
+        assert manifest["display"] == "standalone"
+        assert manifest["name"] and manifest["short_name"]
+        assert re.fullmatch(r"#[0-9a-f]{6}", manifest["theme_color"])
+        assert re.fullmatch(r"#[0-9a-f]{6}", manifest["background_color"])
+
+    def test_its_icons_are_there_in_the_sizes_it_names(self, client):
+        manifest = json.loads(client.get(reverse("manifest")).content)
+        sizes = set()
+        for icon in manifest["icons"]:
+            response = client.get(icon["src"])
+            assert response.status_code == 200, icon["src"]
+            width, height = png_size(b"".join(response.streaming_content))
+            assert icon["sizes"] == f"{width}x{height}" and icon["type"] == "image/png"
+            sizes.add((icon["sizes"], icon["purpose"]))
+        # Chromium asks for 192 and 512 pixels; Android's shapes need a maskable one.
+        assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+
+    def test_speaks_the_readers_language(self, client):
+        manifest = json.loads(client.get(reverse("manifest"), HTTP_ACCEPT_LANGUAGE="fr").content)
+        assert manifest["lang"] == "fr"
+        assert manifest["description"] == "Compter les points du Tarock à table, donne après donne."
+
+    def test_the_icons_are_the_ones_the_script_draws(self):
+        for name, size, card in make_icons.SIZES:
+            assert (ROOT / "static" / "icons" / name).read_bytes() == make_icons.png(size, card), name
+
+
+class TestThePages:
+    def test_every_page_links_the_manifest_and_loads_the_offline_script_without_inline_code(self, logged_in):
+        html = logged_in.get(reverse("session_list")).content.decode()
+        assert f'<link rel="manifest" href="{reverse("manifest")}">' in html
+        assert '<script src="/static/js/offline.js" defer></script>' in html
+        # The scripts' words are data, which the Content-Security-Policy lets through unexecuted.
+        block = re.search(r'<script id="offline-config" type="application/json">(.*?)</script>', html, re.S)
+        assert block
+        config = json.loads(block.group(1))
+        assert config["worker"] == "/sw.js" and config["outbox"] == "/static/js/outbox.js"
+        assert abs(config["rendered"] - time.time()) < 60
+
+    def test_the_scripts_words_come_translated(self, client):
+        for language, waiting in (("de", "Wartet auf das Senden"), ("fr", "En attente d’envoi")):
+            html = client.get(reverse("login"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            block = re.search(
+                r'<script id="offline-config" type="application/json">(.*?)</script>', html, re.S
+            )
+            texts = json.loads(block.group(1))["texts"]
+            assert texts["waiting"] == waiting
+            assert set(texts) == set(offline.texts())
+
+    def test_the_offline_page_needs_no_account(self, client):
+        response = client.get(reverse("offline"))
+        assert response.status_code == 200
+        assert 'id="offline-page"' in response.content.decode()
+
+    def test_the_policy_lets_the_app_own_worker_and_manifest_in_and_nothing_inline(self, client):
+        policy = client.get(reverse("offline"))["Content-Security-Policy"]
+        assert "worker-src 'self'" in policy and "manifest-src 'self'" in policy
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+
+    def test_the_delete_button_carries_the_version_the_page_shows(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        html = logged_in.get(reverse("hand_detail", args=[session.pk, hand.pk])).content.decode()
+        assert f'<input type="hidden" name="version" value="{hand.version}">' in html
+
+
+@pytest.mark.django_db
+class TestADeletionSentLate:
+    def test_of_a_hand_corrected_meanwhile_is_refused_and_changes_nothing(self, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        seen = hand.version
+        services.hand_edit(hand=hand, raw={**GARDE, "points": 48}, expected_version=seen)
+        changes = HandChange.objects.count()
+        with pytest.raises(services.HandConflict):
+            services.hand_delete(hand=hand, expected_version=seen)
+        hand.refresh_from_db()
+        assert hand.deleted_at is None and hand.version == seen + 1
+        assert HandChange.objects.count() == changes
+
+    def test_of_the_version_it_saw_deletes(self, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        services.hand_delete(hand=hand, expected_version=hand.version)
+        assert Hand.objects.get(pk=hand.pk).is_deleted
+
+    def test_twice_deletes_once(self, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        seen = hand.version
+        services.hand_delete(hand=hand, expected_version=seen)
+        services.hand_delete(hand=hand, expected_version=seen)  # resent after a lost answer
+        assert HandChange.objects.filter(hand=hand, action=HandChange.Action.DELETED).count() == 1
+
+    def test_through_the_page_answers_with_the_conflict_page(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        seen = hand.version
+        services.hand_edit(hand=hand, raw={**GARDE, "points": 48}, expected_version=seen)
+        response = logged_in.post(reverse("hand_delete", args=[session.pk, hand.pk]), {"version": str(seen)})
+        assert response.status_code == 409
+        html = response.content.decode()
+        assert 'id="conflict"' in html and "48" in html
+        assert not Hand.objects.get(pk=hand.pk).is_deleted
+
+    @pytest.mark.parametrize("version", ["", "abc", "-1", "1.0", "9" * 40])
+    def test_with_a_version_not_understood_is_refused_as_a_conflict(self, logged_in, make_session, version):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        response = logged_in.post(reverse("hand_delete", args=[session.pk, hand.pk]), {"version": version})
+        assert response.status_code == 409
+        assert not Hand.objects.get(pk=hand.pk).is_deleted
+
+    def test_from_a_page_that_sends_no_version_deletes_as_before(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        response = logged_in.post(reverse("hand_delete", args=[session.pk, hand.pk]))
+        assert response.status_code == 302
+        assert Hand.objects.get(pk=hand.pk).is_deleted
+
+
+@pytest.mark.django_db
+class TestAPhoneSendingItsOutbox:
+    """It is told in so many words that a change was stored: only that answer
+    takes a waiting hand off the phone, never a redirect that might lead elsewhere."""
+
+    def test_a_new_hand_is_answered_with_the_hand_stored_and_once_only_when_resent(
+        self, logged_in, make_session
+    ):
+        session = make_session()
+        data = {**form_data(GARDE, "a1b2c3"), "dealer": "Dora"}
+        url = reverse("hand_new", args=[session.pk])
+        first = logged_in.post(url, data, headers={"X-Tarock-Outbox": "1"})
+        again = logged_in.post(url, data, headers={"X-Tarock-Outbox": "1"})
+        assert first.status_code == again.status_code == 204
+        hand = Hand.objects.get(session=session)
+        assert first["X-Tarock-Stored"] == again["X-Tarock-Stored"] == str(hand.pk)
+
+    def test_a_refused_hand_is_the_form_with_its_errors_and_stores_nothing(self, logged_in, make_session):
+        session = make_session()
+        data = {**form_data({k: v for k, v in GARDE.items() if k != "points"}, "d4e5f6"), "dealer": "Dora"}
+        response = logged_in.post(
+            reverse("hand_new", args=[session.pk]), data, headers={"X-Tarock-Outbox": "1"}
+        )
+        assert response.status_code == 200 and "X-Tarock-Stored" not in response
+        assert 'role="alert"' in response.content.decode()
+        assert not Hand.objects.filter(session=session).exists()
+
+    def test_a_correction_and_a_deletion_are_answered_the_same_way(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        data = {**form_data({**GARDE, "points": 52}, str(hand.version)), "dealer": "Dora"}
+        edited = logged_in.post(
+            reverse("hand_edit", args=[session.pk, hand.pk]), data, headers={"X-Tarock-Outbox": "1"}
+        )
+        assert edited.status_code == 204 and edited["X-Tarock-Stored"] == str(hand.pk)
+        hand.refresh_from_db()
+        deleted = logged_in.post(
+            reverse("hand_delete", args=[session.pk, hand.pk]),
+            {"version": str(hand.version)},
+            headers={"X-Tarock-Outbox": "1"},
+        )
+        assert deleted.status_code == 204 and deleted["X-Tarock-Stored"] == str(hand.pk)
+        assert Hand.objects.get(pk=hand.pk).is_deleted
+
+    def test_a_form_sent_from_a_page_is_still_led_to_the_sheet(self, logged_in, make_session):
+        session = make_session()
+        data = {**form_data(GARDE, "g7h8i9"), "dealer": "Dora"}
+        response = logged_in.post(reverse("hand_new", args=[session.pk]), data)
+        hand = Hand.objects.get(session=session)
+        assert response.status_code == 302
+        assert response["Location"] == reverse("scoreboard", args=[session.pk]) + f"#hand-{hand.pk}"
