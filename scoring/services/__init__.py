@@ -9,6 +9,13 @@ By use case, writes apart from reads:
 - ``sharing``   share links, editors, the state a watching phone compares
 - ``imports``   a session from a ``tarockscore/1`` file (write)
 - ``rescore``   re-scoring stored hands, the one explicit way history changes
+- ``groups``    the regular table: group, members, roster, invitations, house
+                rules, seasons, its evenings (write)
+- ``accounts``  making an account, by invitation or on the open sign-up (write)
+- ``standings`` each player's evening in a group, summed from the stored hands
+                with every change to the evening (write)
+- ``stats``     statistics across a group's evenings and seasons (read)
+- ``kasse``     the group's money box: evenings booked, payments, reversals (write)
 
 The sheet itself (the read model of a session) is ``scoring.sheet``; files
 leaving the app are ``scoring.exports``. Each writing function is keyword-only
@@ -16,7 +23,7 @@ and runs in one transaction; input the engine refuses raises ``InvalidInput``
 before anything is written.
 """
 
-from scoring.services.access import hand_for, session_for, session_shared
+from scoring.services.access import group_for, hand_for, session_for, session_shared
 from scoring.services.games import Game, game_of, options_json
 from scoring.services.hands import (
     HandConflict,
@@ -29,7 +36,7 @@ from scoring.services.hands import (
 )
 from scoring.services.imports import name_from_filename, session_import
 from scoring.services.rescore import Rescore, RescoredHand, session_rescore
-from scoring.services.sessions import mark_changed, session_create
+from scoring.services.sessions import mark_changed, session_close, session_create, session_reopen
 from scoring.services.sharing import (
     BoardState,
     EditorRefused,
@@ -48,6 +55,7 @@ __all__ = [
     "Rescore",
     "RescoredHand",
     "game_of",
+    "group_for",
     "hand_check",
     "hand_delete",
     "hand_edit",
@@ -60,10 +68,12 @@ __all__ = [
     "proposed_dealer",
     "session_add_editor",
     "session_board_state",
+    "session_close",
     "session_create",
     "session_for",
     "session_import",
     "session_remove_editor",
+    "session_reopen",
     "session_rescore",
     "session_share",
     "session_shared",

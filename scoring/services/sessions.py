@@ -1,5 +1,5 @@
-"""Opening a session and keeping its version: every change that shows on the
-sheet goes through ``mark_changed`` in the same transaction."""
+"""Opening and closing a session and keeping its version: every change that
+shows on the sheet goes through ``mark_changed`` in the same transaction."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from django.utils import timezone
 from scoring.engine import variant_for
 from scoring.engine.session_file import read_players
 from scoring.models import Player, Seat, Session
+from scoring.services import kasse, standings
 from scoring.services.games import options_json
 
 
@@ -27,6 +28,8 @@ def mark_changed(session: Session) -> None:
     Session.objects.filter(pk=session.pk).update(version=F("version") + 1, changed_at=now)
     session.version += 1
     session.changed_at = now
+    if session.group_id is not None:
+        standings.evening_refresh(session)  # the group's statistics follow every change
 
 
 @transaction.atomic
@@ -58,3 +61,29 @@ def session_create(
         player, _ = Player.objects.get_or_create(owner=owner, name=player_name)
         Seat.objects.create(session=session, player=player, position=position, name=player_name)
     return session
+
+
+@transaction.atomic
+def session_close(*, session: Session, user: User | None) -> Session:
+    """Close the evening. An evening of a group with a money rate books its
+    settlement into the group's Kasse. Closing a closed session changes nothing."""
+    row = Session.objects.select_for_update().get(pk=session.pk)
+    if row.closed_at is None:
+        row.closed_at = timezone.now()
+        row.save(update_fields=["closed_at"])
+        mark_changed(row)
+        kasse.evening_book(session=row, user=user)
+    return row
+
+
+@transaction.atomic
+def session_reopen(*, session: Session, user: User | None) -> Session:
+    """Open a closed evening again; what it booked into the Kasse is reversed by
+    a counter-booking (closing it again books it anew)."""
+    row = Session.objects.select_for_update().get(pk=session.pk)
+    if row.closed_at is not None:
+        row.closed_at = None
+        row.save(update_fields=["closed_at"])
+        mark_changed(row)
+        kasse.evening_unbook(session=row, user=user)
+    return row
