@@ -152,8 +152,8 @@ class TestSeasonTable:
         [game] = stats.season_table(group, stats.season_range(group, f"s{season.pk}")).games
         assert [(r.name, r.total) for r in game.rows] == [
             ("Anna", 286),
-            ("Carl", 12),
-            ("Dora", 12),
+            ("Carl", -34),
+            ("Dora", -34),
             ("Bert", -218),
         ]
         assert stats.season_table(group, stats.season_range(group, "2025")).games == ()
