@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -43,12 +44,12 @@ def by_kind(found: stats.Role) -> dict[str, tuple[int, int]]:
 #  3. a redeal.
 #  Evening 2: Anna garde sans, 3 bouts, 40, her poignée simple: (25 + 4) × 4 + 20 = 136:
 #     Anna +408, the others −136.
-FIRST = [
+FIRST: list[dict[str, Any]] = [
     {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56},
     {"taker": "Bert", "contract": "prise", "bouts": 1, "points": 40, "petit_au_bout": "defence"},
     {"type": "redeal"},
 ]
-SECOND = [
+SECOND: list[dict[str, Any]] = [
     {
         "dealer": "Dora",
         "taker": "Anna",
@@ -182,7 +183,7 @@ class TestIllustrated:
     #  2. Trischaken: Anna 30 (most: −10), Bert 0 (no trick: +10), Carl 25 (+5).
     #  Net (pair by pair, series by series): series 1 {44, 0, 0}: 88, −44, −44;
     #  series 2 {−10, 10, 5}: −35, 25, 10. Money at 0.10: 5.30, −1.90, −3.40.
-    HANDS = [
+    HANDS: list[dict[str, Any]] = [
         {
             "dealer": "Carl",
             "declarer": "Anna",
@@ -228,7 +229,7 @@ class TestChambery:
     #  1. Dora deals and calls Bert, 40 points: won by 4: Dora and Bert +4, Anna and Carl −4.
     #  2. Anna deals, Carl's solo à point with 30: lost by 6, doubled twice: 24;
     #     Carl −72, the others +24.
-    HANDS = [
+    HANDS: list[dict[str, Any]] = [
         {"dealer": "Dora", "mode": "call", "partner": "Bert", "points": 40},
         {"dealer": "Anna", "mode": "solo", "soloist": "Carl", "cards_requested": 0, "points": 30},
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -188,7 +189,7 @@ class TestInvitations:
         assert client.get(reverse("join", args=["nothing-here"])).status_code == 404
 
 
-def signup(client: Client, url: str, name: str = "bert", password: str = "Kreuz-Dame-1902") -> object:
+def signup(client: Client, url: str, name: str = "bert", password: str = "Kreuz-Dame-1902") -> Any:
     return client.post(url, {"username": name, "password1": password, "password2": password})
 
 
