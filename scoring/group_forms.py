@@ -35,6 +35,8 @@ def money_rate_field() -> forms.DecimalField:
         max_value=Decimal("9999.9999"),
         max_digits=8,
         decimal_places=4,
+        localize=True,  # 0,05 in German, as the reader writes it
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "class": "num"}),
         help_text=_("New evenings of the group start with this rate. Leave empty to settle in points."),
     )
 
@@ -77,7 +79,13 @@ class PaymentForm(forms.Form):
     payer = forms.ChoiceField(label=_("Paid by"))
     payee = forms.ChoiceField(label=_("Paid to"))
     amount = forms.DecimalField(
-        label=_("Amount"), min_value=Decimal("0.01"), max_value=MAX_AMOUNT, max_digits=12, decimal_places=2
+        label=_("Amount"),
+        min_value=Decimal("0.01"),
+        max_value=MAX_AMOUNT,
+        max_digits=12,
+        decimal_places=2,
+        localize=True,  # 12,40 in German, as the reader writes it
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "class": "num"}),
     )
     note = forms.CharField(label=_("Note (optional)"), max_length=NOTE_LENGTH, required=False)
 
