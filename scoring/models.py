@@ -289,6 +289,9 @@ class Group(models.Model):
     # The season table ranks by average per hand only players with at least this many hands.
     min_hands = models.PositiveIntegerField(_("hands for the ranking by average"), default=30)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Goes up with every change its statistics show (an evening's hands, the
+    # roster, a season, the settings): the statistics pages are cached per version.
+    version = models.PositiveIntegerField(default=1)
 
     class Meta:
         ordering = ["name", "id"]

@@ -26,7 +26,7 @@ from scoring.engine.schema import clean, dump, text_problem
 from scoring.engine.types import gettext_noop, invalid
 from scoring.models import NAME_LENGTH, Group, GroupPlayer, Invitation, Membership, Season, Seat, Session
 from scoring.services.sessions import session_create
-from scoring.services.standings import evening_refresh
+from scoring.services.standings import evening_refresh, statistics_changed
 
 INVITATION_DAYS = (1, 7, 30)  # how long a new invitation link may be valid
 MOST_USES = 20  # people one invitation link may let in
@@ -71,6 +71,7 @@ def group_update(*, group: Group, name: str, money_rate: Decimal | None, min_han
     group.money_rate = _money_rate(money_rate)
     group.min_hands = min_hands
     group.save(update_fields=["name", "money_rate", "min_hands"])
+    statistics_changed(group.pk)
     return group
 
 
@@ -92,7 +93,9 @@ def group_preset(*, group: Group, variant: str, options: Mapping[str, Any]) -> G
 
 def roster_player(group: Group, name: str) -> GroupPlayer:
     """The roster's player of that name; a new name joins the roster."""
-    player, _ = GroupPlayer.objects.get_or_create(group=group, name=_text("name", name, NAME_LENGTH))
+    player, created = GroupPlayer.objects.get_or_create(group=group, name=_text("name", name, NAME_LENGTH))
+    if created:
+        statistics_changed(group.pk)
     return player
 
 
@@ -113,6 +116,7 @@ def roster_link(*, player: GroupPlayer, user_id: int | None) -> GroupPlayer:
         )
     player.user_id = user_id
     player.save(update_fields=["user"])
+    statistics_changed(player.group_id)
     return player
 
 
@@ -201,7 +205,9 @@ def season_create(*, group: Group, name: str, starts_on: date, ends_on: date) ->
     name = _text("name", name, 80)
     if Season.objects.filter(group=group, name=name).exists():
         raise invalid("name", gettext_noop("the group has a season of that name already"))
-    return Season.objects.create(group=group, name=name, starts_on=starts_on, ends_on=ends_on)
+    season = Season.objects.create(group=group, name=name, starts_on=starts_on, ends_on=ends_on)
+    statistics_changed(group.pk)
+    return season
 
 
 # -- evenings -----------------------------------------------------------------------------

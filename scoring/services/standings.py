@@ -19,9 +19,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.db.models import F
+
 from scoring.engine import HandType, Settlement, StoredHand, Summary, settle
 from scoring.engine.types import points_from_json
-from scoring.models import EveningResult, Hand, Seat, Session
+from scoring.models import EveningResult, Group, Hand, Seat, Session
 from scoring.services.games import Game, game_of
 
 # What the rows read of a hand: its snapshot, never its inputs.
@@ -112,12 +114,18 @@ def _deltas(hand: Hand) -> dict[str, Fraction]:
     return {name: points_from_json(value) for name, value in hand.deltas.items()}
 
 
+def statistics_changed(group_id: int) -> None:
+    """What the group's statistics pages show changed: a new version for their cache."""
+    Group.objects.filter(pk=group_id).update(version=F("version") + 1)
+
+
 def evening_refresh(session: Session) -> None:
     """Write the evening's rows again from its stored hands; a session outside
     any group has none. Called in the transaction of every change to the evening."""
     EveningResult.objects.filter(session=session).delete()
     if session.group_id is None:
         return
+    statistics_changed(session.group_id)
     seats = list(Seat.objects.filter(session=session).order_by("position"))
     evening = evening_of(session, seats)
     totals = evening.summary.totals

@@ -16,7 +16,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Max, Min, Q, Sum
 from django.utils import timezone
 
 from scoring.chart import running_total_svg
@@ -69,11 +69,47 @@ class Role:
 
 
 @dataclass(frozen=True)
+class EveningRow:
+    """One player's evening as the pages read it (a row of ``EveningResult``)."""
+
+    session_id: int
+    name: str
+    played_on: date
+    variant: str
+    hands: int
+    total: Decimal
+    money: Decimal | None
+    won: bool
+    best: Decimal | None
+    best_hand: int | None
+    worst: Decimal | None
+    worst_hand: int | None
+    counts: dict[str, int]
+
+
+EVENING_FIELDS = (
+    "session_id",
+    "session__name",
+    "played_on",
+    "variant",
+    "hands",
+    "total",
+    "money",
+    "won",
+    "best",
+    "best_hand_id",
+    "worst",
+    "worst_hand_id",
+    "counts",
+)
+
+
+@dataclass(frozen=True)
 class Extreme:
     """A player's biggest win or loss in a single hand."""
 
     points: Decimal
-    evening: EveningResult
+    evening: EveningRow
     hand_id: int | None
 
 
@@ -116,34 +152,16 @@ class PlayerStats:
     hands: int
     money: Decimal | None
     games: tuple[GameStats, ...]
-    recent: tuple[EveningResult, ...]  # the latest evenings, newest first
+    recent: tuple[EveningRow, ...]  # the latest evenings, newest first
     chart: str  # running totals across evenings, one line per game
 
 
 def player_stats(player: GroupPlayer, *, chart_title: str = "") -> PlayerStats:
     """Everything the player page shows (one query)."""
-    evenings = list(
-        EveningResult.objects.filter(player=player)
-        .select_related("session")
-        .only(
-            "session__id",
-            "session__name",
-            "session__played_on",
-            "played_on",
-            "variant",
-            "hands",
-            "total",
-            "money",
-            "won",
-            "best",
-            "best_hand",
-            "worst",
-            "worst_hand",
-            "counts",
-        )
-        .order_by("played_on", "session_id")
-    )
-    by_game: dict[str, list[EveningResult]] = {}
+    rows = EveningResult.objects.filter(player=player).order_by("played_on", "session_id")
+    # Plain tuples, not model instances: a player of many evenings costs little.
+    evenings = [EveningRow(*row) for row in rows.values_list(*EVENING_FIELDS)]
+    by_game: dict[str, list[EveningRow]] = {}
     for evening in evenings:
         by_game.setdefault(evening.variant, []).append(evening)
     games = tuple(_game_stats(VARIANTS[key], rows) for key, rows in by_game.items() if key in VARIANTS)
@@ -159,7 +177,7 @@ def player_stats(player: GroupPlayer, *, chart_title: str = "") -> PlayerStats:
     )
 
 
-def _game_stats(variant: Variant, evenings: Sequence[EveningResult]) -> GameStats:
+def _game_stats(variant: Variant, evenings: Sequence[EveningRow]) -> GameStats:
     counts: Counter[str] = Counter()
     for evening in evenings:
         counts.update(evening.counts)
@@ -175,10 +193,10 @@ def _game_stats(variant: Variant, evenings: Sequence[EveningResult]) -> GameStat
         hands_won=counts["hands.won"],
         total=sum((e.total for e in evenings), Decimal(0)),
         money=sum(moneys, Decimal("0.00")) if moneys else None,
-        best=Extreme(best.best, best, best.best_hand_id)
+        best=Extreme(best.best, best, best.best_hand)
         if best and best.best is not None and best.best > 0
         else None,
-        worst=Extreme(worst.worst, worst, worst.worst_hand_id)
+        worst=Extreme(worst.worst, worst, worst.worst_hand)
         if worst and worst.worst is not None and worst.worst < 0
         else None,
         roles=_roles(variant, counts),
@@ -215,7 +233,7 @@ def _roles(variant: Variant, counts: Counter[str]) -> tuple[Role, ...]:
     return tuple(roles)
 
 
-def _chart(evenings: Sequence[EveningResult], title: str) -> str:
+def _chart(evenings: Sequence[EveningRow], title: str) -> str:
     """The running total after each evening, one line per game played."""
     if not evenings:
         return ""
@@ -268,10 +286,13 @@ def season_range(group: Group, key: str | None) -> SeasonRange:
 
 
 def season_choices(group: Group) -> list[SeasonRange]:
-    """The calendar years with evenings (this year always), newest first, then the
-    group's named seasons (two queries)."""
-    years = {day.year for day in EveningResult.objects.filter(group=group).dates("played_on", "year")}
-    years.add(timezone.localdate().year)
+    """The calendar years from the group's first evening to its last (this year
+    always), newest first, then the group's named seasons (two queries)."""
+    span = EveningResult.objects.filter(group=group).aggregate(first=Min("played_on"), last=Max("played_on"))
+    this_year = timezone.localdate().year
+    first = span["first"].year if span["first"] else this_year
+    last = span["last"].year if span["last"] else this_year
+    years = set(range(first, last + 1)) | {this_year}
     named = [named_range(season) for season in Season.objects.filter(group=group)]
     return [year_range(year) for year in sorted(years, reverse=True)] + named
 
@@ -313,8 +334,13 @@ class SeasonTable:
     group: Group
     season: SeasonRange
     games: tuple[GameTable, ...]
-    winners: tuple[EveningWinners, ...]
+    winners: tuple[EveningWinners, ...]  # every evening of the season, in the order played
     min_hands: int
+
+    @property
+    def recent_winners(self) -> tuple[EveningWinners, ...]:
+        """The latest evenings' winners, newest first (the page; the PDF lists them all)."""
+        return tuple(reversed(self.winners[-RECENT:]))
 
 
 def season_table(group: Group, season: SeasonRange) -> SeasonTable:

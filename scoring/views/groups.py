@@ -4,15 +4,20 @@ statistics across evenings, and the Kasse."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -294,9 +299,28 @@ def group_evening_reopen(request: Request, gid: int, pk: int) -> HttpResponse:
 
 # -- statistics ----------------------------------------------------------------------------
 
+STATISTICS_CACHE_SECONDS = 24 * 60 * 60
 
-def _player_stats(request: Request, gid: int, pid: int) -> stats.PlayerStats:
-    player = _roster_player(own_group(request, gid), str(pid))
+
+def statistics_html(group: Group, key: str, render: Callable[[], str]) -> SafeString:
+    """A statistics fragment, rendered once per version of the group's statistics
+    (every change they show gives the group a new version) and per language. The
+    group's creation time keeps two databases' groups of the same id apart."""
+    cache_key = (
+        f"group-stats:{group.pk}:{group.created_at.timestamp()}:{group.version}:{key}:{get_language()}"
+    )
+    html = cache.get(cache_key)
+    if html is None:
+        html = render()
+        cache.set(cache_key, html, STATISTICS_CACHE_SECONDS)
+    return SafeString(html)  # rendered by our own template, escaped there
+
+
+def _player(request: Request, gid: int, pid: int) -> GroupPlayer:
+    return _roster_player(own_group(request, gid), str(pid))
+
+
+def _player_stats(player: GroupPlayer) -> stats.PlayerStats:
     return stats.player_stats(player, chart_title=_("Running total across evenings"))
 
 
@@ -304,16 +328,23 @@ def _player_stats(request: Request, gid: int, pid: int) -> stats.PlayerStats:
 @require_GET
 def group_player(request: Request, gid: int, pid: int) -> HttpResponse:
     """A player's statistics across the group's evenings."""
-    found = _player_stats(request, gid, pid)
-    return render(request, "groups/player.html", {"group": found.player.group, "stats": found})
+    player = _player(request, gid, pid)
+
+    def fragment() -> str:
+        return render_to_string("groups/_player_stats.html", {"stats": _player_stats(player)}, request)
+
+    content = statistics_html(player.group, f"player:{player.pk}", fragment)
+    return render(
+        request, "groups/player.html", {"group": player.group, "player": player, "content": content}
+    )
 
 
 @login_required
 @require_GET
 def group_player_pdf(request: Request, gid: int, pid: int) -> HttpResponse:
     """A player's statement: statistics, evenings and Kasse account, as a PDF."""
-    found = _player_stats(request, gid, pid)
-    return _download(group_exports.statement_pdf(found, kasse.statement_of(found.player)))
+    player = _player(request, gid, pid)
+    return _download(group_exports.statement_pdf(_player_stats(player), kasse.statement_of(player)))
 
 
 def _download(export: Any) -> HttpResponse:
@@ -322,10 +353,10 @@ def _download(export: Any) -> HttpResponse:
     return response
 
 
-def _season(request: Request, gid: int, season: str | None) -> stats.SeasonTable:
+def _season(request: Request, gid: int, season: str | None) -> tuple[Group, stats.SeasonRange]:
     group = own_group(request, gid)
     try:
-        return stats.season_table(group, stats.season_range(group, season))
+        return group, stats.season_range(group, season)
     except LookupError:
         raise Http404("no such season") from None
 
@@ -334,16 +365,24 @@ def _season(request: Request, gid: int, season: str | None) -> stats.SeasonTable
 @require_GET
 def season_table(request: Request, gid: int, season: str | None = None) -> HttpResponse:
     """The group table of a season: this calendar year unless another is asked for."""
-    table = _season(request, gid, season)
-    context = {"group": table.group, "table": table, "seasons": stats.season_choices(table.group)}
-    context["form"] = SeasonForm() if groups.is_owner(table.group, request.user) else None
-    return render(request, "groups/season.html", context)
+    group, chosen = _season(request, gid, season)
+
+    def fragment() -> str:
+        context = {"table": stats.season_table(group, chosen), "seasons": stats.season_choices(group)}
+        return render_to_string("groups/_season.html", context, request)
+
+    content = statistics_html(group, f"season:{chosen.key}", fragment)
+    form = SeasonForm() if groups.is_owner(group, request.user) else None
+    return render(
+        request, "groups/season.html", {"group": group, "season": chosen, "content": content, "form": form}
+    )
 
 
 @login_required
 @require_GET
 def season_pdf(request: Request, gid: int, season: str) -> HttpResponse:
-    return _download(group_exports.season_pdf(_season(request, gid, season)))
+    group, chosen = _season(request, gid, season)
+    return _download(group_exports.season_pdf(stats.season_table(group, chosen)))
 
 
 @login_required

@@ -267,6 +267,22 @@ class TestPages:
         season = logged_in.get(reverse("season_pdf", args=[group.pk, "2026"]))
         assert season["Content-Type"] == "application/pdf" and season.content.startswith(b"%PDF")
 
+    def test_the_cached_pages_show_a_correction_and_a_new_season_at_once(
+        self, logged_in, group, user, french
+    ):
+        (_, first_hands), _ = french
+        anna = player(group, "Anna")
+        page = reverse("group_player", args=[group.pk, anna.pk])
+        table = reverse("season_table", args=[group.pk, "2026"])
+        assert "+694" in logged_in.get(page).content.decode()
+        assert "+694" in logged_in.get(table).content.decode()
+        corrected = {"dealer": "Anna", "taker": "Bert", "contract": "prise", "bouts": 1, "points": 55}
+        services.hand_edit(hand=first_hands[1], raw=corrected, user=user)
+        assert "+619" in logged_in.get(page).content.decode()
+        assert "+619" in logged_in.get(table).content.decode()
+        groups.season_create(group=group, name="Fasching", starts_on=DAY, ends_on=DAY)
+        assert "Fasching" in logged_in.get(table).content.decode()
+
     def test_the_pages_cost_the_same_number_of_queries_however_many_evenings(self, logged_in, group, user):
         def queries(url: str) -> int:
             with CaptureQueriesContext(connection) as captured:

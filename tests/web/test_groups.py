@@ -243,6 +243,7 @@ class TestSignup:
     def test_signups_from_one_address_are_limited_before_the_form_is_checked(self, client, user, group):
         invitation = invite(group, user, max_uses=20)
         url = reverse("join_signup", args=[invitation.token])
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
         for n in range(10):
             assert signup(client, url, name=f"p{n}", password="short").status_code == 400
         blocked = signup(client, url, name="bert")

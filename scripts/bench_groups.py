@@ -1,0 +1,212 @@
+"""Benchmark: the player page and the season table of a big regular table.
+
+    .venv/bin/python scripts/bench_groups.py --database sqlite|postgres [--rounds 60]
+
+Generates a group of 10 players with 200 weekly evenings of 60 French Tarot hands
+each (12,000 hands; five of the ten at the table, every kind of hand), each evening
+imported, brought into the group and closed (booked into the Kasse), on a fresh
+database (an SQLite file in a temporary folder, or a PostgreSQL database created on
+the local server and dropped afterwards). Then it serves the app under gunicorn
+(gunicorn.conf.py, production settings) on 127.0.0.1 and, as one logged-in phone,
+asks in turn for a bare Django view (the same middleware and login check, nothing
+else), a player's page, this calendar year's table and a season spanning all 200
+evenings, ``--rounds`` times after a warm-up. It prints each page's SQL queries and
+its p50 (p10–p90) against the bare view's, measured in the same run.
+
+Traffic goes only to 127.0.0.1; the run is bounded by --rounds and stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scripts.bench_pdf import generated_session  # noqa: E402  (every kind of hand)
+from scripts.load_test import GUNICORN_CONF, PASSWORD, Client, Tally, free_port, percentile, wait_for  # noqa: E402
+
+ROSTER = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz", "Gerti", "Hans", "Ilse", "Karl"]
+EVENINGS = 200
+HANDS = 60  # per evening: 12,000 in all
+FIRST_EVENING = date(2023, 1, 3)  # a Tuesday; weekly until late 2026
+
+
+def evening_document(index: int) -> str:
+    """Evening ``index``: five of the ten, in a rotating seat order, 60 hands."""
+    document = generated_session(HANDS, 5)
+    names = dict(zip(document["players"], [ROSTER[(index * 3 + k) % 10] for k in range(5)], strict=True))
+
+    def rename(value: Any) -> Any:
+        if isinstance(value, str):
+            return names.get(value, value)
+        if isinstance(value, list):
+            return [rename(item) for item in value]
+        if isinstance(value, dict):
+            return {key: rename(item) for key, item in value.items()}
+        return value
+
+    renamed = rename(document)
+    renamed["date"] = (FIRST_EVENING + timedelta(weeks=index)).isoformat()
+    renamed["money_rate"] = "0.05"
+    return json.dumps(renamed)
+
+
+def build(owner: Any) -> dict[str, str]:
+    """The generated group; the pages to measure, by name."""
+    from scoring import services
+    from scoring.models import EveningResult, GroupPlayer
+    from scoring.services import groups
+
+    group = groups.group_create(owner=owner, name="Benchmark", money_rate=Decimal("0.05"))
+    for index in range(EVENINGS):
+        session = services.session_import(
+            owner=owner, text=evening_document(index), name=f"Abend {index + 1}"
+        )
+        groups.group_session_add(group=group, session=session)
+        services.session_close(session=session, user=owner)
+    last = FIRST_EVENING + timedelta(weeks=EVENINGS - 1)
+    season = groups.season_create(group=group, name="All", starts_on=FIRST_EVENING, ends_on=last)
+    player = GroupPlayer.objects.get(group=group, name="Anna")
+    assert EveningResult.objects.filter(group=group).count() == EVENINGS * 5
+    return {
+        "bare view": "/bench/bare/",
+        "player page": f"/groups/{group.pk}/players/{player.pk}/",
+        "season table, this year": f"/groups/{group.pk}/table/",
+        "season table, 200 evenings": f"/groups/{group.pk}/table/s{season.pk}/",
+    }
+
+
+def query_counts(pages: dict[str, str], owner: Any) -> dict[str, int]:
+    """The SQL queries of each page (in this process, through Django's test client)."""
+    from django.db import connection
+    from django.test import Client as TestClient
+    from django.test.utils import CaptureQueriesContext
+
+    client = TestClient()
+    client.force_login(owner)
+    counts = {}
+    for name, path in pages.items():
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(path, secure=True)
+        assert response.status_code == 200, (path, response.status_code)
+        counts[name] = len(captured.captured_queries)
+    return counts
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--rounds", type=int, default=60)
+    parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432", help="server URL")
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="tarock-bench-groups-"))
+    dbname = f"tarockscore_bench_groups_{os.getpid()}"
+    url = f"sqlite:///{workdir}/bench.sqlite3" if args.database == "sqlite" else f"{args.postgres}/{dbname}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "scripts.bench_settings",
+        "DATABASE_URL": url,
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,testserver",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback
+        "SECURE_COOKIES": "0",
+        "STATIC_ROOT": str(workdir / "static"),
+    }
+    env.pop("DEBUG", None)
+    os.environ.update(env)
+    if args.database == "postgres":
+        import psycopg
+
+        with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{dbname}"')
+    try:
+        return measure(args, env)
+    finally:
+        if args.database == "postgres":
+            from django.db import connections
+
+            connections.close_all()
+            import psycopg
+
+            with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{dbname}"')
+
+
+def measure(args: argparse.Namespace, env: dict[str, str]) -> int:
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.db import connections
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    owner = User.objects.create_user("bench", password=PASSWORD)
+    started = time.perf_counter()
+    pages = build(owner)
+    built = time.perf_counter() - started
+    queries = query_counts(pages, owner)
+    connections.close_all()
+
+    port = free_port()
+    server = subprocess.Popen(
+        [str(ROOT / ".venv" / "bin" / "gunicorn"), "--config", str(GUNICORN_CONF)]
+        + ["--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+    )
+    timings: dict[str, list[float]] = {name: [] for name in pages}
+    try:
+        wait_for(port)
+        tally = Tally()
+        client = Client(f"http://127.0.0.1:{port}", "bench", tally)
+        names = list(pages)
+        for round_ in range(args.warmup + args.rounds):
+            # A different page goes first each round, so no page always follows another.
+            for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
+                before = len(tally.latencies)
+                client.get(pages[name])
+                if round_ >= args.warmup:
+                    timings[name].append(tally.latencies[before])
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    print(
+        f"database: {args.database}; {len(ROSTER)} players, {EVENINGS} evenings, {EVENINGS * HANDS} hands "
+        f"(generated in {built:.0f} s); {args.rounds} rounds after {args.warmup} to warm up"
+    )
+    bare = percentile(timings["bare view"], 0.5)
+    ok = True
+    for name, values in timings.items():
+        p50 = percentile(values, 0.5)
+        ratio = p50 / bare
+        line = (
+            f"{name:28} {queries[name]:2} queries  p50 {p50 * 1000:6.1f} ms "
+            f"(p10 {percentile(values, 0.1) * 1000:.1f} – p90 {percentile(values, 0.9) * 1000:.1f})"
+        )
+        if name != "bare view":
+            line += f"  {ratio:.2f} × bare"
+            ok = ok and ratio <= 3 and queries[name] <= 15
+        print(line)
+    print("target (≤ 15 queries, p50 ≤ 3 × bare): " + ("ok" if ok else "MISSED"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
