@@ -11,7 +11,10 @@ the local server and dropped afterwards). Then it serves the app under gunicorn
 asks in turn for a bare Django view (the same middleware and login check, nothing
 else), a player's page, this calendar year's table and a season spanning all 200
 evenings, ``--rounds`` times after a warm-up. It prints each page's SQL queries and
-its p50 (p10–p90) against the bare view's, measured in the same run.
+its p50 (p10–p90) against the bare view's, measured in the same run. The pages are
+cached per version of the group's statistics, so after the warm-up these are the
+views of an unchanged group; each page's time rendered from scratch (the first view
+after a change, in-process, cache emptied) is printed beside it.
 
 Traffic goes only to 127.0.0.1; the run is bounded by --rounds and stops by itself.
 """
@@ -88,21 +91,29 @@ def build(owner: Any) -> dict[str, str]:
     }
 
 
-def query_counts(pages: dict[str, str], owner: Any) -> dict[str, int]:
-    """The SQL queries of each page (in this process, through Django's test client)."""
+def in_process(pages: dict[str, str], owner: Any, rounds: int = 15) -> dict[str, tuple[int, float]]:
+    """Each page's SQL queries and its p50 rendered from scratch (the cache emptied
+    before every request), in this process through Django's test client: what the
+    first view after a change costs."""
+    from django.core.cache import cache
     from django.db import connection
     from django.test import Client as TestClient
     from django.test.utils import CaptureQueriesContext
 
     client = TestClient()
     client.force_login(owner)
-    counts = {}
+    found = {}
     for name, path in pages.items():
-        with CaptureQueriesContext(connection) as captured:
-            response = client.get(path, secure=True)
-        assert response.status_code == 200, (path, response.status_code)
-        counts[name] = len(captured.captured_queries)
-    return counts
+        times = []
+        for _ in range(rounds):
+            cache.clear()
+            with CaptureQueriesContext(connection) as captured:
+                started = time.perf_counter()
+                response = client.get(path)
+                times.append(time.perf_counter() - started)
+            assert response.status_code == 200, (path, response.status_code)
+        found[name] = (len(captured.captured_queries), percentile(times, 0.5))
+    return found
 
 
 def main() -> int:
@@ -160,13 +171,15 @@ def measure(args: argparse.Namespace, env: dict[str, str]) -> int:
     started = time.perf_counter()
     pages = build(owner)
     built = time.perf_counter() - started
-    queries = query_counts(pages, owner)
+    uncached = in_process(pages, owner)
     connections.close_all()
 
     port = free_port()
     server = subprocess.Popen(
-        [str(ROOT / ".venv" / "bin" / "gunicorn"), "--config", str(GUNICORN_CONF)]
-        + ["--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+        [
+            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            *("--config", str(GUNICORN_CONF), "--bind", f"127.0.0.1:{port}", "--log-level", "warning"),
+        ],
         cwd=ROOT,
         env=env,
     )
@@ -195,14 +208,14 @@ def measure(args: argparse.Namespace, env: dict[str, str]) -> int:
     ok = True
     for name, values in timings.items():
         p50 = percentile(values, 0.5)
-        ratio = p50 / bare
+        queries, cold = uncached[name]
         line = (
-            f"{name:28} {queries[name]:2} queries  p50 {p50 * 1000:6.1f} ms "
+            f"{name:28} {queries:2} queries  p50 {p50 * 1000:6.1f} ms "
             f"(p10 {percentile(values, 0.1) * 1000:.1f} – p90 {percentile(values, 0.9) * 1000:.1f})"
         )
         if name != "bare view":
-            line += f"  {ratio:.2f} × bare"
-            ok = ok and ratio <= 3 and queries[name] <= 15
+            line += f"  {p50 / bare:.2f} × bare; rendered from scratch: {cold * 1000:.0f} ms"
+            ok = ok and p50 / bare <= 3 and queries <= 15
         print(line)
     print("target (≤ 15 queries, p50 ≤ 3 × bare): " + ("ok" if ok else "MISSED"))
     return 0 if ok else 1

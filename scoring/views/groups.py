@@ -97,9 +97,11 @@ def group_roster(request: Request, gid: int) -> HttpResponse:
 
 def _roster_player(group: Group, raw: str | None) -> GroupPlayer:
     try:
-        return GroupPlayer.objects.get(group=group, pk=whole(raw) or 0)
+        player = GroupPlayer.objects.get(group=group, pk=whole(raw) or 0)
     except GroupPlayer.DoesNotExist:
         raise Http404("no such player") from None
+    player.group = group
+    return player
 
 
 @login_required
