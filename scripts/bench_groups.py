@@ -22,13 +22,19 @@ Traffic goes only to 127.0.0.1; the run is bounded by --rounds and stops by itse
 from __future__ import annotations
 
 import argparse
+import http.cookiejar
 import json
 import os
+import re
 import secrets
+import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
+import urllib.request
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -36,9 +42,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+GUNICORN_CONF = ROOT / "gunicorn.conf.py"  # the production settings of the server
+PASSWORD = "bench-groups-password-4711"
 
-from scripts.bench_pdf import generated_session  # noqa: E402  (every kind of hand)
-from scripts.load_test import GUNICORN_CONF, PASSWORD, Client, Tally, free_port, percentile, wait_for  # noqa: E402
 
 ROSTER = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz", "Gerti", "Hans", "Ilse", "Karl"]
 EVENINGS = 200
@@ -46,24 +52,49 @@ HANDS = 60  # per evening: 12,000 in all
 FIRST_EVENING = date(2023, 1, 3)  # a Tuesday; weekly until late 2026
 
 
+# A round of hands that every evening plays again, seat by seat: (taker seat,
+# partner seat, contract, bouts, points, extras); None: a redeal.
+ROUND: list[tuple[int, int, str, int, float, dict[str, Any]] | None] = [
+    (0, 2, "garde", 2, 50, {}),
+    (1, 4, "prise", 1, 45, {"petit_au_bout": "defence"}),
+    (2, 2, "garde", 3, 40, {"poignees": [{"seat": 2, "size": "simple"}]}),
+    (3, 0, "garde_sans", 2, 41, {}),
+    (4, 1, "prise", 2, 43.5, {"petit_au_bout": "attack"}),
+    None,
+    (0, 3, "garde_contre", 3, 61, {}),
+    (1, 1, "prise", 0, 60, {}),
+    (2, 0, "garde", 1, 48, {}),
+    (3, 4, "prise", 2, 36, {}),
+]
+
+
 def evening_document(index: int) -> str:
-    """Evening ``index``: five of the ten, in a rotating seat order, 60 hands."""
-    document = generated_session(HANDS, 5)
-    names = dict(zip(document["players"], [ROSTER[(index * 3 + k) % 10] for k in range(5)], strict=True))
-
-    def rename(value: Any) -> Any:
-        if isinstance(value, str):
-            return names.get(value, value)
-        if isinstance(value, list):
-            return [rename(item) for item in value]
-        if isinstance(value, dict):
-            return {key: rename(item) for key, item in value.items()}
-        return value
-
-    renamed = rename(document)
-    renamed["date"] = (FIRST_EVENING + timedelta(weeks=index)).isoformat()
-    renamed["money_rate"] = "0.05"
-    return json.dumps(renamed)
+    """Evening ``index``: five of the ten, in a rotating seat order, HANDS hands."""
+    seats = [ROSTER[(index * 3 + k) % 10] for k in range(5)]
+    hands: list[dict[str, Any]] = []
+    for n in range(HANDS):
+        dealer = seats[n % 5]
+        played = ROUND[n % len(ROUND)]
+        if played is None:
+            hands.append({"dealer": dealer, "type": "redeal"})
+            continue
+        taker, partner, contract, bouts, points, extras = played
+        hand = {"dealer": dealer, "taker": seats[(taker + n) % 5], "contract": contract, "bouts": bouts}
+        hand |= {"points": points, "partner": seats[(partner + n) % 5], **extras}
+        if hand["partner"] == hand["taker"]:
+            hand["partner"] = None  # the called king was the taker's own: alone
+        if "poignees" in extras:
+            hand["poignees"] = [{"player": seats[(2 + n) % 5], "size": "simple"}]
+        hands.append(hand)
+    date_played = (FIRST_EVENING + timedelta(weeks=index)).isoformat()
+    document = {
+        "variant": "french",
+        "players": seats,
+        "date": date_played,
+        "money_rate": "0.05",
+        "hands": hands,
+    }
+    return json.dumps(document)
 
 
 def build(owner: Any) -> dict[str, str]:
@@ -112,8 +143,43 @@ def in_process(pages: dict[str, str], owner: Any, rounds: int = 15) -> dict[str,
                 response = client.get(path)
                 times.append(time.perf_counter() - started)
             assert response.status_code == 200, (path, response.status_code)
-        found[name] = (len(captured.captured_queries), percentile(times, 0.5))
+        found[name] = (len(captured.captured_queries), statistics.median(times))
     return found
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def logged_in(base: str) -> urllib.request.OpenerDirector:
+    """A client with the benchmark user's session cookie, logged in through the login page."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            page = opener.open(f"{base}/accounts/login/", timeout=5).read().decode()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)  # gunicorn still starting
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    form = {"username": "bench", "password": PASSWORD, "csrfmiddlewaretoken": csrf.group(1) if csrf else ""}
+    login = urllib.request.Request(
+        f"{base}/accounts/login/", urllib.parse.urlencode(form).encode(), headers={"Referer": base}
+    )
+    with opener.open(login, timeout=30) as response:
+        if "/accounts/login/" in response.url:
+            raise RuntimeError("the benchmark user could not log in")
+    return opener
+
+
+def spread(values: list[float]) -> tuple[float, float, float]:
+    """p10, p50 and p90."""
+    deciles = statistics.quantiles(values, n=10)
+    return deciles[0], statistics.median(values), deciles[-1]
 
 
 def main() -> int:
@@ -129,7 +195,7 @@ def main() -> int:
     url = f"sqlite:///{workdir}/bench.sqlite3" if args.database == "sqlite" else f"{args.postgres}/{dbname}"
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "scripts.bench_settings",
+        "DJANGO_SETTINGS_MODULE": "scripts.bench_groups_settings",
         "DATABASE_URL": url,
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1,testserver",
@@ -185,17 +251,16 @@ def measure(args: argparse.Namespace, env: dict[str, str]) -> int:
     )
     timings: dict[str, list[float]] = {name: [] for name in pages}
     try:
-        wait_for(port)
-        tally = Tally()
-        client = Client(f"http://127.0.0.1:{port}", "bench", tally)
+        opener = logged_in(f"http://127.0.0.1:{port}")
         names = list(pages)
         for round_ in range(args.warmup + args.rounds):
             # A different page goes first each round, so no page always follows another.
             for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
-                before = len(tally.latencies)
-                client.get(pages[name])
+                started = time.perf_counter()
+                with opener.open(f"http://127.0.0.1:{port}{pages[name]}", timeout=30) as response:
+                    response.read()
                 if round_ >= args.warmup:
-                    timings[name].append(tally.latencies[before])
+                    timings[name].append(time.perf_counter() - started)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -204,15 +269,12 @@ def measure(args: argparse.Namespace, env: dict[str, str]) -> int:
         f"database: {args.database}; {len(ROSTER)} players, {EVENINGS} evenings, {EVENINGS * HANDS} hands "
         f"(generated in {built:.0f} s); {args.rounds} rounds after {args.warmup} to warm up"
     )
-    bare = percentile(timings["bare view"], 0.5)
+    bare = statistics.median(timings["bare view"])
     ok = True
     for name, values in timings.items():
-        p50 = percentile(values, 0.5)
+        low, p50, high = spread(values)
         queries, cold = uncached[name]
-        line = (
-            f"{name:28} {queries:2} queries  p50 {p50 * 1000:6.1f} ms "
-            f"(p10 {percentile(values, 0.1) * 1000:.1f} – p90 {percentile(values, 0.9) * 1000:.1f})"
-        )
+        line = f"{name:28} {queries:2} queries  p50 {p50 * 1000:6.1f} ms (p10 {low * 1000:.1f} – p90 {high * 1000:.1f})"
         if name != "bare view":
             line += f"  {p50 / bare:.2f} × bare; rendered from scratch: {cold * 1000:.0f} ms"
             ok = ok and p50 / bare <= 3 and queries <= 15
