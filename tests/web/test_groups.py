@@ -75,6 +75,22 @@ class TestGroup:
         assert session.options["round_to"] == 5 and session.money_rate is None
         assert group.roster.filter(name="Xaver").exists()
 
+    def test_the_owner_keeps_house_rules_on_the_page_and_a_refused_one_changes_nothing(
+        self, logged_in, group
+    ):
+        url = reverse("group_rules", args=[group.pk, "french"])
+        assert 'id="house-rules"' in logged_in.get(url).content.decode()
+        assert (
+            logged_in.post(url, {"options.round_to": "10", "options.five_player_split": "equal"}).status_code
+            == 302
+        )
+        group.refresh_from_db()
+        assert group.presets["french"] == {"five_player_split": "equal", "round_to": 10}
+        refused = logged_in.post(url, {"options.round_to": "3"})
+        assert refused.status_code == 400 and 'role="alert"' in refused.content.decode()
+        group.refresh_from_db()
+        assert group.presets["french"]["round_to"] == 10
+
     def test_house_rules_are_checked_before_they_are_kept(self, user, group):
         with pytest.raises(InvalidInput) as refused:
             groups.group_preset(group=group, variant="french", options={"round_to": 3})
