@@ -27,11 +27,12 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import LoginAttempt, LoginLock
+from scoring.models import LoginAttempt, LoginLock, SignupAttempt
 
 WINDOW = timedelta(minutes=15)
 PER_USERNAME = 5  # passwords checked for one user name within the window
 PER_ADDRESS = 20  # passwords checked from one address within the window
+SIGNUP_PER_ADDRESS = 10  # sign-ups sent from one address within the window
 CLEANUP_BATCH = 500  # old rows removed per checked attempt: bounded work per request
 LIMITED = "login_limited"  # set on a request whose attempt the limit refused
 
@@ -90,6 +91,21 @@ def attempt_allowed(username: str, address: str | None) -> bool:
     return True
 
 
+def signup_allowed(address: str | None) -> bool:
+    """Record a sign-up sent from ``address`` if the limit allows one more; False
+    (and nothing recorded) once ``SIGNUP_PER_ADDRESS`` were sent within the window.
+    Counted like the login's attempts: under the address's lock row, before the
+    form is checked, so sign-ups sent at the same moment cannot get past it."""
+    now = timezone.now()
+    with transaction.atomic():
+        _lock(f"signup:{address}", now)
+        if SignupAttempt.objects.filter(ip=address, at__gt=now - WINDOW).count() >= SIGNUP_PER_ADDRESS:
+            return False
+        SignupAttempt.objects.create(ip=address, at=now)
+    _forget_old(now)
+    return True
+
+
 def attempts_clear(username: str) -> None:
     """A login succeeded: its user name's attempts no longer count."""
     with transaction.atomic():
@@ -102,7 +118,7 @@ def _forget_old(now: datetime) -> None:
     another attempt holds are skipped (left for the next one), so this never waits."""
     cutoff = now - WINDOW
     model: type[Model]
-    for model in (LoginAttempt, LoginLock):
+    for model in (LoginAttempt, LoginLock, SignupAttempt):
         with transaction.atomic():
             old = model._default_manager.select_for_update(skip_locked=True).filter(at__lte=cutoff)
             ids = list(old.values_list("pk", flat=True)[:CLEANUP_BATCH])

@@ -71,6 +71,11 @@ class Session(models.Model):
     share_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
     # Other registered users who may record and correct hands.
     editors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="edited_sessions")
+    # The regular table the evening belongs to: its members record hands too, and
+    # it counts in the group's statistics and Kasse. Empty: a session of its own.
+    group = models.ForeignKey(
+        "Group", on_delete=models.SET_NULL, null=True, blank=True, related_name="sessions"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # A closed evening takes no more hands until its owner reopens it.
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -114,6 +119,10 @@ class Seat(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=NAME_LENGTH)
+    # In a group's evening: the player of the group's roster sitting here.
+    roster = models.ForeignKey(
+        "GroupPlayer", on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
+    )
 
     class Meta:
         ordering = ["position"]
@@ -144,6 +153,9 @@ class Hand(models.Model):
     # What the game's sections need to know of the hand (engine ``hand_facts``),
     # so the sheet is summed from what was stored without reading the inputs again.
     facts = models.JSONField(default=list)
+    # What statistics across evenings keep of the hand (engine ``HandStats``):
+    # kind, each seat's part, who won, marks; written with the snapshot.
+    stats = models.JSONField(default=dict)
     version = models.PositiveIntegerField(default=1)
     client_token = models.CharField(max_length=64, blank=True, default="")
     # What the form that carried client_token held: the same token with other
@@ -292,3 +304,229 @@ class LoginLock(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class SignupAttempt(models.Model):
+    """A sign-up sent from an address (``scoring.auth.signup_allowed``), kept for the
+    limit's window."""
+
+    ip = models.GenericIPAddressField(null=True, blank=True, db_index=True)
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.ip}@{self.at}"
+
+
+# -- the regular table ---------------------------------------------------------------------
+
+
+class Group(models.Model):
+    """A regular table ("Runde"): its members, its roster of players, its house
+    rules per game and money rate for new evenings, its statistics and its Kasse."""
+
+    name = models.CharField(_("name"), max_length=80)
+    money_rate = models.DecimalField(
+        _("money per point"), max_digits=8, decimal_places=4, null=True, blank=True
+    )
+    # House rules per game for the group's new evenings: {variant: {rule: value}}.
+    presets = models.JSONField(default=dict)
+    # The season table ranks by average per hand only players with at least this many hands.
+    min_hands = models.PositiveIntegerField(_("hands for the ranking by average"), default=30)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Goes up with every change its statistics show (an evening's hands, the
+    # roster, a season, the settings): the statistics pages are cached per version.
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(money_rate__isnull=True) | Q(money_rate__gt=Decimal(0)),
+                name="group_money_rate_positive",
+            ),
+            models.CheckConstraint(condition=Q(min_hands__gte=1), name="group_min_hands_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A user in a group: the owner manages it, members record and correct hands."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", _("owner")
+        MEMBER = "member", _("member")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["group", "user"], name="membership_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.group_id} ({self.role})"
+
+
+class GroupPlayer(models.Model):
+    """A name on a group's roster; may be linked to a member's account."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="roster")
+    name = models.CharField(_("name"), max_length=NAME_LENGTH)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "name"], name="group_player_name_unique"),
+            models.UniqueConstraint(
+                fields=["group", "user"], condition=Q(user__isnull=False), name="group_player_user_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Invitation(models.Model):
+    """A link that lets people join a group: unguessable, for a number of people,
+    until it expires or is revoked."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    max_uses = models.PositiveSmallIntegerField(default=1)
+    uses = models.PositiveSmallIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(uses__lte=models.F("max_uses")), name="invitation_uses_bounded"
+            ),
+            models.CheckConstraint(condition=Q(max_uses__gte=1), name="invitation_max_uses_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to {self.group_id}"
+
+    @property
+    def open(self) -> bool:
+        return self.revoked_at is None and self.uses < self.max_uses and self.expires_at > timezone.now()
+
+
+class Season(models.Model):
+    """A named stretch of evenings for the group table; without one, a season is a calendar year."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    starts_on = models.DateField(_("from"))
+    ends_on = models.DateField(_("to"))
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "name"], name="season_name_unique"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EveningResult(models.Model):
+    """One player's evening in a group, summed from the evening's stored hand
+    snapshots (never by scoring them again) and written again in the same
+    transaction as every change to the evening: the statistics pages read these
+    rows, one per player and evening, instead of every hand."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="evening_results")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="evening_results")
+    player = models.ForeignKey(GroupPlayer, on_delete=models.CASCADE, related_name="evening_results")
+    played_on = models.DateField()
+    variant = models.CharField(max_length=20)
+    hands = models.PositiveIntegerField(default=0)  # played: neither redealt nor sitting out
+    total = models.DecimalField(max_digits=12, decimal_places=1, default=Decimal(0))  # bonuses included
+    money = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    won = models.BooleanField(default=False)  # the evening's highest total (ties: all of them)
+    best = models.DecimalField(max_digits=10, decimal_places=1, null=True, blank=True)
+    best_hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    worst = models.DecimalField(max_digits=10, decimal_places=1, null=True, blank=True)
+    worst_hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    counts = models.JSONField(default=dict)  # {"role.taker.garde": 3, "mark.pagat": 1, ...}
+
+    class Meta:
+        ordering = ["played_on", "session_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="evening_result_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["group", "played_on"], name="evening_result_by_day"),
+            models.Index(fields=["player", "played_on"], name="evening_result_by_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} on {self.session_id}"
+
+
+class Booking(models.Model):
+    """One entry in a group's Kasse: a closed evening's settlement, a payment, or
+    the reversal of an earlier booking. Never changed once written: a mistake is
+    put right by a counter-booking. Its lines sum to zero."""
+
+    class Kind(models.TextChoices):
+        EVENING = "evening", _("evening")
+        PAYMENT = "payment", _("payment")
+        REVERSAL = "reversal", _("reversal")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="bookings")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    session = models.ForeignKey(
+        Session, on_delete=models.SET_NULL, null=True, blank=True, related_name="bookings"
+    )
+    # The booking this one cancels; a booking is reversed at most once.
+    reverses = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.pk}"
+
+
+class BookingLine(models.Model):
+    """What one booking moves for one player (positive: the player is owed more,
+    or owes less), or for the common box when ``player`` is empty."""
+
+    booking = models.ForeignKey(Booking, on_delete=models.CASCADE, related_name="lines")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        GroupPlayer, on_delete=models.PROTECT, null=True, blank=True, related_name="booking_lines"
+    )
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.amount}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring.views import hands, manage, offline, sessions, sharing, sheets
+from scoring.views import accounts, groups, hands, manage, offline, sessions, sharing, sheets
 
 urlpatterns = [
     path("", sessions.session_list, name="session_list"),
@@ -35,4 +35,30 @@ urlpatterns = [
     ),
     path("sessions/<int:pk>/hands/<int:hand_id>/delete/", hands.hand_delete, name="hand_delete"),
     path("sessions/<int:pk>/hands/<int:hand_id>/restore/", hands.hand_restore, name="hand_restore"),
+    # the regular table
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("join/<str:token>/", accounts.join, name="join"),
+    path("join/<str:token>/signup/", accounts.join_signup, name="join_signup"),
+    path("groups/", groups.group_list, name="group_list"),
+    path("groups/<int:gid>/", groups.group_detail, name="group_detail"),
+    path("groups/<int:gid>/roster/", groups.group_roster, name="group_roster"),
+    path("groups/<int:gid>/members/", groups.group_members, name="group_members"),
+    path("groups/<int:gid>/settings/", groups.group_settings, name="group_settings"),
+    path("groups/<int:gid>/rules/<str:variant>/", groups.group_rules, name="group_rules"),
+    path("groups/<int:gid>/invitations/", groups.group_invitations, name="group_invitations"),
+    path("groups/<int:gid>/evenings/new/", groups.group_evening_game, name="group_evening_game"),
+    path("groups/<int:gid>/evenings/new/<str:variant>/", groups.group_evening_new, name="group_evening_new"),
+    path("groups/<int:gid>/evenings/add/", groups.group_evening_add, name="group_evening_add"),
+    path("groups/<int:gid>/evenings/<int:pk>/close/", groups.group_evening_close, name="group_evening_close"),
+    path(
+        "groups/<int:gid>/evenings/<int:pk>/reopen/", groups.group_evening_reopen, name="group_evening_reopen"
+    ),
+    path("groups/<int:gid>/players/<int:pid>/", groups.group_player, name="group_player"),
+    path("groups/<int:gid>/players/<int:pid>/pdf/", groups.group_player_pdf, name="group_player_pdf"),
+    path("groups/<int:gid>/table/", groups.season_table, name="season_table"),
+    path("groups/<int:gid>/table/<str:season>/", groups.season_table, name="season_table"),
+    path("groups/<int:gid>/table/<str:season>/pdf/", groups.season_pdf, name="season_pdf"),
+    path("groups/<int:gid>/seasons/", groups.season_new, name="season_new"),
+    path("groups/<int:gid>/kasse/", groups.group_kasse, name="group_kasse"),
+    path("groups/<int:gid>/kasse/<int:bid>/reverse/", groups.kasse_reverse, name="kasse_reverse"),
 ]

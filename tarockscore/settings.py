@@ -5,6 +5,7 @@ SECRET_KEY     required unless DEBUG
 ALLOWED_HOSTS  comma-separated; defaults to localhost only
 DATABASE_URL   dj-database-url; an SQLite file under var/ by default (WAL mode)
 STATIC_ROOT    where collectstatic puts the static files (default: staticfiles/)
+SIGNUP         invitation (default), open or off: who may make an account
 
 A value that is not understood is an error at start-up, never a silent default.
 """
@@ -30,6 +31,15 @@ def env_bool(name: str, default: bool = False) -> bool:
     if raw in ("0", "false", "no", "off"):
         return False
     raise ImproperlyConfigured(f"{name} must be one of 1, 0, true, false, yes, no, on, off (got {raw!r})")
+
+
+def env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
+    raw = os.environ.get(name, "").strip().lower()
+    if raw == "":
+        return default
+    if raw not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)} (got {raw!r})")
+    return raw
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -130,6 +140,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Who may make an account: "invitation" (only through a group's invitation link),
+# "open" (anyone, on the sign-up page), or "off" (accounts only by an administrator;
+# an invitation then lets in those who have an account already).
+SIGNUP = env_choice("SIGNUP", ("invitation", "open", "off"), "invitation")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "session_list"

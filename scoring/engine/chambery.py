@@ -52,7 +52,18 @@ from .types import (
     invalid,
     zero_deltas,
 )
-from .variant import PARTIE, CardCounter, HandRecord, Section, StoredHand, Summary, Variant, sum_deltas
+from .variant import (
+    PARTIE,
+    CardCounter,
+    HandRecord,
+    HandStats,
+    Section,
+    StoredHand,
+    Summary,
+    Variant,
+    seat_stats,
+    sum_deltas,
+)
 
 MAX_FACTOR = 8
 
@@ -431,6 +442,40 @@ class Chambery(Variant):
                 )
             },
         )
+
+    def played_stats(self, record: HandRecord, options: ChamberyOptions) -> HandStats:
+        """A team game: its mode; the declaring side (the dealer who called, or
+        plays croisé, and his partner; the soloist) against the others, and which
+        side won (a draw: neither); a solo's cards requested, to the soloist.
+        Three players, each for himself: who ended above the average."""
+        table = record.table
+        count = count_for(len(table.active), options.deck)
+        if isinstance(record.play, ThreeHand):
+            three: ThreeHand = record.play
+            return seat_stats(table, "three", won=lambda p: three.points[p] > count.tie)
+        hand: TeamHand = record.play
+        declarers = declaring_side(hand, table)
+        won = None if hand.points == count.tie else hand.points > count.tie
+        lead = "soloist" if hand.mode is Mode.SOLO else "declarer"
+        return seat_stats(
+            table,
+            hand.mode.value,
+            role=lambda p: lead if p == declarers[0] else "partner" if p in declarers else "opponent",
+            won=lambda p: None if won is None else won is (p in declarers),
+            marks=lambda p: [f"solo.{hand.cards_requested}"] if p == hand.soloist else [],
+        )
+
+    stat_labels = {
+        **{f"kind.{mode.value}": label for mode, label in MODE_LABEL.items()},
+        "kind.three": gettext_noop("Each for himself"),
+        "role.declarer": gettext_noop("Declarer"),
+        "role.soloist": gettext_noop("Soloist"),
+        "role.partner": gettext_noop("Partner"),
+        "role.opponent": gettext_noop("Opponent"),
+        "mark.solo.2": gettext_noop("Solo asking for 2 cards"),
+        "mark.solo.1": gettext_noop("Solo asking for 1 card"),
+        "mark.solo.0": gettext_noop("Solo à point"),
+    }
 
     # -- a whole session ------------------------------------------------------
 

@@ -31,7 +31,7 @@ from .types import (
     invalid,
     zero_deltas,
 )
-from .variant import HandRecord, Variant
+from .variant import HandRecord, HandStats, Variant, seat_stats
 
 HALF = Fraction(1, 2)
 TOTAL = Fraction(91)
@@ -216,6 +216,47 @@ class French(Variant):
 
     def score(self, record: HandRecord, options: FrenchOptions) -> HandScore:
         return score_hand(record.play, record.table, options)
+
+    def played_stats(self, record: HandRecord, options: Any) -> HandStats:
+        """The contract; taker, partner and defence, and whether each side won it
+        (the points against the bouts' target, whatever the slam or poignées made of
+        the value); the petit au bout to each player of the side that took it, a
+        poignée to the one who showed it, a slam to each player of its side."""
+        hand: FrenchHand = record.play
+        won = hand.points >= required_points(hand.bouts)
+        attack = {hand.taker, hand.partner} - {None}
+        shown = {poignee.player: poignee.size for poignee in hand.poignees}
+
+        def marks(player: str) -> list[str]:
+            found: list[str] = []
+            in_attack = player in attack
+            if hand.petit_au_bout is (Side.ATTACK if in_attack else Side.DEFENCE):
+                found.append("petit_au_bout")
+            if player in shown:
+                found.append(f"poignee.{shown[player].value}")
+            if hand.chelem is not None and in_attack is (hand.chelem is not Chelem.DEFENCE_MADE):
+                found.append(f"chelem.{hand.chelem.value}")
+            return found
+
+        return seat_stats(
+            record.table,
+            hand.contract.value,
+            role=lambda p: "taker" if p == hand.taker else "partner" if p in attack else "defender",
+            won=lambda p: won if p in attack else not won,
+            marks=marks,
+        )
+
+    stat_labels = {
+        **{f"kind.{contract.value}": label for contract, label in CONTRACT_LABEL.items()},
+        "role.taker": gettext_noop("Taker"),
+        "role.partner": gettext_noop("Partner"),
+        "role.defender": gettext_noop("Defence"),
+        "mark.petit_au_bout": gettext_noop("Petit au bout"),
+        "mark.poignee.simple": gettext_noop("Poignée simple"),
+        "mark.poignee.double": gettext_noop("Poignée double"),
+        "mark.poignee.triple": gettext_noop("Poignée triple"),
+        **{f"mark.chelem.{chelem.value}": label for chelem, label in CHELEM_LABEL.items()},
+    }
 
     def describe(self, record: HandRecord) -> Line:
         hand: FrenchHand = record.play

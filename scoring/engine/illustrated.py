@@ -39,7 +39,17 @@ from .types import (
     invalid,
     zero_deltas,
 )
-from .variant import SERIES, CardCounter, HandRecord, Section, StoredHand, Summary, Variant
+from .variant import (
+    SERIES,
+    CardCounter,
+    HandRecord,
+    HandStats,
+    Section,
+    StoredHand,
+    Summary,
+    Variant,
+    seat_stats,
+)
 
 TOTAL = 70  # the card points of the whole deck
 TO_WIN = 36
@@ -663,6 +673,72 @@ class Illustrated(Variant):
             return describe_trischaken(record.play, record.table)
         return describe_played(record.play)
 
+    def played_stats(self, record: HandRecord, options: IllustratedOptions) -> HandStats:
+        """The game; declarer and opponents, and which side won it (a valat or a
+        renonce decides, else the declarer's points); each premium made, to its
+        player; a made valat to each player of its side; the Mondfang to its
+        capturer; the renonce to the player who revoked. A Trischaken: who lost it
+        and who took no trick."""
+        if isinstance(record.play, TrischakenHand):
+            hand: TrischakenHand = record.play
+            most = max(hand.points.values())
+            return seat_stats(
+                record.table,
+                HandType.TRISCHAKEN.value,
+                won=lambda p: hand.points[p] != most,
+                marks=lambda p: (
+                    (["trischaken_lost"] if hand.points[p] == most else [])
+                    + (["no_trick"] if p in hand.no_trick else [])
+                ),
+            )
+        played: IllustratedHand = record.play
+        won = declarer_won(played)
+        valat_side: set[str] = set()
+        if played.valat is not None and played.valat.made and played.renonce is None:
+            declarers = {played.declarer}
+            valat_side = (
+                declarers if played.valat.by is ValatBy.DECLARER else set(record.table.players) - declarers
+            )
+
+        def marks(player: str) -> list[str]:
+            found: list[str] = []
+            if played.renonce is None:
+                found += [p.type.value for p in played.premiums if p.made and p.player == player]
+            if player in valat_side:
+                found.append("valat")
+            if played.mondfang is not None and played.mondfang.captured_by == player:
+                found.append("mondfang")
+            if played.renonce == player:
+                found.append("renonce")
+            return found
+
+        return seat_stats(
+            record.table,
+            played.game.value,
+            role=lambda p: "declarer" if p == played.declarer else "opponent",
+            won=lambda p: won if p == played.declarer else not won,
+            marks=marks,
+        )
+
+    stat_labels = {
+        **{f"kind.{game.value}": label for game, label in GAME_LABEL.items()},
+        "kind.trischaken": gettext_noop("Trischaken"),
+        "role.declarer": gettext_noop("Declarer"),
+        "role.opponent": gettext_noop("Opponent"),
+        **{f"mark.{premium.value}": label for premium, label in PREMIUM_LABEL.items()},
+        "mark.valat": gettext_noop("Valat"),
+        "mark.mondfang": gettext_noop("Mondfang"),
+        "mark.renonce": gettext_noop("Renonce"),
+        "mark.trischaken_lost": gettext_noop("Trischaken lost"),
+        "mark.no_trick": gettext_noop("Trischaken without a trick"),
+    }
+
+    def section_winners(self, section: Section, options: IllustratedOptions) -> tuple[str, ...]:
+        """A series is won by whoever ended it at or above the target."""
+        if not section.complete:
+            return ()
+        return tuple(name for name, total in section.totals.items() if total >= options.series_target)
+
     # -- a whole session ------------------------------------------------------
 
     def section_notation(
@@ -694,6 +770,18 @@ class Illustrated(Variant):
 
 # A renonce hand ends a series without its bonus (RULES 2.9).
 NO_SERIES_BONUS = "no_series_bonus"
+
+
+def declarer_won(hand: IllustratedHand) -> bool:
+    """Whether the declarer's side won the game: a renonce loses it for the side
+    that revoked; a valat made wins it for its side, one that failed loses it for
+    the side that announced it; otherwise 36 points win (RULES 2.3, 2.6, 2.7)."""
+    if hand.renonce is not None:
+        return hand.renonce != hand.declarer
+    if hand.valat is not None:
+        by_declarer = hand.valat.by is ValatBy.DECLARER
+        return by_declarer if hand.valat.made else not by_declarer
+    return (hand.points or 0) >= TO_WIN
 
 
 def is_renonce(record: HandRecord) -> bool:

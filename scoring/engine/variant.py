@@ -108,6 +108,52 @@ class StoredHand:
 
 
 @dataclass(frozen=True)
+class HandStats:
+    """What statistics across evenings keep of one hand, written with its score
+    (``Variant.hand_stats``), so they are counted from what was recorded and never
+    by judging the inputs again. Everything is per seat, in playing order, so a
+    player whose name is corrected keeps his statistics.
+
+    ``kind``: the contract, game or mode (``garde``, ``zweiblatt``, ``solo``), or
+    the kind of hand (``redeal``, ``trischaken``). ``roles``: each seat's part in
+    it (``taker``, ``partner``, ``defender``, ``declarer``, ``opponent``,
+    ``soloist``), ``out`` when sitting out, empty when everyone plays for himself.
+    ``won``: whether the seat's side won the game (None: a draw, or no game to
+    win). ``marks``: what the seat did that the statistics count (``pagat``,
+    ``petit_au_bout``, ``trischaken_lost``)."""
+
+    kind: str
+    roles: tuple[str, ...]
+    won: tuple[bool | None, ...]
+    marks: tuple[tuple[str, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "roles": list(self.roles),
+            "won": list(self.won),
+            "marks": [list(marks) for marks in self.marks],
+        }
+
+
+def seat_stats(
+    table: Table,
+    kind: str,
+    role: Callable[[str], str] = lambda player: "",
+    won: Callable[[str], bool | None] = lambda player: None,
+    marks: Callable[[str], Sequence[str]] = lambda player: (),
+) -> HandStats:
+    """A hand's statistics from what each seat did; a seat sitting out is ``out``."""
+    out = table.sitting_out
+    return HandStats(
+        kind=kind,
+        roles=tuple("out" if p == out else role(p) for p in table.players),
+        won=tuple(None if p == out else won(p) for p in table.players),
+        marks=tuple(() if p == out else tuple(marks(p)) for p in table.players),
+    )
+
+
+@dataclass(frozen=True)
 class Section:
     """A run of hands scored as a unit: an Illustriertes series, a Chambéry Partie."""
 
@@ -283,6 +329,27 @@ class Variant:
     def hand_facts(self, record: HandRecord) -> frozenset[str]:
         """What the game's sections need to know of a hand, stored with its score."""
         return frozenset()
+
+    def hand_stats(self, record: HandRecord, options: Any) -> HandStats:
+        """What statistics keep of a hand; games name their contracts, roles and
+        marks by overriding ``played_stats``."""
+        if record.type is HandType.REDEAL or record.play is None:
+            return seat_stats(record.table, HandType.REDEAL.value)
+        return self.played_stats(record, options)
+
+    def played_stats(self, record: HandRecord, options: Any) -> HandStats:
+        return seat_stats(record.table, record.type.value)
+
+    # Labels of the statistics' kinds, roles and marks ("kind.garde", "role.taker",
+    # "mark.pagat"), as English templates translated at the edge.
+    stat_labels: ClassVar[Mapping[str, str]] = {}
+
+    def section_winners(self, section: Section, options: Any) -> tuple[str, ...]:
+        """Who won a complete series or Partie: the highest total (ties: all of them)."""
+        if not section.complete or not section.totals:
+            return ()
+        best = max(section.totals.values())
+        return tuple(name for name, total in section.totals.items() if total == best)
 
     def stored(self, record: HandRecord, score: HandScore) -> StoredHand:
         return StoredHand(record.table.dealer, score.deltas, self.hand_facts(record))

@@ -12,6 +12,13 @@ By use case, writes apart from reads:
 - ``sharing``   share links, editors, the state a watching phone compares
 - ``imports``   a session from a ``tarockscore/1`` file (write)
 - ``rescore``   re-scoring stored hands, the one explicit way history changes
+- ``groups``    the regular table: group, members, roster, invitations, house
+                rules, seasons, its evenings (write)
+- ``accounts``  making an account, by invitation or on the open sign-up (write)
+- ``standings`` each player's evening in a group, summed from the stored hands
+                with every change to the evening (write)
+- ``stats``     statistics across a group's evenings and seasons (read)
+- ``kasse``     the group's money box: evenings booked, payments, reversals (write)
 
 The sheet itself (the read model of a session) is ``scoring.sheet``; files
 leaving the app are ``scoring.exports``. Each writing function is keyword-only
@@ -21,6 +28,7 @@ before anything is written.
 
 from scoring.services.access import (
     deleted_sessions,
+    group_for,
     hand_for,
     session_deleted_for,
     session_for,
@@ -81,6 +89,7 @@ __all__ = [
     "SessionClosed",
     "deleted_sessions",
     "game_of",
+    "group_for",
     "hand_check",
     "hand_delete",
     "hand_edit",

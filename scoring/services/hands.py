@@ -56,6 +56,7 @@ def store(hand: Hand, game: Game, record: HandRecord, score: HandScore) -> None:
     hand.breakdown = [line_to_json(line) for line in score.breakdown]
     hand.description = line_to_json(game.variant.describe_record(record))
     hand.facts = sorted(game.variant.hand_facts(record))
+    hand.stats = game.variant.hand_stats(record, game.options).to_json()
 
 
 def _digest(sent: Mapping[str, Any]) -> str:

@@ -32,6 +32,7 @@ SNAPSHOT_FIELDS = (
     "breakdown",
     "description",
     "facts",
+    "stats",
 )
 
 

@@ -23,6 +23,7 @@ from scoring.engine import InvalidInput, Line, variant_for
 from scoring.engine.session_file import read_players
 from scoring.engine.types import gettext_noop
 from scoring.models import Player, Seat, Session, SessionChange
+from scoring.services import kasse, standings
 from scoring.services.games import options_json
 
 # How long a deleted session can be restored; ``purge_sessions`` removes it after that.
@@ -64,6 +65,8 @@ def mark_changed(session: Session) -> None:
     Session.objects.filter(pk=session.pk).update(version=F("version") + 1, changed_at=now)
     session.version += 1
     session.changed_at = now
+    if session.group_id is not None:
+        standings.evening_refresh(session)  # the group's statistics follow every change
 
 
 @transaction.atomic
@@ -108,19 +111,23 @@ def session_create(
 @transaction.atomic
 def session_close(*, session: Session, user: User | None) -> Session:
     """Close the evening: no more hands, no change of house rules or money rate,
-    until ``session_reopen``. Closing a closed session changes nothing."""
+    until ``session_reopen``. An evening of a group with a money rate books its
+    settlement into the group's Kasse. Closing a closed session changes nothing."""
     row = locked(session)
     if row.closed_at is None:
         _stamp(row, user, "closed_at", timezone.now(), SessionChange.Action.CLOSED)
+        kasse.evening_book(session=row, user=user)  # a group's evening with a money rate
     return row
 
 
 @transaction.atomic
 def session_reopen(*, session: Session, user: User | None) -> Session:
-    """Open a closed evening again for hands and corrections."""
+    """Open a closed evening again for hands and corrections; what it booked into
+    the Kasse is reversed by a counter-booking."""
     row = locked(session)
     if row.closed_at is not None:
         _stamp(row, user, "closed_at", None, SessionChange.Action.REOPENED)
+        kasse.evening_unbook(session=row, user=user)  # a counter-booking; closing again books anew
     return row
 
 

@@ -31,7 +31,7 @@ def sharing(request: Request, pk: int) -> HttpResponse:
         link = request.build_absolute_uri(reverse("shared_board", args=[session.share_token]))
     editors = session.editors.order_by("username")
     context = {"session": session, "link": link, "editors": editors, "error": error}
-    context["qr"] = qr_svg(link, _("QR code of the link")) if link else ""
+    context["qr"] = qr_svg(link, label=_("QR code of the link")) if link else ""
     return render(request, "scoring/sharing.html", context, status=400 if error else 200)
 
 

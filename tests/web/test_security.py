@@ -9,6 +9,7 @@ import re
 import secrets
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,17 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring import services
-from scoring.models import Hand, HandChange, LoginAttempt, Session
+from scoring.models import (
+    Booking,
+    GroupPlayer,
+    Hand,
+    HandChange,
+    Invitation,
+    LoginAttempt,
+    Membership,
+    Session,
+)
+from scoring.services import groups, kasse
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
@@ -265,3 +276,113 @@ def test_users_only_see_what_is_theirs_in_the_session_list(client_for, other_use
     html = client_for(other_user).get(reverse("session_list")).content.decode()
     assert "Friday" not in html
     assert User.objects.count() == 2
+
+
+class TestGroups:
+    """The regular table's pages: a member of group A sees and changes nothing of group B."""
+
+    @pytest.fixture
+    def group_b(self, user):
+        group = groups.group_create(owner=user, name="Gruppe B", money_rate=Decimal("0.05"))
+        session = groups.group_session_create(
+            group=group,
+            owner=user,
+            name="B-Abend",
+            variant="french",
+            players=["Anna", "Bert", "Carl", "Dora"],
+            options={},
+            money_rate=Decimal("0.05"),
+        )
+        hand = services.hand_record(session=session, raw=HAND)
+        services.session_close(session=session, user=user)
+        anna = group.roster.get(name="Anna")
+        payment = kasse.payment_record(group=group, payer=anna, payee=None, amount=Decimal(1), user=user)
+        invitation = groups.invitation_create(group=group, user=user)
+        season = groups.season_create(
+            group=group, name="Saison", starts_on=session.played_on, ends_on=session.played_on
+        )
+        return group, session, hand, anna, payment, invitation, season
+
+    def group_urls(self, group_b) -> list[str]:
+        group, session, _hand, anna, payment, _invitation, season = group_b
+        g = group.pk
+        return [
+            reverse("group_detail", args=[g]),
+            reverse("group_roster", args=[g]),
+            reverse("group_members", args=[g]),
+            reverse("group_settings", args=[g]),
+            reverse("group_rules", args=[g, "french"]),
+            reverse("group_invitations", args=[g]),
+            reverse("group_evening_game", args=[g]),
+            reverse("group_evening_new", args=[g, "french"]),
+            reverse("group_evening_add", args=[g]),
+            reverse("group_evening_close", args=[g, session.pk]),
+            reverse("group_evening_reopen", args=[g, session.pk]),
+            reverse("group_player", args=[g, anna.pk]),
+            reverse("group_player_pdf", args=[g, anna.pk]),
+            reverse("season_table", args=[g]),
+            reverse("season_table", args=[g, f"s{season.pk}"]),
+            reverse("season_pdf", args=[g, "2026"]),
+            reverse("season_new", args=[g]),
+            reverse("group_kasse", args=[g]),
+            reverse("kasse_reverse", args=[g, payment.pk]),
+        ]
+
+    def test_a_member_of_another_group_sees_and_changes_nothing_of_this_one(
+        self, client_for, other_user, group_b
+    ):
+        group, session, hand, anna, payment, _invitation, _season = group_b
+        own = groups.group_create(owner=other_user, name="Gruppe A")
+        groups.roster_add(group=own, name="Mallory")
+        intruder = client_for(other_user)
+        posted = {
+            "name": "Mallory",
+            "action": "invite",
+            "days": "7",
+            "max_uses": "5",
+            "min_hands": "1",
+            "user": str(other_user.pk),
+            "player": str(anna.pk),
+            "session": str(session.pk),
+            "payer": str(anna.pk),
+            "payee": "box",
+            "amount": "5",
+            "starts_on": "2026-01-01",
+            "ends_on": "2026-12-31",
+        }
+        urls = [
+            *self.group_urls(group_b),
+            reverse("group_player", args=[own.pk, anna.pk]),  # B's player through A's group
+            reverse("kasse_reverse", args=[own.pk, payment.pk]),
+            reverse("group_evening_close", args=[own.pk, session.pk]),
+            *every_url(session, hand),
+        ]
+        for url in urls:
+            assert intruder.get(url).status_code in (404, 405), url
+            response = intruder.post(url, {"token": "x", **posted, **{k: str(v) for k, v in HAND.items()}})
+            assert response.status_code in (404, 405), url
+            assert b"Gruppe B" not in response.content and b"B-Abend" not in response.content, url
+        assert not Membership.objects.filter(group=group, user=other_user).exists()
+        assert (
+            GroupPlayer.objects.filter(group=group).count() == 4
+            and Invitation.objects.filter(group=group).count() == 1
+        )
+        assert (
+            Booking.objects.filter(group=group).count() == 2
+            and not Booking.objects.filter(group=own).exists()
+        )
+        assert Session.objects.get(pk=session.pk).closed_at is not None and session.hands.count() == 1
+        group.refresh_from_db()
+        assert (group.name, group.presets, group.seasons.count()) == ("Gruppe B", {}, 1)
+        groups_page = intruder.get(reverse("group_list")).content.decode()
+        assert "Gruppe A" in groups_page and "Gruppe B" not in groups_page
+
+    def test_every_group_url_asks_an_anonymous_visitor_to_log_in(self, client, group_b):
+        for url in [*self.group_urls(group_b), reverse("group_list")]:
+            response = client.get(url)
+            assert response.status_code in (302, 405), url
+            if response.status_code == 302:
+                assert response["Location"].startswith("/accounts/login/"), url
+        invitation = group_b[5]
+        assert client.post(reverse("join", args=[invitation.token])).status_code == 200  # asks to log in
+        assert not invitation.group.memberships.exclude(role="owner").exists()

@@ -1,0 +1,312 @@
+"""A regular table ("Runde"): the group, its members and roster, invitations,
+house rules for new evenings, seasons, and the evenings themselves.
+
+The owner manages the group (settings, house rules, roster links, invitations,
+members); every member records and corrects hands in the group's evenings and
+books payments in its Kasse. Each writing function is keyword-only and runs in
+one transaction; input the group refuses raises ``InvalidInput`` naming the field,
+before anything is written.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.engine import VARIANTS, InvalidInput
+from scoring.engine.schema import clean, dump, text_problem
+from scoring.engine.types import gettext_noop, invalid
+from scoring.models import NAME_LENGTH, Group, GroupPlayer, Invitation, Membership, Season, Seat, Session
+from scoring.services.sessions import session_create
+from scoring.services.standings import evening_refresh, statistics_changed
+
+INVITATION_DAYS = (1, 7, 30)  # how long a new invitation link may be valid
+MOST_USES = 20  # people one invitation link may let in
+GROUP_NAME_LENGTH = 80
+LATEST_EVENINGS = 20  # evenings listed on the group's page
+
+
+def _text(field: str, value: str, longest: int) -> str:
+    """A one-line name: stripped, not empty, at most ``longest`` characters, no control characters."""
+    value = value.strip()
+    if not value or len(value) > longest:
+        raise invalid(field, gettext_noop("a name of 1 to {n} characters"), n=longest)
+    problem = text_problem(value)
+    if problem is not None:
+        raise InvalidInput(field, problem)
+    return value
+
+
+def _money_rate(value: Decimal | None) -> Decimal | None:
+    if value is not None and (not value.is_finite() or value <= 0 or value >= 10000):
+        raise invalid("money_rate", gettext_noop("empty, or more than 0 and less than 10000"))
+    return value
+
+
+@transaction.atomic
+def group_create(*, owner: User, name: str, money_rate: Decimal | None = None) -> Group:
+    """A new group, with ``owner`` as its owner and first member."""
+    group = Group.objects.create(
+        name=_text("name", name, GROUP_NAME_LENGTH), money_rate=_money_rate(money_rate)
+    )
+    Membership.objects.create(group=group, user=owner, role=Membership.Role.OWNER)
+    return group
+
+
+@transaction.atomic
+def group_update(*, group: Group, name: str, money_rate: Decimal | None, min_hands: int) -> Group:
+    """The group's name, its money rate for new evenings, and the fewest hands a
+    player needs to be ranked by average per hand in a season."""
+    if not 1 <= min_hands <= 10000:
+        raise invalid("min_hands", gettext_noop("a whole number from 1 to 10000"))
+    group.name = _text("name", name, GROUP_NAME_LENGTH)
+    group.money_rate = _money_rate(money_rate)
+    group.min_hands = min_hands
+    group.save(update_fields=["name", "money_rate", "min_hands"])
+    statistics_changed(group.pk)
+    return group
+
+
+@transaction.atomic
+def group_preset(*, group: Group, variant: str, options: Mapping[str, Any]) -> Group:
+    """Keep the group's house rules for a game: its new evenings start from them.
+    Each rule is checked as a session checks it (``InvalidInput`` naming ``options.<rule>``)."""
+    game = VARIANTS[variant]
+    values = clean(game.option_fields, dict(options), (), "options.")
+    locked = Group.objects.select_for_update().get(pk=group.pk)
+    locked.presets = {**locked.presets, variant: dump(game.option_fields, values, defaults=True)}
+    locked.save(update_fields=["presets"])
+    group.presets = locked.presets
+    return group
+
+
+# -- the roster ----------------------------------------------------------------------------
+
+
+def roster_player(group: Group, name: str) -> GroupPlayer:
+    """The roster's player of that name; a new name joins the roster."""
+    player, created = GroupPlayer.objects.get_or_create(group=group, name=_text("name", name, NAME_LENGTH))
+    if created:
+        statistics_changed(group.pk)
+    return player
+
+
+@transaction.atomic
+def roster_add(*, group: Group, name: str) -> GroupPlayer:
+    return roster_player(group, name)
+
+
+@transaction.atomic
+def roster_link(*, player: GroupPlayer, user_id: int | None) -> GroupPlayer:
+    """Link a roster player to a member's account (``None``: unlink). An account
+    is linked to at most one player of a group."""
+    if user_id is not None:
+        if not Membership.objects.filter(group_id=player.group_id, user_id=user_id).exists():
+            raise invalid("user", gettext_noop("must be a member of the group"))
+        GroupPlayer.objects.filter(group_id=player.group_id, user_id=user_id).exclude(pk=player.pk).update(
+            user=None
+        )
+    player.user_id = user_id
+    player.save(update_fields=["user"])
+    statistics_changed(player.group_id)
+    return player
+
+
+# -- members and invitations --------------------------------------------------------------
+
+
+class InvitationRefused(Exception):
+    """An invitation link that no longer lets anyone in, and why."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason  # unknown, revoked, expired, used
+        super().__init__(reason)
+
+
+@transaction.atomic
+def invitation_create(*, group: Group, user: User, days: int = 7, max_uses: int = 1) -> Invitation:
+    """A new unguessable link that lets ``max_uses`` people join within ``days`` days."""
+    if days not in INVITATION_DAYS:
+        raise invalid("days", gettext_noop("one of {allowed}"), allowed=", ".join(map(str, INVITATION_DAYS)))
+    if not 1 <= max_uses <= MOST_USES:
+        raise invalid("max_uses", gettext_noop("a whole number from 1 to {most}"), most=MOST_USES)
+    return Invitation.objects.create(
+        group=group,
+        token=secrets.token_urlsafe(32),
+        created_by=user,
+        expires_at=timezone.now() + timedelta(days=days),
+        max_uses=max_uses,
+    )
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation) -> None:
+    """The link stops working at once; whoever joined through it stays."""
+    Invitation.objects.filter(pk=invitation.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def invitation_check(invitation: Invitation) -> None:
+    """``InvitationRefused`` unless the link still lets someone in."""
+    if invitation.revoked_at is not None:
+        raise InvitationRefused("revoked")
+    if invitation.expires_at <= timezone.now():
+        raise InvitationRefused("expired")
+    if invitation.uses >= invitation.max_uses:
+        raise InvitationRefused("used")
+
+
+def invitation_by_token(token: str) -> Invitation:
+    """The invitation behind a link, whatever its state (``InvitationRefused`` if none)."""
+    invitation = Invitation.objects.filter(token=token).select_related("group").first() if token else None
+    if invitation is None:
+        raise InvitationRefused("unknown")
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user: User) -> Membership:
+    """Join the group behind the link. A member who opens it again stays a member
+    and uses nothing up; anyone else needs a link that is open (not revoked,
+    expired or used up), and takes one of its uses."""
+    found = invitation_by_token(token)
+    invitation = Invitation.objects.select_for_update().get(pk=found.pk)
+    existing = Membership.objects.filter(group_id=invitation.group_id, user=user).first()
+    if existing is not None:
+        return existing
+    invitation_check(invitation)
+    invitation.uses += 1
+    invitation.save(update_fields=["uses"])
+    return Membership.objects.create(group_id=invitation.group_id, user=user, role=Membership.Role.MEMBER)
+
+
+@transaction.atomic
+def member_remove(*, group: Group, user_id: int) -> None:
+    """Take a member out of the group (never its owner); their roster link goes too."""
+    removed, _ = Membership.objects.filter(group=group, user_id=user_id, role=Membership.Role.MEMBER).delete()
+    if removed:
+        GroupPlayer.objects.filter(group=group, user_id=user_id).update(user=None)
+
+
+# -- seasons ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def season_create(*, group: Group, name: str, starts_on: date, ends_on: date) -> Season:
+    if ends_on < starts_on:
+        raise invalid("ends_on", gettext_noop("must not be before the first day"))
+    name = _text("name", name, 80)
+    if Season.objects.filter(group=group, name=name).exists():
+        raise invalid("name", gettext_noop("the group has a season of that name already"))
+    season = Season.objects.create(group=group, name=name, starts_on=starts_on, ends_on=ends_on)
+    statistics_changed(group.pk)
+    return season
+
+
+# -- evenings -----------------------------------------------------------------------------
+
+
+def last_seating(group: Group, variant: str) -> list[str]:
+    """The players of the group's last evening of this game, in their seat order
+    (of any game if it has none yet): a new evening starts from them."""
+    evenings = Session.objects.filter(group=group).order_by("-played_on", "-created_at", "-id")
+    last = evenings.filter(variant=variant).first() or evenings.first()
+    if last is None:
+        return []
+    return list(Seat.objects.filter(session=last).order_by("position").values_list("name", flat=True))
+
+
+def _seat_roster(session: Session, group: Group) -> None:
+    """Each seat of the evening sits a player of the roster; new names join it."""
+    for seat in Seat.objects.filter(session=session):
+        seat.roster = roster_player(group, seat.name)
+        seat.save(update_fields=["roster"])
+
+
+@transaction.atomic
+def group_session_create(
+    *,
+    group: Group,
+    owner: User,
+    name: str,
+    variant: str,
+    players: Sequence[str],
+    options: dict[str, Any],
+    money_rate: Decimal | None = None,
+) -> Session:
+    """Open an evening of the group: its players are the roster's (new names join
+    the roster), and it counts in the group's statistics and Kasse."""
+    session = session_create(
+        owner=owner, name=name, variant=variant, players=players, options=options, money_rate=money_rate
+    )
+    session.group = group
+    session.save(update_fields=["group"])
+    _seat_roster(session, group)
+    evening_refresh(session)
+    return session
+
+
+@transaction.atomic
+def group_session_add(*, group: Group, session: Session) -> Session:
+    """Bring an evening played before (one of the user's own, in no group yet)
+    into the group: its hands count in the statistics as they were stored."""
+    locked = Session.objects.select_for_update().get(pk=session.pk)
+    if locked.group_id is not None:
+        raise invalid("session", gettext_noop("this session belongs to a group already"))
+    locked.group = group
+    locked.save(update_fields=["group"])
+    _seat_roster(locked, group)
+    evening_refresh(locked)
+    return locked
+
+
+def groups_of(user: User) -> list[Group]:
+    return list(Group.objects.filter(memberships__user=user).order_by("name", "id"))
+
+
+def is_owner(group: Group, user: User) -> bool:
+    return Membership.objects.filter(group=group, user=user, role=Membership.Role.OWNER).exists()
+
+
+@dataclass(frozen=True)
+class Overview:
+    """What the group's page shows."""
+
+    group: Group
+    owner: bool  # the user viewing it owns the group
+    memberships: tuple[Membership, ...]
+    roster: tuple[GroupPlayer, ...]
+    evenings: tuple[Session, ...]  # the latest evenings, newest first
+    evening_count: int
+    addable: tuple[Session, ...]  # the user's own sessions in no group
+    me: GroupPlayer | None  # the roster player linked to the user
+
+
+def group_overview(group: Group, user: User) -> Overview:
+    """The group's page: members, roster, the latest evenings (a few queries, bounded)."""
+    memberships = tuple(
+        Membership.objects.filter(group=group).select_related("user").order_by("joined_at", "id")
+    )
+    roster = tuple(GroupPlayer.objects.filter(group=group).select_related("user"))
+    evenings = Session.objects.filter(group=group).order_by("-played_on", "-created_at", "-id")
+    return Overview(
+        group=group,
+        owner=any(m.user_id == user.pk and m.role == Membership.Role.OWNER for m in memberships),
+        memberships=memberships,
+        roster=roster,
+        evenings=tuple(evenings.prefetch_related("seats")[:LATEST_EVENINGS]),
+        evening_count=evenings.count(),
+        addable=tuple(
+            Session.objects.filter(owner=user, group__isnull=True).order_by("-played_on", "-id")[
+                :LATEST_EVENINGS
+            ]
+        ),
+        me=next((player for player in roster if player.user_id == user.pk), None),
+    )

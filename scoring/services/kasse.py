@@ -1,0 +1,232 @@
+"""A group's Kasse: money carried from evening to evening.
+
+Each closed evening of the group with a money rate books its settlement — each
+player's money, rounded once by the settlement engine and summing to zero. Payments
+between players, or into and out of the common box, are booked as they are made.
+A booking is never changed: a mistake is put right by a counter-booking, and
+reopening an evening reverses what it booked. Every booking keeps who made it
+and when. A player's open balance is the sum of the player's lines; the fewest
+transfers that clear every balance come from the settlement engine.
+
+Sign: a positive balance is owed to the player, a negative one the player owes.
+A payment from Bert to Anna moves Bert's balance up and Anna's down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Sum
+
+from scoring.engine import InvalidInput
+from scoring.engine.schema import text_problem
+from scoring.engine.settlement import CENT, fewest_transfers
+from scoring.engine.types import gettext_noop, invalid
+from scoring.models import Booking, BookingLine, Group, GroupPlayer, Seat, Session
+from scoring.services.standings import evening_of
+
+MAX_AMOUNT = Decimal("100000.00")  # one payment at a card table
+NOTE_LENGTH = 200
+BOX = "box"  # the common box, where a player's id would stand
+
+
+class KasseRefused(Exception):
+    """A booking the Kasse does not take, with the reason for the page."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+def _book(
+    *,
+    group: Group,
+    kind: str,
+    lines: Sequence[tuple[GroupPlayer | None, Decimal]],
+    user: User | None,
+    session: Session | None = None,
+    reverses: Booking | None = None,
+    note: str = "",
+) -> Booking:
+    if sum((amount for _, amount in lines), Decimal(0)) != 0:
+        raise AssertionError(f"a booking must sum to zero: {lines}")
+    booking = Booking.objects.create(
+        group=group, kind=kind, session=session, reverses=reverses, note=note, created_by=user
+    )
+    BookingLine.objects.bulk_create(
+        BookingLine(booking=booking, group=group, player=player, amount=amount) for player, amount in lines
+    )
+    return booking
+
+
+def evening_book(*, session: Session, user: User | None) -> Booking | None:
+    """Book a closed evening's settlement (each player's money) into its group's
+    Kasse; nothing for an evening outside a group or without a money rate. Called
+    by ``session_close`` in its transaction."""
+    if session.group_id is None or session.money_rate is None:
+        return None
+    seats = list(Seat.objects.filter(session=session).select_related("roster").order_by("position"))
+    money = evening_of(session, seats).settlement.money or {}
+    lines = [
+        (seat.roster, money.get(seat.name, Decimal("0.00"))) for seat in seats if seat.roster is not None
+    ]
+    group = Group.objects.get(pk=session.group_id)
+    return _book(group=group, kind=Booking.Kind.EVENING, lines=lines, user=user, session=session)
+
+
+def evening_unbook(*, session: Session, user: User | None) -> None:
+    """Reverse what a reopened evening booked (called by ``session_reopen``)."""
+    # The session's row is locked by session_reopen: no other reopening runs meanwhile.
+    booked = Booking.objects.filter(session=session, kind=Booking.Kind.EVENING, reversed_by__isnull=True)
+    for booking in booked:
+        _reverse(booking, user, note="")
+
+
+def _reverse(booking: Booking, user: User | None, note: str) -> Booking:
+    lines = [(line.player, -line.amount) for line in booking.lines.select_related("player")]
+    return _book(
+        group=booking.group,
+        kind=Booking.Kind.REVERSAL,
+        lines=lines,
+        user=user,
+        session=booking.session,
+        reverses=booking,
+        note=note,
+    )
+
+
+def check_note(note: str) -> str:
+    note = note.strip()
+    if len(note) > NOTE_LENGTH:
+        raise invalid("note", gettext_noop("at most {n} characters"), n=NOTE_LENGTH)
+    problem = text_problem(note)
+    if problem is not None:
+        raise InvalidInput("note", problem)
+    return note
+
+
+@transaction.atomic
+def payment_record(
+    *,
+    group: Group,
+    payer: GroupPlayer | None,
+    payee: GroupPlayer | None,
+    amount: Decimal,
+    user: User,
+    note: str = "",
+) -> Booking:
+    """Book a payment: ``payer`` gave ``payee`` ``amount`` (either may be the
+    common box, ``None``). Refused with ``InvalidInput`` naming the field."""
+    if payer is not None and payer.group_id != group.pk:
+        raise invalid("payer", gettext_noop("must be a player of this group or the box"))
+    if payee is not None and payee.group_id != group.pk:
+        raise invalid("payee", gettext_noop("must be a player of this group or the box"))
+    if payer == payee:
+        raise invalid("payee", gettext_noop("must not be the payer"))
+    if not amount.is_finite() or amount <= 0 or amount > MAX_AMOUNT or amount != amount.quantize(CENT):
+        raise invalid(
+            "amount", gettext_noop("must be more than 0 and at most {most}, in cents"), most=int(MAX_AMOUNT)
+        )
+    lines = [(payer, amount), (payee, -amount)]
+    return _book(group=group, kind=Booking.Kind.PAYMENT, lines=lines, user=user, note=check_note(note))
+
+
+@transaction.atomic
+def booking_reverse(*, booking: Booking, user: User, note: str = "") -> Booking:
+    """Cancel a payment by a counter-booking. An evening's booking is reversed by
+    reopening the evening; a reversal is not reversed again (book anew instead)."""
+    locked = (
+        Booking.objects.select_for_update(of=("self",)).select_related("group", "session").get(pk=booking.pk)
+    )
+    if locked.kind != Booking.Kind.PAYMENT:
+        raise KasseRefused(
+            gettext_noop("An evening is taken out of the Kasse by reopening it.")
+            if locked.kind == Booking.Kind.EVENING
+            else gettext_noop("A reversal is not reversed: book the payment again.")
+        )
+    if Booking.objects.filter(reverses=locked).exists():
+        raise KasseRefused(gettext_noop("This booking was reversed already."))
+    return _reverse(locked, user, check_note(note))
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Balance:
+    player: GroupPlayer | None  # None: the common box
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: GroupPlayer | None
+    payee: GroupPlayer | None
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Kasse:
+    balances: tuple[Balance, ...]  # every roster player, then the box
+    transfers: tuple[Payment, ...]  # the fewest payments that clear every balance now
+
+    @property
+    def box(self) -> Decimal:
+        """What the common box holds (what it owes the players)."""
+        return -next((b.amount for b in self.balances if b.player is None), Decimal(0))
+
+
+def kasse_of(group: Group) -> Kasse:
+    """Open balances and the fewest transfers that clear them (two queries)."""
+    sums: dict[int | None, Decimal] = dict(
+        BookingLine.objects.filter(group=group)
+        .values_list("player_id")
+        .annotate(total=Sum("amount"))
+        .values_list("player_id", "total")
+    )
+    roster = list(GroupPlayer.objects.filter(group=group).order_by("name", "id"))
+    balances = [Balance(player, sums.get(player.pk) or Decimal("0.00")) for player in roster]
+    balances.append(Balance(None, sums.get(None) or Decimal("0.00")))
+    by_key = {_key(b.player): b.player for b in balances}
+    cents = {_key(b.player): int(b.amount / CENT) for b in balances}
+    # fewest_transfers pays from negative to positive balances: whoever owes pays.
+    transfers = tuple(
+        Payment(by_key[payer], by_key[payee], Decimal(amount) * CENT)
+        for payer, payee, amount in fewest_transfers(cents)
+    )
+    return Kasse(tuple(balances), transfers)
+
+
+def _key(player: GroupPlayer | None) -> str:
+    return BOX if player is None else str(player.pk)
+
+
+LATEST_BOOKINGS = 50  # bookings listed on the Kasse page
+
+
+def bookings_of(group: Group) -> list[Booking]:
+    """The latest bookings with their lines, newest first (three queries)."""
+    return list(
+        Booking.objects.filter(group=group)
+        .select_related("created_by", "session", "reverses")
+        .prefetch_related("lines__player", "reversed_by")[:LATEST_BOOKINGS]
+    )
+
+
+def statement_of(player: GroupPlayer) -> list[tuple[Booking, Decimal, Decimal]]:
+    """A player's account: each booking that moved it, the amount, the balance after."""
+    lines = (
+        BookingLine.objects.filter(player=player)
+        .select_related("booking", "booking__session", "booking__created_by")
+        .order_by("booking__created_at", "booking_id")
+    )
+    rows: list[tuple[Booking, Decimal, Decimal]] = []
+    balance = Decimal("0.00")
+    for line in lines:
+        balance += line.amount
+        rows.append((line.booking, line.amount, balance))
+    return rows
