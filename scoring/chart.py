@@ -24,13 +24,13 @@ MARKERS = ("circle", "square", "diamond", "triangle", "cross", "ring")
 
 def running_total_svg(
     players: Sequence[str],
-    totals: Sequence[Sequence[Fraction]],
+    totals: Sequence[Sequence[Fraction | int]],
     breaks: Sequence[int] = (),
     title: str = "",
 ) -> str:
     """``totals[h][p]``: player p's total after hand h (hand 0 is the start, all 0).
     ``breaks``: hand numbers after which a series or round ended."""
-    series = [[Fraction(0)] * len(players), *[list(t) for t in totals]]
+    series: list[list[Fraction | int]] = [[0] * len(players), *[list(t) for t in totals]]
     count = len(series) - 1
     low = min(min(row) for row in series)
     high = max(max(row) for row in series)
@@ -38,12 +38,15 @@ def running_total_svg(
         low, high = low - 10, high + 10
     span_x = WIDTH - LEFT - RIGHT
     span_y = HEIGHT - TOP - BOTTOM
+    # Positions in floats: a drawing needs no exact arithmetic, and a long
+    # evening has thousands of points.
+    top_value, scale = float(high), span_y / float(high - low)
 
     def x(hand: int) -> float:
         return LEFT + (span_x * hand / count if count else 0)
 
-    def y(value: Fraction) -> float:
-        return TOP + float((high - value) / (high - low)) * span_y
+    def y(value: Fraction | int) -> float:
+        return TOP + (top_value - float(value)) * scale
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" role="img"'
@@ -133,7 +136,7 @@ def _marker(kind: str, cx: float, cy: float, colour: str) -> str:
     )
 
 
-def _ticks(low: Fraction, high: Fraction) -> list[Fraction]:
+def _ticks(low: Fraction | int, high: Fraction | int) -> list[Fraction]:
     """A few round values between low and high, 0 among them when in range."""
     span = float(high - low)
     raw = span / 5

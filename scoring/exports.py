@@ -80,7 +80,7 @@ def _text(value: str) -> str:
     return f"'{value}" if value.startswith(FORMULA_START) else value
 
 
-def _number(value: Fraction) -> str:
+def _number(value: Fraction | int) -> str:
     return str(points_to_json(value))
 
 

@@ -10,12 +10,15 @@ Parties) and the chart's lines come from one pass over the hands.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,6 +30,10 @@ from scoring.presentation import house_rules
 from scoring.services.games import Game, game_of
 from scoring.services.hands import proposed_dealer_after
 
+# A number on the sheet: whole points stay ``int`` (summing a long evening in
+# ``Fraction`` costs more than all the rest of the sheet), half points ``Fraction``.
+Points = Fraction | int
+
 # What the sheet reads of a hand: never the inputs, the breakdown only for the appendix.
 ROW_FIELDS = (
     "id",
@@ -37,7 +44,7 @@ ROW_FIELDS = (
     "sitting_out",
     "note",
     "deltas",
-    "description",
+    "description_text",
     "facts",
 )
 
@@ -74,19 +81,25 @@ class SheetRow:
     type: HandType
     dealer: str
     sitting_out: str
-    description: Line | None
+    stored_description: str  # the hand in short as stored: a Line as JSON text
     note: str
-    deltas: tuple[Fraction, ...]  # in seat order
-    totals: tuple[Fraction, ...]  # running totals (per series where the game restarts them)
-    overall: tuple[Fraction, ...]  # running totals of the whole evening, bonuses included
+    deltas: tuple[Points, ...]  # in seat order
+    totals: tuple[Points, ...]  # running totals (per series where the game restarts them)
+    overall: tuple[Points, ...]  # running totals of the whole evening, bonuses included
     section_end: SheetSection | None  # the series or Partie this hand closes
+
+    @property
+    def description(self) -> Line | None:
+        """Read only for the rows a page shows, not for every hand summed."""
+        data = json.loads(self.stored_description) if self.stored_description else None
+        return line_from_json(data) if data else None
 
     @property
     def redeal(self) -> bool:
         return self.type is HandType.REDEAL
 
     @property
-    def cells(self) -> list[tuple[Fraction, Fraction]]:
+    def cells(self) -> list[tuple[Points, Points]]:
         return list(zip(self.deltas, self.totals, strict=True))
 
 
@@ -123,17 +136,24 @@ class Sheet:
 
 
 def build_sheet(session: Session) -> Sheet:
-    """The sheet from three queries whatever its length: seats, hands, nothing else."""
+    """The sheet from two queries whatever its length: seats, hands, nothing else."""
     seats = list(session.seats.all())
     game = game_of(session, seats)
     hands = list(
-        Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number").only(*ROW_FIELDS)
+        Hand.objects.filter(session=session, deleted_at__isnull=True)
+        .order_by("number")
+        # Decoded only for the rows a page shows (``SheetRow.description``).
+        .annotate(description_text=Cast("description", TextField()))
+        .values_list(*ROW_FIELDS)
     )
-    stored = [StoredHand(hand.dealer or None, _deltas(hand), frozenset(hand.facts)) for hand in hands]
+    stored = [
+        StoredHand(dealer or None, {name: _points(value) for name, value in deltas.items()}, frozenset(facts))
+        for (_, _, _, _, dealer, _, _, deltas, _, facts) in hands
+    ]
     variant, players = game.variant, game.players
     summary = variant.summarize(players, stored, game.options)
-    deltas = [hand.deltas for hand in stored]
     kind = variant.section_kind
+    deltas = [hand.deltas for hand in stored]
     sections = (
         ()
         if kind is None
@@ -156,26 +176,29 @@ def build_sheet(session: Session) -> Sheet:
     restarts = kind is not None and kind.restarts_totals
 
     rows: list[SheetRow] = []
-    running = [Fraction(0)] * len(players)
-    overall = [Fraction(0)] * len(players)
+    zero: list[Points] = [0] * len(players)
+    running, overall = zero, zero
     for index, (hand, facts) in enumerate(zip(hands, stored, strict=True)):
-        row_deltas = tuple(facts.deltas.get(name, Fraction(0)) for name in players)
-        running = [total + delta for total, delta in zip(running, row_deltas, strict=True)]
-        overall = [total + delta for total, delta in zip(overall, row_deltas, strict=True)]
+        hand_id, number, version, hand_type, dealer, sitting_out, note, _, description, _ = hand
+        row_deltas = tuple(_exact(facts.deltas.get(name, 0)) for name in players)
+        running = [_exact(total + delta) for total, delta in zip(running, row_deltas, strict=True)]
+        overall = [_exact(total + delta) for total, delta in zip(overall, row_deltas, strict=True)]
         end = ends.get(index)
         if end is not None:
-            overall = [total + end.bonus.get(name, 0) for total, name in zip(overall, players, strict=True)]
+            overall = [
+                _exact(total + end.bonus.get(name, 0)) for total, name in zip(overall, players, strict=True)
+            ]
         rows.append(
             SheetRow(
-                hand_id=hand.pk,
+                hand_id=hand_id,
                 index=index + 1,
-                number=hand.number,
-                version=hand.version,
-                type=HandType(hand.type),
-                dealer=hand.dealer,
-                sitting_out=hand.sitting_out,
-                description=line_from_json(hand.description) if hand.description else None,
-                note=hand.note,
+                number=number,
+                version=version,
+                type=HandType(hand_type),
+                dealer=dealer,
+                sitting_out=sitting_out,
+                stored_description=description,
+                note=note,
                 deltas=row_deltas,
                 totals=tuple(running),
                 overall=tuple(overall),
@@ -183,9 +206,9 @@ def build_sheet(session: Session) -> Sheet:
             )
         )
         if restarts and end is not None:
-            running = [Fraction(0)] * len(players)
+            running = zero
 
-    last_dealer = next((hand.dealer for hand in reversed(hands) if hand.dealer), None)
+    last_dealer = next((hand.dealer for hand in reversed(stored) if hand.dealer), None)
     return Sheet(
         session=session,
         game=game,
@@ -197,8 +220,15 @@ def build_sheet(session: Session) -> Sheet:
     )
 
 
-def _deltas(hand: Hand) -> dict[str, Fraction]:
-    return {name: points_from_json(value) for name, value in hand.deltas.items()}
+# The same few values (0, ±40, ±80, …) recur on every hand of every sheet.
+_points = lru_cache(maxsize=4096)(points_from_json)
+
+
+def _exact(value: Points) -> Points:
+    """Whole numbers as ``int``, so that summing them stays cheap."""
+    if type(value) is int or value.denominator != 1:
+        return value
+    return value.numerator
 
 
 def _settled(net: Any, session: Session) -> Settlement | None:
