@@ -15,6 +15,7 @@ from fractions import Fraction
 from django.template.loader import render_to_string
 from django.utils.text import slugify
 
+from scoring import caching
 from scoring.engine.session_file import FORMAT
 from scoring.engine.types import points_to_json
 from scoring.models import Hand, Session
@@ -44,11 +45,11 @@ def session_export(
     if kind == "csv":
         return Export(session_csv(build_sheet(session)).encode(), "text/csv; charset=utf-8", f"{stem}.csv")
     if kind == "pdf":
-        return Export(
-            session_pdf(build_sheet(session), series=series, appendix=appendix),
-            "application/pdf",
-            f"{stem}.pdf",
+        pdf = caching.cached(
+            caching.session_key(session, "pdf", series, appendix),
+            lambda: session_pdf(build_sheet(session), series=series, appendix=appendix),
         )
+        return Export(pdf, "application/pdf", f"{stem}.pdf")
     raise LookupError(f"no export kind {kind!r}")
 
 
@@ -115,6 +116,14 @@ def session_csv(sheet: Sheet) -> str:
 def print_html(context: dict[str, object]) -> str:
     """The printable score sheet as HTML (the print view; the PDF draws the same)."""
     return render_to_string("scoring/print/sheet.html", context)
+
+
+def print_page(session: Session, *, series: int | None = None, appendix: bool = False) -> str:
+    """The print view of this version of the session (``LookupError`` for a series it does not have)."""
+    return caching.cached(
+        caching.session_key(session, "print", series, appendix),
+        lambda: print_html(print_context(build_sheet(session), series=series, appendix=appendix)),
+    )
 
 
 def session_pdf(sheet: Sheet, *, series: int | None = None, appendix: bool = False) -> bytes:

@@ -20,8 +20,10 @@ from typing import Any
 from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
+from scoring import caching
 from scoring.chart import running_total_svg
 from scoring.engine import HandType, Line, SectionKind, Settlement, StoredHand, Summary, settle
 from scoring.engine.types import line_from_json, points_from_json
@@ -33,6 +35,9 @@ from scoring.services.hands import proposed_dealer_after
 # A number on the sheet: whole points stay ``int`` (summing a long evening in
 # ``Fraction`` costs more than all the rest of the sheet), half points ``Fraction``.
 Points = Fraction | int
+
+# The hands a sheet page shows at first: the latest, the rest one tap away.
+SHOWN_HANDS = 30
 
 # What the sheet reads of a hand: never the inputs, the breakdown only for the appendix.
 ROW_FIELDS = (
@@ -229,6 +234,20 @@ def _exact(value: Points) -> Points:
     if type(value) is int or value.denominator != 1:
         return value
     return value.numerator
+
+
+def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]:
+    """What the sheet's pages read. The sheet is built only when a fragment the
+    templates cache per version (``{% cache %}``) is missing, so a page seen
+    before costs the session's row and a few cache lookups."""
+    sheet: Any = SimpleLazyObject(lambda: build_sheet(session))
+    return {
+        "sheet": sheet,
+        "rules": SimpleLazyObject(lambda: house_rules(sheet.game.variant, sheet.game.options)),
+        "shown_rows": SimpleLazyObject(lambda: sheet.rows if show_all else sheet.rows[-SHOWN_HANDS:]),
+        "show_all": show_all,
+        "cache_seconds": caching.SECONDS,
+    }
 
 
 def _settled(net: Any, session: Session) -> Settlement | None:

@@ -8,11 +8,18 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import Client
 
 from scoring import services
 from scoring.models import Session
 from tests.engine.support import FIXTURES
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    """Each test starts with nothing cached (the test databases reuse ids)."""
+    cache.clear()
 
 
 @pytest.fixture

@@ -7,12 +7,13 @@ from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
 from scoring import services
 from scoring.models import Hand, Session
-from scoring.sheet import build_sheet
+from scoring.sheet import sheet_context
 from scoring.views.common import Request, own_session, shared_session, whole
 from scoring.views.hands import hand_page_context
 
@@ -52,6 +53,7 @@ def _act(session: Session, posted: QueryDict) -> str | None:
     return None
 
 
+@gzip_page
 @require_GET
 def shared_board(request: Request, token: str) -> HttpResponse:
     """The live sheet, read-only, for anyone with the link. The page asks every
@@ -68,7 +70,11 @@ def shared_board(request: Request, token: str) -> HttpResponse:
     if request.htmx and request.GET.get("since") == board.version:
         return HttpResponse(status=204)
     template = "scoring/shared.html#board" if request.htmx else "scoring/shared.html"
-    context = {"session": session, "sheet": build_sheet(session), "share_token": token}
+    context = {
+        "session": session,
+        "share_token": token,
+        **sheet_context(session, show_all="all" in request.GET),
+    }
     context.update(version=board.version, last_change=board.last_change)
     return render(request, template, context)
 

@@ -5,45 +5,47 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from scoring import exports
-from scoring.presentation import house_rules
-from scoring.sheet import build_sheet, print_context
+from scoring.sheet import sheet_context
 from scoring.views.common import Request, own_session, whole
 
 
+@gzip_page
 @login_required
 @require_GET
 def scoreboard(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk)
-    sheet = build_sheet(session)
     undo = whole(request.GET.get("undo"))
     undone = session.hands.filter(pk=undo, deleted_at__isnull=False).first() if undo is not None else None
     template = "scoring/scoreboard.html#board" if request.htmx else "scoring/scoreboard.html"
-    rules = house_rules(sheet.game.variant, sheet.game.options)
-    return render(request, template, {"session": session, "sheet": sheet, "undone": undone, "rules": rules})
+    context = sheet_context(session, show_all="all" in request.GET)
+    return render(request, template, {"session": session, "undone": undone, **context})
 
 
+@gzip_page
 @login_required
 @require_GET
 def settlement(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk)
-    return render(request, "scoring/settlement.html", {"session": session, "sheet": build_sheet(session)})
+    return render(request, "scoring/settlement.html", {"session": session, **sheet_context(session)})
 
 
+@gzip_page
 @login_required
 @require_GET
 def session_print(request: Request, pk: int) -> HttpResponse:
     """The score sheet as a page to print; the PDF is drawn from the same context."""
-    sheet = build_sheet(own_session(request, pk))
+    session = own_session(request, pk)
     try:
-        context = print_context(
-            sheet, series=whole(request.GET.get("series")), appendix="appendix" in request.GET
+        page = exports.print_page(
+            session, series=whole(request.GET.get("series")), appendix="appendix" in request.GET
         )
     except LookupError:
         raise Http404("no such series") from None
-    return HttpResponse(exports.print_html(context))
+    return HttpResponse(page)
 
 
 @login_required

@@ -81,3 +81,15 @@ def test_the_sqlite_connection_uses_wal():
         mode = cursor.fetchone()[0]
     # The test database lives in memory, where SQLite reports "memory"; a file database reports "wal".
     assert mode in ("wal", "memory")
+
+
+def test_each_server_keeps_its_own_cache_unless_told_to_share_one_in_the_database():
+    code = "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])"
+    assert _django(code, SECRET_KEY="x").stdout.strip().endswith("LocMemCache")
+    assert _django(code, SECRET_KEY="x", CACHE="database").stdout.strip().endswith("DatabaseCache")
+
+
+def test_an_unknown_cache_is_an_error():
+    result = _django("import django.conf; django.conf.settings.CACHES", SECRET_KEY="x", CACHE="memcache")
+    assert result.returncode != 0
+    assert "CACHE must be one of local, database" in result.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -278,15 +279,26 @@ def test_the_scoreboard_uses_the_same_few_queries_whatever_its_length(
     )
     url = reverse("scoreboard", args=[french.pk])
     logged_in.get(url)  # warm the session and user lookups
+    cache.clear()
     with CaptureQueriesContext(connection) as queries:
         response = logged_in.get(url)
+    with CaptureQueriesContext(connection) as again:
+        repeated = logged_in.get(url)
     assert response.status_code == 200
     assert sheet_totals(response.content.decode())["Anna"] == 240 * hands
     assert len(queries) == EXPECTED_SCOREBOARD_QUERIES
+    assert board_of(repeated) == board_of(response)
+    assert len(again) == EXPECTED_CACHED_SCOREBOARD_QUERIES
+
+
+def board_of(response) -> str:
+    return re.search(r'<section id="board".*?</section>\s*<nav', response.content.decode(), re.S).group(0)
 
 
 # The login session, the user, the session row, its seats, its live hands.
 EXPECTED_SCOREBOARD_QUERIES = 5
+# Seen before: the sheet comes from the cache; only the session row is read.
+EXPECTED_CACHED_SCOREBOARD_QUERIES = 3
 
 
 def test_pages_need_a_login(client, french):
