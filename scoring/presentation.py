@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from django.utils.formats import get_format
@@ -17,11 +18,22 @@ from scoring.engine.types import format_number, format_signed
 
 def number(value: Fraction | int) -> str:
     """240, −80, 1.5 (1,5 in German and French): no trailing .0."""
-    return format_number(Fraction(value), str(get_format("DECIMAL_SEPARATOR")))
+    return _number(value, str(get_format("DECIMAL_SEPARATOR")))
 
 
 def signed(value: Fraction | int) -> str:
-    return format_signed(Fraction(value), number)
+    return _signed(value, str(get_format("DECIMAL_SEPARATOR")))
+
+
+# A sheet shows the same few hundred numbers over and over: each is formatted once.
+@lru_cache(maxsize=8192)
+def _number(value: Fraction | int, separator: str) -> str:
+    return format_number(Fraction(value), separator)
+
+
+@lru_cache(maxsize=8192)
+def _signed(value: Fraction | int, separator: str) -> str:
+    return format_signed(Fraction(value), lambda exact: _number(exact, separator))
 
 
 def render_line(line: Line) -> str:
