@@ -16,7 +16,7 @@ and runs in one transaction; input the engine refuses raises ``InvalidInput``
 before anything is written.
 """
 
-from scoring.services.access import hand_for, session_for, session_shared
+from scoring.services.access import hand_for, hand_of, session_for, session_shared
 from scoring.services.games import Game, game_of, options_json
 from scoring.services.hands import (
     HandConflict,
@@ -52,6 +52,7 @@ __all__ = [
     "hand_delete",
     "hand_edit",
     "hand_for",
+    "hand_of",
     "hand_record",
     "hand_restore",
     "mark_changed",

@@ -4,7 +4,7 @@ for them (``DoesNotExist``), so a stranger cannot even learn that it is there.""
 from __future__ import annotations
 
 from django.contrib.auth.models import User
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
 from scoring.models import Hand, Session
 
@@ -21,6 +21,17 @@ def session_shared(token: str) -> Session:
     if not token:
         raise Session.DoesNotExist
     return Session.objects.get(share_token=token)
+
+
+def hand_of(user: User, pk: int, hand_id: int) -> Hand:
+    """A hand of a session the user may work on, with its session, in one query
+    (``Hand.DoesNotExist`` for anyone else)."""
+    editor = Session.editors.through.objects.filter(session_id=OuterRef("session_id"), user_id=user.pk)
+    return (
+        Hand.objects.select_related("session")
+        .filter(Q(session__owner=user) | Exists(editor), pk=hand_id, session_id=pk)
+        .get()
+    )
 
 
 def hand_for(session: Session, hand_id: int) -> Hand:

@@ -38,8 +38,9 @@ def own_session(request: Request, pk: int, *, owner_only: bool = False) -> Sessi
 
 
 def own_hand(request: Request, pk: int, hand_id: int) -> Hand:
+    """The hand, with its session, if the user may work on that session; a 404 otherwise."""
     try:
-        return services.hand_for(own_session(request, pk), hand_id)
+        return services.hand_of(request.user, pk, hand_id)
     except Hand.DoesNotExist:
         raise Http404("no such hand") from None
 

@@ -34,7 +34,9 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk)
     game = services.game_of(session)
     source = request.POST if request.method == "POST" else request.GET
-    dealer = services.proposed_dealer(session, game)
+    # A posted dealer needs no proposal (one query less for every save).
+    dealer = source.get("dealer") if request.method == "POST" else None
+    dealer = dealer if dealer in game.players else services.proposed_dealer(session, game)
     form = HandForm(game, _hand_type(game, source.get("type")), data=_posted(request), dealer=dealer)
     posted = request.POST.get("token", "")
     token = posted if FORM_TOKEN.fullmatch(posted) else uuid.uuid4().hex
@@ -43,7 +45,7 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
         sent = {key: request.POST.getlist(key) for key in request.POST if key not in NOT_THE_HAND}
         raw = form.raw()
         return services.hand_record(
-            session=session, raw=raw, user=request.user, client_token=token, sent=sent
+            session=session, raw=raw, user=request.user, client_token=token, sent=sent, game=game
         )
 
     return _submit(
@@ -70,7 +72,9 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
 
     def save() -> Hand:
         raw = form.raw()
-        return services.hand_edit(hand=hand, raw=raw, user=request.user, expected_version=int(token))
+        return services.hand_edit(
+            hand=hand, raw=raw, user=request.user, expected_version=int(token), game=game
+        )
 
     return _submit(
         request, form, save, partial(_hand_page, request, session, game, form, hand=hand, token=token)
