@@ -11,20 +11,34 @@ import io
 import json
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from scoring import caching
-from scoring.engine.session_file import FORMAT
+from scoring.engine.session_file import FORMAT, MAX_HANDS
 from scoring.engine.types import points_to_json
 from scoring.models import Hand, Session
-from scoring.pdf import html_to_pdf
-from scoring.presentation import render_line
+from scoring.pdf import PdfFailed, html_to_pdf
+from scoring.presentation import number, render_line
 from scoring.services.games import game_of
 from scoring.sheet import Sheet, build_sheet, print_context
 
 KINDS = ("json", "csv", "pdf")
+# What one PDF or print view shows at most (a long evening is under 150 hands):
+# drawing a sheet takes time and memory in proportion to its hands.
+PDF_MAX_HANDS = MAX_HANDS
+APPENDIX_MAX_HANDS = 300
+
+
+class ExportRefused(Exception):
+    """A file or page that is not made, with the reason for the reader (translated)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
 
 
 @dataclass(frozen=True)
@@ -38,7 +52,8 @@ def session_export(
     session: Session, kind: str, *, series: int | None = None, appendix: bool = False
 ) -> Export:
     """The session as a ``kind`` file (one of ``KINDS``); ``series`` and ``appendix``
-    apply to the PDF. ``LookupError`` for a series the session does not have."""
+    apply to the PDF. ``LookupError`` for a series the session does not have;
+    ``ExportRefused`` for a PDF over its limits or one that could not be drawn."""
     stem = file_stem(session)
     if kind == "json":
         return Export(session_json(session).encode(), "application/json", f"{stem}.tarock.json")
@@ -119,14 +134,43 @@ def print_html(context: dict[str, object]) -> str:
 
 
 def print_page(session: Session, *, series: int | None = None, appendix: bool = False) -> str:
-    """The print view of this version of the session (``LookupError`` for a series it does not have)."""
+    """The print view of this version of the session (``LookupError`` for a series
+    it does not have, ``ExportRefused`` past the limits of a printed sheet)."""
     return caching.cached(
         caching.session_key(session, "print", series, appendix),
-        lambda: print_html(print_context(build_sheet(session), series=series, appendix=appendix)),
+        lambda: print_html(printed(build_sheet(session), series=series, appendix=appendix)),
     )
 
 
 def session_pdf(sheet: Sheet, *, series: int | None = None, appendix: bool = False) -> bytes:
     """The PDF score sheet (A4, black and white), from the print view's template and context."""
-    context = print_context(sheet, series=series, appendix=appendix)
-    return html_to_pdf(print_html({**context, "for_pdf": True}))
+    context = printed(sheet, series=series, appendix=appendix)
+    try:
+        return html_to_pdf(print_html({**context, "for_pdf": True}))
+    except PdfFailed:
+        raise ExportRefused(
+            gettext("The PDF could not be drawn just now. Please try again in a moment.")
+        ) from None
+
+
+def printed(sheet: Sheet, *, series: int | None = None, appendix: bool = False) -> dict[str, Any]:
+    """``print_context`` within the limits of a printed sheet (``ExportRefused`` past them)."""
+    section = sheet.section(series) if series is not None else None
+    hands = len(sheet.rows) if section is None else section.last - section.first + 1
+    if hands > PDF_MAX_HANDS:
+        raise ExportRefused(
+            gettext(
+                "A printed sheet shows at most %(n)s hands; this one has %(count)s. "
+                "Download the session file or the CSV instead."
+            )
+            % {"n": number(PDF_MAX_HANDS), "count": number(hands)}
+        )
+    if appendix and hands > APPENDIX_MAX_HANDS:
+        raise ExportRefused(
+            gettext(
+                "The breakdown of every hand is printed for at most %(n)s hands; this sheet has %(count)s. "
+                "Print it without the breakdowns."
+            )
+            % {"n": number(APPENDIX_MAX_HANDS), "count": number(hands)}
+        )
+    return print_context(sheet, series=series, appendix=appendix)

@@ -28,7 +28,9 @@ from .variant import HandRecord, Summary, Variant
 
 FORMAT = "tarockscore/1"
 MAX_NAME = 40
-MAX_HANDS = 5000
+# More than any evening (a long one is under 150): what one session may hold,
+# on import and when recording, so every page and PDF of it has bounded work.
+MAX_HANDS = 2000
 TOP_KEYS = ("format", "variant", "players", "options", "hands")
 NOTE = Field("note", Kind.TEXT, gettext_noop("Note"), default="", max_length=500)
 

@@ -15,11 +15,13 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Subquery, Value
+from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scoring.engine import HandRecord, HandScore, InvalidInput, next_dealer, read_hand, score_hand
-from scoring.engine.types import line_to_json, points_to_json
+from scoring.engine.session_file import MAX_HANDS
+from scoring.engine.types import gettext_noop, invalid, line_to_json, points_to_json
 from scoring.models import Hand, HandChange, Seat, Session
 from scoring.services.games import Game, game_of
 from scoring.services.sessions import mark_changed
@@ -93,7 +95,8 @@ def hand_record(
     sent: Mapping[str, Any] | None = None,
     game: Game | None = None,
 ) -> Hand:
-    """Record the next hand. A resent form (same ``client_token``, same ``sent``:
+    """Record the next hand (``InvalidInput`` when the session holds ``MAX_HANDS``
+    already, or the engine refuses it). A resent form (same ``client_token``, same ``sent``:
     what the client sent, before the server filled in any default) is stored
     once; hands recorded at the same moment are numbered in the order they
     commit. The same token with other inputs (an old form brought back and
@@ -114,6 +117,10 @@ def hand_record(
         if existing is not None:
             transaction.set_rollback(True)  # stored already: nothing changed, not even the version
             return existing
+    if locked.live_hands >= MAX_HANDS:
+        raise invalid(
+            "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
+        )
     if game is None or locked.seats_changed:
         game = game_of(locked)
     record, score = hand_check(game=game, raw=raw, previous_dealer=locked.last_dealer)
@@ -143,8 +150,14 @@ def _recording_state(token: str, retoken: str, game: Game | None) -> dict[str, A
         "last_dealer": Subquery(live.order_by("-number").values("dealer")[:1]),
         "token_hand": Subquery(hands.filter(client_token=token).exclude(client_token="").values("pk")[:1]),
         "retoken_hand": Subquery(hands.filter(client_token=retoken).values("pk")[:1]),
+        "live_hands": Coalesce(Subquery(_count(hands.filter(deleted_at__isnull=True))), 0),
         "seats_changed": Exists(seats.exclude(name__in=game.players)) if game else Value(True),
     }
+
+
+def _count(hands: QuerySet[Hand]) -> Any:
+    """How many of these hands, as a subquery."""
+    return hands.order_by().values("session").annotate(count=Count("pk")).values("count")
 
 
 # What a correction rewrites of a hand: its inputs and the engine's result.

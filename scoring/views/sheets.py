@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from scoring import exports
+from scoring.models import Session
 from scoring.sheet import sheet_context
 from scoring.views.common import Request, own_session, whole
 
@@ -45,6 +47,8 @@ def session_print(request: Request, pk: int) -> HttpResponse:
         )
     except LookupError:
         raise Http404("no such series") from None
+    except exports.ExportRefused as refused:
+        return _refused(request, session, refused)
     return HttpResponse(page)
 
 
@@ -59,6 +63,14 @@ def session_export(request: Request, pk: int, kind: str) -> HttpResponse:
         export = exports.session_export(session, kind, series=series, appendix=appendix)
     except LookupError:
         raise Http404("no such series") from None
+    except exports.ExportRefused as refused:
+        return _refused(request, session, refused)
     response = HttpResponse(export.data, content_type=export.content_type)
     response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
     return response
+
+
+def _refused(request: Request, session: Session, refused: exports.ExportRefused) -> HttpResponse:
+    """Back to the sheet, saying why the file or page was not made."""
+    messages.error(request, refused.message)
+    return redirect("scoreboard", pk=session.pk)

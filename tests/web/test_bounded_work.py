@@ -4,10 +4,19 @@ never reaches and a stranger cannot pass; watchers cost little."""
 
 from __future__ import annotations
 
+import json
+import time
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring import services
+from scoring import pdf, services
+from scoring.engine.session_file import MAX_HANDS
+from scoring.exports import APPENDIX_MAX_HANDS, PDF_MAX_HANDS
 from scoring.models import Hand, Session
+from scoring.pdf import PdfFailed, html_to_pdf
+from tests.engine.support import FIXTURES
 from tests.web.test_views import form_data
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
@@ -61,3 +70,96 @@ def test_a_double_tapped_save_changes_nothing_the_second_time_not_even_the_versi
     assert logged_in.post(url, data).status_code == 302
     assert Session.objects.get(pk=session.pk).version == version
     assert Hand.objects.filter(session=session).count() == 1
+
+
+def fill(session, count: int) -> None:
+    """``count`` stored hands, written straight to the table (as an old import could have)."""
+    first = services.hand_record(session=session, raw=GARDE)
+    Hand.objects.bulk_create(
+        Hand(
+            session=session,
+            number=n,
+            dealer=first.dealer,
+            inputs=first.inputs,
+            deltas=first.deltas,
+            breakdown=first.breakdown,
+            description=first.description,
+        )
+        for n in range(2, count + 1)
+    )
+
+
+def test_a_session_holds_at_most_two_thousand_hands(logged_in, make_session):
+    session = make_session()
+    fill(session, MAX_HANDS)
+    version = Session.objects.get(pk=session.pk).version
+    url = reverse("hand_new", args=[session.pk])
+    response = logged_in.post(url, form_data(GARDE | {"dealer": "Anna", "taker": "Bert"}, "one-more"))
+    assert response.status_code == 200
+    assert "hands: a session holds at most 2000 hands: start a new one" in response.content.decode()
+    assert session.hands.count() == MAX_HANDS
+    assert Session.objects.get(pk=session.pk).version == version  # a refused request changes nothing
+
+
+def test_a_deleted_hand_makes_room_for_another(make_session):
+    session = make_session()
+    fill(session, MAX_HANDS)
+    services.hand_delete(hand=session.hands.order_by("number").first())
+    assert services.hand_record(session=session, raw=GARDE).number == MAX_HANDS + 1
+
+
+def test_a_session_file_with_more_hands_is_refused_on_upload(logged_in):
+    document = json.loads((FIXTURES / "french-seed-table.json").read_text())
+    document["hands"] = document["hands"][:1] * (MAX_HANDS + 1)
+    upload = SimpleUploadedFile("big.json", json.dumps(document).encode(), "application/json")
+    response = logged_in.post(reverse("session_import"), {"file": upload})
+    assert response.status_code == 400
+    assert "hands: at most 2000 hands" in response.content.decode()
+    assert Session.objects.count() == 0
+
+
+def test_every_breakdown_is_printed_for_at_most_three_hundred_hands(logged_in, make_session):
+    session = make_session()
+    fill(session, APPENDIX_MAX_HANDS + 1)
+    for url in (
+        reverse("session_export", args=[session.pk, "pdf"]) + "?appendix=1",
+        reverse("session_print", args=[session.pk]) + "?appendix=1",
+    ):
+        response = logged_in.get(url, follow=True)
+        assert response.redirect_chain == [(reverse("scoreboard", args=[session.pk]), 302)]
+        assert "The breakdown of every hand is printed for at most 300 hands; this sheet has 301." in (
+            response.content.decode()
+        )
+    assert logged_in.get(reverse("session_print", args=[session.pk])).status_code == 200
+
+
+def test_a_printed_sheet_shows_at_most_as_many_hands_as_a_session_holds(logged_in, make_session):
+    session = make_session()
+    fill(session, PDF_MAX_HANDS + 1)  # only an older, larger session can have more
+    response = logged_in.get(reverse("session_export", args=[session.pk, "pdf"]), follow=True)
+    assert "A printed sheet shows at most 2000 hands; this one has 2001." in response.content.decode()
+    assert logged_in.get(reverse("scoreboard", args=[session.pk])).status_code == 200
+
+
+def test_drawing_a_pdf_is_stopped_after_its_time():
+    started = time.monotonic()
+    with pytest.raises(PdfFailed, match="longer than"):
+        html_to_pdf("<p>" + "Tarock " * 20_000 + "</p>", seconds=0.2)
+    assert time.monotonic() - started < 5
+
+
+def test_drawing_a_pdf_gets_bounded_memory():
+    with pytest.raises(PdfFailed):
+        html_to_pdf("<p>" + "Tarock " * 20_000 + "</p>", memory=64 * 1024 * 1024)
+
+
+def test_a_pdf_that_takes_too_long_sends_the_player_back_to_the_sheet_with_a_message(
+    logged_in, make_session, monkeypatch
+):
+    session = make_session()
+    services.hand_record(session=session, raw=GARDE)
+    monkeypatch.setattr(pdf, "SECONDS", 0.01)
+    response = logged_in.get(reverse("session_export", args=[session.pk, "pdf"]), follow=True)
+    assert "The PDF could not be drawn just now. Please try again in a moment." in response.content.decode()
+    monkeypatch.setattr(pdf, "SECONDS", 20.0)
+    assert logged_in.get(reverse("session_export", args=[session.pk, "pdf"])).content.startswith(b"%PDF")

@@ -63,7 +63,7 @@ def test_a_hand_saved_shows_at_once_on_the_sheet_the_shared_board_the_print_view
     assert sheet_totals(after["sheet"])["Anna"] < 480
     assert sheet_totals(after["shared"]) == sheet_totals(after["sheet"])
     assert len(shown_hands(after["shared"])) == 3
-    assert after["print"].count('class="no"') == before["print"].count('class="no"') + 1
+    assert after["print"].count('<td class="what">') == before["print"].count('<td class="what">') + 1
     assert logged_in.get(pdf_url).content != first_pdf
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring.exports import KINDS, session_export
+from scoring.exports import KINDS, ExportRefused, session_export
 from scoring.models import Session
 
 
@@ -29,7 +29,10 @@ class Command(BaseCommand):
         if options["output"] == "-" and options["format"] == "pdf":
             raise CommandError("output: a PDF needs a file name")
         with translation.override(options["language"]):
-            data = session_export(session, options["format"]).data
+            try:
+                data = session_export(session, options["format"]).data
+            except ExportRefused as refused:
+                raise CommandError(refused.message) from None
         if options["output"] == "-":
             self.stdout.write(data.decode("utf-8"), ending="")
             return
