@@ -36,3 +36,16 @@ def cached(key: str, build: Callable[[], T]) -> T:
         value = build()
         cache.set(key, value, SECONDS)
     return value
+
+
+def within_rate(key: str, most: int, seconds: int = 60) -> bool:
+    """Count one more request under ``key``: whether it is among the first ``most``
+    within ``seconds`` of the first one counted (per server with the local
+    cache, across servers with a shared one)."""
+    window = f"rate:{key}"
+    cache.add(window, 0, seconds)  # the window opens with its first request
+    try:
+        return cache.incr(window) <= most
+    except ValueError:  # the window's count expired between the two calls
+        cache.add(window, 1, seconds)
+        return True

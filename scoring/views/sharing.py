@@ -11,7 +11,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from scoring import services
+from scoring import caching, services
 from scoring.models import Hand, Session
 from scoring.sheet import sheet_context
 from scoring.views.common import Request, own_session, shared_session, whole
@@ -53,6 +53,11 @@ def _act(session: Session, posted: QueryDict) -> str | None:
     return None
 
 
+# Requests one share link may make in a minute: forty phones watching, each asking
+# every four seconds whether anything changed; a stranger gets no further.
+SHARED_BOARD_PER_MINUTE = 600
+
+
 @gzip_page
 @require_GET
 def shared_board(request: Request, token: str) -> HttpResponse:
@@ -66,7 +71,9 @@ def shared_board(request: Request, token: str) -> HttpResponse:
         if not request.htmx:
             raise
         return HttpResponseStopPolling(render(request, "scoring/shared.html#revoked").content)
-    board = services.session_board_state(session)
+    if not caching.within_rate(f"shared-board:{token}", SHARED_BOARD_PER_MINUTE):
+        return HttpResponse(_("Too many requests for this link; try again in a minute."), status=429)
+    board = services.BoardState.of(session)  # the row just read: nothing else is needed
     if request.htmx and request.GET.get("since") == board.version:
         return HttpResponse(status=204)
     template = "scoring/shared.html#board" if request.htmx else "scoring/shared.html"

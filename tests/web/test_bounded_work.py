@@ -16,6 +16,7 @@ from scoring.engine.session_file import MAX_HANDS
 from scoring.exports import APPENDIX_MAX_HANDS, PDF_MAX_HANDS
 from scoring.models import Hand, Session
 from scoring.pdf import PdfFailed, html_to_pdf
+from scoring.views.sharing import SHARED_BOARD_PER_MINUTE
 from tests.engine.support import FIXTURES
 from tests.web.test_views import form_data
 
@@ -163,3 +164,51 @@ def test_a_pdf_that_takes_too_long_sends_the_player_back_to_the_sheet_with_a_mes
     assert "The PDF could not be drawn just now. Please try again in a moment." in response.content.decode()
     monkeypatch.setattr(pdf, "SECONDS", 20.0)
     assert logged_in.get(reverse("session_export", args=[session.pk, "pdf"])).content.startswith(b"%PDF")
+
+
+def poll(client, token: str, since: str, **params: str):
+    return client.get(
+        reverse("shared_board", args=[token]), {"since": since, **params}, HTTP_HX_REQUEST="true"
+    )
+
+
+def test_a_watchers_poll_with_nothing_changed_reads_the_session_row_and_nothing_else(
+    client, make_session, django_assert_num_queries
+):
+    session = make_session()
+    fill(session, 50)
+    token = services.session_share(session=session)
+    version = str(Session.objects.get(pk=session.pk).version)
+    with django_assert_num_queries(1):
+        response = poll(client, token, version)
+    assert response.status_code == 204 and response.content == b""
+
+
+def test_after_a_change_the_second_watcher_gets_the_board_the_first_one_had_drawn(
+    client, make_session, django_assert_num_queries
+):
+    session = make_session()
+    fill(session, 50)
+    token = services.session_share(session=session)
+    old = str(Session.objects.get(pk=session.pk).version)
+    services.hand_record(session=session, raw=GARDE | {"taker": "Bert"})
+    first = poll(client, token, old)
+    with django_assert_num_queries(1):  # the link's session; no seats, no hands
+        second = poll(client, token, old)
+    assert first.status_code == second.status_code == 200
+    assert b"Bert" in second.content and second.content == first.content
+
+
+def test_a_share_link_answers_at_most_its_rate_of_requests_a_minute(client, make_session):
+    session = make_session()
+    token = services.session_share(session=session)
+    other = make_session()
+    other_token = services.session_share(session=other)
+    version = str(Session.objects.get(pk=session.pk).version)
+    statuses = {poll(client, token, version).status_code for _ in range(SHARED_BOARD_PER_MINUTE)}
+    assert statuses == {204}
+    refused = poll(client, token, version)
+    assert refused.status_code == 429
+    assert "Zu viele Anfragen über diesen Link" in refused.content.decode()  # German unless asked otherwise
+    assert client.get(reverse("shared_board", args=[token])).status_code == 429
+    assert poll(client, other_token, str(Session.objects.get(pk=other.pk).version)).status_code == 204
