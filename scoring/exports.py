@@ -18,7 +18,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from scoring import caching
-from scoring.engine.session_file import FORMAT, MAX_HANDS
+from scoring.engine.session_file import FORMAT
 from scoring.engine.types import points_to_json
 from scoring.models import Hand, Session
 from scoring.pdf import PdfFailed, html_to_pdf
@@ -29,7 +29,7 @@ from scoring.sheet import Sheet, build_sheet, print_context
 KINDS = ("json", "csv", "pdf")
 # What one PDF or print view shows at most (a long evening is under 150 hands):
 # drawing a sheet takes time and memory in proportion to its hands.
-PDF_MAX_HANDS = MAX_HANDS
+PDF_MAX_HANDS = 1000
 APPENDIX_MAX_HANDS = 300
 
 
