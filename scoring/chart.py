@@ -20,6 +20,7 @@ LABEL_GAP = 16  # the least vertical distance between two end labels
 COLOURS = ("#1b5e20", "#b71c1c", "#0d47a1", "#e65100", "#4a148c", "#37474f")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
 MARKERS = ("circle", "square", "diamond", "triangle", "cross", "ring")
+MOST_POINTS = 180
 
 
 def running_total_svg(
@@ -69,10 +70,14 @@ def running_total_svg(
     for hand in range(0, count + 1, step):
         parts.append(f'<text x="{x(hand):.1f}" y="{HEIGHT - 8}" text-anchor="middle">{hand}</text>')
     marker_every = max(1, count // 30)
+    # At most one point every two pixels or so: a long evening's lines keep their
+    # shape, and the page (and the PDF) do not carry thousands of points.
+    every = -(-count // MOST_POINTS) if count > MOST_POINTS else 1
+    drawn = sorted({*range(0, count + 1, every), count})
     label_ys = spread_labels([y(total) for total in series[-1]], TOP + 4, TOP + span_y + BOTTOM - 8)
     for index, name in enumerate(players):
         colour, dash = COLOURS[index % len(COLOURS)], DASHES[index % len(DASHES)]
-        points = " ".join(f"{x(h):.1f},{y(row[index]):.1f}" for h, row in enumerate(series))
+        points = " ".join(f"{x(h):.1f},{y(series[h][index]):.1f}" for h in drawn)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"{dash_attr}'

@@ -11,9 +11,9 @@ from scoring.models import Hand, Session
 
 def session_for(user: User, pk: int, *, owner_only: bool = False) -> Session:
     """A session the user may work on: their own, or one they were made an editor of."""
-    sessions = Session.objects.filter(pk=pk)
-    access = Q(owner=user) if owner_only else Q(owner=user) | Q(editors=user)
-    return sessions.filter(access).distinct().get()
+    editor = Session.editors.through.objects.filter(session_id=OuterRef("pk"), user_id=user.pk)
+    access = Q(owner=user) if owner_only else Q(owner=user) | Exists(editor)
+    return Session.objects.filter(access, pk=pk).get()
 
 
 def session_shared(token: str) -> Session:
