@@ -36,6 +36,7 @@ class Answer:
     location: str
     seconds: float
     size: int  # bytes on the wire
+    data: bytes  # the body, uncompressed
 
 
 class Phone:
@@ -76,7 +77,7 @@ class Phone:
                 self.cookies[name.strip()] = rest.split(";", 1)[0]
         data = gzip.decompress(raw) if response.getheader("Content-Encoding") == "gzip" else raw
         text = data.decode(errors="replace") if not data.startswith(b"%PDF") else ""
-        return Answer(response.status, text, response.getheader("Location") or "", seconds, len(raw))
+        return Answer(response.status, text, response.getheader("Location") or "", seconds, len(raw), data)
 
     def get(self, path: str, **headers: str) -> Answer:
         return self.request("GET", path, headers=headers)
