@@ -160,8 +160,9 @@ def _count(hands: QuerySet[Hand]) -> Any:
     return hands.order_by().values("session").annotate(count=Count("pk")).values("count")
 
 
-# What a correction rewrites of a hand: its inputs and the engine's result.
-STORED_FIELDS = (
+# What scoring a hand writes (``store``), and so what a correction or a re-score
+# may change: its inputs as the engine writes them, and the engine's result.
+SNAPSHOT_FIELDS = (
     "type",
     "dealer",
     "sitting_out",
@@ -199,7 +200,7 @@ def hand_edit(
             Hand.objects.filter(pk=hand.pk, version=expected_version, deleted_at__isnull=True)
             .filter(~Exists(seats))
             .update(
-                **{field: getattr(hand, field) for field in STORED_FIELDS},
+                **{field: getattr(hand, field) for field in SNAPSHOT_FIELDS},
                 version=F("version") + 1,
                 updated_at=timezone.now(),
             )

@@ -17,6 +17,7 @@ from scoring.exports import APPENDIX_MAX_HANDS, PDF_MAX_HANDS
 from scoring.models import Hand, Session
 from scoring.pdf import PdfFailed, html_to_pdf
 from scoring.views.sharing import SHARED_BOARD_PER_MINUTE
+from tests.conftest import fill
 from tests.engine.support import FIXTURES
 from tests.web.test_views import form_data
 
@@ -71,23 +72,6 @@ def test_a_double_tapped_save_changes_nothing_the_second_time_not_even_the_versi
     assert logged_in.post(url, data).status_code == 302
     assert Session.objects.get(pk=session.pk).version == version
     assert Hand.objects.filter(session=session).count() == 1
-
-
-def fill(session, count: int) -> None:
-    """``count`` stored hands, written straight to the table (as an old import could have)."""
-    first = services.hand_record(session=session, raw=GARDE)
-    Hand.objects.bulk_create(
-        Hand(
-            session=session,
-            number=n,
-            dealer=first.dealer,
-            inputs=first.inputs,
-            deltas=first.deltas,
-            breakdown=first.breakdown,
-            description=first.description,
-        )
-        for n in range(2, count + 1)
-    )
 
 
 def test_a_session_holds_at_most_two_thousand_hands(logged_in, make_session):
@@ -172,12 +156,18 @@ def poll(client, token: str, since: str, **params: str):
     )
 
 
-def test_a_watchers_poll_with_nothing_changed_reads_the_session_row_and_nothing_else(
-    client, make_session, django_assert_num_queries
-):
+@pytest.fixture
+def watched(make_session):
+    """A session of 50 hands, shared."""
     session = make_session()
     fill(session, 50)
-    token = services.session_share(session=session)
+    return session, services.session_share(session=session)
+
+
+def test_a_watchers_poll_with_nothing_changed_reads_the_session_row_and_nothing_else(
+    client, watched, django_assert_num_queries
+):
+    session, token = watched
     version = str(Session.objects.get(pk=session.pk).version)
     with django_assert_num_queries(1):
         response = poll(client, token, version)
@@ -185,11 +175,9 @@ def test_a_watchers_poll_with_nothing_changed_reads_the_session_row_and_nothing_
 
 
 def test_after_a_change_the_second_watcher_gets_the_board_the_first_one_had_drawn(
-    client, make_session, django_assert_num_queries
+    client, watched, django_assert_num_queries
 ):
-    session = make_session()
-    fill(session, 50)
-    token = services.session_share(session=session)
+    session, token = watched
     old = str(Session.objects.get(pk=session.pk).version)
     services.hand_record(session=session, raw=GARDE | {"taker": "Bert"})
     first = poll(client, token, old)

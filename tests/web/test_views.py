@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services
-from scoring.models import Hand, Session
-from tests.conftest import seed
+from scoring.models import Session
+from tests.conftest import fill, seed
 
 MINUS = "\u2212"
 
@@ -261,22 +261,7 @@ def test_new_session_with_a_bad_house_rule_names_it(logged_in):
 def test_the_scoreboard_uses_the_same_few_queries_whatever_its_length(
     logged_in, french, hands, django_db_blocker
 ):
-    template = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
-    first = services.hand_record(session=french, raw=template)
-    Hand.objects.bulk_create(
-        [
-            Hand(
-                session=french,
-                number=n,
-                dealer=first.dealer,
-                inputs=first.inputs,
-                deltas=first.deltas,
-                breakdown=first.breakdown,
-                description=first.description,
-            )
-            for n in range(2, hands + 1)
-        ]
-    )
+    fill(french, hands)
     url = reverse("scoreboard", args=[french.pk])
     logged_in.get(url)  # warm the session and user lookups
     cache.clear()
