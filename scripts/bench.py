@@ -2,7 +2,7 @@
 
     make bench      (or: .venv/bin/python scripts/bench.py [--rounds 5] [--samples 15] [--database sqlite])
 
-Starts the app under gunicorn (production settings, 2 workers × 2 threads) on
+Starts the app under gunicorn (production settings, 3 workers × 4 threads) on
 127.0.0.1 with a fresh database, and measures over HTTP, one request at a time
 as a phone makes them (latency, not throughput):
 
@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
+import os
 import statistics
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -33,7 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from evening import generated_session
-from harness import Phone, app_database, cpu_seconds, hand_form, rss_mb, server, worker_pids
+from harness import ROOT, Phone, app_database, cpu_seconds, hand_form, rss_mb, server, worker_pids
 
 TARGETS = {  # what each ratio (to the floor named) may be at most
     "sheet of 500 hands, seen before": ("page", 2),
@@ -73,7 +75,7 @@ def main() -> None:
         printed = {hands: evening(hands, 6) for hands in (300, 1000)}
         token = services.session_share(session=sessions[2000])
 
-        with server(env, workers=2, threads=2) as port:
+        with server(env, workers=3, threads=4) as port:
             phone = Phone(port, language="en")
             phone.login("bench")
             results = measure_pages(phone, sessions, token, args)
@@ -145,7 +147,9 @@ def save_cpu(phone: Phone, sheet: str, saves: int) -> float:
 
 def measure_pdfs(phone: Phone, port: int, printed: dict[int, Any], args: Any) -> dict[str, Any]:
     from scoring import services
-    from scoring.exports import session_pdf
+    from scoring.exports import print_html
+    from scoring.exports import printed as printed_context
+    from scoring.pdf import MEMORY_BYTES
     from scoring.sheet import build_sheet
 
     out: dict[str, Any] = {"drawn": [], "again": []}
@@ -160,11 +164,24 @@ def measure_pdfs(phone: Phone, port: int, printed: dict[int, Any], args: Any) ->
         out["again"].append(again.seconds * 1000)
         out["pages_kib"] = first.size / 1024
 
-    for hands, session in printed.items():  # in this process: the drawing process's own peak memory
+    for hands, session in printed.items():  # the drawing process as the server starts it, its own peak memory
+        html = print_html({**printed_context(build_sheet(session)), "for_pdf": True})
         started = time.perf_counter()
-        session_pdf(build_sheet(session))
+        drawing = subprocess.Popen(
+            [sys.executable, "-m", "scoring.pdf", str(MEMORY_BYTES)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=ROOT,
+        )
+        assert drawing.stdin is not None and drawing.stdout is not None
+        drawing.stdin.write(html.encode())
+        drawing.stdin.close()
+        pdf = drawing.stdout.read()
+        _, status, usage = os.wait4(drawing.pid, 0)
+        if status != 0 or not pdf.startswith(b"%PDF"):
+            raise RuntimeError(f"the {hands}-hand PDF was not drawn")
         out[f"direct {hands}"] = time.perf_counter() - started
-        out[f"peak {hands}"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        out[f"peak {hands}"] = usage.ru_maxrss / 1024
 
     big = f"/sessions/{printed[1000].pk}/export/pdf/"
     workers = worker_pids(port)
@@ -195,7 +212,7 @@ def measure_pdfs(phone: Phone, port: int, printed: dict[int, Any], args: Any) ->
 
 def report(args: Any, results: dict[str, list[float]], pdf: dict[str, Any]) -> None:
     print(
-        f"database: {args.database}, {args.rounds} rounds × {args.samples} requests, gunicorn 2 × 2, loopback"
+        f"database: {args.database}, {args.rounds} rounds × {args.samples} requests, gunicorn 3 × 4, loopback"
     )
     print(f"floor, bare Django view: p50 {spread(results['bare'])} ms")
     print(f"floor, login + base.html page: p50 {spread(results['page'])} ms")

@@ -72,7 +72,8 @@ def shared_board(request: Request, token: str) -> HttpResponse:
             raise
         return HttpResponseStopPolling(render(request, "scoring/shared.html#revoked").content)
     if not caching.within_rate(f"shared-board:{token}", SHARED_BOARD_PER_MINUTE):
-        return HttpResponse(_("Too many requests for this link; try again in a minute."), status=429)
+        refused = _("Too many requests for this link; try again in a minute.")
+        return HttpResponse(refused, status=429, headers={"Retry-After": "60"})
     board = services.BoardState.of(session)  # the row just read: nothing else is needed
     if request.htmx and request.GET.get("since") == board.version:
         return HttpResponse(status=204)

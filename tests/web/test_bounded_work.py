@@ -196,7 +196,7 @@ def test_a_share_link_answers_at_most_its_rate_of_requests_a_minute(client, make
     statuses = {poll(client, token, version).status_code for _ in range(SHARED_BOARD_PER_MINUTE)}
     assert statuses == {204}
     refused = poll(client, token, version)
-    assert refused.status_code == 429
+    assert refused.status_code == 429 and refused["Retry-After"] == "60"
     assert "Zu viele Anfragen über diesen Link" in refused.content.decode()  # German unless asked otherwise
     assert client.get(reverse("shared_board", args=[token])).status_code == 429
     assert poll(client, other_token, str(Session.objects.get(pk=other.pk).version)).status_code == 204
