@@ -6,6 +6,7 @@ import re
 
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest
+from django.urls import reverse
 from django_htmx.middleware import HtmxDetails
 
 from scoring import services
@@ -50,3 +51,11 @@ def shared_session(token: str) -> Session:
         return services.session_shared(token)
     except Session.DoesNotExist:
         raise Http404("this link is not shared (any more)") from None
+
+
+def on_sheet(hand: Hand) -> str:
+    """The sheet scrolled to this hand's row. A hand changed since it was recorded
+    (corrected, restored) may be older than the latest hands a sheet shows at
+    first, so the whole sheet is shown."""
+    every = "?all=1" if hand.version > 1 else ""
+    return reverse("scoreboard", args=[hand.session_id]) + f"{every}#hand-{hand.pk}"

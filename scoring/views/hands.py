@@ -21,7 +21,7 @@ from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.models import Hand, Session
 from scoring.presentation import render_line
-from scoring.views.common import FORM_TOKEN, Request, own_hand, own_session, whole
+from scoring.views.common import FORM_TOKEN, Request, on_sheet, own_hand, own_session, whole
 
 # Sent with every hand form but not part of the hand.
 NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
@@ -101,7 +101,7 @@ def _submit(
         except services.HandConflict as conflict:
             return page(conflict=conflict.current, status=409)
         else:
-            return redirect(reverse("scoreboard", args=[hand.session_id]) + f"#hand-{hand.pk}")
+            return redirect(on_sheet(hand))
     return page()
 
 
@@ -201,4 +201,4 @@ def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = own_hand(request, pk, hand_id)
     services.hand_restore(hand=hand, user=request.user)
     messages.success(request, _("The hand is back on the sheet."))
-    return redirect(reverse("scoreboard", args=[pk]) + f"#hand-{hand.pk}")
+    return redirect(on_sheet(hand))

@@ -16,7 +16,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.models import Hand
 from scoring.sheet import SHOWN_HANDS
-from tests.web.test_views import sheet_totals
+from tests.web.test_views import form_data, sheet_totals
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # Anna +240
 
@@ -144,3 +144,19 @@ def test_the_sheet_pages_are_compressed_for_browsers_that_accept_it(logged_in, c
         response = page.get(url, HTTP_ACCEPT_ENCODING="gzip")
         assert response["Content-Encoding"] == "gzip", url
         assert "</html>" in gzip.decompress(response.content).decode()
+
+
+def test_a_corrected_or_restored_hand_is_shown_on_the_whole_sheet_even_in_a_long_evening(logged_in, french):
+    hands = record(french, SHOWN_HANDS + 5)
+    first = hands[0]
+    edit = logged_in.post(
+        reverse("hand_edit", args=[french.pk, first.pk]),
+        form_data(GARDE | {"points": 60}, "1"),
+    )
+    assert edit["Location"] == reverse("scoreboard", args=[french.pk]) + f"?all=1#hand-{first.pk}"
+    assert f'id="hand-{first.pk}"' in logged_in.get(edit["Location"]).content.decode()
+    logged_in.post(reverse("hand_delete", args=[french.pk, first.pk]))
+    restore = logged_in.post(reverse("hand_restore", args=[french.pk, first.pk]))
+    assert restore["Location"] == reverse("scoreboard", args=[french.pk]) + f"?all=1#hand-{first.pk}"
+    new = logged_in.post(reverse("hand_new", args=[french.pk]), form_data(GARDE, "fresh"))
+    assert "?all=1" not in new["Location"]  # a new hand is the latest: the short sheet shows it
