@@ -179,14 +179,17 @@ def app_database(kind: str, name: str, *, cache: str = "local") -> Iterator[dict
 
 @contextmanager
 def server(env: dict[str, str], *, workers: int, threads: int, port: int | None = None) -> Iterator[int]:
-    """The app under gunicorn on 127.0.0.1; yields its port."""
+    """The app under gunicorn on 127.0.0.1 (``workers`` and ``threads`` given here
+    take precedence over a config file); yields its port."""
     from django.db import connections
 
     connections.close_all()
     port = port or free_port()
+    config = ROOT / "gunicorn.conf.py"  # the production server's settings, where the project has them
     process = subprocess.Popen(
         [
             str(ROOT / ".venv" / "bin" / "gunicorn"),
+            *(["--config", str(config)] if config.exists() else []),
             "tarockscore.wsgi",
             "--bind",
             f"127.0.0.1:{port}",
