@@ -29,7 +29,7 @@ from scoring.sheet import Sheet, build_sheet, print_context
 KINDS = ("json", "csv", "pdf")
 # What one PDF or print view shows at most (a long evening is under 150 hands):
 # drawing a sheet takes time and memory in proportion to its hands.
-PDF_MAX_HANDS = 1000
+PDF_MAX_HANDS = 500
 APPENDIX_MAX_HANDS = 300
 
 

@@ -24,8 +24,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-# The most a PDF request takes, its wait for a turn included: a 1,000-hand sheet
-# (the most a PDF shows) draws in about five seconds on a small machine.
+# The most a PDF request takes, its wait for a turn included: a 500-hand sheet
+# (the most a PDF shows) draws in a few seconds on a small machine, three at
+# once on two busy cores within this.
 SECONDS = 40.0
 MEMORY_BYTES = 1536 * 1024 * 1024  # address space of the drawing process
 # PDFs drawn at once by one server process; more requests wait for a turn.

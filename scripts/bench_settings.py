@@ -3,4 +3,4 @@ that measure the floor (``bench_urls``)."""
 
 from tarockscore.settings import *  # noqa: F403
 
-ROOT_URLCONF = "bench_urls"
+ROOT_URLCONF = "scripts.bench_urls"

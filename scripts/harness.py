@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = Path(__file__).resolve().parent
 PASSWORD = "table-password-4711"
 POSTGRES = "postgres://postgres@127.0.0.1:5432"
 
@@ -139,7 +138,7 @@ def app_database(kind: str, name: str, *, cache: str = "local") -> Iterator[dict
     url = f"sqlite:///{workdir}/app.sqlite3" if kind == "sqlite" else f"{POSTGRES}/{dbname}"
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "bench_settings",
+        "DJANGO_SETTINGS_MODULE": "scripts.bench_settings",
         "DATABASE_URL": url,
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1",
@@ -147,7 +146,7 @@ def app_database(kind: str, name: str, *, cache: str = "local") -> Iterator[dict
         "SECURE_COOKIES": "0",
         "STATIC_ROOT": str(workdir / "static"),
         "CACHE": cache,
-        "PYTHONPATH": os.pathsep.join([str(SCRIPTS), str(ROOT)]),
+        "PYTHONPATH": str(ROOT),
     }
     env.pop("DEBUG", None)
     os.environ.update(env)
@@ -156,7 +155,7 @@ def app_database(kind: str, name: str, *, cache: str = "local") -> Iterator[dict
 
         with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
             admin.execute(f'CREATE DATABASE "{dbname}"')
-    sys.path[:0] = [str(SCRIPTS), str(ROOT)]
+    sys.path.insert(0, str(ROOT))
     import django
     from django.core.management import call_command
 

@@ -27,10 +27,14 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from evening import generated_session
-from harness import PASSWORD, Phone, app_database, form_token, hand_form, percentile, server
+ROOT_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT_DIR))
+
+from scripts.bench_pdf import generated_session  # noqa: E402
+from scripts.harness import PASSWORD, Phone, app_database, form_token, hand_form, percentile, server  # noqa: E402
 
 PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
 POLL_SECONDS = 4.0  # as the shared page's hx-trigger

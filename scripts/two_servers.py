@@ -17,8 +17,12 @@ import io
 import re
 import sys
 import uuid
+from pathlib import Path
 
-from harness import Phone, app_database, hand_form, server
+ROOT_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT_DIR))
+
+from scripts.harness import Phone, app_database, hand_form, server  # noqa: E402
 
 PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
 

@@ -118,11 +118,11 @@ def test_every_breakdown_is_printed_for_at_most_three_hundred_hands(logged_in, m
     assert logged_in.get(reverse("session_print", args=[session.pk])).status_code == 200
 
 
-def test_a_printed_sheet_shows_at_most_a_thousand_hands(logged_in, make_session):
+def test_a_printed_sheet_shows_at_most_five_hundred_hands(logged_in, make_session):
     session = make_session()
     fill(session, PDF_MAX_HANDS + 1)
     response = logged_in.get(reverse("session_export", args=[session.pk, "pdf"]), follow=True)
-    assert "A printed sheet shows at most 1000 hands; this one has 1001." in response.content.decode()
+    assert "A printed sheet shows at most 500 hands; this one has 501." in response.content.decode()
     assert logged_in.get(reverse("scoreboard", args=[session.pk])).status_code == 200
 
 

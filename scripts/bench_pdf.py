@@ -1,5 +1,6 @@
-"""A generated evening of French Tarot for the benchmark and the load test:
-every kind of hand, notes and poignées, valid by construction."""
+"""The generated evening of French Tarot that the benchmarks and the load test
+share: every kind of hand, notes and poignées, valid by construction. (The
+PDF's own benchmark is part of ``bench.py`` now.)"""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""Benchmarks and the load test (run from the project root)."""
