@@ -40,7 +40,7 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
 bench: $(STAMP)
-	$(BIN)/python scripts/bench_pdf.py
+	$(BIN)/python scripts/bench.py
 
 load: $(STAMP)
 	$(BIN)/python scripts/load_test.py --database sqlite

@@ -23,11 +23,12 @@ COLOURS = ("#1b5e20", "#b71c1c", "#0d47a1", "#e65100", "#4a148c", "#37474f")
 GREYS = ("#000000", "#6e6e6e", "#000000", "#6e6e6e", "#3a3a3a", "#9a9a9a")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
 MARKERS = ("circle", "square", "diamond", "triangle", "cross", "ring")
+MOST_POINTS = 180
 
 
 def running_total_svg(
     players: Sequence[str],
-    totals: Sequence[Sequence[Fraction]],
+    totals: Sequence[Sequence[Fraction | int]],
     breaks: Sequence[int] = (),
     title: str = "",
     *,
@@ -37,7 +38,7 @@ def running_total_svg(
     ``breaks``: hand numbers after which a series or round ended. The x axis
     counts these hands from 0, whatever their numbers on the whole sheet."""
     palette = GREYS if monochrome else COLOURS
-    series = [[Fraction(0)] * len(players), *[list(t) for t in totals]]
+    series: list[list[Fraction | int]] = [[0] * len(players), *[list(t) for t in totals]]
     count = len(series) - 1
     low = min(min(row) for row in series)
     high = max(max(row) for row in series)
@@ -45,12 +46,15 @@ def running_total_svg(
         low, high = low - 10, high + 10
     span_x = WIDTH - LEFT - RIGHT
     span_y = HEIGHT - TOP - BOTTOM
+    # Positions in floats: a drawing needs no exact arithmetic, and a long
+    # evening has thousands of points.
+    top_value, scale = float(high), span_y / float(high - low)
 
     def x(hand: int) -> float:
         return LEFT + (span_x * hand / count if count else 0)
 
-    def y(value: Fraction) -> float:
-        return TOP + float((high - value) / (high - low)) * span_y
+    def y(value: Fraction | int) -> float:
+        return TOP + (top_value - float(value)) * scale
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" role="img"'
@@ -73,10 +77,14 @@ def running_total_svg(
     for hand in range(0, count + 1, step):
         parts.append(f'<text x="{x(hand):.1f}" y="{HEIGHT - 8}" text-anchor="middle">{hand}</text>')
     marker_every = max(1, count // 30)
+    # At most one point every two pixels or so: a long evening's lines keep their
+    # shape, and the page (and the PDF) do not carry thousands of points.
+    every = -(-count // MOST_POINTS) if count > MOST_POINTS else 1
+    drawn = sorted({*range(0, count + 1, every), count})
     label_ys = spread_labels([y(total) for total in series[-1]], TOP + 4, TOP + span_y + BOTTOM - 8)
     for index, name in enumerate(players):
         colour, dash = palette[index % len(palette)], DASHES[index % len(DASHES)]
-        points = " ".join(f"{x(h):.1f},{y(row[index]):.1f}" for h, row in enumerate(series))
+        points = " ".join(f"{x(h):.1f},{y(series[h][index]):.1f}" for h in drawn)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"{dash_attr}'
@@ -140,7 +148,7 @@ def _marker(kind: str, cx: float, cy: float, colour: str) -> str:
     )
 
 
-def _ticks(low: Fraction, high: Fraction) -> list[Fraction]:
+def _ticks(low: Fraction | int, high: Fraction | int) -> list[Fraction]:
     """A few round values between low and high, 0 among them when in range."""
     span = float(high - low)
     raw = span / 5

@@ -24,18 +24,31 @@ from django.utils.formats import get_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from scoring import caching
 from scoring.engine import HandType, Table
 from scoring.engine.session_file import dumps_document, hand_document, session_document
 from scoring.engine.types import points_to_json
 from scoring.models import Hand, Session
-from scoring.pdf import html_to_pdf
-from scoring.presentation import render_line
+from scoring.pdf import PdfFailed, html_to_pdf
+from scoring.presentation import number, render_line
 from scoring.services.games import Game, game_of
 from scoring.sheet import Sheet, build_sheet, print_context
 
 KINDS = ("json", "csv", "pdf")
 # How a CSV separates cells and writes decimals: {format: (cell separator, decimal separator)}.
 CSV_FORMATS = {"semicolon": (";", ","), "comma": (",", ".")}
+# What one PDF or print view shows at most (a long evening is under 150 hands):
+# drawing a sheet takes time and memory in proportion to its hands.
+PDF_MAX_HANDS = 500
+APPENDIX_MAX_HANDS = 300
+
+
+class ExportRefused(Exception):
+    """A file or page that is not made, with the reason for the reader (translated)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
 
 
 @dataclass(frozen=True)
@@ -55,7 +68,8 @@ def session_export(
 ) -> Export:
     """The session as a ``kind`` file (one of ``KINDS``); ``series`` and ``appendix``
     apply to the PDF, ``csv_format`` (one of ``CSV_FORMATS``, else the language's)
-    to the CSV. ``LookupError`` for a series the session does not have."""
+    to the CSV. ``LookupError`` for a series the session does not have;
+    ``ExportRefused`` for a PDF over its limits or one that could not be drawn."""
     stem = file_stem(session)
     if kind == "json":
         return Export(session_json(session).encode(), "application/json", f"{stem}.tarock.json")
@@ -63,11 +77,11 @@ def session_export(
         data = session_csv(build_sheet(session), csv_format=csv_format)
         return Export(data, "text/csv; charset=utf-8", f"{stem}.csv")
     if kind == "pdf":
-        return Export(
-            session_pdf(build_sheet(session), series=series, appendix=appendix),
-            "application/pdf",
-            pdf_filename(session, series=series, appendix=appendix),
+        pdf = caching.cached(
+            caching.session_key(session, "pdf", series, appendix),
+            lambda: session_pdf(build_sheet(session), series=series, appendix=appendix),
         )
+        return Export(pdf, "application/pdf", pdf_filename(session, series=series, appendix=appendix))
     raise LookupError(f"no export kind {kind!r}")
 
 
@@ -137,7 +151,7 @@ def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
     spreadsheet would run as a formula are prefixed with ``'``."""
     separator, decimal = CSV_FORMATS.get(csv_format or "", CSV_FORMATS[csv_format_for_language()])
 
-    def number(value: Fraction) -> str:
+    def plain(value: Fraction | int) -> str:
         return str(points_to_json(value)).replace(".", decimal)
 
     out = io.StringIO()
@@ -158,13 +172,13 @@ def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
             cells.append(str(section))
         cells.append(_text(render_line(row.description)) if row.description else "")
         for delta, total in row.cells:
-            cells += [number(delta), number(total)]
+            cells += [plain(delta), plain(total)]
         writer.writerow(cells)
         if row.section_end is not None:
             section += 1
     last = [_("Total"), "", "", ""] + ([""] if kind else []) + [""]
     for total in sheet.totals:
-        last += ["", number(total)]
+        last += ["", plain(total)]
     writer.writerow(last)
     return out.getvalue().encode("utf-8-sig")
 
@@ -174,7 +188,42 @@ def print_html(context: dict[str, object]) -> str:
     return render_to_string("scoring/print/sheet.html", context)
 
 
+def print_page(session: Session, *, series: int | None = None, appendix: bool = False) -> str:
+    """The print view of this version of the session (``LookupError`` for a series
+    it does not have, ``ExportRefused`` past the limits of a printed sheet)."""
+    return caching.cached(
+        caching.session_key(session, "print", series, appendix),
+        lambda: print_html(printed(build_sheet(session), series=series, appendix=appendix)),
+    )
+
+
 def session_pdf(sheet: Sheet, *, series: int | None = None, appendix: bool = False) -> bytes:
     """The PDF score sheet (A4, black and white), from the print view's template and context."""
-    context = print_context(sheet, series=series, appendix=appendix)
-    return html_to_pdf(print_html({**context, "for_pdf": True}))
+    context = printed(sheet, series=series, appendix=appendix)
+    try:
+        return html_to_pdf(print_html({**context, "for_pdf": True}))
+    except PdfFailed:
+        raise ExportRefused(_("The PDF could not be drawn just now. Please try again in a moment.")) from None
+
+
+def printed(sheet: Sheet, *, series: int | None = None, appendix: bool = False) -> dict[str, Any]:
+    """``print_context`` within the limits of a printed sheet (``ExportRefused`` past them)."""
+    section = sheet.section(series) if series is not None else None
+    hands = len(sheet.rows) if section is None else section.last - section.first + 1
+    if hands > PDF_MAX_HANDS:
+        raise ExportRefused(
+            _(
+                "A printed sheet shows at most %(n)s hands; this one has %(count)s. "
+                "Download the session file or the CSV instead."
+            )
+            % {"n": number(PDF_MAX_HANDS), "count": number(hands)}
+        )
+    if appendix and hands > APPENDIX_MAX_HANDS:
+        raise ExportRefused(
+            _(
+                "The breakdown of every hand is printed for at most %(n)s hands; this sheet has %(count)s. "
+                "Print it without the breakdowns."
+            )
+            % {"n": number(APPENDIX_MAX_HANDS), "count": number(hands)}
+        )
+    return print_context(sheet, series=series, appendix=appendix)

@@ -111,6 +111,13 @@ class Session(models.Model):
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
 
+    @property
+    def sheet_key(self) -> str:
+        """This version of the session's sheet, for cache keys. The creation time
+        keeps a session apart from another that got the same id in a database
+        set up anew while the cache lived on."""
+        return f"{self.pk}.{self.version}.{self.created_at.timestamp():.6f}"
+
 
 class Seat(models.Model):
     """A player's place at a session's table, with the name as written on its sheet."""

@@ -7,6 +7,7 @@ import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from django.utils.formats import date_format, get_format, number_format
@@ -20,11 +21,22 @@ from scoring.models import SessionChange
 
 def number(value: Fraction | int) -> str:
     """240, −80, 1.5 (1,5 in German and French): no trailing .0."""
-    return format_number(Fraction(value), str(get_format("DECIMAL_SEPARATOR")))
+    return _number(value, str(get_format("DECIMAL_SEPARATOR")))
 
 
 def signed(value: Fraction | int) -> str:
-    return format_signed(Fraction(value), number)
+    return _signed(value, str(get_format("DECIMAL_SEPARATOR")))
+
+
+# A sheet shows the same few hundred numbers over and over: each is formatted once.
+@lru_cache(maxsize=8192)
+def _number(value: Fraction | int, separator: str) -> str:
+    return format_number(Fraction(value), separator)
+
+
+@lru_cache(maxsize=8192)
+def _signed(value: Fraction | int, separator: str) -> str:
+    return format_signed(Fraction(value), lambda exact: _number(exact, separator))
 
 
 def money(value: Decimal) -> str:

@@ -10,24 +10,36 @@ Parties) and the chart's lines come from one pass over the hands.
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
+from scoring import caching
 from scoring.chart import running_total_svg
 from scoring.engine import HandType, Line, Section, SectionKind, Settlement, StoredHand, Summary, settle
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
 from scoring.models import Hand, Session
-from scoring.presentation import house_rules
+from scoring.presentation import house_rules, signed
 from scoring.services.games import Game, game_of
 from scoring.services.hands import proposed_dealer_after
+
+# A number on the sheet: whole points stay ``int`` (summing a long evening in
+# ``Fraction`` costs more than all the rest of the sheet), half points ``Fraction``.
+Points = Fraction | int
+
+# The hands a sheet page shows at first: the latest, the rest one tap away.
+SHOWN_HANDS = 30
 
 # What the sheet reads of a hand: never the inputs, the breakdown only for the appendix.
 ROW_FIELDS = (
@@ -39,7 +51,7 @@ ROW_FIELDS = (
     "sitting_out",
     "note",
     "deltas",
-    "description",
+    "description_text",
     "facts",
 )
 
@@ -76,22 +88,28 @@ class SheetRow:
     type: HandType
     dealer: str
     sitting_out: str
-    description: Line | None
+    stored_description: str  # the hand in short as stored: a Line as JSON text
     note: str
-    deltas: tuple[Fraction, ...]  # in seat order
-    totals: tuple[Fraction, ...]  # running totals (per series where the game restarts them)
-    overall: tuple[Fraction, ...]  # running totals of the whole evening, bonuses included
+    deltas: tuple[Points, ...]  # in seat order
+    totals: tuple[Points, ...]  # running totals (per series where the game restarts them)
+    overall: tuple[Points, ...]  # running totals of the whole evening, bonuses included
     section_end: SheetSection | None  # the series or Partie this hand closes
     # What the settlement would pay after this hand: the running totals where
     # they settle as they stand, else what the game's sections settle so far.
-    balance: tuple[Fraction, ...] = ()
+    balance: tuple[Points, ...] = ()
+
+    @property
+    def description(self) -> Line | None:
+        """Read only for the rows a page shows, not for every hand summed."""
+        data = json.loads(self.stored_description) if self.stored_description else None
+        return line_from_json(data) if data else None
 
     @property
     def redeal(self) -> bool:
         return self.type is HandType.REDEAL
 
     @property
-    def cells(self) -> list[tuple[Fraction, Fraction]]:
+    def cells(self) -> list[tuple[Points, Points]]:
         return list(zip(self.deltas, self.totals, strict=True))
 
 
@@ -176,17 +194,24 @@ class Sheet:
 
 
 def build_sheet(session: Session) -> Sheet:
-    """The sheet from three queries whatever its length: seats, hands, nothing else."""
+    """The sheet from two queries whatever its length: seats, hands, nothing else."""
     seats = list(session.seats.all())
     game = game_of(session, seats)
     hands = list(
-        Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number").only(*ROW_FIELDS)
+        Hand.objects.filter(session=session, deleted_at__isnull=True)
+        .order_by("number")
+        # Decoded only for the rows a page shows (``SheetRow.description``).
+        .annotate(description_text=Cast("description", TextField()))
+        .values_list(*ROW_FIELDS)
     )
-    stored = [StoredHand(hand.dealer or None, _deltas(hand), frozenset(hand.facts)) for hand in hands]
+    stored = [
+        StoredHand(dealer or None, {name: _points(value) for name, value in deltas.items()}, frozenset(facts))
+        for (_, _, _, _, dealer, _, _, deltas, _, facts) in hands
+    ]
     variant, players = game.variant, game.players
     summary = variant.summarize(players, stored, game.options)
-    deltas = [hand.deltas for hand in stored]
     kind = variant.section_kind
+    deltas = [hand.deltas for hand in stored]
     sections = (
         ()
         if kind is None
@@ -210,34 +235,39 @@ def build_sheet(session: Session) -> Sheet:
     settled_each = kind is not None and kind.settled_each
 
     rows: list[SheetRow] = []
-    running = [Fraction(0)] * len(players)
-    overall = [Fraction(0)] * len(players)
-    settled = dict.fromkeys(players, Fraction(0))  # what the finished series settle
+    zero: list[Points] = [0] * len(players)
+    running, overall = zero, zero
+    settled: dict[str, Points] = dict.fromkeys(players, 0)  # what the finished series settle
     for index, (hand, facts) in enumerate(zip(hands, stored, strict=True)):
-        row_deltas = tuple(facts.deltas.get(name, Fraction(0)) for name in players)
-        running = [total + delta for total, delta in zip(running, row_deltas, strict=True)]
-        overall = [total + delta for total, delta in zip(overall, row_deltas, strict=True)]
+        hand_id, number, version, hand_type, dealer, sitting_out, note, _, description, _ = hand
+        row_deltas = tuple(_exact(facts.deltas.get(name, 0)) for name in players)
+        running = [_exact(total + delta) for total, delta in zip(running, row_deltas, strict=True)]
+        overall = [_exact(total + delta) for total, delta in zip(overall, row_deltas, strict=True)]
         end = ends.get(index)
         if end is not None:
-            overall = [total + end.bonus.get(name, 0) for total, name in zip(overall, players, strict=True)]
+            overall = [
+                _exact(total + end.bonus.get(name, 0)) for total, name in zip(overall, players, strict=True)
+            ]
         balance = tuple(overall)
         if settled_each and kind is not None:
-            standing = end.totals if end is not None else dict(zip(players, running, strict=True))
+            standing = (
+                end.totals if end is not None else dict(zip(players, map(Fraction, running), strict=True))
+            )
             net = variant.section_net(Section(kind.key, index, index, standing, {}, end is not None)) or {}
-            balance = tuple(settled[name] + net.get(name, 0) for name in players)
+            balance = tuple(_exact(settled[name] + net.get(name, 0)) for name in players)
             if end is not None:
                 settled = dict(zip(players, balance, strict=True))
         rows.append(
             SheetRow(
-                hand_id=hand.pk,
+                hand_id=hand_id,
                 index=index + 1,
-                number=hand.number,
-                version=hand.version,
-                type=HandType(hand.type),
-                dealer=hand.dealer,
-                sitting_out=hand.sitting_out,
-                description=line_from_json(hand.description) if hand.description else None,
-                note=hand.note,
+                number=number,
+                version=version,
+                type=HandType(hand_type),
+                dealer=dealer,
+                sitting_out=sitting_out,
+                stored_description=description,
+                note=note,
                 deltas=row_deltas,
                 totals=tuple(running),
                 overall=tuple(overall),
@@ -246,9 +276,9 @@ def build_sheet(session: Session) -> Sheet:
             )
         )
         if restarts and end is not None:
-            running = [Fraction(0)] * len(players)
+            running = zero
 
-    last_dealer = next((hand.dealer for hand in reversed(hands) if hand.dealer), None)
+    last_dealer = next((hand.dealer for hand in reversed(stored) if hand.dealer), None)
     return Sheet(
         session=session,
         game=game,
@@ -260,8 +290,29 @@ def build_sheet(session: Session) -> Sheet:
     )
 
 
-def _deltas(hand: Hand) -> dict[str, Fraction]:
-    return {name: points_from_json(value) for name, value in hand.deltas.items()}
+# The same few values (0, ±40, ±80, …) recur on every hand of every sheet.
+_points = lru_cache(maxsize=4096)(points_from_json)
+
+
+def _exact(value: Points) -> Points:
+    """Whole numbers as ``int``, so that summing them stays cheap."""
+    if type(value) is int or value.denominator != 1:
+        return value
+    return value.numerator
+
+
+def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]:
+    """What the sheet's pages read. The sheet is built only when a fragment the
+    templates cache per version (``{% cache %}``) is missing, so a page seen
+    before costs the session's row and a few cache lookups."""
+    sheet: Any = SimpleLazyObject(lambda: build_sheet(session))
+    return {
+        "sheet": sheet,
+        "rules": SimpleLazyObject(lambda: house_rules(sheet.game.variant, sheet.game.options)),
+        "shown_rows": SimpleLazyObject(lambda: sheet.rows if show_all else sheet.rows[-SHOWN_HANDS:]),
+        "show_all": show_all,
+        "cache_seconds": caching.SECONDS,
+    }
 
 
 def _settled(net: Any, session: Session) -> Settlement | None:
@@ -283,7 +334,7 @@ def chart_of(
         return ""
     first = rows[0]
     if balance:
-        lines = [list(row.balance) for row in rows]
+        lines: list[list[Points]] = [list(row.balance) for row in rows]
     else:
         start = [total - delta for total, delta in zip(first.overall, first.deltas, strict=True)]
         lines = [[total - base for total, base in zip(row.overall, start, strict=True)] for row in rows]
@@ -302,20 +353,25 @@ class DeletedHand:
     deleted_at: datetime
 
 
-def deleted_hands(sheet: Sheet) -> list[DeletedHand]:
-    """The session's deleted hands in recording order (one query)."""
-    numbers = [row.number for row in sheet.rows]
-    hands = (
-        Hand.objects.filter(session=sheet.session, deleted_at__isnull=False)
+def deleted_hands(session: Session) -> list[DeletedHand]:
+    """The session's deleted hands in recording order: one query, and a second
+    (the live hands' numbers) only when there are any; the sheet is not built."""
+    hands = list(
+        Hand.objects.filter(session=session, deleted_at__isnull=False)
         .order_by("number")
         .only("id", "number", "description", "deltas", "deleted_at")
     )
+    if not hands:
+        return []
+    live = Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number")
+    numbers = list(live.values_list("number", flat=True))
     return [
         DeletedHand(
             hand_id=hand.pk,
             place=bisect_left(numbers, hand.number) + 1,
             description=line_from_json(hand.description) if hand.description else None,
-            deltas={name: _deltas(hand).get(name, Fraction(0)) for name in sheet.players},
+            # stored with every player of the session, in seat order
+            deltas={name: _points(value) for name, value in hand.deltas.items()},
             deleted_at=hand.deleted_at or timezone.now(),
         )
         for hand in hands
@@ -362,6 +418,55 @@ class Breakdown:
     lines: list[Line]
 
 
+@dataclass(frozen=True)
+class PrintedRow:
+    """A hand on the printed sheet. Its numbers are one block of text in columns
+    of equal width (the deltas over the running totals): a few boxes per hand
+    instead of one per player and number is what lets a long evening's PDF lay
+    out in about a second."""
+
+    row: SheetRow
+    figures: str
+    section_figures: str  # under a series or Partie it closes: its totals, over its bonuses
+
+
+# Characters of the monospaced figures per player, and at most this much of a name above them.
+FIGURE_WIDTH = 7
+NAME_WIDTH = 10
+MONO_MM = 1.6  # one character of the figures' font at its size on the sheet
+
+
+def _columns(texts: Sequence[str], width: int) -> str:
+    return "".join(text.rjust(width) for text in texts)
+
+
+def _figure_width(players: Sequence[str], rows: Sequence[SheetRow], totals: Sequence[Points]) -> int:
+    widest = max((len(signed(value)) for row in rows for value in (*row.deltas, *row.totals)), default=1)
+    widest = max(widest, *(len(signed(value)) for value in totals))
+    longest = min(max(len(name) for name in players), NAME_WIDTH)
+    return max(FIGURE_WIDTH, widest + 1, longest + 1)
+
+
+def _head(name: str, width: int) -> str:
+    return name if len(name) < width else name[: width - 2] + "…"
+
+
+def _printed(players: Sequence[str], rows: Sequence[SheetRow], width: int) -> list[PrintedRow]:
+    printed = []
+    for row in rows:
+        figures = _columns([signed(v) for v in row.deltas], width) + "\n"
+        figures += _columns([signed(v) for v in row.totals], width)
+        section_figures = ""
+        if row.section_end is not None:
+            section = row.section_end
+            section_figures = _columns([signed(section.totals[name]) for name in players], width)
+            if section.bonus:
+                bonus = [signed(section.bonus[name]) if name in section.bonus else "" for name in players]
+                section_figures += "\n" + _columns(bonus, width)
+        printed.append(PrintedRow(row, figures, section_figures))
+    return printed
+
+
 def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = False) -> dict[str, Any]:
     """Everything the printed score sheet shows (HTML print view and PDF alike);
     ``series`` limits it to one Illustriertes series (``LookupError`` if none)."""
@@ -376,6 +481,7 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
         settlement = section.settlement or settle(section.totals, session.money_rate)
         totals = [section.totals[name] for name in players]
         title = _("%(name)s, series %(n)s") % {"name": session.name, "n": series}
+    width = _figure_width(players, rows, totals)
     return {
         "session": session,
         "title": title,
@@ -393,6 +499,10 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
         # Printed in black and white: greys and dashes rather than colours.
         "chart": chart_of(players, rows, title=_("Running totals"), monochrome=True),
         "appendix": _breakdowns(rows) if appendix else [],
+        "printed_rows": _printed(players, rows, width),
+        "heads": _columns([_head(name, width) for name in players], width),
+        "totals_figures": _columns([signed(total) for total in totals], width),
+        "figures_mm": round(len(players) * width * MONO_MM + 3),
         "series": series,
         "printed_at": timezone.localtime(),
         "wide": len(players) >= 5,

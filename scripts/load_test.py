@@ -1,281 +1,200 @@
-"""Load test: concurrent clients recording hands against gunicorn, on loopback.
+"""Load test: an evening at twenty tables, and five phones watching one long sheet.
 
     make load              (both databases)
-    .venv/bin/python scripts/load_test.py --database sqlite|postgres [--clients 20] [--seconds 30]
+    .venv/bin/python scripts/load_test.py --database sqlite|postgres [--tables 20] [--seconds 60]
 
-Starts the app under gunicorn (with gunicorn.conf.py, as in production) with
-production settings on 127.0.0.1, on a fresh database (an SQLite file in a
-temporary folder, or a PostgreSQL database created on the local server and
-dropped afterwards). Each client logs in through the
-login page and records hands into its own session, as a phone does: it opens the
-hand form, then submits it; every tenth hand it sends the same form twice, as a
-double tap does. Afterwards it checks that every hand a client saw acknowledged
-is stored exactly once, and reports requests, errors and latency.
+Starts the app under gunicorn with production settings (3 workers × 4 threads)
+on 127.0.0.1 with a fresh database. Each table is one phone, logged in once
+(logins are not among the timings), recording hands at a table's pace: it opens
+the hand form, the players take --pause seconds (uniformly 0.5× to 1.5×) to fill
+it in, then it saves the hand and loads the sheet the save redirects to; every
+tenth hand is sent twice, as a double tap does. One table records into a shared
+session of --shared hands; --watchers phones watch that session through its
+share link as the page does (a poll every 4 s, the board fetched when it changed).
 
-Traffic goes only to 127.0.0.1; the run is bounded by --seconds and stops by itself.
+Afterwards every hand a table saw acknowledged must be stored exactly once.
+Reports p50/p95 of the saves, of the sheet after each save, and of the
+watchers' requests. Traffic goes only to 127.0.0.1; the run stops by itself.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
-import os
+import json
+import random
 import re
-import runpy
-import secrets
-import socket
-import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-GUNICORN_CONF = ROOT / "gunicorn.conf.py"  # the production settings of the server
-PASSWORD = "load-test-password-4711"
+ROOT_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT_DIR))
+
+from scripts.bench_pdf import generated_session  # noqa: E402
+from scripts.harness import PASSWORD, Phone, app_database, form_token, hand_form, percentile, server  # noqa: E402
+
 PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
+POLL_SECONDS = 4.0  # as the shared page's hx-trigger
 
 
 @dataclass
 class Tally:
-    latencies: list[float] = field(default_factory=list)
+    saves: list[float] = field(default_factory=list)
+    sheets: list[float] = field(default_factory=list)
+    forms: list[float] = field(default_factory=list)
+    polls: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     acknowledged: list[str] = field(default_factory=list)  # client tokens answered with a redirect
 
 
-class Client:
-    def __init__(self, base: str, username: str, tally: Tally) -> None:
-        self.base = base
-        self.tally = tally
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), _NoRedirect
-        )
-        page = self.get("/accounts/login/")
-        status, _ = self.post("/accounts/login/", {"username": username, "password": PASSWORD}, page)
-        if status != 302:
-            raise RuntimeError(f"{username} could not log in ({status})")
-
-    def _timed(self, request: urllib.request.Request | str) -> tuple[int, str, str]:
-        started = time.perf_counter()
-        try:
-            with self.opener.open(request, timeout=30) as response:
-                status, body, location = response.status, response.read().decode(), ""
-        except urllib.error.HTTPError as error:
-            status, body, location = error.code, "", error.headers.get("Location", "")
-        finally:
-            self.tally.latencies.append(time.perf_counter() - started)
-        return status, body, location
-
-    def get(self, path: str) -> str:
-        status, body, _ = self._timed(self.base + path)
-        if status != 200:
-            raise RuntimeError(f"GET {path}: {status}")
-        return body
-
-    def post(self, path: str, data: dict[str, str], page: str) -> tuple[int, str]:
-        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
-        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": csrf.group(1) if csrf else ""}).encode()
-        request = urllib.request.Request(self.base + path, data=body, headers={"Referer": self.base + path})
-        status, _, location = self._timed(request)
-        return status, location
-
-
-def record_hands(base: str, username: str, session_id: int, deadline: float, tally: Tally) -> None:
-    try:
-        client = Client(base, username, tally)
-    except Exception as error:  # a client that cannot start counts as an error, the run goes on
-        tally.errors.append(f"login {username}: {error}")
-        return
+def table(phone: Phone, session_id: int, pause: float, deadline: float, tally: Tally) -> None:
     path = f"/sessions/{session_id}/hands/new/"
+    rng = random.Random(session_id)
     n = 0
     while time.monotonic() < deadline:
         n += 1
         try:
-            page = client.get(path)
-            token = re.search(r'name="token" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
-            dealer = PLAYERS[(n - 1) % 4]
-            hand = {
-                "token": token,
-                "type": "played",
-                "action": "save",
-                "dealer": dealer,
-                "taker": PLAYERS[n % 4],
-                "contract": "garde",
-                "bouts": str(n % 4),
-                "points": str(36 + n % 40),
-                "poignees.rows": "1",
-            }
-            sends = 2 if n % 10 == 0 else 1  # a double tap
-            statuses = [client.post(path, hand, page)[0] for _ in range(sends)]
-            if all(status == 302 for status in statuses):
-                tally.acknowledged.append(token)
-            else:
-                tally.errors.append(f"POST {path}: {statuses}")
+            page = phone.get(path)
+            tally.forms.append(page.seconds)
+            token = form_token(page.body)
+            time.sleep(pause * rng.uniform(0.5, 1.5))  # the players fill in the form
+            hand = hand_form(PLAYERS[n % 4], PLAYERS[(n - 1) % 4], n, token)
+            answers = [phone.post(path, hand) for _ in range(2 if n % 10 == 0 else 1)]
+            if any(answer.status != 302 for answer in answers):
+                tally.errors.append(f"POST {path}: {[answer.status for answer in answers]}")
+                continue
+            tally.acknowledged.append(token)
+            tally.saves.extend(answer.seconds for answer in answers)
+            sheet = phone.get(answers[-1].location.split("#")[0])
+            if sheet.status != 200:
+                tally.errors.append(f"GET sheet: {sheet.status}")
+            tally.sheets.append(sheet.seconds)
         except Exception as error:
             tally.errors.append(f"{type(error).__name__}: {error}")
+    phone.close()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
+def watcher(port: int, token: str, deadline: float, tally: Tally) -> None:
+    phone = Phone(port)
+    board = phone.get(f"/s/{token}/")
+    version = _version(board.body)
     while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("gunicorn did not start")
+        time.sleep(POLL_SECONDS)
+        answer = phone.get(f"/s/{token}/?since={version}", **{"HX-Request": "true"})
+        tally.polls.append(answer.seconds)
+        if answer.status == 200:
+            version = _version(answer.body)
+        elif answer.status != 204:
+            tally.errors.append(f"poll: {answer.status}")
+    phone.close()
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+def _version(page: str) -> str:
+    found = re.search(r"\?since=(\d+)", page)
+    if not found:
+        raise RuntimeError("the shared board names no version")
+    return found.group(1)
+
+
+def ms(values: list[float], share: float) -> str:
+    return f"{percentile(values, share) * 1000:.0f} ms"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
-    parser.add_argument("--clients", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=30)
-    served = runpy.run_path(str(GUNICORN_CONF))
-    parser.add_argument("--workers", type=int, default=served["workers"])
-    parser.add_argument("--threads", type=int, default=served["threads"])
-    parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432", help="server URL")
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--watchers", type=int, default=5)
+    parser.add_argument("--shared", type=int, default=1980, help="hands in the watched session")
+    parser.add_argument("--pause", type=float, default=3.0, help="seconds the players take per hand form")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="tarock-load-"))
-    dbname = f"tarockscore_load_{os.getpid()}"
-    url = f"sqlite:///{workdir}/load.sqlite3" if args.database == "sqlite" else f"{args.postgres}/{dbname}"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tarockscore.settings",
-        "DATABASE_URL": url,
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback
-        "SECURE_COOKIES": "0",
-        "STATIC_ROOT": str(workdir / "static"),
-    }
-    env.pop("DEBUG", None)
-    os.environ.update(env)
-    if args.database == "postgres":
-        import psycopg
+    with app_database(args.database, "load") as env:
+        from django.contrib.auth.models import User
 
-        with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as admin:
-            admin.execute(f'CREATE DATABASE "{dbname}"')
+        from scoring import services
+        from scoring.models import Hand
 
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.contrib.auth.models import User
-    from django.core.management import call_command
-    from django.db import connections
-
-    from scoring import services
-    from scoring.models import Hand
-
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", verbosity=0, interactive=False)
-    sessions = []
-    for index in range(args.clients):
-        owner = User.objects.create_user(f"player{index}", password=PASSWORD)
-        sessions.append(
-            services.session_create(
+        sessions = []
+        for index in range(args.tables):
+            owner = User.objects.create_user(f"player{index}", password=PASSWORD)
+            if index == 0:
+                text = json.dumps(generated_session(args.shared, 4))
+                shared = services.session_import(owner=owner, text=text, name="The long evening")
+                sessions.append(shared.pk)
+                token = services.session_share(session=shared)
+                continue
+            session = services.session_create(
                 owner=owner, name=f"Table {index}", variant="french", players=PLAYERS, options={}
-            ).pk
-        )
-    connections.close_all()
-
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "--config",
-            str(GUNICORN_CONF),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(args.workers),
-            "--threads",
-            str(args.threads),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    try:
-        wait_for(port)
-        base = f"http://127.0.0.1:{port}"
-        tallies = [Tally() for _ in range(args.clients)]
-        deadline = time.monotonic() + args.seconds
-        started = time.monotonic()
-        threads = [
-            threading.Thread(
-                target=record_hands, args=(base, f"player{i}", sessions[i], deadline, tallies[i])
             )
-            for i in range(args.clients)
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=args.seconds + 120)
-        elapsed = time.monotonic() - started
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+            sessions.append(session.pk)
 
-    latencies = [value for tally in tallies for value in tally.latencies]
-    errors = [error for tally in tallies for error in tally.errors]
-    lost = duplicated = stored = acknowledged = 0
-    for session_id, tally in zip(sessions, tallies, strict=True):
-        tokens = list(Hand.objects.filter(session_id=session_id).values_list("client_token", flat=True))
-        stored += len(tokens)
-        acknowledged += len(tally.acknowledged)
-        lost += sum(1 for token in tally.acknowledged if tokens.count(token) == 0)
-        duplicated += sum(1 for token in set(tokens) if tokens.count(token) > 1)
-    unacknowledged = stored - (acknowledged - lost)
-    connections.close_all()
-    if args.database == "postgres":
-        import psycopg
+        with server(env, workers=args.workers, threads=args.threads) as port:
+            tallies = [Tally() for _ in range(args.tables + args.watchers)]
+            phones = [Phone(port) for _ in range(args.tables)]
+            for index, phone in enumerate(phones):  # logins before the clock starts: not a table's pace
+                phone.login(f"player{index}")
+            started = time.monotonic()
+            deadline = started + args.seconds
+            threads = [
+                threading.Thread(
+                    target=table, args=(phones[i], sessions[i], args.pause, deadline, tallies[i])
+                )
+                for i in range(args.tables)
+            ] + [
+                threading.Thread(target=watcher, args=(port, token, deadline, tallies[args.tables + i]))
+                for i in range(args.watchers)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=args.seconds + 180)
+            elapsed = time.monotonic() - started
 
-        with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{dbname}"')
+        everything = Tally()
+        for tally in tallies:
+            for name in ("saves", "sheets", "forms", "polls", "errors", "acknowledged"):
+                getattr(everything, name).extend(getattr(tally, name))
+        lost = duplicated = stored = 0
+        for session_id, tally in zip(sessions, tallies, strict=False):
+            tokens = list(
+                Hand.objects.filter(session_id=session_id)
+                .exclude(client_token="")
+                .values_list("client_token", flat=True)
+            )
+            stored += len(tokens)
+            lost += sum(1 for token in tally.acknowledged if token not in tokens)
+            duplicated += len(tokens) - len(set(tokens))
+    return report(args, elapsed, everything, stored, lost, duplicated)
 
+
+def report(args: Any, elapsed: float, tally: Tally, stored: int, lost: int, duplicated: int) -> int:
+    hands = len(tally.acknowledged)
     print(
-        f"database: {args.database}, clients: {args.clients}, {elapsed:.0f} s, "
+        f"database: {args.database}, {args.tables} tables + {args.watchers} watchers, {elapsed:.0f} s, "
         f"gunicorn {args.workers} workers × {args.threads} threads"
     )
-    print(f"requests: {len(latencies)} ({len(latencies) / elapsed:.0f}/s), errors: {len(errors)}")
     print(
-        f"latency: p50 {percentile(latencies, 0.5) * 1000:.0f} ms, p95 {percentile(latencies, 0.95) * 1000:.0f} ms, "
-        f"mean {statistics.fmean(latencies) * 1000 if latencies else 0:.0f} ms"
+        f"pace: a hand per table every {args.pause:.0f} s on average ({hands / elapsed:.1f} saves/s in all); "
+        f"the watched session: {args.shared} hands"
     )
+    print(f"save: p50 {ms(tally.saves, 0.5)}, p95 {ms(tally.saves, 0.95)} ({len(tally.saves)} posts)")
+    print(f"sheet after the save: p50 {ms(tally.sheets, 0.5)}, p95 {ms(tally.sheets, 0.95)}")
+    print(f"hand form: p50 {ms(tally.forms, 0.5)}, p95 {ms(tally.forms, 0.95)}")
     print(
-        f"hands acknowledged: {acknowledged}, stored: {stored}, lost: {lost}, duplicated: {duplicated}, "
-        f"stored but not acknowledged: {unacknowledged}"
+        f"watchers' polls: p50 {ms(tally.polls, 0.5)}, p95 {ms(tally.polls, 0.95)} ({len(tally.polls)} polls)"
     )
-    for error in errors[:5]:
+    print(f"errors: {len(tally.errors)}")
+    print(f"hands acknowledged: {hands}, stored: {stored}, lost: {lost}, duplicated: {duplicated}")
+    for error in tally.errors[:5]:
         print(f"  error: {error}")
-    ok = not errors and not lost and not duplicated and acknowledged > 0
+    ok = not tally.errors and not lost and not duplicated and hands > 0 and stored == hands
     print("result: ok" if ok else "result: FAILED")
     return 0 if ok else 1
 

@@ -4,6 +4,7 @@ DEBUG          off unless set to 1/true/yes/on
 SECRET_KEY     required unless DEBUG
 ALLOWED_HOSTS  comma-separated; defaults to localhost only
 DATABASE_URL   dj-database-url; an SQLite file under var/ by default (WAL mode)
+CACHE          where rendered sheets and PDFs are kept: local (default) or database
 STATIC_ROOT    where collectstatic puts the static files (default: staticfiles/)
 SIGNUP         invitation (default), open or off: who may make an account
 
@@ -130,6 +131,28 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+
+# Rendered sheets, shared boards and PDFs, kept per session version (scoring.caching).
+# "local": each server process keeps its own (one server). "database": one table
+# in DATABASE_URL that every server reads (several servers behind a proxy; create
+# it once with `manage.py createcachetable`).
+CACHE = os.environ.get("CACHE", "").strip().lower() or "local"
+CACHE_BACKENDS = {
+    "local": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "tarockscore",
+        # A hand's row is about 1 kB: room for many evenings' rows and pages.
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
+    "database": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "tarockscore_cache",
+        "OPTIONS": {"MAX_ENTRIES": 50_000},
+    },
+}
+if CACHE not in CACHE_BACKENDS:
+    raise ImproperlyConfigured(f"CACHE must be one of {', '.join(CACHE_BACKENDS)} (got {CACHE!r})")
+CACHES = {"default": CACHE_BACKENDS[CACHE]}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

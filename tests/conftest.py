@@ -8,17 +8,24 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import Client
 from hypothesis import settings as hypothesis_settings
 
 from scoring import services
-from scoring.models import Session
+from scoring.models import Hand, Session
 from tests.engine.support import FIXTURES
 
 # Property tests check rules, not speed: on a shared, busy machine an example may
 # take longer than Hypothesis' default deadline without anything being wrong.
 hypothesis_settings.register_profile("tarockscore", deadline=None)
 hypothesis_settings.load_profile("tarockscore")
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    """Each test starts with nothing cached (the test databases reuse ids)."""
+    cache.clear()
 
 
 @pytest.fixture
@@ -69,3 +76,24 @@ def make_session(user: User) -> Callable[..., Session]:
 
 def seed(name: str) -> dict[str, Any]:
     return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+def fill(session: Session, count: int) -> None:
+    """A session of ``count`` hands: one recorded, the rest written straight to
+    the table as copies of it (as an import does, only faster)."""
+    first = services.hand_record(
+        session=session,
+        raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56},
+    )
+    Hand.objects.bulk_create(
+        Hand(
+            session=session,
+            number=n,
+            dealer=first.dealer,
+            inputs=first.inputs,
+            deltas=first.deltas,
+            breakdown=first.breakdown,
+            description=first.description,
+        )
+        for n in range(2, count + 1)
+    )

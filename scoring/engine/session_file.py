@@ -33,7 +33,9 @@ from .variant import HandRecord, Summary, Variant
 FORMAT = "tarockscore/1"
 MAX_NAME = 40
 MAX_SESSION_NAME = 80
-MAX_HANDS = 5000
+# More than any evening (a long one is under 150): what one session may hold,
+# on import and when recording, so every page and PDF of it has bounded work.
+MAX_HANDS = 2000
 TOP_KEYS = ("format", "name", "date", "variant", "players", "money_rate", "options", "hands")
 NOTE = Field("note", Kind.TEXT, gettext_noop("Note"), default="", max_length=500, tabs=True)
 # Money per point: what the app stores (4 decimals, below 10 000).

@@ -4,7 +4,7 @@ for them (``DoesNotExist``), so a stranger cannot even learn that it is there.""
 from __future__ import annotations
 
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from scoring.models import Group, Hand, Membership, Session
 from scoring.services.sessions import restorable_since
@@ -13,11 +13,22 @@ from scoring.services.sessions import restorable_since
 def session_for(user: User, pk: int, *, owner_only: bool = False) -> Session:
     """A session the user may work on: their own, one they were made an editor of,
     or an evening of a group they are a member of; a deleted session is not there any more."""
-    sessions = Session.objects.filter(pk=pk, deleted_at__isnull=True)
-    access = (
-        Q(owner=user) if owner_only else Q(owner=user) | Q(editors=user) | Q(group__memberships__user=user)
-    )
-    return sessions.filter(access).distinct().get()
+    return Session.objects.filter(
+        _may_work_on(user, "", owner_only=owner_only), pk=pk, deleted_at__isnull=True
+    ).get()
+
+
+def _may_work_on(user: User, path: str, *, owner_only: bool = False) -> Q:
+    """The owner, a named editor, or a member of the session's group. ``path`` leads
+    from the model queried to its session (``""`` for a session, ``"session__"`` for a hand);
+    each test is an EXISTS, so a session is found once without DISTINCT."""
+    session_id = f"{path}id" if path else "pk"
+    owner = Q(**{f"{path}owner": user})
+    if owner_only:
+        return owner
+    editor = Session.editors.through.objects.filter(session_id=OuterRef(session_id), user_id=user.pk)
+    member = Membership.objects.filter(group_id=OuterRef(f"{path}group_id"), user_id=user.pk)
+    return owner | Exists(editor) | Exists(member)
 
 
 def session_deleted_for(user: User, pk: int) -> Session:
@@ -48,6 +59,16 @@ def session_shared(token: str) -> Session:
     if not token:
         raise Session.DoesNotExist
     return Session.objects.get(share_token=token, deleted_at__isnull=True)
+
+
+def hand_of(user: User, pk: int, hand_id: int) -> Hand:
+    """A hand of a session the user may work on, with its session, in one query
+    (``Hand.DoesNotExist`` for anyone else)."""
+    return (
+        Hand.objects.select_related("session")
+        .filter(_may_work_on(user, "session__"), pk=hand_id, session_id=pk, session__deleted_at__isnull=True)
+        .get()
+    )
 
 
 def hand_for(session: Session, hand_id: int) -> Hand:

@@ -15,14 +15,16 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scoring.engine import HandRecord, HandScore, InvalidInput, next_dealer, read_hand, score_hand
-from scoring.engine.types import line_to_json, points_to_json
-from scoring.models import Hand, HandChange, Session
+from scoring.engine.session_file import MAX_HANDS
+from scoring.engine.types import gettext_noop, invalid, line_to_json, points_to_json
+from scoring.models import Hand, HandChange, Seat, Session
 from scoring.services.games import Game, game_of
-from scoring.services.sessions import check_open, mark_changed
+from scoring.services.sessions import check_open, follow_change, mark_changed
 
 
 class HandConflict(Exception):
@@ -99,33 +101,90 @@ def hand_record(
     client_token: str = "",
     sent: Mapping[str, Any] | None = None,
     from_form: bool = False,
+    game: Game | None = None,
 ) -> Hand:
-    """Record the next hand. A resent form (same ``client_token``, same ``sent``:
-    what the client sent, before the server filled in any default) is stored
-    once; hands recorded at the same moment are numbered in the order they
-    commit. The same token with other inputs (an old form brought back and
-    filled in again) records a new hand. ``from_form`` as for ``hand_check``."""
-    locked = Session.objects.select_for_update().get(pk=session.pk)
+    """Record the next hand (``InvalidInput`` when the session holds ``MAX_HANDS``
+    already, or the engine refuses it; ``SessionClosed`` on a closed evening). A
+    resent form (same ``client_token``, same ``sent``: what the client sent, before
+    the server filled in any default) is stored once; hands recorded at the same
+    moment are numbered in the order they commit. The same token with other inputs
+    (an old form brought back and filled in again) records a new hand.
+    ``from_form`` as for ``hand_check``; ``game``: the session's game as the caller
+    read it, checked against the seats under the lock."""
     digest = _digest(raw if sent is None else sent) if client_token else ""
-    if client_token:
-        existing = Hand.objects.filter(session=locked, client_token=client_token).first()
+    retoken = f"{client_token[:31]}~{digest}"
+    # The new version first: writing it takes the session's row lock, which
+    # orders hands recorded at the same moment, and the next statement then
+    # sees every hand committed before it (``mark_changed`` for every other change).
+    Session.objects.filter(pk=session.pk).update(version=F("version") + 1, changed_at=timezone.now())
+    locked: Any = Session.objects.annotate(**_recording_state(client_token, retoken, game)).get(pk=session.pk)
+    if client_token and locked.token_hand is not None:
+        existing: Hand | None = Hand.objects.get(pk=locked.token_hand)
         if existing is not None and existing.client_digest not in ("", digest):
-            client_token = f"{client_token[:31]}~{digest}"
-            existing = Hand.objects.filter(session=locked, client_token=client_token).first()
+            client_token = retoken
+            existing = Hand.objects.filter(pk=locked.retoken_hand).first()
         if existing is not None:
+            transaction.set_rollback(True)  # stored already: nothing changed, not even the version
             return existing
     check_open(locked)
-    game = game_of(locked)
-    record, score = hand_check(game=game, raw=raw, previous_dealer=last_dealer(locked), from_form=from_form)
-    last = Hand.objects.filter(session=locked).aggregate(last=Max("number"))["last"] or 0
+    if locked.live_hands >= MAX_HANDS:
+        raise invalid(
+            "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
+        )
+    if game is None or locked.seats_changed:
+        game = game_of(locked)
+    record, score = hand_check(game=game, raw=raw, previous_dealer=locked.last_dealer, from_form=from_form)
     hand = Hand(
-        session=locked, number=last + 1, client_token=client_token, client_digest=digest, created_by=user
+        session=locked,
+        number=(locked.last_number or 0) + 1,
+        client_token=client_token,
+        client_digest=digest,
+        created_by=user,
     )
     store(hand, game, record, score)
     hand.save()
     audit(hand, user, HandChange.Action.RECORDED, before=None)
-    mark_changed(locked)
+    follow_change(locked)
     return hand
+
+
+def _recording_state(token: str, retoken: str, game: Game | None) -> dict[str, Any]:
+    """What recording a hand needs to know of its session, read with the session's
+    row lock in the same query: the last number given, the last dealer, a hand
+    already stored under the form's token, and whether the seats still are the
+    ones the caller read."""
+    hands = Hand.objects.filter(session=OuterRef("pk"))
+    live = hands.filter(deleted_at__isnull=True).exclude(dealer="")
+    seats = Seat.objects.filter(session=OuterRef("pk"))
+    return {
+        "last_number": Subquery(hands.order_by("-number").values("number")[:1]),
+        "last_dealer": Subquery(live.order_by("-number").values("dealer")[:1]),
+        "token_hand": Subquery(hands.filter(client_token=token).exclude(client_token="").values("pk")[:1]),
+        "retoken_hand": Subquery(hands.filter(client_token=retoken).values("pk")[:1]),
+        "live_hands": Coalesce(Subquery(_count(hands.filter(deleted_at__isnull=True))), 0),
+        "seats_changed": Exists(seats.exclude(name__in=game.players)) if game else Value(True),
+    }
+
+
+def _count(hands: QuerySet[Hand]) -> Any:
+    """How many of these hands, as a subquery."""
+    return hands.order_by().values("session").annotate(count=Count("pk")).values("count")
+
+
+# What scoring a hand writes (``store``), and so what a correction or a re-score
+# may change: its inputs as the engine writes them, and the engine's result.
+SNAPSHOT_FIELDS = (
+    "type",
+    "dealer",
+    "sitting_out",
+    "inputs",
+    "note",
+    "deltas",
+    "breakdown",
+    "description",
+    "facts",
+    "stats",
+)
 
 
 @transaction.atomic
@@ -136,11 +195,38 @@ def hand_edit(
     user: User | None = None,
     expected_version: int | None = None,
     from_form: bool = False,
+    game: Game | None = None,
 ) -> Hand:
     """Correct a recorded hand and re-score it. Refuses with ``HandConflict``
     when the hand changed or was deleted since ``expected_version`` was read,
     unless the change found is this very correction by the same user (a
-    double-tapped or resent form). Refused with ``SessionClosed`` on a closed evening."""
+    double-tapped or resent form); with ``SessionClosed`` on a closed evening.
+    ``game``: the session's game as the caller read it, with ``hand`` as read at
+    ``expected_version``."""
+    if game is not None and expected_version is not None and hand.version == expected_version:
+        record, score = hand_check(game=game, raw=raw, from_form=from_form)
+        before = snapshot(hand)
+        store(hand, game, record, score)
+        seats = Seat.objects.filter(session=OuterRef("session_id")).exclude(name__in=game.players)
+        # One statement that writes only if nobody changed the hand (or the
+        # seats) meanwhile and the evening is open; otherwise the locked path
+        # below sorts it out (a conflict, or the closed evening refused).
+        written = (
+            Hand.objects.filter(
+                pk=hand.pk, version=expected_version, deleted_at__isnull=True, session__closed_at__isnull=True
+            )
+            .filter(~Exists(seats))
+            .update(
+                **{field: getattr(hand, field) for field in SNAPSHOT_FIELDS},
+                version=F("version") + 1,
+                updated_at=timezone.now(),
+            )
+        )
+        if written:
+            hand.version += 1
+            audit(hand, user, HandChange.Action.EDITED, before=before)
+            mark_changed(hand.session)
+            return hand
     locked = _locked(hand)
     if locked.deleted_at is not None:
         raise HandConflict(locked)

@@ -18,22 +18,8 @@ from django.db import transaction
 from scoring.engine import InvalidInput
 from scoring.models import Hand, HandChange, Session
 from scoring.services.games import Game, game_of
-from scoring.services.hands import audit, hand_check, snapshot, store
+from scoring.services.hands import SNAPSHOT_FIELDS, audit, hand_check, snapshot, store
 from scoring.services.sessions import check_open, mark_changed
-
-# What a re-score may change: the snapshot, and the inputs as the engine writes them.
-SNAPSHOT_FIELDS = (
-    "type",
-    "dealer",
-    "sitting_out",
-    "inputs",
-    "note",
-    "deltas",
-    "breakdown",
-    "description",
-    "facts",
-    "stats",
-)
 
 
 @dataclass(frozen=True)

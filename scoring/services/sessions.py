@@ -65,8 +65,14 @@ def mark_changed(session: Session) -> None:
     Session.objects.filter(pk=session.pk).update(version=F("version") + 1, changed_at=now)
     session.version += 1
     session.changed_at = now
+    follow_change(session)
+
+
+def follow_change(session: Session) -> None:
+    """What follows every change of a session's sheet besides its new version:
+    the group's statistics (an evening of a group) are written again."""
     if session.group_id is not None:
-        standings.evening_refresh(session)  # the group's statistics follow every change
+        standings.evening_refresh(session)
 
 
 @transaction.atomic

@@ -20,11 +20,15 @@ class BoardState:
     version: str
     last_change: datetime | None
 
+    @classmethod
+    def of(cls, session: Session) -> BoardState:
+        """The state of a session row read just now."""
+        return cls(version=str(session.version), last_change=session.changed_at)
+
 
 def session_board_state(session: Session) -> BoardState:
     """The session's current version, read afresh from its row (one query, no hands)."""
-    version, changed_at = Session.objects.filter(pk=session.pk).values_list("version", "changed_at").get()
-    return BoardState(version=str(version), last_change=changed_at)
+    return BoardState.of(Session.objects.only("version", "changed_at").get(pk=session.pk))
 
 
 @transaction.atomic

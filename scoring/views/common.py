@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
@@ -41,8 +42,9 @@ def own_session(request: Request, pk: int, *, owner_only: bool = False) -> Sessi
 
 
 def own_hand(request: Request, pk: int, hand_id: int) -> Hand:
+    """The hand, with its session, if the user may work on that session; a 404 otherwise."""
     try:
-        return services.hand_for(own_session(request, pk), hand_id)
+        return services.hand_of(request.user, pk, hand_id)
     except Hand.DoesNotExist:
         raise Http404("no such hand") from None
 
@@ -58,3 +60,11 @@ def closed(request: HttpRequest, session: Session) -> HttpResponse:
     """Back to the sheet of a closed evening, saying why nothing was changed."""
     messages.error(request, _("This evening is closed: reopen it to record or change hands and house rules."))
     return redirect("scoreboard", pk=session.pk)
+
+
+def on_sheet(hand: Hand) -> str:
+    """The sheet scrolled to this hand's row. A hand changed since it was recorded
+    (corrected, restored) may be older than the latest hands a sheet shows at
+    first, so the whole sheet is shown."""
+    every = "?all=1" if hand.version > 1 else ""
+    return reverse("scoreboard", args=[hand.session_id]) + f"{every}#hand-{hand.pk}"

@@ -21,7 +21,7 @@ from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.models import Hand, Session
 from scoring.sheet import column_heads
-from scoring.views.common import FORM_TOKEN, Request, closed, own_hand, own_session, whole
+from scoring.views.common import FORM_TOKEN, Request, closed, on_sheet, own_hand, own_session, whole
 
 # Sent with every hand form but not part of the hand.
 NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
@@ -38,21 +38,32 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
         return closed(request, session)
     game = services.game_of(session)
     source = request.POST if request.method == "POST" else request.GET
-    dealer = services.proposed_dealer(session, game)
-    form = HandForm(game, _hand_type(game, source.get("type")), data=_posted(request), dealer=dealer)
+    hand_type = _hand_type(game, source.get("type"))
+    form = HandForm(game, hand_type, data=_posted(request), dealer=_dealer(request, session, game))
     posted = request.POST.get("token", "")
     token = posted if FORM_TOKEN.fullmatch(posted) else uuid.uuid4().hex
 
     def save() -> Hand:
         sent = {key: request.POST.getlist(key) for key in request.POST if key not in NOT_THE_HAND}
-        raw = form.raw()
         return services.hand_record(
-            session=session, raw=raw, user=request.user, client_token=token, sent=sent, from_form=True
+            session=session,
+            raw=form.raw(),
+            user=request.user,
+            client_token=token,
+            sent=sent,
+            from_form=True,
+            game=game,
         )
 
-    return _submit(
-        request, form, save, partial(_hand_page, request, session, game, form, hand=None, token=token)
-    )
+    page = partial(_hand_page, request, session, game, form, hand=None, token=token)
+    return _submit(request, form, save, page)
+
+
+def _dealer(request: HttpRequest, session: Session, game: services.Game) -> str:
+    """The dealer the form shows: the one posted, or the next in turn (one query,
+    spared on every save)."""
+    posted = request.POST.get("dealer") if request.method == "POST" else None
+    return posted if posted in game.players else services.proposed_dealer(session, game)
 
 
 @login_required
@@ -77,7 +88,7 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
     def save() -> Hand:
         raw = form.raw()
         return services.hand_edit(
-            hand=hand, raw=raw, user=request.user, expected_version=int(token), from_form=True
+            hand=hand, raw=raw, user=request.user, expected_version=int(token), from_form=True, game=game
         )
 
     return _submit(
@@ -131,7 +142,7 @@ def _submit(
         except services.SessionClosed as refused:
             return closed(request, refused.session)
         else:
-            return _stored(request, hand, reverse("scoreboard", args=[hand.session_id]) + f"#hand-{hand.pk}")
+            return _stored(request, hand, on_sheet(hand))
     return page()
 
 
@@ -264,4 +275,4 @@ def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
     except services.SessionClosed:
         return closed(request, hand.session)
     messages.success(request, _("The hand is back on the sheet."))
-    return redirect(reverse("scoreboard", args=[pk]) + f"#hand-{hand.pk}")
+    return redirect(on_sheet(hand))

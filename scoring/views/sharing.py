@@ -7,13 +7,14 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from scoring import services
+from scoring import caching, services
 from scoring.models import Hand, Session
 from scoring.qr import qr_svg
-from scoring.sheet import build_sheet
+from scoring.sheet import sheet_context
 from scoring.views.common import Request, own_session, shared_session, whole
 from scoring.views.hands import hand_page_context
 
@@ -54,6 +55,12 @@ def _act(session: Session, posted: QueryDict) -> str | None:
     return None
 
 
+# Requests one share link may make in a minute: forty phones watching, each asking
+# every four seconds whether anything changed; a stranger gets no further.
+SHARED_BOARD_PER_MINUTE = 600
+
+
+@gzip_page
 @require_GET
 def shared_board(request: Request, token: str) -> HttpResponse:
     """The live sheet, read-only, for anyone with the link. The page asks every
@@ -66,11 +73,18 @@ def shared_board(request: Request, token: str) -> HttpResponse:
         if not request.htmx:
             return revoked(request)
         return HttpResponseStopPolling(render(request, "scoring/shared.html#revoked").content)
-    board = services.session_board_state(session)
+    if not caching.within_rate(f"shared-board:{token}", SHARED_BOARD_PER_MINUTE):
+        refused = _("Too many requests for this link; try again in a minute.")
+        return HttpResponse(refused, status=429, headers={"Retry-After": "60"})
+    board = services.BoardState.of(session)  # the row just read: nothing else is needed
     if request.htmx and request.GET.get("since") == board.version:
         return HttpResponse(status=204)
     template = "scoring/shared.html#board" if request.htmx else "scoring/shared.html"
-    context = {"session": session, "sheet": build_sheet(session), "share_token": token}
+    context = {
+        "session": session,
+        "share_token": token,
+        **sheet_context(session, show_all="all" in request.GET),
+    }
     context.update(version=board.version, last_change=board.last_change)
     return render(request, template, context)
 

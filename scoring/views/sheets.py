@@ -2,61 +2,65 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from scoring import exports
-from scoring.presentation import house_rules
-from scoring.sheet import build_sheet, deleted_hands, print_context
+from scoring.models import Session
+from scoring.sheet import deleted_hands, sheet_context
 from scoring.views.common import Request, own_session, whole
 
 
+@gzip_page
 @login_required
 @require_GET
 def scoreboard(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk)
-    sheet = build_sheet(session)
     undo = whole(request.GET.get("undo"))
     undone = session.hands.filter(pk=undo, deleted_at__isnull=False).first() if undo is not None else None
     template = "scoring/scoreboard.html#board" if request.htmx else "scoring/scoreboard.html"
-    rules = house_rules(sheet.game.variant, sheet.game.options)
-    context = {"session": session, "sheet": sheet, "undone": undone, "rules": rules}
+    context = {"session": session, "undone": undone, **sheet_context(session, show_all="all" in request.GET)}
     if not request.htmx:
-        context["deleted"] = deleted_hands(sheet)
+        context["deleted"] = deleted_hands(session)
     return render(request, template, context)
 
 
+@gzip_page
 @login_required
 @require_GET
 def settlement(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk)
-    return render(request, "scoring/settlement.html", {"session": session, "sheet": build_sheet(session)})
+    return render(request, "scoring/settlement.html", {"session": session, **sheet_context(session)})
 
 
+@gzip_page
 @login_required
 @require_GET
 def session_print(request: Request, pk: int) -> HttpResponse:
     """The score sheet as a page to print; the PDF is drawn from the same context."""
-    sheet = build_sheet(own_session(request, pk))
+    session = own_session(request, pk)
+    series, appendix = whole(request.GET.get("series")), "appendix" in request.GET
     try:
-        context = print_context(
-            sheet, series=whole(request.GET.get("series")), appendix="appendix" in request.GET
-        )
+        page = exports.print_page(session, series=series, appendix=appendix)
     except LookupError:
         raise Http404("no such series") from None
-    return HttpResponse(exports.print_html(context))
+    except exports.ExportRefused as refused:
+        return _refused(request, session, refused)
+    return HttpResponse(page)
 
 
 @login_required
 @require_GET
 def session_export(request: Request, pk: int, kind: str) -> HttpResponse:
     session = own_session(request, pk)
+    csv_format = request.GET.get("format")
     if kind not in exports.KINDS:
         raise Http404("no such format")
-    csv_format = request.GET.get("format")
     if csv_format is not None and csv_format not in exports.CSV_FORMATS:
         allowed = ", ".join(exports.CSV_FORMATS)
         return HttpResponseBadRequest(f"format: must be one of {allowed}", content_type="text/plain")
@@ -67,7 +71,15 @@ def session_export(request: Request, pk: int, kind: str) -> HttpResponse:
         )
     except LookupError:
         raise Http404("no such series") from None
+    except exports.ExportRefused as refused:
+        return _refused(request, session, refused)
     disposition = content_disposition_header(True, export.filename) or "attachment"
     return HttpResponse(
         export.data, content_type=export.content_type, headers={"Content-Disposition": disposition}
     )
+
+
+def _refused(request: Request, session: Session, refused: exports.ExportRefused) -> HttpResponse:
+    """Back to the sheet, saying why the file or page was not made."""
+    messages.error(request, refused.message)
+    return redirect("scoreboard", pk=session.pk)

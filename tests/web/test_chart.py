@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.chart import LABEL_GAP, running_total_svg, spread_labels
+from scoring.chart import LABEL_GAP, MOST_POINTS, RIGHT, WIDTH, running_total_svg, spread_labels
 
 
 def test_a_label_stays_at_its_line_end_when_there_is_room():
@@ -39,3 +40,15 @@ def test_the_chart_labels_each_line_with_the_player_and_final_total():
     )
     for label in ("Anna 204", "Bert \u221268", "Carl \u221268", "Dora \u221268"):
         assert f">{label}</text>" in svg
+
+
+def test_a_long_evenings_chart_draws_a_few_hundred_points_a_line_and_ends_at_the_last_total():
+    totals = [[Fraction(40 * hand), Fraction(-40 * hand)] for hand in range(1, 2001)]
+    svg = running_total_svg(["Anna", "Bert"], totals)
+    lines = re.findall(r'<polyline points="([^"]+)"', svg)
+    assert len(lines) == 2
+    for points in lines:
+        drawn = points.split()
+        assert len(drawn) <= MOST_POINTS + 2
+        assert drawn[-1].split(",")[0] == f"{WIDTH - RIGHT:.1f}"  # the last hand is always drawn
+    assert ">Anna 80000</text>" in svg and ">Bert \u221280000</text>" in svg

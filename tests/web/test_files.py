@@ -53,7 +53,7 @@ def spreadsheet(data: bytes, *, separator: str, decimal: str) -> list[list[str |
     ]
 
 
-def expected_cells(session) -> list[Fraction]:
+def expected_cells(session) -> list[Fraction | int]:
     """Each hand's deltas and running totals, as the sheet has them."""
     return [value for row in build_sheet(session).rows for cell in row.cells for value in cell]
 

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import weasyprint
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring import services
+from scoring import exports, services
+from scoring.pdf import render
+from scoring.sheet import build_sheet
 
 HAND = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 
@@ -68,32 +69,68 @@ def web_server() -> Iterator[tuple[str, list[str]]]:
         server.server_close()
 
 
-def test_a_sheet_with_a_data_image_and_foreign_urls_renders_and_fetches_nothing(
-    logged_in, make_session, monkeypatch, tmp_path: Path, web_server, caplog
-):
-    base, requested = web_server
+def foreign_urls(base: str, tmp_path: Path) -> tuple[str, str, list[str]]:
+    """CSS and HTML that name a ``data:`` image and URLs on disk and on the network,
+    and the URLs that must be refused."""
     on_disk = tmp_path / "secret.png"
     on_disk.write_bytes(png(7, 5))
     (tmp_path / "evil.css").write_text("body { color: red }", encoding="utf-8")
     disk = on_disk.as_uri()
     data_url = "data:image/png;base64," + base64.b64encode(png(3, 2)).decode()
-    injected_css = (
+    css = (
         f'@import url("{base}/import.css"); @import url("{(tmp_path / "evil.css").as_uri()}");'
         f" body {{ background-image: url({disk}); }}"
         f' h1 {{ background-image: url("{base}/background.png"); }}'
         f" @font-face {{ font-family: Evil; src: url({base}/font.woff); }} p {{ font-family: Evil; }}"
     )
-    injected_html = (
+    html = (
         f'<img src="{data_url}" alt="data"><img src="{disk}" alt="disk"><img src="{base}/image.png" alt="net">'
         f'<link rel="stylesheet" href="{base}/linked.css">'
     )
+    refused = [
+        disk,
+        f"{base}/image.png",
+        f"{base}/linked.css",
+        f"{base}/import.css",
+        f"{base}/background.png",
+        (tmp_path / "evil.css").as_uri(),
+    ]
+    return css, html, refused
 
-    class SheetWithUrls(weasyprint.HTML):  # type: ignore[misc]  # the sheet's HTML as the app hands it to WeasyPrint, plus URLs
-        def __init__(self, *args: Any, string: str, **kwargs: Any) -> None:
-            string = string.replace("</head>", f"<style>{injected_css}</style></head>", 1)
-            super().__init__(*args, string=string.replace("</h1>", f"</h1>{injected_html}", 1), **kwargs)
 
-    monkeypatch.setattr(weasyprint, "HTML", SheetWithUrls)
+def with_urls(page: str, css: str, html: str) -> str:
+    page = page.replace("</head>", f"<style>{css}</style></head>", 1)
+    return page.replace("</h1>", f"</h1>{html}", 1)
+
+
+def images_of(pdf: bytes) -> list[tuple[int, int]]:
+    return [image.image.size for page in PdfReader(io.BytesIO(pdf)).pages for image in page.images]
+
+
+def test_a_downloaded_sheet_with_a_data_image_and_foreign_urls_draws_and_fetches_nothing(
+    logged_in, make_session, monkeypatch, tmp_path: Path, web_server
+):
+    """Through the download, in the separate process that draws every PDF."""
+    base, requested = web_server
+    css, html, _refused = foreign_urls(base, tmp_path)
+    drawn = exports.print_html
+    monkeypatch.setattr(exports, "print_html", lambda context: with_urls(drawn(context), css, html))
+    session = make_session()
+    services.hand_record(session=session, raw=HAND)
+
+    response = logged_in.get(reverse("session_export", args=[session.pk, "pdf"]))
+
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert images_of(response.content) == [(3, 2)], "only the data: image is drawn"
+    assert requested == [], "nothing asked of the network"
+
+
+def test_the_fetcher_refuses_every_url_but_data_and_says_so(
+    make_session, monkeypatch, tmp_path: Path, web_server, caplog
+):
+    """The drawing itself (``scoring.pdf.render``, what the drawing process runs), watched in this process."""
+    base, requested = web_server
+    css, html, refused = foreign_urls(base, tmp_path)
     opened: list[str] = []
     original_open = urllib.request.OpenerDirector.open
 
@@ -104,23 +141,14 @@ def test_a_sheet_with_a_data_image_and_foreign_urls_renders_and_fetches_nothing(
     monkeypatch.setattr(urllib.request.OpenerDirector, "open", spy)
     session = make_session()
     services.hand_record(session=session, raw=HAND)
+    page = exports.print_html({**exports.printed(build_sheet(session)), "for_pdf": True})
 
     with caplog.at_level(logging.WARNING, logger="weasyprint"):
-        response = logged_in.get(reverse("session_export", args=[session.pk, "pdf"]))
+        pdf = render(with_urls(page, css, html))
 
-    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
-    images = [image for page in PdfReader(io.BytesIO(response.content)).pages for image in page.images]
-    assert [image.image.size for image in images] == [(3, 2)], "only the data: image is drawn"
-    assert requested == [], "nothing asked of the network"
+    assert images_of(pdf) == [(3, 2)]
+    assert requested == []
     assert all(url.startswith("data:") for url in opened), opened
-    refused = caplog.text
-    for url in (
-        disk,
-        f"{base}/image.png",
-        f"{base}/linked.css",
-        f"{base}/import.css",
-        f"{base}/background.png",
-        (tmp_path / "evil.css").as_uri(),
-    ):
-        assert url in refused, f"{url} refused"
-    assert "disallowed protocol" in refused
+    for url in refused:
+        assert url in caplog.text, f"{url} refused"
+    assert "disallowed protocol" in caplog.text

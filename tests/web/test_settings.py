@@ -100,3 +100,15 @@ def test_the_language_cookie_is_secure_and_same_site_in_production():
 def test_the_language_cookie_follows_secure_cookies_off_behind_a_plain_http_proxy():
     result = _django(LANGUAGE_COOKIE, SECRET_KEY="x", ALLOWED_HOSTS="tarock.example", SECURE_COOKIES="0")
     assert result.stdout.split() == ["fr", "False", "Lax"], result.stderr
+
+
+def test_each_server_keeps_its_own_cache_unless_told_to_share_one_in_the_database():
+    code = "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])"
+    assert _django(code, SECRET_KEY="x").stdout.strip().endswith("LocMemCache")
+    assert _django(code, SECRET_KEY="x", CACHE="database").stdout.strip().endswith("DatabaseCache")
+
+
+def test_an_unknown_cache_is_an_error():
+    result = _django("import django.conf; django.conf.settings.CACHES", SECRET_KEY="x", CACHE="memcache")
+    assert result.returncode != 0
+    assert "CACHE must be one of local, database" in result.stderr

@@ -67,7 +67,7 @@ def test_the_print_view_shows_what_the_pdf_shows(logged_in, user):
     html = logged_in.get(reverse("session_print", args=[session.pk])).content.decode()
     text = pdf_text(logged_in.get(reverse("session_export", args=[session.pk, "pdf"])).content)
     footer = re.search(r'<tr class="final">(.*?)</tr>', html, re.S).group(1)
-    html_totals = re.findall(r'<td class="t">([^<]+)</td>', footer)
+    html_totals = re.search(r'<td class="n">([^<]+)</td>', footer).group(1).split()
     pdf_totals = next(line for line in text.splitlines() if line.startswith("Total")).split()[1:]
     assert html_totals == pdf_totals == ["+108", "+172", f"{MINUS}380", "+100"]
     assert "<svg" in html and 'class="player-line"' in html

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services
-from scoring.models import Hand, Session
-from tests.conftest import seed
+from scoring.models import Session
+from tests.conftest import fill, seed
 
 MINUS = "\u2212"
 
@@ -272,33 +273,30 @@ def test_new_session_with_a_bad_house_rule_names_it(logged_in):
 def test_the_scoreboard_uses_the_same_few_queries_whatever_its_length(
     logged_in, french, hands, django_db_blocker
 ):
-    template = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
-    first = services.hand_record(session=french, raw=template)
-    Hand.objects.bulk_create(
-        [
-            Hand(
-                session=french,
-                number=n,
-                dealer=first.dealer,
-                inputs=first.inputs,
-                deltas=first.deltas,
-                breakdown=first.breakdown,
-                description=first.description,
-            )
-            for n in range(2, hands + 1)
-        ]
-    )
+    fill(french, hands)
     url = reverse("scoreboard", args=[french.pk])
     logged_in.get(url)  # warm the session and user lookups
+    cache.clear()
     with CaptureQueriesContext(connection) as queries:
         response = logged_in.get(url)
+    with CaptureQueriesContext(connection) as again:
+        repeated = logged_in.get(url)
     assert response.status_code == 200
     assert sheet_totals(response.content.decode())["Anna"] == 240 * hands
     assert len(queries) == EXPECTED_SCOREBOARD_QUERIES
+    assert board_of(repeated) == board_of(response)
+    assert len(again) == EXPECTED_CACHED_SCOREBOARD_QUERIES
+
+
+def board_of(response) -> str:
+    return re.search(r'<section id="board".*?</section>\s*<nav', response.content.decode(), re.S).group(0)
 
 
 # The login session, the user, the session row, its seats, its live hands, its deleted hands.
 EXPECTED_SCOREBOARD_QUERIES = 6
+# Seen before: the sheet comes from the cache; the session row and its deleted
+# hands (their restore buttons carry the reader's CSRF token: never cached) are read.
+EXPECTED_CACHED_SCOREBOARD_QUERIES = 4
 
 
 def test_pages_need_a_login(client, french):

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring.exports import CSV_FORMATS, KINDS, session_export
+from scoring.exports import CSV_FORMATS, KINDS, ExportRefused, session_export
 from scoring.models import Session
 
 
@@ -34,7 +34,10 @@ class Command(BaseCommand):
         if options["output"] == "-" and options["format"] == "pdf":
             raise CommandError("output: a PDF needs a file name")
         with translation.override(options["language"]):
-            data = session_export(session, options["format"], csv_format=options["csv_format"]).data
+            try:
+                data = session_export(session, options["format"], csv_format=options["csv_format"]).data
+            except ExportRefused as refused:
+                raise CommandError(refused.message) from None
         if options["output"] == "-":
             self.stdout.write(data.decode("utf-8"), ending="")
             return

@@ -1,0 +1,51 @@
+"""Pages and files of a session, rendered once per change.
+
+Every key carries the session's ``version``, which goes up in the same
+transaction as every change on its sheet (``services.mark_changed``). A page
+read after a change therefore asks for a new key, so nothing is ever
+invalidated by hand, and servers sharing one cache (``CACHE`` in the
+settings) never show each other's stale sheets; old versions simply expire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.core.cache import cache
+from django.utils.translation import get_language
+
+from scoring.models import Session
+
+T = TypeVar("T")
+
+# Long enough for an evening and its morning after; a version never changes, so
+# this only bounds how long an unread one takes room.
+SECONDS = 24 * 60 * 60
+
+
+def session_key(session: Session, *parts: object) -> str:
+    """The key of something drawn from this version of the session, in the reader's language."""
+    return ":".join(["session", session.sheet_key, get_language() or "", *map(str, parts)])
+
+
+def cached(key: str, build: Callable[[], T]) -> T:
+    """The value stored under ``key``, built and stored on the first request."""
+    value: T | None = cache.get(key)
+    if value is None:
+        value = build()
+        cache.set(key, value, SECONDS)
+    return value
+
+
+def within_rate(key: str, most: int, seconds: int = 60) -> bool:
+    """Count one more request under ``key``: whether it is among the first ``most``
+    within ``seconds`` of the first one counted (per server with the local
+    cache, across servers with a shared one)."""
+    window = f"rate:{key}"
+    cache.add(window, 0, seconds)  # the window opens with its first request
+    try:
+        return cache.incr(window) <= most
+    except ValueError:  # the window's count expired between the two calls
+        cache.add(window, 1, seconds)
+        return True

@@ -1,0 +1,266 @@
+"""Benchmark: the pages a table uses, against floors measured in the same run.
+
+    make bench      (or: .venv/bin/python scripts/bench.py [--rounds 5] [--samples 15] [--database sqlite])
+
+Starts the app under gunicorn (production settings, 3 workers × 4 threads) on
+127.0.0.1 with a fresh database, and measures over HTTP, one request at a time
+as a phone makes them (latency, not throughput):
+
+- the floors: a bare Django view, and a logged-in page of nothing but base.html;
+- the sheet of 500 hands seen before (from the cache);
+- the sheet right after a save, at 60 and at 500 hands, and the save itself
+  (its server CPU time read from the workers' /proc counters);
+- a watcher's poll of a shared 2,000-hand session with nothing changed;
+- the PDF of 300 hands drawn (each time in a fresh process, WeasyPrint's import
+  included) and downloaded again (from the cache), and its peak memory;
+- the PDF of the largest sheet a PDF shows (500 hands), and three at once,
+  with the floor page's latency meanwhile and the workers' memory after.
+
+Each latency is the median of --samples requests; every measurement is taken
+in --rounds rounds, and a ratio is given as median (min–max) over the rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT_DIR))
+
+from scripts.bench_pdf import generated_session  # noqa: E402
+from scripts.harness import ROOT, Phone, app_database, cpu_seconds, hand_form, rss_mb, server, worker_pids  # noqa: E402
+
+TARGETS = {  # what each ratio (to the floor named) may be at most
+    "sheet of 500 hands, seen before": ("page", 2),
+    "sheet right after a save, 60 hands": ("page", 3),
+    "sheet right after a save, 500 hands": ("page", 10),
+    "watcher's poll, 2,000 hands, unchanged": ("bare", 2),
+}
+
+
+def median_ms(measure: Callable[[], float], samples: int) -> float:
+    return statistics.median(measure() for _ in range(samples)) * 1000
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.1f} ({min(values):.1f}–{max(values):.1f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--samples", type=int, default=15)
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    args = parser.parse_args()
+
+    with app_database(args.database, "bench") as env:
+        from django.contrib.auth.models import User
+
+        from scoring import services
+
+        owner = User.objects.create_user("bench", password="table-password-4711")
+
+        def evening(hands: int, players: int) -> Any:
+            text = json.dumps(generated_session(hands, players))
+            return services.session_import(owner=owner, text=text, name=f"{hands} hands")
+
+        sessions = {hands: evening(hands, 4) for hands in (60, 500, 2000)}
+        printed = {hands: evening(hands, 6) for hands in (300, 500)}
+        token = services.session_share(session=sessions[2000])
+
+        with server(env, workers=3, threads=4) as port:
+            phone = Phone(port, language="en")
+            phone.login("bench")
+            results = measure_pages(phone, sessions, token, args)
+            pdf = measure_pdfs(phone, port, printed, args)
+            phone.close()
+        report(args, results, pdf)
+
+
+def measure_pages(phone: Phone, sessions: dict[int, Any], token: str, args: Any) -> dict[str, list[float]]:
+    from scoring.models import Session
+
+    sheet = {hands: f"/sessions/{session.pk}/" for hands, session in sessions.items()}
+    shared = Session.objects.get(pk=sessions[2000].pk)
+    poll = f"/s/{token}/?since={shared.version}"
+    results: dict[str, list[float]] = {}
+
+    def timed(path: str, **headers: str) -> Callable[[], float]:
+        def run() -> float:
+            answer = phone.get(path, **headers)
+            if answer.status not in (200, 204):
+                raise RuntimeError(f"GET {path}: {answer.status}")
+            return answer.seconds
+
+        return run
+
+    def after_save(hands: int) -> tuple[float, float]:
+        """Save a hand as the form does, then load the sheet it redirects to;
+        the hand is deleted afterwards (not timed) so the sheet keeps its length."""
+        n = int(time.monotonic() * 1000)
+        saved = phone.post(f"{sheet[hands]}hands/new/", hand_form("Anna", "Dora", n, uuid.uuid4().hex))
+        if saved.status != 302:
+            raise RuntimeError(f"save: {saved.status}")
+        page = phone.get(saved.location)
+        hand = saved.location.rsplit("#hand-", 1)[1]
+        phone.post(f"{sheet[hands]}hands/{hand}/delete/", {})
+        return saved.seconds, page.seconds
+
+    phone.get(sheet[500])  # drawn once; from now on from the cache
+    for _ in range(args.rounds):
+        results.setdefault("bare", []).append(median_ms(timed("/bench/bare/"), args.samples))
+        results.setdefault("page", []).append(median_ms(timed("/bench/floor/"), args.samples))
+        results.setdefault("sheet of 500 hands, seen before", []).append(
+            median_ms(timed(sheet[500]), args.samples)
+        )
+        for hands in (60, 500):
+            pairs = [after_save(hands) for _ in range(args.samples)]
+            results.setdefault(f"save, {hands} hands", []).append(
+                statistics.median(p[0] for p in pairs) * 1000
+            )
+            results.setdefault(f"sheet right after a save, {hands} hands", []).append(
+                statistics.median(p[1] for p in pairs) * 1000
+            )
+        results.setdefault("watcher's poll, 2,000 hands, unchanged", []).append(
+            median_ms(timed(poll, **{"HX-Request": "true"}), args.samples)
+        )
+    results["save CPU"] = [save_cpu(phone, sheet[60], args.samples * 4)]
+    return results
+
+
+def save_cpu(phone: Phone, sheet: str, saves: int) -> float:
+    """Server CPU per save, in ms: the workers' CPU time over ``saves`` saves
+    (the save alone: no form page, no sheet after it)."""
+    workers = worker_pids(phone.port)
+    before = cpu_seconds(workers)
+    for n in range(saves):
+        phone.post(f"{sheet}hands/new/", hand_form("Bert", "Anna", n, uuid.uuid4().hex))
+    return (cpu_seconds(workers) - before) / saves * 1000
+
+
+def measure_pdfs(phone: Phone, port: int, printed: dict[int, Any], args: Any) -> dict[str, Any]:
+    from scoring import services
+    from scoring.exports import print_html
+    from scoring.exports import printed as printed_context
+    from scoring.pdf import MEMORY_BYTES
+    from scoring.sheet import build_sheet
+
+    out: dict[str, Any] = {"drawn": [], "again": []}
+    url = f"/sessions/{printed[300].pk}/export/pdf/"
+    for _ in range(args.rounds):
+        services.mark_changed(printed[300])  # a new version: the next download draws it
+        first = phone.get(url)
+        again = phone.get(url)
+        if first.status != 200 or again.status != 200:
+            raise RuntimeError(f"PDF: {first.status}, {again.status}")
+        out["drawn"].append(first.seconds * 1000)
+        out["again"].append(again.seconds * 1000)
+        out["pages_kib"] = first.size / 1024
+
+    for hands, session in printed.items():  # the drawing process as the server starts it, its own peak memory
+        html = print_html({**printed_context(build_sheet(session)), "for_pdf": True})
+        started = time.perf_counter()
+        drawing = subprocess.Popen(
+            [sys.executable, "-m", "scoring.pdf", str(MEMORY_BYTES)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=ROOT,
+        )
+        assert drawing.stdin is not None and drawing.stdout is not None
+        drawing.stdin.write(html.encode())
+        drawing.stdin.close()
+        pdf = drawing.stdout.read()
+        _, status, usage = os.wait4(drawing.pid, 0)
+        if status != 0 or not pdf.startswith(b"%PDF"):
+            raise RuntimeError(f"the {hands}-hand PDF was not drawn")
+        out[f"direct {hands}"] = time.perf_counter() - started
+        out[f"peak {hands}"] = usage.ru_maxrss / 1024
+
+    big = f"/sessions/{printed[500].pk}/export/pdf/"
+    workers = worker_pids(port)
+    answers: dict[str, str] = {}
+
+    def download(language: str) -> None:
+        own = Phone(port, language=language)
+        own.cookies = dict(phone.cookies)
+        answer = own.get(big)
+        answers[language] = (
+            f"{answer.seconds:.1f} s" if answer.status == 200 else f"refused ({answer.status})"
+        )
+        own.close()
+
+    services.mark_changed(printed[500])
+    threads = [threading.Thread(target=download, args=(language,)) for language in ("de", "en", "fr")]
+    for thread in threads:
+        thread.start()
+    floor = []
+    while any(thread.is_alive() for thread in threads):
+        floor.append(phone.get("/bench/floor/").seconds * 1000)
+        time.sleep(0.2)
+    for thread in threads:
+        thread.join()
+    out["three"] = answers
+    out["floor meanwhile"] = floor
+    out["worker memory"] = [rss_mb(pid) for pid in workers]
+    return out
+
+
+def report(args: Any, results: dict[str, list[float]], pdf: dict[str, Any]) -> None:
+    print(
+        f"database: {args.database}, {args.rounds} rounds × {args.samples} requests, gunicorn 3 × 4, loopback"
+    )
+    print(f"floor, bare Django view: p50 {spread(results['bare'])} ms")
+    print(f"floor, login + base.html page: p50 {spread(results['page'])} ms")
+    for name, values in results.items():
+        if name in ("bare", "page", "save CPU"):
+            continue
+        line = f"{name}: p50 {spread(values)} ms"
+        if name in TARGETS:
+            floor, most = TARGETS[name]
+            ratios = [value / base for value, base in zip(values, results[floor], strict=True)]
+            verdict = "ok" if statistics.median(ratios) <= most else "MISSED"
+            line += f", {spread(ratios)}× the {'bare view' if floor == 'bare' else 'page floor'}"
+            line += f"   target ≤ {most}×: {verdict}"
+        print(line)
+    cpu = results["save CPU"][0]
+    print(
+        f"server CPU per save (workers' /proc counters): {cpu:.1f} ms   target ≤ 5 ms: {'ok' if cpu <= 5 else 'MISSED'}"
+    )
+    drawn = statistics.median(pdf["drawn"]) / 1000
+    print(
+        f"PDF, 300 hands, drawn (a fresh process, WeasyPrint's import included): {spread(pdf['drawn'])} ms"
+        f"   target ≤ 1.5 s: {'ok' if drawn <= 1.5 else 'MISSED'}"
+    )
+    again = statistics.median(pdf["again"])
+    print(
+        f"PDF, 300 hands, downloaded again: {spread(pdf['again'])} ms   target ≤ 50 ms: {'ok' if again <= 50 else 'MISSED'}"
+    )
+    print(
+        f"PDF, 300 hands: {pdf['pages_kib']:.0f} KiB; drawing process peak memory {pdf['peak 300']:.0f} MB"
+        f"   target ≤ 250 MB: {'ok' if pdf['peak 300'] <= 250 else 'MISSED'}"
+    )
+    print(
+        f"PDF, 500 hands (the most a PDF shows): {pdf['direct 500']:.1f} s, drawing process peak {pdf['peak 500']:.0f} MB"
+    )
+    three = ", ".join(pdf["three"].values())
+    meanwhile = pdf["floor meanwhile"]
+    print(
+        f"PDF, 500 hands, three at once: {three}; the floor page meanwhile p50 "
+        f"{statistics.median(meanwhile):.0f} ms, slowest {max(meanwhile):.0f} ms; "
+        f"workers' memory after: {', '.join(f'{mb:.0f} MB' for mb in pdf['worker memory'])}"
+    )
+
+
+if __name__ == "__main__":
+    main()

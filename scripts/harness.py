@@ -1,0 +1,258 @@
+"""What the benchmark and the load test share: a throw-away app under gunicorn
+with production settings on 127.0.0.1, and a phone that talks to it over HTTP
+as a browser does (cookies, CSRF token, gzip, one kept-alive connection).
+
+Traffic goes only to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORD = "table-password-4711"
+POSTGRES = "postgres://postgres@127.0.0.1:5432"
+
+
+@dataclass
+class Answer:
+    status: int
+    body: str
+    location: str
+    seconds: float
+    size: int  # bytes on the wire
+    data: bytes  # the body, uncompressed
+
+
+class Phone:
+    """One player's browser: its cookies and one kept-alive connection."""
+
+    def __init__(self, port: int, language: str = "de") -> None:
+        self.port = port
+        self.language = language
+        self.cookies: dict[str, str] = {}
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> Answer:
+        sent = {
+            "Accept-Encoding": "gzip",
+            "Accept-Language": self.language,
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+            **(headers or {}),
+        }
+        if body is not None:
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        started = time.perf_counter()
+        for attempt in (1, 2):
+            try:
+                self.connection.request(method, path, body=body, headers=sent)
+                response = self.connection.getresponse()
+                raw = response.read()
+                break
+            except (http.client.HTTPException, ConnectionError):
+                self.connection.close()  # the server closed a kept-alive connection: open a new one
+                if attempt == 2:
+                    raise
+        seconds = time.perf_counter() - started
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+        data = gzip.decompress(raw) if response.getheader("Content-Encoding") == "gzip" else raw
+        text = data.decode(errors="replace") if not data.startswith(b"%PDF") else ""
+        return Answer(response.status, text, response.getheader("Location") or "", seconds, len(raw), data)
+
+    def get(self, path: str, **headers: str) -> Answer:
+        return self.request("GET", path, headers=headers)
+
+    def post(self, path: str, data: dict[str, str]) -> Answer:
+        form = {**data, "csrfmiddlewaretoken": self.cookies.get("csrftoken", "")}
+        return self.request("POST", path, urllib.parse.urlencode(form).encode())
+
+    def login(self, username: str, password: str = PASSWORD) -> None:
+        self.get("/accounts/login/")
+        answer = self.post("/accounts/login/", {"username": username, "password": password})
+        if answer.status != 302:
+            raise RuntimeError(f"{username} could not log in ({answer.status})")
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def hand_form(taker: str, dealer: str, n: int, token: str) -> dict[str, str]:
+    """A French Tarot hand of four as the hand form posts it."""
+    return {
+        "token": token,
+        "type": "played",
+        "action": "save",
+        "dealer": dealer,
+        "taker": taker,
+        "contract": "garde",
+        "bouts": str(n % 4),
+        "points": str(36 + n % 40),
+        "poignees.rows": "1",
+    }
+
+
+def form_token(page: str) -> str:
+    found = re.search(r'name="token" value="([^"]+)"', page)
+    if not found:
+        raise RuntimeError("the hand form has no token")
+    return found.group(1)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+@contextmanager
+def app_database(kind: str, name: str, *, cache: str = "local") -> Iterator[dict[str, str]]:
+    """A fresh database (an SQLite file, or a PostgreSQL database dropped
+    afterwards) with Django set up on it in this process; yields the
+    environment the servers get."""
+    workdir = Path(tempfile.mkdtemp(prefix=f"tarock-{name}-"))
+    dbname = f"tarockscore_{name}_{os.getpid()}"
+    url = f"sqlite:///{workdir}/app.sqlite3" if kind == "sqlite" else f"{POSTGRES}/{dbname}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "scripts.bench_settings",
+        "DATABASE_URL": url,
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback
+        "SECURE_COOKIES": "0",
+        "STATIC_ROOT": str(workdir / "static"),
+        "CACHE": cache,
+        "PYTHONPATH": str(ROOT),
+    }
+    env.pop("DEBUG", None)
+    os.environ.update(env)
+    if kind == "postgres":
+        import psycopg
+
+        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{dbname}"')
+    sys.path.insert(0, str(ROOT))
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    try:
+        yield env
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        if kind == "postgres":
+            import psycopg
+
+            with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+
+
+@contextmanager
+def server(env: dict[str, str], *, workers: int, threads: int, port: int | None = None) -> Iterator[int]:
+    """The app under gunicorn on 127.0.0.1 (``workers`` and ``threads`` given here
+    take precedence over a config file); yields its port."""
+    from django.db import connections
+
+    connections.close_all()
+    port = port or free_port()
+    config = ROOT / "gunicorn.conf.py"  # the production server's settings, where the project has them
+    process = subprocess.Popen(
+        [
+            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            *(["--config", str(config)] if config.exists() else []),
+            "tarockscore.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--threads",
+            str(threads),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("gunicorn did not start") from None
+                time.sleep(0.2)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def worker_pids(port: int) -> list[int]:
+    """The gunicorn workers serving ``port`` (children of its master)."""
+    master = next(
+        int(pid)
+        for pid in os.listdir("/proc")
+        if pid.isdigit() and _cmdline(int(pid)).count(f"127.0.0.1:{port}") and _ppid(int(pid)) == os.getpid()
+    )
+    return [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and _ppid(int(pid)) == master]
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time these processes have used so far."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _ppid(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return -1

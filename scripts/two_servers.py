@@ -1,0 +1,109 @@
+"""Two app servers, one database, one shared cache: a hand saved through one
+shows at once on the other's sheet, shared board and PDF.
+
+    .venv/bin/python scripts/two_servers.py [--database postgres|sqlite] [--cache database|local]
+
+Starts two gunicorn instances on two ports of 127.0.0.1 with production
+settings, on one fresh database (PostgreSQL by default) and, with
+--cache database, the cache table in it. A phone logged in once uses both (the
+login session is in the database). Prints what it checked; exits 1 if anything
+was stale or missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import sys
+import uuid
+from pathlib import Path
+
+ROOT_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT_DIR))
+
+from scripts.harness import Phone, app_database, hand_form, server  # noqa: E402
+
+PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
+
+
+def pdf_text(data: bytes) -> str:
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def totals(page: str) -> list[str]:
+    row = re.search(r'<tr class="totals">(.*?)</tr>', page, re.S)
+    return re.findall(r'data-player="[^"]+">([^<]+)<', row.group(1)) if row else []
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="postgres")
+    parser.add_argument("--cache", choices=("database", "local"), default="database")
+    args = parser.parse_args()
+    failures: list[str] = []
+
+    def check(what: str, ok: bool) -> None:
+        print(f"{'ok' if ok else 'STALE'}: {what}")
+        if not ok:
+            failures.append(what)
+
+    with app_database(args.database, "two", cache=args.cache) as env:
+        from django.contrib.auth.models import User
+        from django.db import connection
+
+        from scoring import services
+
+        owner = User.objects.create_user("host", password="table-password-4711")
+        session = services.session_create(
+            owner=owner, name="Two servers", variant="french", players=PLAYERS, options={}
+        )
+        services.hand_record(
+            session=session,
+            raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56},
+        )
+        token = services.session_share(session=session)
+        sheet, board, pdf = f"/sessions/{session.pk}/", f"/s/{token}/", f"/sessions/{session.pk}/export/pdf/"
+
+        with server(env, workers=1, threads=2) as first, server(env, workers=1, threads=2) as second:
+            one, other = Phone(first, language="en"), Phone(second, language="en")
+            one.login("host")
+            other.cookies = dict(one.cookies)  # the same login, through the other server
+            before = {path: other.get(path) for path in (sheet, board, pdf)}
+            version = re.search(r"\?since=(\d+)", before[board].body).group(1)  # type: ignore[union-attr]
+            check(
+                "the other server drew the sheet, the board and the PDF",
+                all(a.status == 200 for a in before.values()),
+            )
+            if args.cache == "database":
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT COUNT(*) FROM tarockscore_cache")
+                    check("what it drew is in the cache both servers share", cursor.fetchone()[0] > 0)
+
+            saved = one.post(f"{sheet}hands/new/", hand_form("Bert", "Anna", 1, uuid.uuid4().hex))
+            check("a hand saved through the first server", saved.status == 302)
+            after_sheet = other.get(sheet)
+            check(
+                f"the other server's sheet shows it at once: totals {totals(before[sheet].body)} → {totals(after_sheet.body)}",
+                after_sheet.body.count('<tbody id="hand-') == 2
+                and totals(after_sheet.body) != totals(before[sheet].body),
+            )
+            poll = other.get(f"{board}?since={version}", **{"HX-Request": "true"})
+            check("a watcher of the other server gets the new board at its next poll", poll.status == 200)
+            check("the new board shows both hands", poll.body.count('<tbody id="hand-') == 2)
+            after_pdf = other.get(pdf)
+            text = pdf_text(after_pdf.data) if after_pdf.status == 200 else ""
+            check(
+                "the other server's PDF is drawn anew, with the new hand",
+                after_pdf.data != before[pdf].data and re.search(r"^2 · Anna", text, re.M) is not None,
+            )
+            one.close()
+            other.close()
+    print("result: ok" if not failures else f"result: FAILED ({len(failures)})")
+    return 0 if not failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
