@@ -240,11 +240,18 @@ def group_session_create(
     players: Sequence[str],
     options: dict[str, Any],
     money_rate: Decimal | None = None,
+    first_dealer: str | None = None,
 ) -> Session:
     """Open an evening of the group: its players are the roster's (new names join
     the roster), and it counts in the group's statistics and Kasse."""
     session = session_create(
-        owner=owner, name=name, variant=variant, players=players, options=options, money_rate=money_rate
+        owner=owner,
+        name=name,
+        variant=variant,
+        players=players,
+        options=options,
+        money_rate=money_rate,
+        first_dealer=first_dealer,
     )
     session.group = group
     session.save(update_fields=["group"])

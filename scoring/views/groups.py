@@ -250,6 +250,7 @@ def _start_evening(
             players=form.players(),
             options=options.raw,
             money_rate=form.cleaned_data["money_rate"],
+            first_dealer=form.first_dealer(),
         )
     except InvalidInput as error:
         if error.field.startswith("options."):

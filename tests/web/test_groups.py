@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -74,6 +75,14 @@ class TestGroup:
         assert response.status_code == 302 and session.group == group
         assert session.options["round_to"] == 5 and session.money_rate is None
         assert group.roster.filter(name="Xaver").exists()
+
+    def test_a_group_evening_is_dealt_first_by_the_seat_asked_for(self, logged_in, group):
+        data = {"name": "Samstag", "seat_1": "Anna", "seat_2": "Bert", "seat_3": "Carl", "first_dealer": "2"}
+        logged_in.post(reverse("group_evening_new", args=[group.pk, "french"]), data)
+        session = Session.objects.get(name="Samstag")
+        assert session.first_dealer == "Bert"
+        hand_form = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+        assert re.search(r'<option value="Bert" selected[^>]*>Bert</option>', hand_form)
 
     def test_the_owner_keeps_house_rules_on_the_page_and_a_refused_one_changes_nothing(
         self, logged_in, group
