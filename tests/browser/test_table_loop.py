@@ -414,3 +414,21 @@ def test_the_chart_keeps_its_text_at_reading_size_on_a_desktop(desktop, live_ser
         "(all) => all.map(t => t.getBoundingClientRect().height)"
     )
     assert sizes and max(sizes) <= 22 and min(sizes) >= 12, sizes
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-US", "fr-FR"])
+def test_the_thumbs_bar_is_one_row_and_hides_nothing_at_the_foot(page_for, live_server, player, locale):
+    """New hand and Settlement at the thumb, one row in every language; the
+    owner's occasional pages (sharing, settings) beside the title; scrolled to
+    the end, the page's foot (the language form) is above the bar, not under it."""
+    page = page_for(locale)
+    session = long_evening(player, FIVE, 12)
+    login(page, live_server.url, player)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    bar = page.locator("#board-actions").bounding_box()
+    button = page.locator("#new-hand").bounding_box()
+    assert bar["height"] < 2 * button["height"], f"the bar wraps in {locale}"
+    expect(page.locator(".bar #settings")).to_be_visible()
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    language = page.locator("#language").bounding_box()
+    assert language["y"] + language["height"] <= bar["y"] + 1, "the language form is under the bar"
