@@ -82,11 +82,12 @@ def browser() -> Iterator[Any]:
 def _page(browser: Any, viewport: dict[str, int], *, mobile: bool, locale: str) -> Iterator[Any]:
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=10_000)
+    # Waits, not measures of speed: generous, as the machine running them is shared and busy.
+    expect.set_options(timeout=30_000)
     context = browser.new_context(
         viewport=viewport, is_mobile=mobile, has_touch=mobile, locale=locale, accept_downloads=True
     )
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(45_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
