@@ -171,15 +171,20 @@ def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
         if kind:
             cells.append(str(section))
         cells.append(_text(render_line(row.description)) if row.description else "")
-        for delta, total in row.cells:
+        # The hand that ends a series (whose totals start again after it) shows
+        # the series' totals, its bonus included.
+        ends = row.section_end if kind is not None and kind.restarts_totals else None
+        totals = [ends.totals[name] for name in sheet.players] if ends is not None else row.totals
+        for delta, total in zip(row.deltas, totals, strict=True):
             cells += [plain(delta), plain(total)]
         writer.writerow(cells)
         if row.section_end is not None:
             section += 1
-    last = [_("Total"), "", "", ""] + ([""] if kind else []) + [""]
-    for total in sheet.totals:
-        last += ["", plain(total)]
-    writer.writerow(last)
+    for closing in sheet.closing_rows():
+        last = [render_line(closing.label), "", "", ""] + ([""] if kind else []) + [""]
+        for value in closing.values:
+            last += ["", plain(value)]
+        writer.writerow(last)
     return out.getvalue().encode("utf-8-sig")
 
 

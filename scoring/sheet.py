@@ -119,7 +119,7 @@ class HeadRow:
 
     key: str  # "totals", or "series" and "balance" where each series is settled on its own
     label: Line
-    values: tuple[Fraction, ...]  # in seat order
+    values: tuple[Points, ...]  # in seat order
     help: Line | None = None  # what the numbers mean, where that is not plain
 
 
@@ -174,6 +174,26 @@ class Sheet:
                 tuple(self.summary.net[name] for name in self.players),
                 Line(kind.settlement_help) if kind.settlement_help else None,
             ),
+        ]
+
+    def closing_rows(self, section: SheetSection | None = None) -> list[HeadRow]:
+        """The numbers a printed sheet or a CSV ends with, never contradicting the
+        settlement printed beside them: the totals; where each series is settled on
+        its own, each player's balance (what the settlement pays) — and for one
+        series, its totals (bonus included) and what that series alone settles."""
+        kind = self.game.variant.section_kind
+        if kind is None or not kind.settled_each:
+            return [HeadRow("totals", Line(gettext_noop("Total")), tuple(self.totals))]
+        if section is None:
+            return [self.head_rows[-1]]
+        settled = section.settlement.net if section.settlement is not None else section.totals
+        return [
+            HeadRow(
+                "series",
+                Line(kind.title, {"n": section.number}),
+                tuple(section.totals[n] for n in self.players),
+            ),
+            HeadRow("balance", Line(gettext_noop("Balance")), tuple(settled[name] for name in self.players)),
         ]
 
     @cached_property
@@ -473,15 +493,21 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
     session, players = sheet.session, sheet.players
     rows: Sequence[SheetRow] = sheet.rows
     sections: Sequence[SheetSection] = sheet.sections
-    settlement, totals, title = sheet.settlement, sheet.totals, session.name
+    settlement, title, section = sheet.settlement, session.name, None
     if series is not None:
         section = sheet.section(series)
         rows = rows[section.first : section.last + 1]
         sections = [section]
         settlement = section.settlement or settle(section.totals, session.money_rate)
-        totals = [section.totals[name] for name in players]
         title = _("%(name)s, series %(n)s") % {"name": session.name, "n": series}
-    width = _figure_width(players, rows, totals)
+    closing = sheet.closing_rows(section)
+    if section is not None or not (
+        sheet.game.variant.section_kind and sheet.game.variant.section_kind.settled_each
+    ):
+        chart = chart_of(players, rows, title=_("Running totals"), monochrome=True)
+    else:  # the whole evening of a game settled series by series: the balance, as on the board
+        chart = chart_of(players, rows, title=_("Balance after each hand"), balance=True, monochrome=True)
+    width = _figure_width(players, rows, [value for row in closing for value in row.values])
     return {
         "session": session,
         "title": title,
@@ -492,16 +518,15 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
         ],
         "rows": rows,
         "sections": sections,
-        "totals": totals,
         "settlement": settlement,
         "net": [settlement.net[name] for name in players],
         "money": [settlement.money[name] for name in players] if settlement.money else None,
         # Printed in black and white: greys and dashes rather than colours.
-        "chart": chart_of(players, rows, title=_("Running totals"), monochrome=True),
+        "chart": chart,
         "appendix": _breakdowns(rows) if appendix else [],
         "printed_rows": _printed(players, rows, width),
         "heads": _columns([_head(name, width) for name in players], width),
-        "totals_figures": _columns([signed(total) for total in totals], width),
+        "closing": [(row.label, _columns([signed(v) for v in row.values], width)) for row in closing],
         "figures_mm": round(len(players) * width * MONO_MM + 3),
         "series": series,
         "printed_at": timezone.localtime(),

@@ -107,7 +107,12 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "tarockscore.wsgi.application"
 
-DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}"
+DATABASE_URL = os.environ.get("DATABASE_URL") or ""
+if not DATABASE_URL:
+    # The default database lives in var/; make the folder, so that the first
+    # `manage.py migrate` on a fresh checkout works without `make run`.
+    (BASE_DIR / "var").mkdir(exist_ok=True)
+    DATABASE_URL = f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}"
 DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL,

@@ -284,7 +284,7 @@ class Chambery(Variant):
             Kind.CHOICE,
             gettext_noop("Deck"),
             help=gettext_noop(
-                "full: 78 cards; simplified: 62 cards without the 2 to 5 of each suit (3 or 4 players)."
+                "Full: 78 cards; Simplified: 62 cards without the 2 to 5 of each suit (3 or 4 players)."
             ),
             choices=tuple(Deck),
             choice_labels={
@@ -298,8 +298,8 @@ class Chambery(Variant):
             Kind.CHOICE,
             gettext_noop("Payment"),
             help=gettext_noop(
-                "standard: each opponent pays or gets the amount, the declaring side the sum; "
-                "dummett: each loser pays the amount and the winners share it."
+                "Standard: each opponent pays or gets the amount, the declaring side the sum; "
+                "Dummett: each loser pays the amount and the winners share it."
             ),
             choices=tuple(Payment),
             choice_labels={
@@ -313,7 +313,7 @@ class Chambery(Variant):
             Kind.CHOICE,
             gettext_noop("Four players: form"),
             help=gettext_noop(
-                "call_solo: call a king or play a solo, as with five; croise: fixed partners sitting opposite, no solo."
+                "Call and solo: call a king or play a solo, as with five; Croisé: fixed partners sitting opposite, no solo."
             ),
             choices=tuple(FourPlayerForm),
             choice_labels={

@@ -161,8 +161,8 @@ class French(Variant):
             Kind.CHOICE,
             gettext_noop("Five players: sharing between taker and partner"),
             help=gettext_noop(
-                "taker_double: the taker gets twice the partner's share; "
-                "equal: both get one and a half shares (half points possible)."
+                "Taker double: the taker gets twice the partner's share; "
+                "Equal shares: both get one and a half shares (half points possible)."
             ),
             choices=tuple(Split),
             choice_labels={

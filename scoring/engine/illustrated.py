@@ -269,8 +269,8 @@ OPTION_FIELDS = (
         Kind.CHOICE,
         gettext_noop("Rules"),
         help=gettext_noop(
-            "beck: Fritz Beck's rules, one Kontra doubles the whole hand; "
-            "graz: the Graz rules, own Kontra per announcement, Mondfang, fewer announcements."
+            "Beck: Fritz Beck's rules, one Kontra doubles the whole hand; "
+            "Graz: the Graz rules, own Kontra per announcement, Mondfang, fewer announcements."
         ),
         choices=tuple(Profile),
         choice_labels={Profile.BECK: gettext_noop("Beck"), Profile.GRAZ: gettext_noop("Graz")},
@@ -299,8 +299,8 @@ OPTION_FIELDS = (
         Kind.CHOICE,
         gettext_noop("Valat scoring"),
         help=gettext_noop(
-            "beck_additive: a valat adds 12/24/48; beck_factor: it multiplies by 12/24/48; "
-            "graz: ×6 silent, ×12 announced (the graz rules' own)."
+            "Added: a valat adds 12/24/48; multiplied: it multiplies by 12/24/48; "
+            "Graz: ×6 silent, ×12 announced (the Graz rules' own)."
         ),
         choices=tuple(ValatScoring),
         choice_labels={
@@ -325,13 +325,13 @@ OPTION_FIELDS = (
         help=gettext_noop("When the Tarock I (or II) is played in its trick and the trick is lost."),
         default=True,
     ),
-    Field(
+    ALL_PASS := Field(
         "all_pass",
         Kind.CHOICE,
         gettext_noop("When everyone passes"),
         help=gettext_noop(
-            "redeal: deal again; trischaken: everyone for himself, most points lose; "
-            "talon_keep: no score, the next declarer plays at least Dreiblatt."
+            "Redeal: deal again; Trischaken: everyone for himself, most points lose; "
+            "Keep the talon: no score, the next declarer plays at least Dreiblatt."
         ),
         choices=tuple(AllPass),
         choice_labels={
@@ -1163,10 +1163,13 @@ def check_mondfang(
 
 def check_trischaken_allowed(options: IllustratedOptions) -> None:
     if options.all_pass is not AllPass.TRISCHAKEN:
+        labels = ALL_PASS.choice_labels
         raise invalid(
             "type",
-            gettext_noop("a Trischaken hand needs the house rule all_pass: trischaken (this session: {got})"),
-            got=options.all_pass.value,
+            gettext_noop("a Trischaken hand needs the house rule “{rule}: {value}” (this session: {got})"),
+            rule=Line(ALL_PASS.label),
+            value=Line(labels[AllPass.TRISCHAKEN]),
+            got=Line(labels[options.all_pass]),
         )
 
 

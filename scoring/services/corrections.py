@@ -224,8 +224,11 @@ def session_change_rules(*, session: Session, user: User | None, options: dict[s
     game = Game(before_game.variant, before_game.players, parsed)
     totals_before = _totals(row, before_game)
     result = session_rescore(session=row, user=user, game=game)
-    if result.refused:
-        raise RulesRefused(result.refused)
+    # A deleted hand the new rules refuse does not stand in the way: it stays
+    # deleted and cannot be restored under them (``hand_restore`` says why).
+    refused = [hand for hand in result.refused if not hand.deleted]
+    if refused:
+        raise RulesRefused(refused)
     changed = sorted(key for key in stored if stored[key] != row.options.get(key))
     before = {"options": {key: row.options.get(key) for key in changed}, "totals": totals_before}
     row.options = stored

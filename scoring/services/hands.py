@@ -292,9 +292,13 @@ def hand_delete(*, hand: Hand, user: User | None = None, expected_version: int |
 
 @transaction.atomic
 def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
-    """Put a deleted hand back on the sheet, in the place it had."""
+    """Put a deleted hand back on the sheet, in the place it had. A hand the
+    session's house rules no longer allow (they were changed after it was
+    deleted) stays deleted: ``InvalidInput`` says why."""
     locked = _locked(hand)
     if locked.deleted_at is not None:
+        game = game_of(locked.session)
+        hand_check(game=game, raw=locked.as_session_hand())
         locked.deleted_at = None
         locked.version += 1
         locked.save(update_fields=["deleted_at", "version", "updated_at"])

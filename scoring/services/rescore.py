@@ -25,11 +25,15 @@ from scoring.services.sessions import check_open, mark_changed
 @dataclass(frozen=True)
 class RescoredHand:
     hand: Hand
-    index: int  # 1-based position on the sheet
+    index: int  # 1-based position on the sheet (a deleted hand's: where it comes back to)
     before: dict[str, Fraction]
     after: dict[str, Fraction] | None  # None: refused
     refused: InvalidInput | None
     changed: bool  # anything of the snapshot differs (numbers, wording, facts)
+
+    @property
+    def deleted(self) -> bool:
+        return self.hand.deleted_at is not None
 
 
 @dataclass(frozen=True)
@@ -50,26 +54,31 @@ class Rescore:
 def session_rescore(
     *, session: Session, user: User | None = None, dry_run: bool = False, game: Game | None = None
 ) -> Rescore:
-    """Score every live hand again with today's engine (or ``game``: the same
-    players under other house rules) and store what changed, unless ``dry_run``.
-    A closed evening is only looked at (``SessionClosed`` unless ``dry_run``)."""
+    """Score every hand again with today's engine (or ``game``: the same players
+    under other house rules) and store what changed, unless ``dry_run``. Deleted
+    hands are scored too: restored, they come back under the rules in force, and
+    a rule they break is found now, not on restoring. A closed evening is only
+    looked at (``SessionClosed`` unless ``dry_run``)."""
     locked = Session.objects.select_for_update().get(pk=session.pk)
     if not dry_run:
         check_open(locked)
     game = game or game_of(locked)
     results: list[RescoredHand] = []
     updates: list[tuple[Hand, dict[str, object]]] = []
-    previous: str | None = None
-    hands = Hand.objects.filter(session=locked, deleted_at__isnull=True).order_by("number")
-    for index, hand in enumerate(hands, 1):
+    previous: str | None = None  # the dealer of the last live hand: a deleted one passes no deal on
+    live = 0
+    for hand in Hand.objects.filter(session=locked).order_by("number"):
+        deleted = hand.deleted_at is not None
+        live += not deleted
+        index = live + deleted  # a deleted hand: the place it comes back to
         before = hand.delta_points()
         try:
             record, score = hand_check(game=game, raw=hand.as_session_hand(), previous_dealer=previous)
         except InvalidInput as error:
             results.append(RescoredHand(hand, index, before, None, error, changed=False))
-            previous = hand.dealer or previous
+            previous = previous if deleted else hand.dealer or previous
             continue
-        previous = record.table.dealer
+        previous = previous if deleted else record.table.dealer
         again = Hand(session=locked)
         store(again, game, record, score)
         changed = any(getattr(again, name) != getattr(hand, name) for name in SNAPSHOT_FIELDS)

@@ -20,6 +20,7 @@ from scoring import busy, services
 from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.models import Hand, Session
+from scoring.presentation import number
 from scoring.sheet import column_heads
 from scoring.views.common import FORM_TOKEN, Request, closed, on_sheet, own_hand, own_session, whole
 
@@ -274,5 +275,11 @@ def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
         services.hand_restore(hand=hand, user=request.user)
     except services.SessionClosed:
         return closed(request, hand.session)
+    except InvalidInput as refused:
+        why = refused.words(_, number)
+        messages.error(
+            request, _("The hand cannot come back under today's house rules: %(why)s") % {"why": why}
+        )
+        return redirect(reverse("scoreboard", args=[pk]))
     messages.success(request, _("The hand is back on the sheet."))
     return redirect(on_sheet(hand))

@@ -17,7 +17,7 @@ from scoring import services
 from scoring.engine import InvalidInput
 from scoring.forms import SessionDetailsForm
 from scoring.models import Session, SessionChange
-from scoring.presentation import house_rules, render_line, session_change_view
+from scoring.presentation import house_rules, number, render_line, session_change_view
 from scoring.schema_forms import SchemaForm
 from scoring.views.common import Request, closed, own_session, whole
 
@@ -127,7 +127,7 @@ def _rules_page(
         "session": session,
         "options": options,
         "option_widgets": options.widgets(),
-        "refused": [(hand, render_line(hand.refused.line)) for hand in refused if hand.refused],
+        "refused": [(hand, hand.refused.words(_, number)) for hand in refused if hand.refused],
         "done": session_change_view(change, game.variant) if change else None,
         "hand_count": live_hands(session),
     }

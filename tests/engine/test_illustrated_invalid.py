@@ -220,12 +220,17 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             "one of B, C (got A)",
         ),
         # Trischaken
-        ({"type": "trischaken", "points": {"A": 30, "B": 20, "C": 10}}, None, "type", "all_pass: trischaken"),
+        (
+            {"type": "trischaken", "points": {"A": 30, "B": 20, "C": 10}},
+            None,
+            "type",
+            "house rule “When everyone passes: Trischaken”",
+        ),
         (
             {"type": "trischaken", "points": {"A": 30, "B": 20, "C": 10}},
             {"all_pass": "talon_keep"},
             "type",
-            "(this session: talon_keep)",
+            "(this session: Keep the talon (Graz))",
         ),
         # the untouched talon holds 2 to 26 points (RULES 2.8)
         (

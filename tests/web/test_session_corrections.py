@@ -269,6 +269,40 @@ def test_new_house_rules_that_refuse_a_hand_change_nothing_and_name_the_hand(mak
     assert stored(session) == before and not SessionChange.objects.exists()
 
 
+def test_a_deleted_hand_follows_new_house_rules_so_it_comes_back_under_them(make_session, user):
+    session = make_session()
+    _won, lost = record(session, user, GARDE_WON, PETITE_LOST)
+    services.hand_delete(hand=lost, user=user)
+    services.session_change_rules(session=session, user=user, options={"round_to": 10})
+    services.hand_restore(hand=lost, user=user)
+    # The petite lost by 3 (51 needed): 25 + 3 = 28 from the attack, rounded up to 30 (RULES 1.3).
+    assert Hand.objects.get(pk=lost.pk).delta_points()["Bert"] == -3 * 30
+    assert all(total % 10 == 0 for total in build_sheet(fresh(session)).totals), "one sheet, one set of rules"
+
+
+def test_a_deleted_hand_new_house_rules_refuse_stays_deleted_and_says_why(make_session, user):
+    session = make_session(variant="illustrated", players=("A", "B", "C"), options={"all_pass": "trischaken"})
+    played = {"dealer": "A", "declarer": "B", "game": "dreiblatt", "bid": "announced", "points": 40}
+    trischaken = {
+        "type": "trischaken",
+        "dealer": "B",
+        "points": {"A": 30, "B": 0, "C": 22},
+        "no_trick": ["B"],
+    }
+    _played, deleted = record(session, user, played, trischaken)
+    services.hand_delete(hand=deleted, user=user)
+    # Deleted, the Trischaken does not stand in the way of rules without Trischaken …
+    services.session_change_rules(
+        session=session, user=user, options={**fresh(session).options, "all_pass": "redeal"}
+    )
+    assert fresh(session).options["all_pass"] == "redeal"
+    # … and cannot come back under them.
+    with pytest.raises(InvalidInput) as refused:
+        services.hand_restore(hand=deleted, user=user)
+    assert refused.value.field == "type"
+    assert Hand.objects.get(pk=deleted.pk).deleted_at is not None
+
+
 def test_house_rules_the_game_refuses_are_named(make_session, user):
     session = make_session()
     with pytest.raises(InvalidInput) as refused:
@@ -398,3 +432,23 @@ def test_purge_sessions_removes_what_can_no_longer_be_restored(make_session, use
         == f"Removed 1 session(s) deleted more than {services.RESTORABLE_DAYS} days ago."
     )
     assert list(Session.objects.values_list("pk", flat=True)) == [recent.pk]
+
+
+def test_restoring_a_hand_the_rules_now_refuse_says_why_on_the_sheet(make_session, user, logged_in):
+    from django.urls import reverse
+
+    session = make_session(variant="illustrated", players=("A", "B", "C"), options={"all_pass": "trischaken"})
+    trischaken = {
+        "type": "trischaken",
+        "dealer": "B",
+        "points": {"A": 30, "B": 0, "C": 22},
+        "no_trick": ["B"],
+    }
+    [deleted] = record(session, user, trischaken)
+    services.hand_delete(hand=deleted, user=user)
+    services.session_change_rules(
+        session=session, user=user, options={**fresh(session).options, "all_pass": "redeal"}
+    )
+    response = logged_in.post(reverse("hand_restore", args=[session.pk, deleted.pk]), follow=True)
+    assert "cannot come back under today&#x27;s house rules" in response.content.decode()
+    assert Hand.objects.get(pk=deleted.pk).deleted_at is not None

@@ -168,7 +168,9 @@ def test_house_rules_that_would_refuse_a_hand_change_nothing_and_name_the_hand(m
     response = logged_in.post(reverse("session_rules", args=[session.pk]), options)
     assert response.status_code == 400
     refused = text_of(response)
-    assert "Nothing was changed" in refused and re.search(r"Hand 2 ?, type: a Trischaken hand needs", refused)
+    assert "Nothing was changed" in refused and re.search(
+        r"Hand 2 ?: Kind of hand: a Trischaken hand needs", refused
+    )
     assert Session.objects.get(pk=session.pk).options["all_pass"] == "trischaken"
     assert not SessionChange.objects.exists()
 

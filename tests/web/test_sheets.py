@@ -20,7 +20,7 @@ from scoring.exports import session_json
 from scoring.models import Hand, Player, Seat, Session
 from scoring.sheet import build_sheet
 from tests.engine.support import FIXTURES
-from tests.web.test_views import sheet_totals
+from tests.web.test_views import head_row
 
 MINUS = "\u2212"
 SEEDS = {
@@ -28,6 +28,14 @@ SEEDS = {
     "french-seed-table.json": {"Anna": "+108", "Bert": "+172", "Carl": f"{MINUS}380", "Dora": "+100"},
     "illustrated-seed-series.json": {"A": "+120", "B": "+34", "C": "+28"},
     "chambery-seed-three-players.json": {"Amélie": "+22", "Béatrice": "+6", "Cécile": f"{MINUS}28"},
+}
+# How each seed's printed sheet ends: the totals; for Illustriertes, each player's
+# balance, what the settlement pays (RULES.md 2.9: A +178, B −80, C −98), never
+# the sum of the series' totals (+120 +34 +28), which would contradict it.
+CLOSING = {
+    "french-seed-table.json": ("Total", SEEDS["french-seed-table.json"]),
+    "illustrated-seed-series.json": ("Balance", {"A": "+178", "B": f"{MINUS}80", "C": f"{MINUS}98"}),
+    "chambery-seed-three-players.json": ("Total", SEEDS["chambery-seed-three-players.json"]),
 }
 RICH = ["rich-french.json", "rich-illustrated.json", "rich-chambery.json", "rich-chambery-croise.json"]
 
@@ -58,8 +66,9 @@ def test_each_seed_gives_a_pdf_sheet_with_its_players_hands_and_totals(logged_in
     positions = [re.search(rf"^{n} ", text, re.M) for n in range(1, hands + 1)]
     assert all(positions), "every hand's number starts a row"
     assert [p.start() for p in positions] == sorted(p.start() for p in positions)
-    total_line = next(line for line in text.splitlines() if line.startswith("Total"))
-    assert total_line.split()[1:] == list(totals.values())
+    label, closing = CLOSING[name]
+    total_line = next(line for line in text.splitlines() if line.startswith(label))
+    assert total_line.split()[1:] == list(closing.values())
 
 
 def test_the_print_view_shows_what_the_pdf_shows(logged_in, user):
@@ -141,10 +150,18 @@ def test_the_csv_parses_and_its_totals_equal_the_sheets(logged_in, user):
         assert len(body) == session.hands.count()
         players = [seat.name for seat in session.seats.all()]
         totals = {p: float(last[header.index(f"{p}: total")]) for p in players}
-        assert totals == dict(zip(players, map(float, build_sheet(session).totals), strict=True)), name
+        sheet = build_sheet(session)
+        # The CSV ends with the numbers the board keeps in sight at its last head row:
+        # the totals, or for series games each player's balance (what the settlement pays).
+        closing = sheet.closing_rows()[-1]
+        assert closing.key == sheet.head_rows[-1].key, name
+        assert totals == dict(zip(players, map(float, closing.values), strict=True)), name
         html = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
-        if build_sheet(session).head_rows[0].key == "totals":  # series games show the balance instead
-            assert totals == {p: float(v) for p, v in sheet_totals(html).items()}, name
+        board = head_row(html, closing.key)
+        assert totals == {p: float(v.replace(MINUS, "-")) for p, v in board.items()}, name
+        assert {p: float(v) for p, v in zip(players, sheet.settlement.net.values(), strict=True)} == totals, (
+            name
+        )
         for row in body:  # each hand's deltas in the CSV are the stored ones
             hand_deltas = [float(row[header.index(f"{p}: points")]) for p in players]
             assert len(hand_deltas) == len(players)

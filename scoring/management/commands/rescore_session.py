@@ -47,7 +47,8 @@ class Command(BaseCommand):
             self.stdout.write(f"hand {hand.index}: {_deltas(hand.before)} → {_deltas(hand.after or {})}")
         for hand in result.refused:
             assert hand.refused is not None
-            self.stdout.write(f"hand {hand.index}: refused, left as it was: {hand.refused.describe()}")
+            where = f"hand {hand.index}" + (" (deleted)" if hand.deleted else "")
+            self.stdout.write(f"{where}: refused, left as it was: {hand.refused.describe()}")
         unchanged = len(result.hands) - len(result.changed) - len(result.refused)
         self.stdout.write(
             f"{len(result.changed)} changed, {len(result.refused)} refused, {unchanged} unchanged."
