@@ -298,9 +298,15 @@ def hand_delete(*, hand: Hand, user: User | None = None, expected_version: int |
 def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
     """Put a deleted hand back on the sheet, in the place it had. A hand the
     session's house rules no longer allow (they were changed after it was
-    deleted) stays deleted: ``InvalidInput`` says why."""
+    deleted) stays deleted: ``InvalidInput`` says why; so does a hand that would
+    take the session past ``MAX_HANDS`` (its place was filled meanwhile)."""
     locked = _locked(hand)
     if locked.deleted_at is not None:
+        live = Hand.objects.filter(session_id=locked.session_id, deleted_at__isnull=True).count()
+        if live >= MAX_HANDS:
+            raise invalid(
+                "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
+            )
         game = game_of(locked.session)
         hand_check(game=game, raw=locked.as_session_hand())
         locked.deleted_at = None
