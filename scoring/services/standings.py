@@ -3,7 +3,11 @@
 
 The rows are summed from the evening's stored snapshots — each hand's deltas,
 facts and statistics (``Hand.stats``, what the engine said of the hand when it
-was scored) — exactly as the sheet sums them, never by scoring a hand again. They
+was scored) — exactly as the sheet sums them, never by scoring a hand again.
+Their points are the evening's balance, what its settlement pays: where a game
+settles series by series (Illustriertes Tarock) that is not the sum of the
+points written on the block, and a hand's win or loss is what it moved the
+balance, as the sheet's "balance after each hand" shows it. They
 are written again, in the same transaction, with every change to the evening
 (``sessions.mark_changed`` calls ``evening_refresh``), so corrections and
 deletions show at once. Pages then read a row per player and evening instead of
@@ -92,7 +96,8 @@ def evening_of(session: Session, seats: Sequence[Seat]) -> Evening:
     stored = [StoredHand(hand.dealer or None, _deltas(hand), frozenset(hand.facts)) for hand in hands]
     summary = game.variant.summarize(game.players, stored, game.options)
     tallies = {name: Tally() for name in game.players}
-    for hand, facts in zip(hands, stored, strict=True):
+    moves = game.variant.balance_moves(game.players, stored, summary)
+    for hand, moved in zip(hands, moves, strict=True):
         for seat, name in enumerate(game.players):
             tally = tallies[name]
             if _at(hand.stats.get("roles"), seat, "") == "out" or name == hand.sitting_out:
@@ -100,7 +105,7 @@ def evening_of(session: Session, seats: Sequence[Seat]) -> Evening:
             elif hand.type == HandType.REDEAL.value:
                 tally.counts["redeals"] += 1
             else:
-                tally.count(hand.pk, facts.deltas.get(name, Fraction(0)), hand.stats, seat)
+                tally.count(hand.pk, moved[name], hand.stats, seat)
     for section in summary.sections:
         if section.complete:
             for name in game.players:
@@ -130,7 +135,7 @@ def evening_refresh(session: Session) -> None:
         return  # a deleted evening counts for nothing, until it is restored
     seats = list(Seat.objects.filter(session=session).order_by("position"))
     evening = evening_of(session, seats)
-    totals = evening.summary.totals
+    totals = evening.summary.net  # what the settlement pays, never the block's sums
     played = any(tally.hands for tally in evening.tallies.values())
     best = max(totals.values()) if played and len(set(totals.values())) > 1 else None
     money = evening.settlement.money or {}
