@@ -350,6 +350,40 @@ class TestTheSettlementsPoints:
             ("Zweiter", ("Dora",), 80),
         ]
 
+    def test_a_corrected_or_deleted_hand_keeps_statistics_sheet_and_kasse_in_agreement(self, group, user):
+        session, hands = evening(
+            group,
+            user,
+            TestIllustrated.HANDS,
+            variant="illustrated",
+            players=("Anna", "Bert", "Carl"),
+            options={"all_pass": "trischaken", "series_target": 30},
+            money_rate=self.RATE,
+        )
+
+        def agree() -> dict[str, Decimal]:
+            sheet = build_sheet(session)
+            rows = EveningResult.objects.filter(session=session).select_related("player")
+            totals = {row.player.name: row.total for row in rows}
+            assert totals == sheet.settlement.net and sum(totals.values()) == 0
+            assert {row.player.name: row.money for row in rows} == sheet.settlement.money
+            return totals
+
+        assert agree() == {"Anna": 53, "Bert": -19, "Carl": -34}
+        # Anna's Zweiblatt with 30 points: lost, the series no longer ends there.
+        services.hand_edit(hand=hands[0], raw={**TestIllustrated.HANDS[0], "points": 30}, user=user)
+        assert agree()["Anna"] < 0
+        services.hand_delete(hand=hands[1], user=user)
+        after_delete = agree()
+        services.session_close(session=session, user=user)
+        booked = BookingLine.objects.filter(booking__session=session).select_related("player")
+        assert {line.player.name: line.amount for line in booked} == {
+            name: total * self.RATE for name, total in after_delete.items()
+        }
+        services.session_reopen(session=session, user=user)
+        services.hand_restore(hand=hands[1], user=user)
+        agree()
+
     @pytest.mark.parametrize(
         ("variant", "players", "hands"),
         [
