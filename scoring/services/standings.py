@@ -89,10 +89,15 @@ class Evening:
 
 def evening_of(session: Session, seats: Sequence[Seat]) -> Evening:
     """Sum an evening from its stored snapshots (one query for the hands)."""
-    game = game_of(session, seats)
     hands = list(
         Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number").only(*HAND_FIELDS)
     )
+    return evening_from(game_of(session, seats), hands, session.money_rate)
+
+
+def evening_from(game: Game, hands: Sequence[Any], money_rate: Decimal | None) -> Evening:
+    """Sum an evening from its hands' stored snapshots, in order (no query: the
+    hands are anything with ``HAND_FIELDS``, a migration's rows too)."""
     stored = [StoredHand(hand.dealer or None, _deltas(hand), frozenset(hand.facts)) for hand in hands]
     summary = game.variant.summarize(game.players, stored, game.options)
     tallies = {name: Tally() for name in game.players}
@@ -112,10 +117,33 @@ def evening_of(session: Session, seats: Sequence[Seat]) -> Evening:
                 tallies[name].counts[f"{section.kind}.played"] += 1
             for name in game.variant.section_winners(section, game.options):
                 tallies[name].counts[f"{section.kind}.won"] += 1
-    return Evening(game, summary, settle(summary.net, session.money_rate), tallies)
+    return Evening(game, summary, settle(summary.net, money_rate), tallies)
 
 
-def _deltas(hand: Hand) -> dict[str, Fraction]:
+def result_values(evening: Evening) -> dict[str, dict[str, Any]]:
+    """Each player's row of the evening (``EveningResult``'s own fields), by name:
+    the points are the balance, what the settlement pays, never the block's sums."""
+    totals = evening.summary.net
+    played = any(tally.hands for tally in evening.tallies.values())
+    best = max(totals.values()) if played and len(set(totals.values())) > 1 else None
+    money = evening.settlement.money or {}
+    return {
+        name: {
+            "hands": tally.hands,
+            "total": as_decimal(totals[name]),
+            "money": money.get(name),
+            "won": totals[name] == best,
+            "best": None if tally.best is None else as_decimal(tally.best),
+            "best_hand_id": tally.best_hand,
+            "worst": None if tally.worst is None else as_decimal(tally.worst),
+            "worst_hand_id": tally.worst_hand,
+            "counts": dict(tally.counts),
+        }
+        for name, tally in evening.tallies.items()
+    }
+
+
+def _deltas(hand: Any) -> dict[str, Fraction]:
     return {name: points_from_json(value) for name, value in hand.deltas.items()}
 
 
@@ -134,11 +162,7 @@ def evening_refresh(session: Session) -> None:
     if session.deleted_at is not None:
         return  # a deleted evening counts for nothing, until it is restored
     seats = list(Seat.objects.filter(session=session).order_by("position"))
-    evening = evening_of(session, seats)
-    totals = evening.summary.net  # what the settlement pays, never the block's sums
-    played = any(tally.hands for tally in evening.tallies.values())
-    best = max(totals.values()) if played and len(set(totals.values())) > 1 else None
-    money = evening.settlement.money or {}
+    values = result_values(evening_of(session, seats))
     EveningResult.objects.bulk_create(
         EveningResult(
             group_id=session.group_id,
@@ -146,17 +170,8 @@ def evening_refresh(session: Session) -> None:
             player_id=seat.roster_id,
             played_on=session.played_on,
             variant=session.variant,
-            hands=tally.hands,
-            total=as_decimal(totals[seat.name]),
-            money=money.get(seat.name),
-            won=totals[seat.name] == best,
-            best=None if tally.best is None else as_decimal(tally.best),
-            best_hand_id=tally.best_hand,
-            worst=None if tally.worst is None else as_decimal(tally.worst),
-            worst_hand_id=tally.worst_hand,
-            counts=dict(tally.counts),
+            **values[seat.name],
         )
         for seat in seats
         if seat.roster_id is not None
-        for tally in [evening.tallies[seat.name]]
     )
