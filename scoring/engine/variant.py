@@ -376,6 +376,39 @@ class Variant:
         totals = sum_deltas(players, [hand.deltas for hand in hands])
         return Summary(totals=totals, net=dict(totals))
 
+    def balance_moves(
+        self, players: Sequence[str], hands: Sequence[StoredHand], summary: Summary
+    ) -> list[dict[str, Fraction]]:
+        """What each hand moved each player's balance (the points the settlement
+        pays); they add up to ``summary.net``. Where the evening settles as it
+        stands, the hand's deltas, a section's bonus counted with the hand that ends
+        it. Where each section is settled on its own (RULES 2.9), what the sections
+        settle after the hand less what they settled before it: the sheet's
+        balance after each hand."""
+        kind = self.section_kind
+        ends = {section.last: section for section in summary.sections if section.complete}
+        zero = dict.fromkeys(players, Fraction(0))
+        moves: list[dict[str, Fraction]] = []
+        running, before, settled = dict(zero), dict(zero), dict(zero)
+        for index, hand in enumerate(hands):
+            end = ends.get(index)
+            if kind is None or not kind.settled_each:
+                bonus = end.bonus if end is not None else {}
+                moves.append(
+                    {name: hand.deltas.get(name, Fraction(0)) + bonus.get(name, 0) for name in players}
+                )
+                continue
+            for name in players:
+                running[name] += hand.deltas.get(name, Fraction(0))
+            standing = end.totals if end is not None else running
+            net = self.section_net(Section(kind.key, index, index, standing, {}, end is not None)) or {}
+            after = {name: settled[name] + net.get(name, Fraction(0)) for name in players}
+            moves.append({name: after[name] - before[name] for name in players})
+            before = after
+            if end is not None:
+                settled, running = after, dict(zero)
+        return moves
+
 
 def shown(field: Field, values: Mapping[str, Any]) -> bool:
     """Whether a field applies, given the value of the field it depends on."""

@@ -25,6 +25,7 @@ from scoring.engine import VARIANTS, InvalidInput
 from scoring.engine.schema import clean, dump, text_problem
 from scoring.engine.types import gettext_noop, invalid
 from scoring.models import NAME_LENGTH, Group, GroupPlayer, Invitation, Membership, Season, Seat, Session
+from scoring.services import kasse
 from scoring.services.sessions import session_create
 from scoring.services.standings import evening_refresh, statistics_changed
 
@@ -216,7 +217,9 @@ def season_create(*, group: Group, name: str, starts_on: date, ends_on: date) ->
 def last_seating(group: Group, variant: str) -> list[str]:
     """The players of the group's last evening of this game, in their seat order
     (of any game if it has none yet): a new evening starts from them."""
-    evenings = Session.objects.filter(group=group).order_by("-played_on", "-created_at", "-id")
+    evenings = Session.objects.filter(group=group, deleted_at__isnull=True).order_by(
+        "-played_on", "-created_at", "-id"
+    )
     last = evenings.filter(variant=variant).first() or evenings.first()
     if last is None:
         return []
@@ -261,16 +264,21 @@ def group_session_create(
 
 
 @transaction.atomic
-def group_session_add(*, group: Group, session: Session) -> Session:
+def group_session_add(*, group: Group, session: Session, user: User | None = None) -> Session:
     """Bring an evening played before (one of the user's own, in no group yet)
-    into the group: its hands count in the statistics as they were stored."""
+    into the group: its hands count in the statistics as they were stored, and
+    one closed already with a money rate is booked into the Kasse as if it had
+    been closed in the group. A deleted session is refused."""
     locked = Session.objects.select_for_update().get(pk=session.pk)
     if locked.group_id is not None:
         raise invalid("session", gettext_noop("this session belongs to a group already"))
+    if locked.deleted_at is not None:
+        raise invalid("session", gettext_noop("this session was deleted"))
     locked.group = group
     locked.save(update_fields=["group"])
     _seat_roster(locked, group)
     evening_refresh(locked)
+    kasse.evening_settle(session=locked, user=user)
     return locked
 
 
@@ -292,7 +300,7 @@ class Overview:
     roster: tuple[GroupPlayer, ...]
     evenings: tuple[Session, ...]  # the latest evenings, newest first
     evening_count: int
-    addable: tuple[Session, ...]  # the user's own sessions in no group
+    addable: tuple[Session, ...]  # the user's own sessions in no group, not deleted
     me: GroupPlayer | None  # the roster player linked to the user
 
 
@@ -302,7 +310,10 @@ def group_overview(group: Group, user: User) -> Overview:
         Membership.objects.filter(group=group).select_related("user").order_by("joined_at", "id")
     )
     roster = tuple(GroupPlayer.objects.filter(group=group).select_related("user"))
-    evenings = Session.objects.filter(group=group).order_by("-played_on", "-created_at", "-id")
+    evenings = Session.objects.filter(group=group, deleted_at__isnull=True).order_by(
+        "-played_on", "-created_at", "-id"
+    )
+    own = Session.objects.filter(owner=user, group__isnull=True, deleted_at__isnull=True)
     return Overview(
         group=group,
         owner=any(m.user_id == user.pk and m.role == Membership.Role.OWNER for m in memberships),
@@ -310,10 +321,6 @@ def group_overview(group: Group, user: User) -> Overview:
         roster=roster,
         evenings=tuple(evenings.prefetch_related("seats")[:LATEST_EVENINGS]),
         evening_count=evenings.count(),
-        addable=tuple(
-            Session.objects.filter(owner=user, group__isnull=True).order_by("-played_on", "-id")[
-                :LATEST_EVENINGS
-            ]
-        ),
+        addable=tuple(own.order_by("-played_on", "-id")[:LATEST_EVENINGS]),
         me=next((player for player in roster if player.user_id == user.pk), None),
     )

@@ -1,10 +1,12 @@
 """A group's Kasse: money carried from evening to evening.
 
 Each closed evening of the group with a money rate books its settlement — each
-player's money, rounded once by the settlement engine and summing to zero. Payments
+player's money, rounded once by the settlement engine and summing to zero — however
+it came to be closed in the group (closed there, or brought in closed). Payments
 between players, or into and out of the common box, are booked as they are made.
 A booking is never changed: a mistake is put right by a counter-booking, and
-reopening an evening reverses what it booked. Every booking keeps who made it
+reopening or deleting an evening reverses what it booked (restoring it books it
+again). Every booking keeps who made it
 and when. A player's open balance is the sum of the player's lines; the fewest
 transfers that clear every balance come from the settlement engine.
 
@@ -63,27 +65,46 @@ def _book(
     return booking
 
 
-def evening_book(*, session: Session, user: User | None) -> Booking | None:
-    """Book a closed evening's settlement (each player's money) into its group's
-    Kasse; nothing for an evening outside a group or without a money rate. Called
-    by ``session_close`` in its transaction."""
-    if session.group_id is None or session.money_rate is None:
+def evening_settle(*, session: Session, user: User | None) -> None:
+    """Make the Kasse hold what the evening books now: its settlement (each
+    player's money) while it is a closed evening of a group with a money rate, not
+    deleted; nothing otherwise. A booking that no longer holds (the evening
+    reopened or deleted, a seat moved to another player of the roster) is reversed
+    by a counter-booking, never changed, and what holds now is booked anew; what
+    still holds stays as it is. Called, with the session's row locked, by every
+    change that can alter it: closing, reopening, deleting, restoring, bringing
+    an evening into a group, correcting a player's name."""
+    standing = list(
+        Booking.objects.filter(session=session, kind=Booking.Kind.EVENING, reversed_by__isnull=True)
+        .select_related("group")
+        .prefetch_related("lines")
+    )
+    wanted = _evening_lines(session)
+    if wanted is not None and len(standing) == 1 and _amounts(standing[0]) == _by_player(wanted):
+        return
+    for booking in standing:
+        _reverse(booking, user, note="")
+    if wanted is not None and session.group_id is not None:
+        group = Group.objects.get(pk=session.group_id)
+        _book(group=group, kind=Booking.Kind.EVENING, lines=wanted, user=user, session=session)
+
+
+def _evening_lines(session: Session) -> list[tuple[GroupPlayer | None, Decimal]] | None:
+    """What the evening books now, or None when it books nothing."""
+    booked = session.closed_at is not None and session.deleted_at is None
+    if not booked or session.group_id is None or session.money_rate is None:
         return None
     seats = list(Seat.objects.filter(session=session).select_related("roster").order_by("position"))
     money = evening_of(session, seats).settlement.money or {}
-    lines = [
-        (seat.roster, money.get(seat.name, Decimal("0.00"))) for seat in seats if seat.roster is not None
-    ]
-    group = Group.objects.get(pk=session.group_id)
-    return _book(group=group, kind=Booking.Kind.EVENING, lines=lines, user=user, session=session)
+    return [(seat.roster, money.get(seat.name, Decimal("0.00"))) for seat in seats if seat.roster is not None]
 
 
-def evening_unbook(*, session: Session, user: User | None) -> None:
-    """Reverse what a reopened evening booked (called by ``session_reopen``)."""
-    # The session's row is locked by session_reopen: no other reopening runs meanwhile.
-    booked = Booking.objects.filter(session=session, kind=Booking.Kind.EVENING, reversed_by__isnull=True)
-    for booking in booked:
-        _reverse(booking, user, note="")
+def _amounts(booking: Booking) -> dict[int | None, Decimal]:
+    return {line.player_id: line.amount for line in booking.lines.all()}
+
+
+def _by_player(lines: Sequence[tuple[GroupPlayer | None, Decimal]]) -> dict[int | None, Decimal]:
+    return {None if player is None else player.pk: amount for player, amount in lines}
 
 
 def _reverse(booking: Booking, user: User | None, note: str) -> Booking:
@@ -138,7 +159,7 @@ def payment_record(
 @transaction.atomic
 def booking_reverse(*, booking: Booking, user: User, note: str = "") -> Booking:
     """Cancel a payment by a counter-booking. An evening's booking is reversed by
-    reopening the evening; a reversal is not reversed again (book anew instead)."""
+    reopening or deleting the evening; a reversal is not reversed again (book anew instead)."""
     locked = (
         Booking.objects.select_for_update(of=("self",)).select_related("group", "session").get(pk=booking.pk)
     )

@@ -3,8 +3,9 @@ version: every change that shows on the sheet goes through ``mark_changed`` in
 the same transaction.
 
 ``session_close`` and ``session_reopen`` are the one place an evening becomes
-final or open again: whatever has to happen when an evening ends (booking its
-settlement) belongs there.
+final or open again, ``session_delete`` and ``session_restore`` where it leaves
+and comes back: each settles what the evening books into its group's Kasse
+(``kasse.evening_settle``).
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def session_close(*, session: Session, user: User | None) -> Session:
     row = locked(session)
     if row.closed_at is None:
         _stamp(row, user, "closed_at", timezone.now(), SessionChange.Action.CLOSED)
-        kasse.evening_book(session=row, user=user)  # a group's evening with a money rate
+        kasse.evening_settle(session=row, user=user)  # a group's evening with a money rate is booked
     return row
 
 
@@ -133,17 +134,19 @@ def session_reopen(*, session: Session, user: User | None) -> Session:
     row = locked(session)
     if row.closed_at is not None:
         _stamp(row, user, "closed_at", None, SessionChange.Action.REOPENED)
-        kasse.evening_unbook(session=row, user=user)  # a counter-booking; closing again books anew
+        kasse.evening_settle(session=row, user=user)  # a counter-booking; closing again books anew
     return row
 
 
 @transaction.atomic
 def session_delete(*, session: Session, user: User | None) -> Session:
     """Take a session off every page (its share link stops working); its owner
-    can restore it for ``RESTORABLE_DAYS`` days, after which it is purged."""
+    can restore it for ``RESTORABLE_DAYS`` days, after which it is purged. What a
+    closed evening booked into its group's Kasse is reversed by a counter-booking."""
     row = locked(session)
     if row.deleted_at is None:
         _stamp(row, user, "deleted_at", timezone.now(), SessionChange.Action.DELETED)
+        kasse.evening_settle(session=row, user=user)
     return row
 
 
@@ -158,12 +161,14 @@ def restorable_since() -> datetime:
 
 @transaction.atomic
 def session_restore(*, session: Session, user: User | None) -> Session:
-    """Bring a deleted session back, as it was."""
+    """Bring a deleted session back, as it was: a closed evening of a group with
+    a money rate is booked into the Kasse again."""
     row = locked(session)
     if row.deleted_at is not None:
         if row.deleted_at <= restorable_since():
             raise NotRestorable(f"session {row.pk} was deleted more than {RESTORABLE_DAYS} days ago")
         _stamp(row, user, "deleted_at", None, SessionChange.Action.RESTORED)
+        kasse.evening_settle(session=row, user=user)
     return row
 
 

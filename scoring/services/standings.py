@@ -3,7 +3,11 @@
 
 The rows are summed from the evening's stored snapshots — each hand's deltas,
 facts and statistics (``Hand.stats``, what the engine said of the hand when it
-was scored) — exactly as the sheet sums them, never by scoring a hand again. They
+was scored) — exactly as the sheet sums them, never by scoring a hand again.
+Their points are the evening's balance, what its settlement pays: where a game
+settles series by series (Illustriertes Tarock) that is not the sum of the
+points written on the block, and a hand's win or loss is what it moved the
+balance, as the sheet's "balance after each hand" shows it. They
 are written again, in the same transaction, with every change to the evening
 (``sessions.mark_changed`` calls ``evening_refresh``), so corrections and
 deletions show at once. Pages then read a row per player and evening instead of
@@ -85,14 +89,20 @@ class Evening:
 
 def evening_of(session: Session, seats: Sequence[Seat]) -> Evening:
     """Sum an evening from its stored snapshots (one query for the hands)."""
-    game = game_of(session, seats)
     hands = list(
         Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number").only(*HAND_FIELDS)
     )
+    return evening_from(game_of(session, seats), hands, session.money_rate)
+
+
+def evening_from(game: Game, hands: Sequence[Any], money_rate: Decimal | None) -> Evening:
+    """Sum an evening from its hands' stored snapshots, in order (no query: the
+    hands are anything with ``HAND_FIELDS``, a migration's rows too)."""
     stored = [StoredHand(hand.dealer or None, _deltas(hand), frozenset(hand.facts)) for hand in hands]
     summary = game.variant.summarize(game.players, stored, game.options)
     tallies = {name: Tally() for name in game.players}
-    for hand, facts in zip(hands, stored, strict=True):
+    moves = game.variant.balance_moves(game.players, stored, summary)
+    for hand, moved in zip(hands, moves, strict=True):
         for seat, name in enumerate(game.players):
             tally = tallies[name]
             if _at(hand.stats.get("roles"), seat, "") == "out" or name == hand.sitting_out:
@@ -100,17 +110,40 @@ def evening_of(session: Session, seats: Sequence[Seat]) -> Evening:
             elif hand.type == HandType.REDEAL.value:
                 tally.counts["redeals"] += 1
             else:
-                tally.count(hand.pk, facts.deltas.get(name, Fraction(0)), hand.stats, seat)
+                tally.count(hand.pk, moved[name], hand.stats, seat)
     for section in summary.sections:
         if section.complete:
             for name in game.players:
                 tallies[name].counts[f"{section.kind}.played"] += 1
             for name in game.variant.section_winners(section, game.options):
                 tallies[name].counts[f"{section.kind}.won"] += 1
-    return Evening(game, summary, settle(summary.net, session.money_rate), tallies)
+    return Evening(game, summary, settle(summary.net, money_rate), tallies)
 
 
-def _deltas(hand: Hand) -> dict[str, Fraction]:
+def result_values(evening: Evening) -> dict[str, dict[str, Any]]:
+    """Each player's row of the evening (``EveningResult``'s own fields), by name:
+    the points are the balance, what the settlement pays, never the block's sums."""
+    totals = evening.summary.net
+    played = any(tally.hands for tally in evening.tallies.values())
+    best = max(totals.values()) if played and len(set(totals.values())) > 1 else None
+    money = evening.settlement.money or {}
+    return {
+        name: {
+            "hands": tally.hands,
+            "total": as_decimal(totals[name]),
+            "money": money.get(name),
+            "won": totals[name] == best,
+            "best": None if tally.best is None else as_decimal(tally.best),
+            "best_hand_id": tally.best_hand,
+            "worst": None if tally.worst is None else as_decimal(tally.worst),
+            "worst_hand_id": tally.worst_hand,
+            "counts": dict(tally.counts),
+        }
+        for name, tally in evening.tallies.items()
+    }
+
+
+def _deltas(hand: Any) -> dict[str, Fraction]:
     return {name: points_from_json(value) for name, value in hand.deltas.items()}
 
 
@@ -129,11 +162,7 @@ def evening_refresh(session: Session) -> None:
     if session.deleted_at is not None:
         return  # a deleted evening counts for nothing, until it is restored
     seats = list(Seat.objects.filter(session=session).order_by("position"))
-    evening = evening_of(session, seats)
-    totals = evening.summary.totals
-    played = any(tally.hands for tally in evening.tallies.values())
-    best = max(totals.values()) if played and len(set(totals.values())) > 1 else None
-    money = evening.settlement.money or {}
+    values = result_values(evening_of(session, seats))
     EveningResult.objects.bulk_create(
         EveningResult(
             group_id=session.group_id,
@@ -141,17 +170,8 @@ def evening_refresh(session: Session) -> None:
             player_id=seat.roster_id,
             played_on=session.played_on,
             variant=session.variant,
-            hands=tally.hands,
-            total=as_decimal(totals[seat.name]),
-            money=money.get(seat.name),
-            won=totals[seat.name] == best,
-            best=None if tally.best is None else as_decimal(tally.best),
-            best_hand_id=tally.best_hand,
-            worst=None if tally.worst is None else as_decimal(tally.worst),
-            worst_hand_id=tally.worst_hand,
-            counts=dict(tally.counts),
+            **values[seat.name],
         )
         for seat in seats
         if seat.roster_id is not None
-        for tally in [evening.tallies[seat.name]]
     )

@@ -261,7 +261,8 @@ def _start_evening(
 
 
 def _evening(raw: Any, **match: Any) -> Session:
-    found = Session.objects.filter(pk=whole(str(raw)) or 0, **match).first()
+    """A session that is not deleted (a deleted one is on no page but the bin)."""
+    found = Session.objects.filter(pk=whole(str(raw)) or 0, deleted_at__isnull=True, **match).first()
     if found is None:
         raise Http404("no such session")
     return found
@@ -273,7 +274,7 @@ def group_evening_add(request: Request, gid: int) -> HttpResponse:
     """Bring one of the user's own sessions, played before, into the group."""
     group = own_group(request, gid)
     session = _evening(request.POST.get("session"), owner=request.user, group__isnull=True)
-    groups.group_session_add(group=group, session=session)
+    groups.group_session_add(group=group, session=session, user=request.user)
     messages.success(request, _("The session counts for the group now."))
     return redirect("group_detail", gid=gid)
 

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.engine import HandType, dumps_session, read_session, score_session
+from scoring.engine import VARIANTS, HandType, dumps_session, read_session, score_session
 from scoring.engine.illustrated import DECK, CardCount, card_points, count_by_threes
 
 PLAYERS = ["A", "B", "C"]
@@ -197,6 +197,13 @@ def test_any_valid_session_is_scored_printed_and_settled(document):
     covered = [index for s in summary.sections for index in range(s.first, s.last + 1)]
     assert covered == list(range(len(session.hands)))
     assert all(s.complete for s in summary.sections[:-1])
+
+    # What each hand moved the balance: zero-sum, and adding up to what is paid.
+    game = VARIANTS["illustrated"]
+    stored = [game.stored(record, score) for record, score in zip(session.hands, result.hands, strict=True)]
+    moves = game.balance_moves(PLAYERS, stored, summary)
+    assert all(sum(move.values()) == 0 for move in moves)
+    assert {name: sum(move[name] for move in moves) for name in PLAYERS} == dict(summary.net)
 
     again = read_session(dumps_session(session))
     assert score_session(again).to_json() == printed

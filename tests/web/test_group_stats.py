@@ -3,6 +3,7 @@ that they keep their meaning when hands are corrected or deleted."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -13,8 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services
-from scoring.models import EveningResult, Hand
+from scoring.models import BookingLine, EveningResult, Hand
 from scoring.services import groups, stats
+from scoring.sheet import build_sheet
 from tests.web.regular_table import evening, player
 
 DAY = date(2026, 3, 3)
@@ -182,7 +184,8 @@ class TestIllustrated:
     #     5 × 2 = 10: Anna 34, which ends series 1 with her bonus of 10.
     #  2. Trischaken: Anna 30 (most: −10), Bert 0 (no trick: +10), Carl 25 (+5).
     #  Net (pair by pair, series by series): series 1 {44, 0, 0}: 88, −44, −44;
-    #  series 2 {−10, 10, 5}: −35, 25, 10. Money at 0.10: 5.30, −1.90, −3.40.
+    #  series 2 {−10, 10, 5}: −35, 25, 10. Balance: 53, −19, −34; money at 0.10:
+    #  5.30, −1.90, −3.40. (The block's sums, 34, 10 and 5, are not what is paid.)
     HANDS: list[dict[str, Any]] = [
         {
             "dealer": "Carl",
@@ -207,14 +210,17 @@ class TestIllustrated:
         )
         anna = stats.player_stats(player(group, "Anna"))
         game = game_of(anna, "illustrated")
-        assert (game.total, game.hands, game.evenings_won) == (34, 2, 1)
+        assert (game.total, game.hands, game.evenings_won) == (53, 2, 1)
+        # A hand wins or loses what it moved the balance: the series' end +88, the Trischaken −35.
+        assert game.best is not None and game.best.points == 88
+        assert game.worst is not None and game.worst.points == -35
         assert (game.sections_played, game.sections_won) == (1, 1)
         assert by_kind(role(game, "declarer")) == {"kind.zweiblatt": (1, 1)}
         assert dict(game.kinds) == {"kind.zweiblatt": 1, "kind.trischaken": 1}
         assert dict(game.marks) == {"mark.pagat": 1, "mark.trischaken_lost": 1}
         assert anna.money == Decimal("5.30")
         bert = game_of(stats.player_stats(player(group, "Bert")), "illustrated")
-        assert dict(bert.marks) == {"mark.no_trick": 1} and bert.total == 10
+        assert dict(bert.marks) == {"mark.no_trick": 1} and bert.total == -19
         assert by_kind(role(bert, "opponent")) == {"kind.zweiblatt": (1, 0)}
         [table] = stats.season_table(group, stats.season_range(group, None)).games
         assert [(r.name, r.money) for r in table.rows] == [
@@ -253,6 +259,153 @@ class TestChambery:
         ]
         [winners] = stats.season_table(group, stats.season_range(group, None)).winners
         assert winners.winners == ("Bert", "Dora")
+
+
+class TestTheSettlementsPoints:
+    """Every number of the statistics is the evening's balance, what its settlement
+    pays, never the sums the Illustriertes block writes (RULES 2.9)."""
+
+    # Illustriertes at 0.10 a point, series to 100 (none ends), Trischaken when all pass.
+    #  Evening 1 (Anna, Bert, Carl): Anna's Zweiblatt, announced, 44 points, her silent
+    #    Pagat: (3 + 9) × 2 + 5 × 2 = 34. Block {34, 0, 0}; balance (3·s − Σs)
+    #    {68, −34, −34}; money 6.80, −3.40, −3.40.
+    #  Evening 2 (Dora, Bert, Carl): two Trischaken, Bert and Carl tied with 30 points
+    #    (both lose −10), Dora without a trick (+5 +5). Block {20, −20, −20}; balance
+    #    {80, −40, −40}; money 8.00, −4.00, −4.00.
+    # By the block Anna (34) would lead Dora (20); by what is paid Dora (80) leads Anna (68).
+    ZWEIBLATT: dict[str, Any] = TestIllustrated.HANDS[0]
+    TRISCHAKEN: dict[str, Any] = {
+        "type": "trischaken",
+        "points": {"Dora": 0, "Bert": 30, "Carl": 30},
+        "no_trick": ["Dora"],
+    }
+    RATE = Decimal("0.10")
+
+    @pytest.fixture
+    def evenings(self, group, user):
+        options = {"all_pass": "trischaken"}
+        first = evening(
+            group,
+            user,
+            [self.ZWEIBLATT],
+            variant="illustrated",
+            players=("Anna", "Bert", "Carl"),
+            options=options,
+            money_rate=self.RATE,
+            played_on=DAY,
+            name="Erster",
+        )
+        second = evening(
+            group,
+            user,
+            [{**self.TRISCHAKEN, "dealer": "Carl"}, self.TRISCHAKEN],
+            variant="illustrated",
+            players=("Dora", "Bert", "Carl"),
+            options=options,
+            money_rate=self.RATE,
+            played_on=date(2026, 3, 10),
+            name="Zweiter",
+        )
+        return first[0], second[0]
+
+    def test_each_evening_counts_each_players_balance_as_the_sheet_and_the_kasse_pay_it(
+        self, group, user, evenings
+    ):
+        for session in evenings:
+            sheet = build_sheet(session)
+            [balance] = sheet.closing_rows()
+            paid = dict(zip(sheet.players, balance.values, strict=True))
+            rows = EveningResult.objects.filter(session=session).select_related("player")
+            assert {row.player.name: row.total for row in rows} == paid
+            assert {row.player.name: row.money for row in rows} == sheet.settlement.money
+            assert sum(row.total for row in rows) == 0
+            services.session_close(session=session, user=user)
+            booked = BookingLine.objects.filter(booking__session=session).select_related("player")
+            assert {line.player.name: line.amount for line in booked} == sheet.settlement.money
+
+    def test_the_player_page_counts_what_is_paid(self, group, evenings):
+        anna = game_of(stats.player_stats(player(group, "Anna")), "illustrated")
+        assert (anna.total, anna.per_evening, anna.per_hand) == (68, 68, 68)
+        bert = stats.player_stats(player(group, "Bert"))
+        game = game_of(bert, "illustrated")
+        assert (game.evenings, game.hands, game.total, game.per_evening) == (2, 3, -74, -37)
+        assert bert.money == Decimal("-7.40") == game.total * self.RATE
+        assert game.worst is not None and game.worst.points == -34  # Anna's Zweiblatt cost him 34
+        chart = stats.player_stats(player(group, "Dora"), chart_title="Running").chart
+        assert re.search(r">Illustri… 80</text>", chart)  # the label at the end: the running total
+
+    def test_the_season_table_ranks_by_what_is_paid_and_names_the_evening_winners_with_it(
+        self, group, evenings
+    ):
+        table = stats.season_table(group, stats.season_range(group, "2026"))
+        [game] = table.games
+        assert [(r.name, r.total, r.money) for r in game.rows] == [
+            ("Dora", 80, Decimal("8.00")),
+            ("Anna", 68, Decimal("6.80")),
+            ("Bert", -74, Decimal("-7.40")),
+            ("Carl", -74, Decimal("-7.40")),
+        ]
+        assert [(w.name, w.winners, w.total) for w in table.winners] == [
+            ("Erster", ("Anna",), 68),
+            ("Zweiter", ("Dora",), 80),
+        ]
+
+    def test_a_corrected_or_deleted_hand_keeps_statistics_sheet_and_kasse_in_agreement(self, group, user):
+        session, hands = evening(
+            group,
+            user,
+            TestIllustrated.HANDS,
+            variant="illustrated",
+            players=("Anna", "Bert", "Carl"),
+            options={"all_pass": "trischaken", "series_target": 30},
+            money_rate=self.RATE,
+        )
+
+        def agree() -> dict[str, Decimal]:
+            sheet = build_sheet(session)
+            rows = EveningResult.objects.filter(session=session).select_related("player")
+            totals = {row.player.name: row.total for row in rows}
+            assert totals == sheet.settlement.net and sum(totals.values()) == 0
+            assert {row.player.name: row.money for row in rows} == sheet.settlement.money
+            return totals
+
+        assert agree() == {"Anna": 53, "Bert": -19, "Carl": -34}
+        # Anna's Zweiblatt with 30 points: lost, the series no longer ends there.
+        services.hand_edit(hand=hands[0], raw={**TestIllustrated.HANDS[0], "points": 30}, user=user)
+        assert agree()["Anna"] < 0
+        services.hand_delete(hand=hands[1], user=user)
+        after_delete = agree()
+        services.session_close(session=session, user=user)
+        booked = BookingLine.objects.filter(booking__session=session).select_related("player")
+        assert {line.player.name: line.amount for line in booked} == {
+            name: total * self.RATE for name, total in after_delete.items()
+        }
+        services.session_reopen(session=session, user=user)
+        services.hand_restore(hand=hands[1], user=user)
+        agree()
+
+    @pytest.mark.parametrize(
+        ("variant", "players", "hands"),
+        [
+            ("french", ("Anna", "Bert", "Carl", "Dora"), FIRST),
+            ("illustrated", ("Anna", "Bert", "Carl"), TestIllustrated.HANDS),
+            ("chambery", ("Anna", "Bert", "Carl", "Dora"), TestChambery.HANDS),
+        ],
+    )
+    def test_in_every_game_the_rows_sum_to_zero_and_match_the_settlement(
+        self, group, user, variant, players, hands
+    ):
+        options = {"all_pass": "trischaken", "series_target": 30} if variant == "illustrated" else {}
+        session, _ = evening(
+            group, user, hands, variant=variant, players=players, options=options, money_rate=self.RATE
+        )
+        sheet = build_sheet(session)
+        rows = {
+            r.player.name: r for r in EveningResult.objects.filter(session=session).select_related("player")
+        }
+        assert {name: row.total for name, row in rows.items()} == sheet.settlement.net
+        assert {name: row.money for name, row in rows.items()} == sheet.settlement.money
+        assert sum(row.total for row in rows.values()) == 0
 
 
 class TestPages:

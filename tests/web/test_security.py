@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from django.urls import reverse
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from pypdf import PdfReader
 
 from scoring import services
@@ -40,6 +40,14 @@ def french(make_session):
     session = make_session()
     hand = services.hand_record(session=session, raw=HAND)
     return session, hand
+
+
+def url_patterns(resolver: URLResolver) -> list[URLPattern]:
+    """Every URL pattern of the site, included ones too."""
+    found: list[URLPattern] = []
+    for pattern in resolver.url_patterns:
+        found.extend(url_patterns(pattern) if isinstance(pattern, URLResolver) else [pattern])
+    return found
 
 
 def every_url(session: Session, hand: Hand) -> list[str]:
@@ -331,7 +339,7 @@ class TestGroups:
     def test_a_member_of_another_group_sees_and_changes_nothing_of_this_one(
         self, client_for, other_user, group_b
     ):
-        group, session, hand, anna, payment, _invitation, _season = group_b
+        group, session, hand, anna, payment, _invitation, season = group_b
         own = groups.group_create(owner=other_user, name="Gruppe A")
         groups.roster_add(group=own, name="Mallory")
         intruder = client_for(other_user)
@@ -352,9 +360,14 @@ class TestGroups:
         }
         urls = [
             *self.group_urls(group_b),
-            reverse("group_player", args=[own.pk, anna.pk]),  # B's player through A's group
+            # B's player, payment, evening and season through A's group
+            reverse("group_player", args=[own.pk, anna.pk]),
+            reverse("group_player_pdf", args=[own.pk, anna.pk]),
             reverse("kasse_reverse", args=[own.pk, payment.pk]),
             reverse("group_evening_close", args=[own.pk, session.pk]),
+            reverse("group_evening_reopen", args=[own.pk, session.pk]),
+            reverse("season_table", args=[own.pk, f"s{season.pk}"]),
+            reverse("season_pdf", args=[own.pk, f"s{season.pk}"]),
             *every_url(session, hand),
         ]
         for url in urls:
@@ -376,6 +389,13 @@ class TestGroups:
         assert (group.name, group.presets, group.seasons.count()) == ("Gruppe B", {}, 1)
         groups_page = intruder.get(reverse("group_list")).content.decode()
         assert "Gruppe A" in groups_page and "Gruppe B" not in groups_page
+
+    def test_the_sweep_covers_every_url_of_a_group(self, group_b):
+        swept = {resolve(url).url_name for url in self.group_urls(group_b)}
+        of_a_group = {
+            pattern.name for pattern in url_patterns(get_resolver()) if "<int:gid>" in str(pattern.pattern)
+        }
+        assert of_a_group and of_a_group <= swept
 
     def test_every_group_url_asks_an_anonymous_visitor_to_log_in(self, client, group_b):
         for url in [*self.group_urls(group_b), reverse("group_list")]:

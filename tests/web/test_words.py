@@ -4,13 +4,17 @@ help that speaks of what the page shows, French typography."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone, translation
 
 from scoring import services
+from scoring.services import groups, kasse, stats
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 FIVE = ("Anna", "Bert", "Carl", "Dora", "Emil")
@@ -145,3 +149,84 @@ def test_french_asks_who_pays_whom_and_spaces_its_colons(user, make_session):
 def test_the_new_session_form_asks_who_deals_first_in_german(user):
     html = client_in(user, "de").get(reverse("session_new_variant", args=["french"])).content.decode()
     assert "Gibt das erste Spiel" in html and '<option value="1" selected>Platz 1</option>' in html
+
+
+def visible_text(html: str) -> str:
+    """What a reader sees of a page: no scripts, styles, tags or attributes."""
+    html = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def bare_colons(text: str) -> list[str]:
+    """Colons French would space: a colon right after a letter or a closing mark."""
+    return re.findall(r"\S{0,20}[^\s\u00a0\d]:(?=\s)", text)
+
+
+class TestTheRegularTableInFrench:
+    @pytest.fixture
+    def group(self, user):
+        group = groups.group_create(owner=user, name="Mardi", money_rate=Decimal("0.05"))
+        session = groups.group_session_create(
+            group=group,
+            owner=user,
+            name="Soirée",
+            variant="french",
+            players=["Anna", "Bert", "Carl", "Dora"],
+            options={},
+            money_rate=Decimal("0.05"),
+        )
+        garde = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+        services.hand_record(session=session, raw={**garde, "petit_au_bout": "attack"}, user=user)
+        services.session_close(session=session, user=user)
+        groups.group_update(group=group, name=group.name, money_rate=group.money_rate, min_hands=1)
+        bert = group.roster.get(name="Bert")
+        kasse.payment_record(group=group, payer=bert, payee=None, amount=Decimal(1), user=user, note="bar")
+        return group
+
+    def test_the_groups_pages_space_their_colons_and_ask_who_pays_whom(self, user, group):
+        anna = group.roster.get(name="Anna")
+        french = client_in(user, "fr")
+        pages = {
+            name: french.get(reverse(name, args=args)).content.decode()
+            for name, args in [
+                ("group_list", []),
+                ("group_detail", [group.pk]),
+                ("group_player", [group.pk, anna.pk]),
+                ("season_table", [group.pk]),
+                ("group_kasse", [group.pk]),
+                ("group_settings", [group.pk]),
+                ("group_rules", [group.pk, "french"]),
+                ("group_invitations", [group.pk]),
+                ("group_evening_game", [group.pk]),
+            ]
+        }
+        for name, html in pages.items():
+            assert bare_colons(visible_text(html)) == [], name
+        kasse_page = pages["group_kasse"]
+        assert "Qui paie à qui" in kasse_page and "Qui paie qui" not in kasse_page
+        assert re.search(r"</strong>\u00a0: \d", kasse_page)  # Bert → Anna : 4,00
+        assert re.search(r"\u00a0: <strong>", pages["group_player"])  # each mark : its count
+        german = client_in(user, "de").get(reverse("group_kasse", args=[group.pk])).content.decode()
+        assert re.search(r"</strong>: \d", german)
+
+    def test_the_printed_season_and_statement_space_their_colons(self, user, group):
+        anna = group.roster.get(name="Anna")
+        with translation.override("fr"):
+            season = render_to_string(
+                "groups/print/season.html",
+                {
+                    "table": stats.season_table(group, stats.season_range(group, None)),
+                    "printed_at": timezone.localtime(),
+                },
+            )
+            statement = render_to_string(
+                "groups/print/statement.html",
+                {
+                    "stats": stats.player_stats(anna),
+                    "account": kasse.statement_of(anna),
+                    "printed_at": timezone.localtime(),
+                },
+            )
+        assert bare_colons(visible_text(season)) == []
+        assert bare_colons(visible_text(statement)) == []
+        assert "Mardi\u00a0: Anna" in statement
