@@ -68,6 +68,7 @@ class SectionKind:
     label: str  # "Series": what one of them is called
     title: str  # "Series {n}"
     end: str  # "End of series {n}"
+    won: str  # "Series won": a player's count of them on the statistics pages
     # The sheet's running totals start again from 0 after each section.
     restarts_totals: bool
     # Each section is settled on its own (pair by pair, series by series).
@@ -80,6 +81,7 @@ SERIES = SectionKind(
     label=gettext_noop("Series"),
     title=gettext_noop("Series {n}"),
     end=gettext_noop("End of series {n}"),
+    won=gettext_noop("Series won"),
     restarts_totals=True,
     settled_each=True,
     settlement_help=gettext_noop(
@@ -91,6 +93,7 @@ PARTIE = SectionKind(
     label=gettext_noop("Partie"),
     title=gettext_noop("Partie {n}"),
     end=gettext_noop("End of Partie {n}"),
+    won=gettext_noop("Parties won"),
     restarts_totals=False,
     settled_each=False,
 )

@@ -20,7 +20,7 @@ from django.db.models import Count, Max, Min, Q, Sum
 from django.utils import timezone
 
 from scoring.chart import running_total_svg
-from scoring.engine import VARIANTS, Variant
+from scoring.engine import VARIANTS, SectionKind, Variant
 from scoring.models import EveningResult, Group, GroupPlayer, Season
 
 RECENT = 10  # evenings listed on a player's page
@@ -140,9 +140,8 @@ class GameStats:
         return ratio(self.total, self.evenings)
 
     @property
-    def section_kind(self) -> str | None:
-        kind = self.variant.section_kind
-        return kind.key if kind else None
+    def section_kind(self) -> SectionKind | None:
+        return self.variant.section_kind
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from scoring import services
-from scoring.models import BookingLine, EveningResult, Hand
+from scoring.models import BookingLine, EveningResult, Group, Hand
 from scoring.services import groups, stats
 from scoring.sheet import build_sheet
 from tests.web.regular_table import evening, player
@@ -68,6 +70,15 @@ def french(group, user):
     first = evening(group, user, FIRST, played_on=DAY, name="März")
     second = evening(group, user, SECOND, played_on=date(2026, 3, 10), name="Zweiter")
     return first, second
+
+
+def stats_page(group: Group, name: str, variant: str) -> str:
+    """One game's section of a player's statistics as the page draws it."""
+    with translation.override("en"):
+        html = render_to_string(
+            "groups/_player_stats.html", {"stats": stats.player_stats(player(group, name))}
+        )
+    return html.split(f'id="game-{variant}"')[1].split("</section>")[0]
 
 
 class TestFrenchPlayer:
@@ -219,6 +230,8 @@ class TestIllustrated:
         assert dict(game.kinds) == {"kind.zweiblatt": 1, "kind.trischaken": 1}
         assert dict(game.marks) == {"mark.pagat": 1, "mark.trischaken_lost": 1}
         assert anna.money == Decimal("5.30")
+        page = stats_page(group, "Anna", "illustrated")
+        assert "<dt>Series won</dt><dd>1 / 1</dd>" in page and "Parties won" not in page
         bert = game_of(stats.player_stats(player(group, "Bert")), "illustrated")
         assert dict(bert.marks) == {"mark.no_trick": 1} and bert.total == -19
         assert by_kind(role(bert, "opponent")) == {"kind.zweiblatt": (1, 0)}
@@ -248,6 +261,8 @@ class TestChambery:
         assert by_kind(role(carl, "opponent")) == {"kind.call": (1, 0)}
         assert dict(carl.marks) == {"mark.solo.0": 1}
         assert carl.sections_played == 0  # not everyone has dealt yet: no Partie complete
+        page = stats_page(group, "Carl", "chambery")
+        assert "<dt>Parties won</dt><dd>0 / 0</dd>" in page and "Series won" not in page
         dora = game_of(stats.player_stats(player(group, "Dora")), "chambery")
         assert by_kind(role(dora, "declarer")) == {"kind.call": (1, 1)}
         [table] = stats.season_table(group, stats.season_range(group, None)).games

@@ -4,6 +4,7 @@ say which methods they take, and leave the work to services and the sheet."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from scoring.urls import urlpatterns
@@ -48,3 +49,22 @@ def test_every_view_is_short():
         if (node.end_lineno or node.lineno) - node.lineno + 1 > MOST_LINES
     }
     assert long == {}
+
+
+TEMPLATES = VIEWS.parents[1] / "templates"
+
+
+def test_no_template_knows_a_game_or_its_sections_by_name():
+    """What a game calls its sections, its hand types and itself comes from the
+    engine: a template that compared names would miss a fourth game."""
+    from scoring.engine import VARIANTS
+
+    names = set(VARIANTS) | {"series", "partie", "trischaken"}
+    alternatives = "|".join(sorted(names))
+    compared = re.compile(rf"""==\s*["']({alternatives})["']""", re.IGNORECASE)
+    found = [
+        f"{path.relative_to(TEMPLATES)}: {match.group(0)}"
+        for path in TEMPLATES.rglob("*.html")
+        for match in compared.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
