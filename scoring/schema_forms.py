@@ -339,8 +339,21 @@ def _parse_list(f: Field, players: Sequence[str], data: Mapping[str, Any], name:
     for index in range(1, count + 1):
         values = _parse_fields(f.fields, players, data, f"{name}[{index}].")
         if _filled(f.fields, values):
-            rows.append(values)
+            rows.append(_row_shown(f.fields, values))
     return rows
+
+
+def _row_shown(fields: Sequence[Field], values: dict[str, Any]) -> dict[str, Any]:
+    """A row without the inputs that apply only to another choice of the row (an
+    announcement that only an ultimo may make), as the page hides them; a choice
+    left out counts as its default."""
+    for f in fields:
+        if f.shown_when is not None and f.name in values:
+            controller = f.shown_when[0]
+            known = {controller: next((o.default for o in fields if o.name == controller), None), **values}
+            if not shown(f, known):
+                values.pop(f.name)
+    return values
 
 
 def _parse_player_points(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
@@ -481,6 +494,12 @@ def _draw_list(w: Widget, f: Field, value: Any, players: Sequence[str], errors: 
         ]
         for i in range(count)
     ]
+    for row in w.rows:
+        for s, widget in zip(f.fields, row, strict=True):
+            if s.shown_when is not None:
+                # Shown by the page's script while the row's own choice allows it.
+                prefix = widget.name[: -len(s.name)]
+                widget.shown_when = (prefix + s.shown_when[0], " ".join(s.shown_when[1]))
 
 
 def _row_widget(

@@ -46,10 +46,11 @@ from .types import (
     Join,
     Line,
     Table,
-    allowed_list,
     deltas_line,
     gettext_noop,
     invalid,
+    labels,
+    names,
     zero_deltas,
 )
 from .variant import (
@@ -95,6 +96,13 @@ MODE_LABEL = {
     Mode.CROISE: gettext_noop("Croisé"),
 }
 
+DECK_LABEL = {Deck.FULL: gettext_noop("Full (78)"), Deck.SIMPLIFIED: gettext_noop("Simplified (62)")}
+FOUR_PLAYER_FORM_RULE = gettext_noop("Four players: form")
+FOUR_PLAYER_FORM_LABEL = {
+    FourPlayerForm.CALL_SOLO: gettext_noop("Call and solo"),
+    FourPlayerForm.CROISE: gettext_noop("Croisé"),
+}
+
 # The hand fields each mode uses; any other one given is refused.
 MODE_FIELDS: dict[Mode, tuple[str, ...]] = {
     Mode.CALL: ("mode", "points", "partner"),
@@ -102,6 +110,13 @@ MODE_FIELDS: dict[Mode, tuple[str, ...]] = {
     Mode.CROISE: ("mode", "points"),
 }
 OPTIONAL_TEAM_FIELDS = ("partner", "soloist", "cards_requested")
+TEAM_FIELD_LABEL = {
+    "mode": gettext_noop("Game"),
+    "points": gettext_noop("Points"),
+    "partner": gettext_noop("Partner (holder of the called card)"),
+    "soloist": gettext_noop("Soloist"),
+    "cards_requested": gettext_noop("Cards requested"),
+}
 CARDS_REQUESTED = (2, 1, 0)  # 0: à point
 
 
@@ -208,7 +223,7 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
         Field(
             "mode",
             Kind.CHOICE,
-            gettext_noop("Game"),
+            TEAM_FIELD_LABEL["mode"],
             choices=modes,
             choice_labels={mode: MODE_LABEL[mode] for mode in modes},
             required=not croise,
@@ -217,7 +232,7 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
         Field(
             "points",
             Kind.POINTS,
-            gettext_noop("Points"),
+            TEAM_FIELD_LABEL["points"],
             help=gettext_noop(
                 "Cards and tricks, and the discard for the dealer's side: tap the side you counted."
             ),
@@ -232,7 +247,7 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
         Field(
             "partner",
             Kind.PLAYER,
-            gettext_noop("Partner (holder of the called card)"),
+            TEAM_FIELD_LABEL["partner"],
             nullable=True,
             null_label=gettext_noop("nobody: the dealer alone (called card in his hand or discard)"),
             shown_when=("mode", (Mode.CALL,)),
@@ -242,7 +257,7 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
         Field(
             "soloist",
             Kind.PLAYER,
-            gettext_noop("Soloist"),
+            TEAM_FIELD_LABEL["soloist"],
             nullable=True,
             shown_when=("mode", (Mode.SOLO,)),
             ask=True,
@@ -250,7 +265,7 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
         Field(
             "cards_requested",
             Kind.INT,
-            gettext_noop("Cards requested"),
+            TEAM_FIELD_LABEL["cards_requested"],
             help=gettext_noop("How many cards the soloist asked for; 0 is a solo à point."),
             choices=CARDS_REQUESTED,
             choice_labels={
@@ -287,10 +302,7 @@ class Chambery(Variant):
                 "Full: 78 cards; Simplified: 62 cards without the 2 to 5 of each suit (3 or 4 players)."
             ),
             choices=tuple(Deck),
-            choice_labels={
-                Deck.FULL: gettext_noop("Full (78)"),
-                Deck.SIMPLIFIED: gettext_noop("Simplified (62)"),
-            },
+            choice_labels=DECK_LABEL,
             default=Deck.FULL,
         ),
         Field(
@@ -311,15 +323,12 @@ class Chambery(Variant):
         Field(
             "four_player_form",
             Kind.CHOICE,
-            gettext_noop("Four players: form"),
+            FOUR_PLAYER_FORM_RULE,
             help=gettext_noop(
                 "Call and solo: call a king or play a solo, as with five; Croisé: fixed partners sitting opposite, no solo."
             ),
             choices=tuple(FourPlayerForm),
-            choice_labels={
-                FourPlayerForm.CALL_SOLO: gettext_noop("Call and solo"),
-                FourPlayerForm.CROISE: gettext_noop("Croisé"),
-            },
+            choice_labels=FOUR_PLAYER_FORM_LABEL,
             default=FourPlayerForm.CALL_SOLO,
         ),
     )
@@ -335,14 +344,15 @@ class Chambery(Variant):
                     "the simplified deck is played by 3 or 4 players; here {playing} play each hand: use {allowed}"
                 ),
                 playing=playing,
-                allowed=Deck.FULL.value,
+                allowed=Line(DECK_LABEL[Deck.FULL]),
             )
         if options.four_player_form is FourPlayerForm.CROISE and playing != 4:
             raise invalid(
                 "options.four_player_form",
-                gettext_noop("croise is a four-player form; with {n} at the table use {allowed}"),
+                gettext_noop("{croise} is a four-player form; with {n} at the table use {allowed}"),
+                croise=Line(FOUR_PLAYER_FORM_LABEL[FourPlayerForm.CROISE]),
                 n=len(players),
-                allowed=FourPlayerForm.CALL_SOLO.value,
+                allowed=Line(FOUR_PLAYER_FORM_LABEL[FourPlayerForm.CALL_SOLO]),
             )
 
     # -- the table -----------------------------------------------------------
@@ -541,23 +551,27 @@ def _partie(
 
 
 def check_mode(mode: Any, playing: int, options: ChamberyOptions) -> None:
-    allowed = modes_for(playing, options)
-    if mode in allowed:
+    modes = modes_for(playing, options)
+    if mode in modes:
         return
+    allowed = labels(MODE_LABEL[m] for m in modes)
+    croise = Line(MODE_LABEL[Mode.CROISE])
     if mode == Mode.CROISE and playing != 4:
         raise invalid(
             "mode",
-            gettext_noop("croise is a four-player form; with {n} players the game is one of {allowed}"),
+            gettext_noop("{croise} is a four-player form; with {n} players the game is one of {allowed}"),
+            croise=croise,
             n=playing,
-            allowed=allowed_list(allowed),
+            allowed=allowed,
         )
     if mode == Mode.CROISE:
         raise invalid(
             "mode",
-            gettext_noop(
-                "croise needs the house rule four_player_form: croise; this session plays {allowed}"
-            ),
-            allowed=allowed_list(allowed),
+            gettext_noop("{croise} needs the house rule “{rule}: {value}”; this session plays {allowed}"),
+            croise=croise,
+            rule=Line(FOUR_PLAYER_FORM_RULE),
+            value=Line(FOUR_PLAYER_FORM_LABEL[FourPlayerForm.CROISE]),
+            allowed=allowed,
         )
     if mode in (Mode.CALL, Mode.SOLO):
         raise invalid(
@@ -565,9 +579,9 @@ def check_mode(mode: Any, playing: int, options: ChamberyOptions) -> None:
             gettext_noop(
                 "with the four-player form croisé every hand is {allowed}: fixed partners, no call and no solo"
             ),
-            allowed=allowed_list(allowed),
+            allowed=allowed,
         )
-    raise invalid("mode", gettext_noop("must be one of {allowed}"), allowed=allowed_list(allowed))
+    raise invalid("mode", gettext_noop("must be one of {allowed}"), allowed=allowed)
 
 
 def check_team(hand: TeamHand, table: Table, options: ChamberyOptions) -> None:
@@ -577,7 +591,7 @@ def check_team(hand: TeamHand, table: Table, options: ChamberyOptions) -> None:
         raise invalid(
             "dealer",
             gettext_noop("a team game needs its dealer: one of {allowed}"),
-            allowed=allowed_list(table.active),
+            allowed=names(table.active),
         )
     used = MODE_FIELDS[hand.mode]
     for name in OPTIONAL_TEAM_FIELDS:
@@ -585,8 +599,8 @@ def check_team(hand: TeamHand, table: Table, options: ChamberyOptions) -> None:
             raise invalid(
                 name,
                 gettext_noop("not part of a {mode}; a {mode} records {allowed}"),
-                mode=hand.mode.value,
-                allowed=allowed_list(used),
+                mode=Line(MODE_LABEL[hand.mode]),
+                allowed=labels(TEAM_FIELD_LABEL[field] for field in used),
             )
     if hand.mode is Mode.CALL and hand.partner == dealer:
         raise invalid(
@@ -599,13 +613,13 @@ def check_team(hand: TeamHand, table: Table, options: ChamberyOptions) -> None:
             raise invalid(
                 "soloist",
                 gettext_noop("a solo names its soloist: one of {allowed}"),
-                allowed=allowed_list(table.active),
+                allowed=names(table.active),
             )
         if hand.cards_requested not in CARDS_REQUESTED:
             raise invalid(
                 "cards_requested",
                 gettext_noop("a solo names how many cards the soloist asked for: one of {allowed}"),
-                allowed=allowed_list(CARDS_REQUESTED),
+                allowed=Join(CARDS_REQUESTED),
             )
     for name in (n for n in ("partner", "soloist") if n in used):
         player = getattr(hand, name)
@@ -613,7 +627,7 @@ def check_team(hand: TeamHand, table: Table, options: ChamberyOptions) -> None:
             raise invalid(
                 name,
                 gettext_noop("must be one of the players {allowed} (got {got})"),
-                allowed=allowed_list(table.active),
+                allowed=names(table.active),
                 got=str(player),
             )
     count = count_for(len(table.active), options.deck)
@@ -666,7 +680,7 @@ def check_three(hand: ThreeHand, table: Table, options: ChamberyOptions) -> None
             raise invalid(
                 f"points.{player}",
                 gettext_noop("not a player in this hand; players: {allowed}"),
-                allowed=allowed_list(table.active),
+                allowed=names(table.active),
             )
     got = sum(hand.points.values(), Fraction(0))
     if got != count.total:

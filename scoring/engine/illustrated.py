@@ -22,7 +22,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from .schema import Field, Kind, clean
+from .schema import Field, Kind, clean, label_at
 from .settlement import pairwise_net
 from .types import (
     Arg,
@@ -33,10 +33,11 @@ from .types import (
     Line,
     Signed,
     Table,
-    allowed_list,
     deltas_line,
     gettext_noop,
     invalid,
+    labels,
+    names,
     zero_deltas,
 )
 from .variant import (
@@ -165,6 +166,12 @@ PREMIUM_LABEL = {
     PremiumType.PAGAT: gettext_noop("Pagat"),
     PremiumType.UHU: gettext_noop("Uhu"),
 }
+PROFILE_LABEL = {Profile.BECK: gettext_noop("Beck"), Profile.GRAZ: gettext_noop("Graz")}
+VALAT_SCORING_LABEL = {
+    ValatScoring.BECK_ADDITIVE: gettext_noop("Beck: added"),
+    ValatScoring.BECK_FACTOR: gettext_noop("Beck: multiplied"),
+    ValatScoring.GRAZ: gettext_noop("Graz"),
+}
 CARD_COMBINATIONS = frozenset({PremiumType.KOENIGSTRULL, PremiumType.TAROCKTRULL, PremiumType.KOEPFE})
 OHNE = frozenset({PremiumType.OHNE_KOENIGE, PremiumType.OHNE_TRULL})
 # The points the declarer must reach for Mit Vierzig / Mit Fünfzig.
@@ -273,7 +280,7 @@ OPTION_FIELDS = (
             "Graz: the Graz rules, own Kontra per announcement, Mondfang, fewer announcements."
         ),
         choices=tuple(Profile),
-        choice_labels={Profile.BECK: gettext_noop("Beck"), Profile.GRAZ: gettext_noop("Graz")},
+        choice_labels=PROFILE_LABEL,
         default=Profile.BECK,
     ),
     Field(
@@ -303,15 +310,11 @@ OPTION_FIELDS = (
             "Graz: ×6 silent, ×12 announced (the Graz rules' own)."
         ),
         choices=tuple(ValatScoring),
-        choice_labels={
-            ValatScoring.BECK_ADDITIVE: gettext_noop("Beck: added"),
-            ValatScoring.BECK_FACTOR: gettext_noop("Beck: multiplied"),
-            ValatScoring.GRAZ: gettext_noop("Graz"),
-        },
+        choice_labels=VALAT_SCORING_LABEL,
         default=ValatScoring.BECK_ADDITIVE,
         shown_when=("profile", (Profile.BECK.value,)),
     ),
-    Field(
+    UHU := Field(
         "uhu",
         Kind.BOOL,
         gettext_noop("Play Uhu"),
@@ -567,7 +570,7 @@ TRISCHAKEN_FIELDS = (
         maximum=Fraction(TOTAL),
         required=True,
     ),
-    Field(
+    NO_TRICK := Field(
         "no_trick",
         Kind.PLAYER_LIST,
         gettext_noop("Took no trick"),
@@ -618,10 +621,10 @@ class Illustrated(Variant):
         if options.valat_scoring not in allowed:
             raise invalid(
                 "options.valat_scoring",
-                gettext_noop("profile {profile} allows valat_scoring {allowed} (got {got})"),
-                profile=options.profile.value,
-                allowed=allowed_list(allowed),
-                got=options.valat_scoring.value,
+                gettext_noop("under the {profile} rules the valat scoring is {allowed} (got {got})"),
+                profile=Line(PROFILE_LABEL[options.profile]),
+                allowed=labels(VALAT_SCORING_LABEL[v] for v in allowed),
+                got=Line(VALAT_SCORING_LABEL[options.valat_scoring]),
             )
 
     # -- hands ---------------------------------------------------------------
@@ -915,10 +918,12 @@ def check_premium(hand: IllustratedHand, premium: Premium, path: str, options: I
     known = premium_types(options)
     if premium.type not in known:
         if premium.type is PremiumType.UHU:
-            text = gettext_noop("Uhu counts only with the house rule uhu on; allowed: {allowed}")
+            text = gettext_noop("Uhu counts only with the house rule “{rule}”; premiums here: {allowed}")
         else:
-            text = gettext_noop("profile graz has no Mit Vierzig; allowed: {allowed}")
-        raise invalid(f"{path}type", text, allowed=allowed_list(known))
+            text = gettext_noop("the Graz rules have no Vierzig; premiums here: {allowed}")
+        raise invalid(
+            f"{path}type", text, rule=Line(UHU.label), allowed=labels(PREMIUM_LABEL[t] for t in known)
+        )
     if premium.type in DECLARER_ONLY and premium.player != hand.declarer:
         raise invalid(
             f"{path}player",
@@ -930,45 +935,41 @@ def check_premium(hand: IllustratedHand, premium: Premium, path: str, options: I
     if premium.announced not in levels:
         raise invalid(
             f"{path}announced",
-            gettext_noop("in profile {profile} {premium} may be announced: {allowed} (got {got})"),
-            profile=options.profile.value,
-            premium=label,
-            allowed=allowed_list(levels),
-            got=premium.announced.value,
+            gettext_noop("under the {profile} rules {premium} may be announced: {allowed} (got {got})"),
+            profile=Line(PROFILE_LABEL[options.profile]),
+            premium=Line(label),
+            allowed=labels(ANNOUNCED_LABEL[level] for level in levels),
+            got=Line(ANNOUNCED_LABEL[premium.announced]),
         )
     if premium.kontra:
         if options.profile is Profile.BECK:
             raise invalid(
                 f"{path}kontra",
                 gettext_noop(
-                    "profile beck has no Kontra per premium, the hand's kontra doubles it; allowed: 0"
+                    "under the Beck rules a premium has no Kontra of its own: the Kontra on the game doubles it"
                 ),
             )
         if premium.announced is Announced.SILENT:
             raise invalid(
                 f"{path}kontra",
-                gettext_noop("a silent premium cannot be kontra'd; allowed: 0"),
+                gettext_noop("a silent premium cannot be kontra'd"),
             )
     if premium.type in CANNOT_FAIL and not premium.made:
         raise invalid(
             f"{path}made",
-            gettext_noop("{premium} cannot fail; allowed: true"),
-            premium=label,
+            gettext_noop("{premium} cannot fail: it is recorded only when held"),
+            premium=Line(label),
         )
     if premium.type in POINT_PREMIUMS and hand.renonce is None and hand.points is not None:
         needed = POINT_PREMIUMS[premium.type]
         reached = hand.points >= needed
         if premium.made != reached:
             text = (
-                gettext_noop(
-                    "the declarer has {points} points, so {premium} ({needed}) was made: must be true"
-                )
+                gettext_noop("the declarer has {points} points, so {premium} ({needed}) was made")
                 if reached
-                else gettext_noop(
-                    "the declarer has {points} points, so {premium} ({needed}) failed: must be false"
-                )
+                else gettext_noop("the declarer has {points} points, so {premium} ({needed}) failed")
             )
-            raise invalid(f"{path}made", text, points=hand.points, premium=label, needed=needed)
+            raise invalid(f"{path}made", text, points=hand.points, premium=Line(label), needed=needed)
     valat = hand.valat
     if (
         premium.type in ULTIMOS
@@ -995,9 +996,9 @@ def check_premium_combinations(hand: IllustratedHand) -> None:
         if premium.type in first:
             raise invalid(
                 path,
-                gettext_noop("{premium} is already listed as premiums[{first}]; it counts once per hand"),
-                premium=label,
-                first=first[premium.type],
+                gettext_noop("{premium} is already listed ({row}); it counts once per hand"),
+                premium=Line(label),
+                row=label_at(PLAYED_FIELDS, f"premiums[{first[premium.type]}]") or Line(""),
             )
         first[premium.type] = index
         clash = _ruled_out_by(hand.declarer, premium, hand.premiums[: index - 1])
@@ -1041,27 +1042,27 @@ def check_valat(hand: IllustratedHand, valat: Valat, options: IllustratedOptions
     if valat.announced is Announced.SILENT and not valat.made:
         raise invalid(
             "valat.made",
-            gettext_noop("a silent valat is recorded only when made; allowed: true"),
+            gettext_noop("a silent valat is recorded only when made"),
         )
     levels = valat_levels(options.profile)
     if valat.announced not in levels:
         raise invalid(
             "valat.announced",
-            gettext_noop("in profile {profile} a valat may be announced: {allowed} (got {got})"),
-            profile=options.profile.value,
-            allowed=allowed_list(levels),
-            got=valat.announced.value,
+            gettext_noop("under the {profile} rules a valat may be announced: {allowed} (got {got})"),
+            profile=Line(PROFILE_LABEL[options.profile]),
+            allowed=labels(ANNOUNCED_LABEL[level] for level in levels),
+            got=Line(ANNOUNCED_LABEL[valat.announced]),
         )
     if valat.kontra:
         if options.profile is Profile.BECK:
             raise invalid(
                 "valat.kontra",
                 gettext_noop(
-                    "profile beck has no Kontra on the valat, the hand's kontra doubles it; allowed: 0"
+                    "under the Beck rules the valat has no Kontra of its own: the Kontra on the game doubles it"
                 ),
             )
         if valat.announced is Announced.SILENT:
-            raise invalid("valat.kontra", gettext_noop("a silent valat cannot be kontra'd; allowed: 0"))
+            raise invalid("valat.kontra", gettext_noop("a silent valat cannot be kontra'd"))
     if not valat.made or hand.renonce is not None or hand.points is None:
         return
     if valat.by is ValatBy.DECLARER:
@@ -1070,8 +1071,10 @@ def check_valat(hand: IllustratedHand, valat: Valat, options: IllustratedOptions
             raise invalid(
                 "points",
                 gettext_noop(
-                    "the declarer took every trick (valat): points must be 70 − talon_rest = {expected} (got {got})"
+                    "the declarer took every trick (valat): his points are 70 less the points "
+                    "left in the talon ({rest}): {expected} (got {got})"
                 ),
+                rest=hand.talon_rest,
                 expected=expected,
                 got=hand.points,
             )
@@ -1116,7 +1119,7 @@ def check_mondfang(
     hand: IllustratedHand, mondfang: Mondfang, table: Table, options: IllustratedOptions
 ) -> None:
     if options.profile is not Profile.GRAZ:
-        raise invalid("mondfang", gettext_noop("a Mondfang counts only in profile graz; allowed: null"))
+        raise invalid("mondfang", gettext_noop("a Mondfang counts only under the Graz rules"))
     if mondfang.captured_by == mondfang.played_by:
         raise invalid(
             "mondfang.played_by",
@@ -1138,7 +1141,7 @@ def check_mondfang(
                     "the side that made the valat took every trick, so the XXI was taken by one of "
                     "{allowed} (got {got})"
                 ),
-                allowed=allowed_list(side),
+                allowed=names(side),
                 got=mondfang.captured_by,
             )
     for index, premium in enumerate(hand.premiums, 1):
@@ -1150,9 +1153,9 @@ def check_mondfang(
         if holds_both or holds_neither:
             raise invalid(
                 "mondfang",
-                gettext_noop("premiums[{index}] ({premium} of {player}) rules out this Mondfang"),
-                index=index,
-                premium=PREMIUM_LABEL[premium.type],
+                gettext_noop("{row} ({premium} of {player}) rules out this Mondfang"),
+                row=label_at(PLAYED_FIELDS, f"premiums[{index}]") or Line(""),
+                premium=Line(PREMIUM_LABEL[premium.type]),
                 player=premium.player,
             )
 
@@ -1202,8 +1205,9 @@ def build_trischaken(values: Mapping[str, Any], options: IllustratedOptions) -> 
             # Every trick counts at least 1 point by threes, so 0 points means no trick.
             raise invalid(
                 f"points.{name}",
-                gettext_noop("{player} has 0 points, so took no trick: add {player} to no_trick"),
+                gettext_noop("{player} has 0 points, so took no trick: add {player} to “{where}”"),
                 player=name,
+                where=Line(NO_TRICK.label),
             )
     total = sum(hand.points.values())
     low, high = trischaken_total()
@@ -1691,9 +1695,14 @@ def played_form_fields(options: IllustratedOptions) -> tuple[Field, ...]:
                 if item.name == "type":
                     item = replace(item, choices=premium_types(options))
                 elif item.name == "announced":
-                    item = replace(item, choices=levels)
-                elif item.name == "kontra" and not graz:
-                    continue
+                    # Graz announces only an ultimo; every other premium is silent.
+                    ultimo = ("type", tuple(t.value for t in PremiumType if t in ULTIMOS)) if graz else None
+                    item = replace(item, choices=levels, shown_when=ultimo)
+                elif item.name == "kontra":
+                    if not graz:
+                        continue
+                    # A silent premium cannot be kontra'd.
+                    item = replace(item, shown_when=("announced", (Announced.AFTER_TALON.value,)))
                 items.append(item)
             return replace(field, fields=tuple(items))
         if field.name == "valat":

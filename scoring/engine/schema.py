@@ -84,21 +84,32 @@ def _missing(path: str, label: Line) -> InvalidInput:
     return InvalidInput(path, Line(gettext_noop("{field} missing"), {"field": label}), label=label)
 
 
-# Text is what can be stored, printed and shown: no control characters (C0, DEL,
-# C1: NUL, escape, line breaks …; every text field is one line in the app, and a
-# line break would be lost when the form is sent again) and no unpaired
-# surrogates (half a character, which no file, page or database can hold).
+# Text is what can be stored, printed and shown, and reads the same everywhere:
+# - no control characters (C0, DEL, C1: NUL, escape, line breaks …; a tab only
+#   where a field allows it, a note pasted from a spreadsheet);
+# - no line or paragraph separators (U+2028, U+2029): every text field is one
+#   line in the app, and a line break would be lost when the form is sent again;
+# - no bidirectional embeddings, overrides or isolates (U+202A–U+202E,
+#   U+2066–U+2069): they turn the text after them around, so a name or a note
+#   would read otherwise on the sheet than typed, and could make another name
+#   or a number beside it look different. The direction marks (U+200E, U+200F)
+#   stay: they only steer the characters next to them and are typed in
+#   right-to-left text;
+# - no unpaired surrogates (half a character, which no file, page or database can hold).
 _CONTROL = "\x00-\x08\x0a-\x1f\x7f-\x9f"
+_LINE_SEPARATOR = "\u2028\u2029"
+_DIRECTION = "\u202a-\u202e\u2066-\u2069"
 _SURROGATE = "\ud800-\udfff"
-NOT_TEXT = re.compile(f"[\t{_CONTROL}{_SURROGATE}]")
-NOT_TEXT_BUT_TABS = re.compile(f"[{_CONTROL}{_SURROGATE}]")
+NOT_TEXT = re.compile(f"[\t{_CONTROL}{_LINE_SEPARATOR}{_DIRECTION}{_SURROGATE}]")
+NOT_TEXT_BUT_TABS = re.compile(f"[{_CONTROL}{_LINE_SEPARATOR}{_DIRECTION}{_SURROGATE}]")
 HALF_A_CHARACTER = re.compile(f"[{_SURROGATE}]")
 
 
 def text_problem(value: str, *, tabs: bool = False, controls: bool = True) -> Line | None:
     """Why ``value`` is not text the app keeps, or None: the first control
-    character (unless ``controls`` is off; a tab only unless ``tabs``) or
-    unpaired surrogate, by code point and position (1-based)."""
+    character, line separator or direction control (unless ``controls`` is off;
+    a tab only unless ``tabs``) or unpaired surrogate, by code point and
+    position (1-based)."""
     pattern = HALF_A_CHARACTER if not controls else NOT_TEXT_BUT_TABS if tabs else NOT_TEXT
     found = pattern.search(value)
     if found is None:
@@ -109,6 +120,16 @@ def text_problem(value: str, *, tabs: bool = False, controls: bool = True) -> Li
         return Line(
             gettext_noop(
                 "must be text: found {code} at character {at}, half a character (an unpaired surrogate)"
+            ),
+            args,
+        )
+    if char in _LINE_SEPARATOR:
+        return Line(gettext_noop("must be one line: found {code} at character {at}, a line break"), args)
+    if re.fullmatch(f"[{_DIRECTION}]", char):
+        return Line(
+            gettext_noop(
+                "must be text without direction controls, which turn the text after them around "
+                "(found {code} at character {at})"
             ),
             args,
         )

@@ -304,7 +304,19 @@ def invalid(field: str, text: str, **args: Arg) -> InvalidInput:
 
 
 def allowed_list(values: Iterable[object]) -> str:
+    """Keys as a session file writes them (``silent, after_talon``): for refusals
+    of a file's shape only; a refusal of the rules names choices by ``labels``."""
     return ", ".join(str(v) for v in values)
+
+
+def labels(texts: Iterable[str]) -> Join:
+    """Choices as players call them, each translated: ``silent, after the talon``."""
+    return Join(tuple(Line(text) for text in texts))
+
+
+def names(players: Iterable[str]) -> Join:
+    """Players' names as they are written, never translated: ``Anna, Bert``."""
+    return Join(tuple(players))
 
 
 # --------------------------------------------------------------------------

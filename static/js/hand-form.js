@@ -81,6 +81,9 @@
     var controls = form.querySelectorAll('[name="' + CSS.escape(name) + '"]');
     for (var i = 0; i < controls.length; i += 1) {
       var control = controls[i];
+      if (control.closest("[hidden]")) {
+        continue; /* a choice the page hides is not made (nor sent as made) */
+      }
       if (control.tagName === "SELECT" || control.type === "text") {
         return control.value;
       }

@@ -332,3 +332,84 @@ def test_the_keyboard_and_the_sticky_bar_leave_every_field_in_sight(phone, live_
     field(phone, "points").focus()
     expect(phone.locator("#quick")).to_be_in_viewport()
     screenshot(phone, "hand-form-keypad-open", full_page=False)
+
+
+SIX_LONG = ["Annabella", "Annemarie", "Bernhardt", "Christina", "Friedrich", "Gabriella"]
+# The header's room: the brand and the navigation side by side with this much
+# to spare, so a slightly wider font or a longer word still fits.
+HEADER_ROOM = """() => {
+    const brand = document.querySelector("header.top .brand").getBoundingClientRect();
+    const nav = document.querySelector("header.top nav");
+    const items = [...nav.querySelectorAll("a, button")].map(el => el.getBoundingClientRect());
+    return {
+        spare: Math.round(nav.getBoundingClientRect().left - brand.right),
+        right: Math.round(Math.max(...items.map(box => box.right))),
+        rows: new Set(items.map(box => Math.round(box.top))).size,
+        cut: nav.scrollWidth > nav.clientWidth,
+    };
+}"""
+
+
+def logged_in_pages(owner: User) -> dict[str, str]:
+    """A page of every kind a logged-in player sees, with six long names at the table."""
+    from scoring.services.groups import group_create
+
+    deals = [
+        {"dealer": SIX_LONG[5], "taker": SIX_LONG[0], "partner": SIX_LONG[1], "contract": "garde"},
+        {
+            "taker": SIX_LONG[1],
+            "partner": SIX_LONG[2],
+            "contract": "garde_contre",
+            "note": "Gabriella spielt",
+        },
+        {"taker": SIX_LONG[2], "partner": SIX_LONG[3], "contract": "prise", "chelem": "announced_made"},
+    ]
+    six = french_session(
+        owner,
+        "Freitag bei Friedrich",
+        SIX_LONG,
+        [{**deal, "bouts": 3, "points": 91} for deal in deals],
+        money_rate=Decimal("0.05"),
+    )
+    hand = six.hands.get(number=3)
+    illustrated = services.session_create(
+        owner=owner, name="Graz", variant="illustrated", players=["A", "B", "C"], options={}
+    )
+    chambery = services.session_create(
+        owner=owner, name="Savoy", variant="chambery", players=SIX_LONG[:5], options={}
+    )
+    group = group_create(owner=owner, name="Dienstagsrunde")
+    return {
+        "session-list": "/",
+        "new-session-game": "/sessions/new/",
+        "new-session-french": "/sessions/new/french/",
+        "scoreboard-six": f"/sessions/{six.pk}/",
+        "hand-form-six": f"/sessions/{six.pk}/hands/new/",
+        "hand-detail": f"/sessions/{six.pk}/hands/{hand.pk}/",
+        "hand-correct": f"/sessions/{six.pk}/hands/{hand.pk}/edit/",
+        "settlement-six": f"/sessions/{six.pk}/settlement/",
+        "session-settings": f"/sessions/{six.pk}/settings/",
+        "sharing": f"/sessions/{six.pk}/sharing/",
+        "illustrated-hand-form": f"/sessions/{illustrated.pk}/hands/new/",
+        "chambery-hand-form": f"/sessions/{chambery.pk}/hands/new/",
+        "groups": "/groups/",
+        "group": f"/groups/{group.pk}/",
+        "password": "/accounts/password_change/",
+    }
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-US", "fr-FR"])
+def test_every_logged_in_page_fits_a_phone_in_every_language(page_for, live_server, player, locale):
+    page = page_for(locale)
+    base = live_server.url
+    pages = logged_in_pages(player)
+    login(page, base, player)
+    for name, path in pages.items():
+        page.goto(base + path)
+        expect(page.locator("html")).to_have_attribute("lang", locale[:2])
+        room = page.evaluate(HEADER_ROOM)
+        assert horizontal_overflow(page) == 0, f"{locale} {name} scrolls sideways at 390 px: {room}"
+        assert room["rows"] == 1 and not room["cut"], f"{locale} {name}: header {room}"
+        assert room["right"] <= 390 - 12, f"{locale} {name}: header reaches the edge {room}"
+        assert room["spare"] >= 24, f"{locale} {name}: header without room to spare {room}"
+    screenshot(page, f"header-{locale[:2]}", full_page=False)

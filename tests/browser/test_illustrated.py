@@ -77,3 +77,25 @@ def test_an_illustriertes_hand_with_premiums_kontra_and_counted_cards(phone, liv
     expect(phone.locator('tr.balance td[data-player="A"]')).to_have_text("+68")
     expect(phone.locator('tr.balance td[data-player="B"]')).to_have_text("\u22124")
     screenshot(phone, "illustrated-scoreboard")
+
+
+def test_the_graz_form_offers_an_announcement_and_its_kontra_only_where_the_rules_allow(
+    phone, live_server, player
+):
+    session = services.session_create(
+        owner=player, name="Graz", variant="illustrated", players=["A", "B", "C"], options={"profile": "graz"}
+    )
+    login(phone, live_server.url, player)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
+    announced = phone.locator("#f-premiums-1-announced")
+    kontra = phone.locator("#f-premiums-1-kontra")
+    expect(announced).to_be_hidden()  # no premium chosen yet
+    field(phone, "premiums[1].type").select_option("pagat")
+    expect(announced).to_be_visible()
+    expect(kontra).to_be_hidden()  # a silent Pagat cannot be kontra'd
+    choose(phone, "premiums[1].announced", "after_talon")
+    expect(kontra).to_be_visible()
+    # Köpfe is only ever silent under the Graz rules: nothing to announce, nothing to kontra.
+    field(phone, "premiums[1].type").select_option("koepfe")
+    expect(announced).to_be_hidden()
+    expect(kontra).to_be_hidden()

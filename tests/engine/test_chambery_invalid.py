@@ -112,7 +112,14 @@ REFUSED = [
         "soloist",
         ["Anna, Bert, Carl, Dora, Emil"],
     ),
-    ("a_partner_in_a_solo", FIVE, solo(partner="Carl"), {}, "partner", ["soloist, cards_requested"]),
+    (
+        "a_partner_in_a_solo",
+        FIVE,
+        solo(partner="Carl"),
+        {},
+        "partner",
+        ["a Solo records Game, Points, Soloist, Cards requested"],
+    ),
     (
         "a_soloist_not_at_the_table",
         FIVE,
@@ -122,14 +129,21 @@ REFUSED = [
         ["Anna, Bert, Carl, Dora, Emil"],
     ),
     # call
-    ("a_soloist_in_a_call", FIVE, call(soloist="Bert"), {}, "soloist", ["mode, points, partner"]),
+    (
+        "a_soloist_in_a_call",
+        FIVE,
+        call(soloist="Bert"),
+        {},
+        "soloist",
+        ["a Call records Game, Points, Partner (holder of the called card)"],
+    ),
     (
         "cards_requested_in_a_call",
         FIVE,
         call(cards_requested=1),
         {},
         "cards_requested",
-        ["mode, points, partner"],
+        ["a Call records Game, Points, Partner (holder of the called card)"],
     ),
     ("the_dealer_as_his_own_partner", FIVE, call(partner="Anna"), {}, "partner", ["empty"]),
     (
@@ -147,7 +161,7 @@ REFUSED = [
         {"dealer": "Anna", "mode": "croise", "partner": "Carl", "points": 40},
         CROISE,
         "partner",
-        ["mode, points"],
+        ["a Croisé records Game, Points"],
     ),
     # the table
     (
@@ -184,7 +198,14 @@ REFUSED = [
         "partner",
         ["Anna, Bert, Carl, Dora, Emil"],
     ),
-    ("an_unknown_field", FIVE, call(taker="Carl"), {}, "taker", ["mode, points, partner"]),
+    (
+        "an_unknown_field",
+        FIVE,
+        call(taker="Carl"),
+        {},
+        "taker",
+        ["mode, points, partner"],
+    ),
     (
         "trischaken_is_not_a_chambery_hand",
         FIVE,
@@ -252,23 +273,37 @@ REFUSED = [
         ["points"],
     ),
     # house rules
-    ("the_simplified_deck_with_five_players", FIVE, call(), SIMPLIFIED, "options.deck", ["3 or 4", "full"]),
+    (
+        "the_simplified_deck_with_five_players",
+        FIVE,
+        call(),
+        SIMPLIFIED,
+        "options.deck",
+        ["3 or 4", "use Full (78)"],
+    ),
     (
         "the_simplified_deck_with_six_at_the_table",
         SIX,
         call(),
         SIMPLIFIED,
         "options.deck",
-        ["3 or 4", "full"],
+        ["3 or 4", "use Full (78)"],
     ),
-    ("the_croise_form_with_five_players", FIVE, call(), CROISE, "options.four_player_form", ["call_solo"]),
+    (
+        "the_croise_form_with_five_players",
+        FIVE,
+        call(),
+        CROISE,
+        "options.four_player_form",
+        ["use Call and solo"],
+    ),
     (
         "the_croise_form_with_three_players",
         THREE,
         {"points": {"Anna": 37, "Bert": 29, "Carl": 12}},
         CROISE,
         "options.four_player_form",
-        ["call_solo"],
+        ["Croisé is a four-player form", "use Call and solo"],
     ),
     ("an_unknown_deck", FIVE, call(), {"deck": "short"}, "options.deck", ["full, simplified"]),
     ("an_unknown_payment", FIVE, call(), {"payment": "pagat"}, "options.payment", ["standard, dummett"]),
@@ -374,11 +409,31 @@ def build(players: list[str], values: dict[str, Any], options: dict[str, Any] | 
 @pytest.mark.parametrize(
     ("players", "values", "options", "words"),
     [
-        (FIVE, {"mode": "croise", "points": Fraction(40)}, {}, ["four-player form", "call, solo"]),
-        (FOUR, {"mode": "croise", "points": Fraction(40)}, {}, ["four_player_form: croise", "call, solo"]),
-        (FOUR, {"mode": "call", "points": Fraction(40), "partner": "Carl"}, CROISE, ["croise", "no solo"]),
-        (FOUR, {"mode": "solo", "points": Fraction(40), "soloist": "Bert"}, CROISE, ["croise", "no solo"]),
-        (FIVE, {"mode": None, "points": Fraction(40)}, {}, ["call, solo"]),
+        (
+            FIVE,
+            {"mode": "croise", "points": Fraction(40)},
+            {},
+            ["Croisé is a four-player form", "one of Call, Solo"],
+        ),
+        (
+            FOUR,
+            {"mode": "croise", "points": Fraction(40)},
+            {},
+            ["house rule “Four players: form: Croisé”", "plays Call, Solo"],
+        ),
+        (
+            FOUR,
+            {"mode": "call", "points": Fraction(40), "partner": "Carl"},
+            CROISE,
+            ["croisé every hand is Croisé", "no solo"],
+        ),
+        (
+            FOUR,
+            {"mode": "solo", "points": Fraction(40), "soloist": "Bert"},
+            CROISE,
+            ["croisé every hand is Croisé", "no solo"],
+        ),
+        (FIVE, {"mode": None, "points": Fraction(40)}, {}, ["one of Call, Solo"]),
     ],
 )
 def test_build_hand_explains_why_a_mode_is_refused(players, values, options, words):

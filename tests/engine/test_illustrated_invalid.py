@@ -47,8 +47,18 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
         (hand(renonce="Zoe"), None, "renonce", "A, B, C"),
         (hand(contra=1), None, "contra", "kontra"),
         # premiums
-        (premium(type="uhu", player="A"), None, "premiums[1].type", "koenigstrull, tarocktrull, koepfe"),
-        (premium(type="vierzig", player="A"), GRAZ, "premiums[1].type", "koenigstrull"),
+        (
+            premium(type="uhu", player="A"),
+            None,
+            "premiums[1].type",
+            "“Play Uhu”; premiums here: Königstrull, Tarocktrull",
+        ),
+        (
+            premium(type="vierzig", player="A"),
+            GRAZ,
+            "premiums[1].type",
+            "Graz rules have no Vierzig; premiums here: Kön",
+        ),
         (premium(type="trull", player="A"), None, "premiums[1].type", "koenigstrull"),
         (premium(type="pagat", player="Zoe"), None, "premiums[1].player", "A, B, C"),
         (premium(type="ohne_koenige", player="B"), None, "premiums[1].player", "only the declarer (A)"),
@@ -58,19 +68,19 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             premium(type="koepfe", player="A", announced="after_talon"),
             GRAZ,
             "premiums[1].announced",
-            "may be announced: silent (got after_talon)",
+            "under the Graz rules Köpfe may be announced: silent (got after the talon)",
         ),
         (
             premium(type="pagat", player="A", announced="before_talon"),
             GRAZ,
             "premiums[1].announced",
-            "silent, after_talon",
+            "Pagat may be announced: silent, after the talon (got before the talon)",
         ),
         (
             premium(type="pagat", player="A", announced="after_talon", kontra=1),
             None,
             "premiums[1].kontra",
-            "allowed: 0",
+            "under the Beck rules a premium has no Kontra of its own",
         ),
         (premium(type="pagat", player="A", kontra=1), GRAZ, "premiums[1].kontra", "silent premium"),
         (
@@ -79,20 +89,30 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             "premiums[1].kontra",
             "from 0 to 3",
         ),
-        (premium(type="koenigstrull", player="B", made=False), None, "premiums[1].made", "allowed: true"),
+        (
+            premium(type="koenigstrull", player="B", made=False),
+            None,
+            "premiums[1].made",
+            "Königstrull cannot fail",
+        ),
         (premium(type="ohne_trull", player="A", made=False), None, "premiums[1].made", "cannot fail"),
-        (premium(type="vierzig", player="A", made=False), None, "premiums[1].made", "must be true"),
+        (
+            premium(type="vierzig", player="A", made=False),
+            None,
+            "premiums[1].made",
+            "has 40 points, so Vierzig (40) was made",
+        ),
         (
             hand(points=39, premiums=[{"type": "vierzig", "player": "A", "announced": "after_talon"}]),
             None,
             "premiums[1].made",
-            "must be false",
+            "has 39 points, so Vierzig (40) failed",
         ),
         (
             hand(points=49, premiums=[{"type": "fuenfzig", "player": "A"}]),
             None,
             "premiums[1].made",
-            "must be false",
+            "has 49 points, so Fünfzig (50) failed",
         ),
         (
             hand(premiums=[{"type": "pagat", "player": "A"}, {"type": "pagat", "player": "A"}]),
@@ -120,23 +140,33 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
         ),
         (hand(premiums=[{"type": "pagat"}]), None, "premiums[1].player", "missing"),
         # valat
-        (hand(points=70, valat={"by": "declarer", "made": False}), None, "valat.made", "allowed: true"),
+        (
+            hand(points=70, valat={"by": "declarer", "made": False}),
+            None,
+            "valat.made",
+            "a silent valat is recorded only when made",
+        ),
         (hand(valat={"by": "all"}), None, "valat.by", "declarer, opponents"),
         (
             hand(points=70, valat={"by": "declarer", "announced": "before_talon"}),
             GRAZ,
             "valat.announced",
-            "silent, after_talon",
+            "a valat may be announced: silent, after the talon (got before the talon)",
         ),
         (
             hand(points=70, valat={"by": "declarer", "announced": "after_talon", "kontra": 1}),
             None,
             "valat.kontra",
-            "allowed: 0",
+            "under the Beck rules the valat has no Kontra of its own",
         ),
         (hand(points=70, valat={"by": "declarer", "kontra": 1}), GRAZ, "valat.kontra", "silent valat"),
-        (hand(points=60, valat={"by": "declarer"}), None, "points", "70 − talon_rest = 70"),
-        (hand(points=60, talon_rest=4, valat={"by": "declarer"}), None, "points", "= 66 (got 60)"),
+        (hand(points=60, valat={"by": "declarer"}), None, "points", "left in the talon (0): 70 (got 60)"),
+        (
+            hand(points=60, talon_rest=4, valat={"by": "declarer"}),
+            None,
+            "points",
+            "left in the talon (4): 66 (got 60)",
+        ),
         # an opponents' valat: the declarer's points are his own discard (RULES 2.6)
         (
             hand(points=0, valat={"by": "opponents"}),
@@ -176,7 +206,12 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             "took every trick",
         ),
         # Mondfang
-        (hand(mondfang={"captured_by": "B", "played_by": "A"}), None, "mondfang", "profile graz"),
+        (
+            hand(mondfang={"captured_by": "B", "played_by": "A"}),
+            None,
+            "mondfang",
+            "only under the Graz rules",
+        ),
         (hand(mondfang={"captured_by": "B", "played_by": "B"}), GRAZ, "mondfang.played_by", "two players"),
         (hand(mondfang={"captured_by": "B"}), GRAZ, "mondfang.played_by", "missing"),
         (
@@ -186,7 +221,7 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             ),
             GRAZ,
             "mondfang",
-            "premiums[1]",
+            "Premiums 1 (Tarocktrull of C) rules out",
         ),
         (
             hand(
@@ -195,7 +230,7 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             ),
             GRAZ,
             "mondfang",
-            "premiums[1] (Ohne Trull of A)",
+            "Premiums 1 (Ohne Trull of A)",
         ),
         (
             hand(
@@ -267,7 +302,7 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             {"type": "trischaken", "points": {"A": 40, "B": 20, "C": 0}},
             {"all_pass": "trischaken"},
             "points.C",
-            "add C to no_trick",
+            "add C to “Took no trick”",
         ),
         (
             {"type": "trischaken", "points": {"A": 0, "B": 0, "C": 0}, "no_trick": ["A", "B", "C"]},
@@ -322,9 +357,13 @@ def test_vierzig_made_is_not_checked_against_points_in_a_renonce_hand():
         (
             {"profile": "graz", "valat_scoring": "beck_factor"},
             "options.valat_scoring",
-            "allows valat_scoring graz",
+            "under the Graz rules the valat scoring is Graz (got Beck: multiplied)",
         ),
-        ({"valat_scoring": "graz"}, "options.valat_scoring", "beck_additive, beck_factor"),
+        (
+            {"valat_scoring": "graz"},
+            "options.valat_scoring",
+            "scoring is Beck: added, Beck: multiplied (got Graz)",
+        ),
         ({"profile": "vienna"}, "options.profile", "beck, graz"),
         ({"game_points": {"held": 0}}, "options.game_points.held", "from 1 to 20"),
         ({"game_points": {"gelöst": 4}}, "options.game_points.gelöst", "announced, held, unterer"),

@@ -136,6 +136,41 @@ REFUSED = [
         "name: must be text without control characters (found U+001B at character 5)",
         ("name", None),
     ),
+    # A line or paragraph separator is a line break; a direction control turns the
+    # text after it around: both refused in every text field, notes included.
+    (
+        "line_separator_in_a_note",
+        with_note("one\u2028two").encode(),
+        "hand 2, note: Note: must be one line: found U+2028 at character 4, a line break",
+        ("note", 2),
+    ),
+    (
+        "paragraph_separator_in_a_player_name",
+        text(players=["Anna", "Be\u2029rt", "Carl", "Dora"], hands=[]).encode(),
+        "players[2]: must be one line: found U+2029 at character 3, a line break",
+        ("players[2]", None),
+    ),
+    (
+        "right_to_left_override_in_a_player_name",
+        text(players=["Anna", "\u202etreB", "Carl", "Dora"], hands=[]).encode(),
+        "players[2]: must be text without direction controls, which turn the text after them around "
+        "(found U+202E at character 1)",
+        ("players[2]", None),
+    ),
+    (
+        "isolate_in_a_note",
+        with_note("gut\u2067gemacht\u2069").encode(),
+        "hand 2, note: Note: must be text without direction controls, which turn the text after them "
+        "around (found U+2067 at character 4)",
+        ("note", 2),
+    ),
+    (
+        "embedding_in_the_name",
+        text(name="Frei\u202atag").encode(),
+        "name: must be text without direction controls, which turn the text after them around "
+        "(found U+202A at character 5)",
+        ("name", None),
+    ),
     (
         "surrogate_in_a_note",
         with_note("\ud800").encode("utf-8", "surrogatepass").replace(b"\xed\xa0\x80", b"\\ud800"),
@@ -327,4 +362,29 @@ def test_the_new_session_form_refuses_control_characters_in_names(logged_in):
     assert "must be text without control characters (found U+001B at character 5)" in html
     html = logged_in.post(url, {**base, "seat_2": "Be\x01rt"}).content.decode()
     assert "must be text without control characters (found U+0001 at character 3)" in html
+    html = logged_in.post(url, {**base, "seat_2": "\u202etreB"}).content.decode()
+    assert "must be text without direction controls, which turn the text after them around" in html
+    html = logged_in.post(url, {**base, "name": "Frei\u2028tag"}).content.decode()
+    assert "must be one line: found U+2028 at character 5, a line break" in html
     assert Session.objects.count() == 0 and Player.objects.count() == 0
+
+
+def test_a_direction_mark_in_a_name_is_kept(user):
+    """U+200F (right-to-left mark) steers only its neighbours and is typed in
+    right-to-left text: it is no direction control and is kept."""
+    session = services.session_import(
+        owner=user, text=text(players=["Anna", "\u05d3\u05e0\u05d4\u200f", "Carl", "Dora"])
+    )
+    assert "\u05d3\u05e0\u05d4\u200f" in [seat.player.name for seat in session.seats.all()]
+
+
+def test_a_hand_forms_note_with_a_line_separator_or_a_direction_control_is_refused(logged_in, make_session):
+    session = make_session()
+    url = reverse("hand_new", args=[session.pk])
+    for note, says in (
+        ("gut\u2028gemacht", "must be one line: found U+2028 at character 4, a line break"),
+        ("gut\u202egemacht", "must be text without direction controls"),
+    ):
+        html = logged_in.post(url, {**HAND_FORM, "token": "t", "note": note}).content.decode()
+        assert 'id="f-note-error"' in html and says in html
+    assert Hand.objects.count() == 0
