@@ -220,7 +220,8 @@ def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpR
     hand = own_hand(request, pk, hand_id) if hand_id is not None else None
     game = services.game_of(session)
     form = _hand_form(request, session, game, hand)
-    return render(request, "scoring/hand_form.html#live", {"preview": _preview(game, form), "game": game})
+    context = {"preview": _preview(game, form), "game": game, "form": form}
+    return render(request, "scoring/hand_form.html#live", context)
 
 
 def hand_page_context(hand: Hand, *, share_token: str | None = None) -> dict[str, Any]:
