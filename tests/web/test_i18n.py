@@ -360,7 +360,7 @@ def test_a_refused_hand_names_its_field_in_the_reader_language(user, make_sessio
 
 def hand_forms() -> Iterator[tuple[tuple[Field, ...], tuple[str, ...]]]:
     """Every hand form's fields and its players: each game, table size and hand type."""
-    tables = {
+    tables: dict[str, list[tuple[str, ...]]] = {
         "french": [("A", "B", "C", "D"), ("A", "B", "C", "D", "E")],
         "illustrated": [("A", "B", "C")],
         "chambery": [("A", "B", "C"), ("A", "B", "C", "D"), ("A", "B", "C", "D", "E")],
