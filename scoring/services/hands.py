@@ -208,13 +208,17 @@ def hand_edit(
         before = snapshot(hand)
         store(hand, game, record, score)
         seats = Seat.objects.filter(session=OuterRef("session_id")).exclude(name__in=game.players)
+        open_session = Session.objects.filter(pk=OuterRef("session_id"), closed_at__isnull=True)
         # One statement that writes only if nobody changed the hand (or the
         # seats) meanwhile and the evening is open; otherwise the locked path
-        # below sorts it out (a conflict, or the closed evening refused).
+        # below sorts it out (a conflict, or the closed evening refused). The
+        # version is checked on the hand's own row, never through a join: an
+        # UPDATE with a join becomes "id IN (SELECT ...)", and PostgreSQL then
+        # judges the version by the snapshot taken before it waited for the
+        # other phone's correction, so both corrections would be "saved".
         written = (
-            Hand.objects.filter(
-                pk=hand.pk, version=expected_version, deleted_at__isnull=True, session__closed_at__isnull=True
-            )
+            Hand.objects.filter(pk=hand.pk, version=expected_version, deleted_at__isnull=True)
+            .filter(Exists(open_session))
             .filter(~Exists(seats))
             .update(
                 **{field: getattr(hand, field) for field in SNAPSHOT_FIELDS},
@@ -294,9 +298,15 @@ def hand_delete(*, hand: Hand, user: User | None = None, expected_version: int |
 def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
     """Put a deleted hand back on the sheet, in the place it had. A hand the
     session's house rules no longer allow (they were changed after it was
-    deleted) stays deleted: ``InvalidInput`` says why."""
+    deleted) stays deleted: ``InvalidInput`` says why; so does a hand that would
+    take the session past ``MAX_HANDS`` (its place was filled meanwhile)."""
     locked = _locked(hand)
     if locked.deleted_at is not None:
+        live = Hand.objects.filter(session_id=locked.session_id, deleted_at__isnull=True).count()
+        if live >= MAX_HANDS:
+            raise invalid(
+                "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
+            )
         game = game_of(locked.session)
         hand_check(game=game, raw=locked.as_session_hand())
         locked.deleted_at = None

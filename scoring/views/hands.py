@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -276,6 +277,9 @@ def _delete_conflict(request: HttpRequest, current: Hand) -> HttpResponse:
     )
 
 
+RESTORE_REFUSED = gettext_noop("The hand cannot come back under today's house rules: %(why)s")
+
+
 @login_required
 @require_POST
 def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
@@ -285,10 +289,9 @@ def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
     except services.SessionClosed:
         return closed(request, hand.session)
     except InvalidInput as refused:
-        why = refused.words(_, number)
-        messages.error(
-            request, _("The hand cannot come back under today's house rules: %(why)s") % {"why": why}
-        )
+        full = refused.field == "hands"
+        text = _("The hand cannot come back: %(why)s") if full else _(RESTORE_REFUSED)
+        messages.error(request, text % {"why": refused.words(_, number)})
         return redirect(reverse("scoreboard", args=[pk]))
     messages.success(request, _("The hand is back on the sheet."))
     return redirect(on_sheet(hand))

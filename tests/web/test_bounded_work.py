@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring import pdf, services
+from scoring.engine import InvalidInput
 from scoring.engine.session_file import MAX_HANDS
 from scoring.exports import APPENDIX_MAX_HANDS, PDF_MAX_HANDS
 from scoring.models import Hand, Session
@@ -91,6 +92,30 @@ def test_a_deleted_hand_makes_room_for_another(make_session):
     fill(session, MAX_HANDS)
     services.hand_delete(hand=session.hands.order_by("number").first())
     assert services.hand_record(session=session, raw=GARDE).number == MAX_HANDS + 1
+
+
+def test_a_deleted_hand_whose_place_was_filled_is_not_restored_past_the_limit(make_session):
+    session = make_session()
+    fill(session, MAX_HANDS)
+    deleted = services.hand_delete(hand=session.hands.order_by("number").first())
+    services.hand_record(session=session, raw=GARDE)
+    with pytest.raises(InvalidInput) as refused:
+        services.hand_restore(hand=deleted)
+    assert "at most 2000 hands" in str(refused.value)
+    deleted.refresh_from_db()
+    assert deleted.deleted_at is not None
+    assert session.hands.filter(deleted_at__isnull=True).count() == MAX_HANDS
+
+
+def test_the_restore_button_says_the_session_is_full(logged_in, make_session):
+    session = make_session()
+    fill(session, MAX_HANDS)
+    deleted = services.hand_delete(hand=session.hands.order_by("number").first())
+    services.hand_record(session=session, raw=GARDE)
+    response = logged_in.post(reverse("hand_restore", args=[session.pk, deleted.pk]), follow=True)
+    page = response.content.decode()
+    assert "The hand cannot come back: a session holds at most 2000 hands" in page
+    assert "house rules" not in page.split("cannot come back")[1][:80]
 
 
 def test_a_session_file_with_more_hands_is_refused_on_upload(logged_in):

@@ -94,6 +94,19 @@ def test_a_double_tapped_save_is_stored_once(logged_in, french):
     assert french.hands.count() == 1
 
 
+def test_a_form_resent_without_a_dealer_is_stored_once_though_the_proposed_dealer_moved_on(logged_in, french):
+    # No dealer sent: the server proposes the player after the last dealer. Once
+    # the first copy is stored, that proposal is the next player, so a guard
+    # that judged the hand with the dealer filled in would see another hand.
+    hand = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+    url = reverse("hand_new", args=[french.pk])
+    data = form_data(hand, "no-dealer-token")
+    data.pop("dealer", None)
+    answers = [logged_in.post(url, data).status_code for _ in range(5)]
+    assert answers == [302] * 5
+    assert french.hands.count() == 1
+
+
 def test_the_new_hand_form_proposes_the_next_dealer_and_shows_only_the_needed_fields(logged_in, french):
     html = logged_in.get(reverse("hand_new", args=[french.pk])).content.decode()
     assert re.search(r'<option value="Dora" selected', html)
