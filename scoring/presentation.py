@@ -57,7 +57,7 @@ def render_line(line: Line) -> str:
 
 
 def render_words(error: InvalidInput) -> str:
-    """A refusal in the reader's language and words ("Kontrakt fehlt"); English
+    """A refusal in the reader's language and words ("Kontrakt: nicht angegeben"); English
     if a translation is broken."""
     try:
         return error.words(gettext, number)

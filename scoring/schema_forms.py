@@ -46,6 +46,7 @@ class Choice:
     label: str
     checked: bool
     seat: int | None = None  # the player's place at the table, for player choices
+    number: int = 0  # its place among the choices, counted from 1
 
 
 @dataclass
@@ -70,6 +71,12 @@ class Widget:
     seat_source: bool = False  # another field never offers the player chosen here
     other_than: str = ""  # the field whose chosen player this one never offers
     shown_when: tuple[str, str] | None = None  # (field, its values, space-separated) this applies to
+    # A field shown only for some choices of another: hidden while none of them is
+    # chosen; ``when`` names them for the page's CSS (``for-1-2``: the second
+    # choice of the first such field), so a tap shows it without script.
+    hidden: bool = False
+    when: list[str] = field(default_factory=list)
+    controls: int = 0  # other inputs show for some of this one's choices: its number among such fields
     sides: list[Choice] = field(default_factory=list)  # whose points: the recorded side or the other
 
     @property
@@ -79,7 +86,8 @@ class Widget:
     @property
     def options(self) -> list[Choice]:
         return [
-            Choice(value, label, value == self.value, self.seats.get(value)) for value, label in self.choices
+            Choice(value, label, value == self.value, self.seats.get(value), number)
+            for number, (value, label) in enumerate(self.choices, 1)
         ]
 
 
@@ -140,13 +148,24 @@ class SchemaForm:
             if initial is not None
             else {}
         )
-        # An input that applies only to another choice is dropped once that choice
-        # is made otherwise (a solo's cards in a call), as the page no longer shows it.
+        # An input that applies only to some choice of another is dropped unless
+        # that choice is made (a solo's cards in a call, or before a game is
+        # chosen): the page hides it, and what it still holds was not chosen.
         for f in self.fields:
-            if not shown(f, self.raw):
+            if not self.applies(f):
                 self.raw.pop(f.name, None)
         self.errors: dict[str, list[str]] = {}
         self.other_errors: list[str] = []
+
+    def applies(self, f: Field) -> bool:
+        """Whether a field applies to what is chosen: one shown only for some
+        choices of another applies once one of them is chosen."""
+        if f.shown_when is None:
+            return True
+        controller, choices = f.shown_when
+        default = next((c.default for c in self.fields if c.name == controller), None)
+        chosen = self.raw.get(controller, default)
+        return chosen is not None and _text(chosen) in choices
 
     def names(self) -> set[str]:
         return {w.name for w in walk_widgets(self.widgets(with_errors=False))}
@@ -193,25 +212,26 @@ class SchemaForm:
         return lines
 
     def widgets(self, with_errors: bool = True) -> list[Widget]:
-        """The inputs to draw; one that applies only to another choice is left out
-        once that choice is made (a solo's cards while the mode is ``call``)."""
+        """The inputs to draw. One that applies only to some choice of another is
+        drawn hidden until that choice is made (a solo's cards while the game is
+        a call), so choosing shows it at once."""
         controllers = {f.shown_when[0] for f in self.fields if f.shown_when}
         sources = {f.other_than for f in self.fields if f.other_than}
         widgets = []
         for f in self.fields:
-            if not shown(f, self.raw):
-                continue
             widget = _widget(f, self.players, self.raw, self.prefix, self.errors if with_errors else {})
             widget.refresh = f.name in controllers
             widget.rare = f.rare and _empty(self.raw.get(f.name, MISSING)) and not widget.errors
             widget.seat_source = f.name in sources
             if f.shown_when is not None:
                 widget.shown_when = (self.prefix + f.shown_when[0], " ".join(f.shown_when[1]))
+                widget.hidden = not self.applies(f)
             if f.kind is Kind.PLAYER:
                 self._seat(widget, f)
             if f.complement is not None:
                 self._sides(widget, f)
             widgets.append(widget)
+        _number_controllers(widgets)
         return widgets
 
     def _seat(self, widget: Widget, f: Field) -> None:
@@ -232,6 +252,26 @@ class SchemaForm:
             widget.value = self.typed[f.name]
         own_label, other_label = (gettext(label) for label in f.side_labels)
         widget.sides = [Choice("", own_label, not other), Choice(OTHER_SIDE, other_label, other)]
+
+
+def _number_controllers(widgets: Sequence[Widget]) -> None:
+    """Number each field that others depend on, and name on each dependent the
+    choices it shows for (``for-1-2``), as the page's CSS knows them."""
+    numbers: dict[str, int] = {}
+    for widget in widgets:
+        if widget.refresh:
+            numbers[widget.name] = widget.controls = len(numbers) + 1
+    by_name = {widget.name: widget for widget in widgets}
+    for widget in widgets:
+        if widget.shown_when is None or widget.shown_when[0] not in numbers:
+            continue
+        controller = by_name[widget.shown_when[0]]
+        values = widget.shown_when[1].split(" ")
+        widget.when = [
+            f"for-{controller.controls}-{choice.number}"
+            for choice in controller.options
+            if choice.value in values
+        ]
 
 
 def walk_widgets(widgets: Sequence[Widget]) -> list[Widget]:
@@ -494,12 +534,15 @@ def _draw_list(w: Widget, f: Field, value: Any, players: Sequence[str], errors: 
         ]
         for i in range(count)
     ]
-    for row in w.rows:
+    for index, row in enumerate(w.rows):
+        given = items[index] if index < len(items) and isinstance(items[index], Mapping) else {}
         for s, widget in zip(f.fields, row, strict=True):
             if s.shown_when is not None:
-                # Shown by the page's script while the row's own choice allows it.
+                # Drawn for the row's choice; the page's script follows later choices.
+                controller, choices = s.shown_when
                 prefix = widget.name[: -len(s.name)]
-                widget.shown_when = (prefix + s.shown_when[0], " ".join(s.shown_when[1]))
+                widget.shown_when = (prefix + controller, " ".join(choices))
+                widget.hidden = str(given.get(controller) or "") not in choices
 
 
 def _row_widget(

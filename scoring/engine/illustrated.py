@@ -1748,16 +1748,23 @@ def opponents_valat(values: Mapping[str, Any]) -> bool:
 
 def discard_counter(game: Any) -> CardCounter:
     """RULES 2.6: the opponents took every trick, so the declarer's points are his
-    own discard, as many cards as he took from the talon; count those."""
+    own discard, as many cards as he took from the talon; count those. The help
+    says how many cards and what they can count (Dreiblatt 1 to 13)."""
     if game not in tuple(Game):
         return CardCounter(
             COUNTER_FIELDS,
             "points",
             count_cards,
-            Line(gettext_noop("The opponents took every trick: count the declarer's discard.")),
+            Line(
+                gettext_noop(
+                    "The opponents took every trick: the declarer's points are his own discard. "
+                    "Choose the game to see how many cards to count."
+                )
+            ),
         )
     game = Game(game)
     cards = TALON_TAKEN[game]
+    low, high = discard_points(game)
 
     def count(values: Mapping[str, Any]) -> int:
         counted = CardCount(**{kind: values[kind] for kind in CARD_VALUE})
@@ -1779,8 +1786,9 @@ def discard_counter(game: Any) -> CardCounter:
     else:
         help_line = Line(
             gettext_noop(
-                "The opponents took every trick: count the declarer's discard, {cards} in this {game}."
+                "The opponents took every trick: count the declarer's discard, {cards} in this {game}; "
+                "his points are {low} to {high}."
             ),
-            {"cards": discard_cards(game), "game": GAME_LABEL[game]},
+            {"cards": discard_cards(game), "game": GAME_LABEL[game], "low": low, "high": high},
         )
     return CardCounter(COUNTER_FIELDS, "points", count, help_line)

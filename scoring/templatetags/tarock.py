@@ -1,11 +1,12 @@
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from django import template
+from django.contrib.messages.storage.base import Message
 from django.contrib.staticfiles import finders
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -52,6 +53,18 @@ def sign_class(value: Fraction | int) -> str:
 @register.filter
 def at(sequence: Any, index: int) -> Any:
     return sequence[index]
+
+
+@register.filter
+def tagged(messages: Iterable[Message], tag: str) -> list[Message]:
+    """The messages carrying this tag (``extra_tags``): what a notice on the page says itself."""
+    return [message for message in messages if tag in message.extra_tags.split()]
+
+
+@register.filter
+def untagged(messages: Iterable[Message], tag: str) -> list[Message]:
+    """The other messages, shown above the page."""
+    return [message for message in messages if tag not in message.extra_tags.split()]
 
 
 @register.simple_tag

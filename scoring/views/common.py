@@ -58,7 +58,12 @@ def shared_session(token: str) -> Session:
 
 def closed(request: HttpRequest, session: Session) -> HttpResponse:
     """Back to the sheet of a closed evening, saying why nothing was changed."""
-    messages.error(request, _("This evening is closed: reopen it to record or change hands and house rules."))
+    # Said inside the sheet's closed notice, not a second time above it.
+    messages.error(
+        request,
+        _("Nothing was changed: reopen the evening to record or change hands and house rules."),
+        extra_tags="closed",
+    )
     return redirect("scoreboard", pk=session.pk)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -39,9 +39,7 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
     if session.is_closed:
         return closed(request, session)
     game = services.game_of(session)
-    source = request.POST if request.method == "POST" else request.GET
-    hand_type = _hand_type(game, source.get("type"))
-    form = HandForm(game, hand_type, data=_posted(request), dealer=_dealer(request, session, game))
+    form = _hand_form(request, session, game)
     posted = request.POST.get("token", "")
     token = posted if FORM_TOKEN.fullmatch(posted) else uuid.uuid4().hex
 
@@ -61,11 +59,30 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
     return _submit(request, form, save, page)
 
 
-def _dealer(request: HttpRequest, session: Session, game: services.Game) -> str:
-    """The dealer the form shows: the one posted, or the next in turn (one query,
-    spared on every save)."""
-    posted = request.POST.get("dealer") if request.method == "POST" else None
-    return posted if posted in game.players else services.proposed_dealer(session, game)
+def _hand_form(
+    request: HttpRequest,
+    session: Session,
+    game: services.Game,
+    hand: Hand | None = None,
+    *,
+    stored: bool = False,
+) -> HandForm:
+    """The hand form, built the one way every page and preview builds it: with
+    what was posted, else (``hand``) the stored hand to correct, else empty; its
+    labels are drawn in the request's language when the page renders.
+
+    The dealer is the one posted; a form that names none keeps the corrected
+    hand's dealer, and a new hand is dealt by the next in turn (a query spared
+    on every save, which posts its dealer). ``stored``: the hand as stored,
+    whatever was posted (a delete refused because the hand changed)."""
+    data = request.POST if request.method == "POST" and not stored else None
+    if hand is not None:
+        initial = hand.as_session_hand() if data is None else None
+        return HandForm(game, HandType(hand.type), data=data, initial=initial, dealer=hand.dealer or None)
+    hand_type = _hand_type(game, (data if data is not None else request.GET).get("type"))
+    posted = data.get("dealer") if data is not None else None
+    dealer = posted if posted in game.players else services.proposed_dealer(session, game)
+    return HandForm(game, hand_type, data=data, dealer=dealer)
 
 
 @login_required
@@ -77,15 +94,11 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
         raise Http404("this hand was deleted")  # a form sent meanwhile gets the conflict page
     if hand.session.is_closed:
         return closed(request, hand.session)
-    session, game, hand_type = hand.session, services.game_of(hand.session), HandType(hand.type)
-    if request.method == "POST":
-        # The version the form was opened at; without one the correction is
-        # taken as based on an unknown version and refused like any other conflict.
-        token = str(whole(request.POST.get("token")) or 0)
-        form = HandForm(game, hand_type, data=request.POST)
-    else:
-        token = str(hand.version)
-        form = HandForm(game, hand_type, initial=hand.as_session_hand(), dealer=hand.dealer or None)
+    session, game = hand.session, services.game_of(hand.session)
+    form = _hand_form(request, session, game, hand)
+    # The version the form was opened at; a posted form without one is taken as
+    # based on an unknown version and refused like any other conflict.
+    token = str(whole(request.POST.get("token")) or 0) if request.method == "POST" else str(hand.version)
 
     def save() -> Hand:
         raw = form.raw()
@@ -117,10 +130,6 @@ def _version_seen(request: HttpRequest) -> int | None:
         return None
     seen = whole(sent)
     return -1 if seen is None else seen
-
-
-def _posted(request: HttpRequest) -> QueryDict | None:
-    return request.POST if request.method == "POST" else None
 
 
 def _submit(
@@ -209,11 +218,11 @@ def _hand_page(
 @require_POST
 def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpResponse:
     session = own_session(request, pk)
-    if hand_id is not None:
-        own_hand(request, pk, hand_id)
+    hand = own_hand(request, pk, hand_id) if hand_id is not None else None
     game = services.game_of(session)
-    form = HandForm(game, _hand_type(game, request.POST.get("type")), data=request.POST)
-    return render(request, "scoring/hand_form.html#live", {"preview": _preview(game, form), "game": game})
+    form = _hand_form(request, session, game, hand)
+    context = {"preview": _preview(game, form), "game": game, "form": form}
+    return render(request, "scoring/hand_form.html#live", context)
 
 
 def hand_page_context(hand: Hand, *, share_token: str | None = None) -> dict[str, Any]:
@@ -255,7 +264,7 @@ def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
 def _delete_conflict(request: HttpRequest, current: Hand) -> HttpResponse:
     """The hand changed since the deleting page was drawn: show what it is now, delete nothing."""
     game = services.game_of(current.session)
-    form = HandForm(game, HandType(current.type), initial=current.as_session_hand(), dealer=current.dealer)
+    form = _hand_form(request, current.session, game, current, stored=True)
     return _hand_page(
         request,
         current.session,

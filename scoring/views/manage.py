@@ -139,7 +139,7 @@ def _rules_page(
 def session_close(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk, owner_only=True)
     services.session_close(session=session, user=request.user)
-    messages.success(request, _("The evening is closed. No more hands can be recorded until it is reopened."))
+    # The sheet's notice says so, with the day and a button to reopen it.
     return redirect("scoreboard", pk=session.pk)
 
 

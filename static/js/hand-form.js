@@ -5,8 +5,10 @@
    With it:
    - Enter (the keypad's Next/Go) in a field moves to the next field; in the last
      field it saves, and the server still saves only a complete hand.
-   - A field that applies to one game only (a solo's soloist) shows once that
-     game is chosen, without a round trip that could drop a tap made meanwhile.
+   - A field that applies to one game only (a solo's soloist) is on the page,
+     hidden, and shows once that game is chosen, without a round trip that
+     could drop a tap made meanwhile. The stylesheet does this by itself where
+     the browser knows :has; elsewhere this script keeps the "off" class right.
    - Choosing the taker clears a partner choice of the same player.
    - The bar with the result and Save stays above the on-screen keypad. */
 (function () {
@@ -81,7 +83,7 @@
     var controls = form.querySelectorAll('[name="' + CSS.escape(name) + '"]');
     for (var i = 0; i < controls.length; i += 1) {
       var control = controls[i];
-      if (control.closest("[hidden]")) {
+      if (control.closest("[hidden], .when.off")) {
         continue; /* a choice the page hides is not made (nor sent as made) */
       }
       if (control.tagName === "SELECT" || control.type === "text") {
@@ -98,7 +100,7 @@
     var boxes = form.querySelectorAll("[data-shown-when]");
     Array.prototype.forEach.call(boxes, function (box) {
       var value = chosen(form, box.getAttribute("data-shown-when"));
-      box.hidden = !value || box.getAttribute("data-shown-for").split(" ").indexOf(value) < 0;
+      box.classList.toggle("off", !value || box.getAttribute("data-shown-for").split(" ").indexOf(value) < 0);
     });
   }
 

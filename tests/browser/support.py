@@ -155,5 +155,8 @@ def small_targets(page: Any) -> list[str]:
 
 
 def horizontal_overflow(page: Any) -> int:
-    """How many CSS pixels the page is wider than the screen (0: none)."""
-    return page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    """How many CSS pixels the page is wider than the screen (0: none). Measured
+    against the page's own width: a phone widens its window to what overflows
+    (a header 7 px too wide makes the window 397 px), so the window's width
+    would hide it."""
+    return page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")

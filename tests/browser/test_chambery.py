@@ -4,12 +4,13 @@ points until they add up, then shows the payments."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
 from scoring import services
 from scoring.models import Hand
-from tests.browser.support import expect, expect_preview, field, login, screenshot
+from tests.browser.support import choose, expect, expect_preview, field, login, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -51,3 +52,83 @@ def test_a_chambery_hand_for_three_is_saved_once_the_points_add_up(phone, live_s
     expect(phone).to_have_url(re.compile(rf"/sessions/{session.pk}/#hand-\d+$"))
     assert Hand.objects.get(session=session).delta_points() == {"Amélie": 22, "Béatrice": 6, "Cécile": -28}
     expect(phone.locator('tr.totals td[data-player="Cécile"]')).to_have_text("\u221228")
+
+
+FIVE = ["Anna", "Bert", "Carl", "Dora", "Emil"]
+
+
+def five_at_the_table(player: Any) -> Any:
+    return services.session_create(
+        owner=player, name="Savoy five", variant="chambery", players=FIVE, options={}
+    )
+
+
+def change_the_game_and_save_a_solo(page: Any, session: Any) -> None:
+    """The game chosen, then changed: each time its own fields show at once."""
+    partner, soloist, cards = (
+        page.locator(f"#f-{name}") for name in ("partner", "soloist", "cards_requested")
+    )
+    for box in (partner, soloist, cards):
+        expect(box).to_be_hidden()  # no game chosen yet
+    choose(page, "mode", "call")
+    expect(partner).to_be_visible()
+    expect(soloist).to_be_hidden()
+    expect(cards).to_be_hidden()
+    choose(page, "partner", "Bert")
+    choose(page, "mode", "solo")
+    expect(soloist).to_be_visible()
+    expect(cards).to_be_visible()
+    expect(partner).to_be_hidden()
+    choose(page, "soloist", "Carl")
+    choose(page, "cards_requested", "0")
+    field(page, "points").fill("40")
+    page.locator("#save").click()
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/#hand-\d+$"))
+    # The partner tapped for the call before the game became a solo is not part of the hand.
+    assert Hand.objects.get(session=session).inputs == {
+        "mode": "solo",
+        "soloist": "Carl",
+        "cards_requested": 0,
+        "points": 40,
+    }
+
+
+def test_the_chosen_games_fields_show_at_once_on_a_phone(phone, live_server, player):
+    session = five_at_the_table(player)
+    login(phone, live_server.url, player)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
+    change_the_game_and_save_a_solo(phone, session)
+
+
+def test_after_the_form_is_drawn_again_another_game_still_shows_at_once(phone, live_server, player):
+    session = five_at_the_table(player)
+    login(phone, live_server.url, player)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
+    choose(phone, "mode", "call")
+    # Another dealer: the server draws the fields again, for a call.
+    with phone.expect_response(lambda answer: "refresh" in (answer.request.post_data or "")):
+        phone.locator("#f-dealer").select_option("Dora")
+    expect(phone.locator("#f-partner")).to_be_visible()
+    # A solo's fields came with them: the game changed, they show without asking the server.
+    asked: list[str] = []
+    phone.on("request", lambda request: asked.append(request.url) if request.method == "POST" else None)
+    choose(phone, "mode", "solo")
+    expect(phone.locator("#f-soloist")).to_be_visible()
+    expect(phone.locator("#f-cards_requested")).to_be_visible()
+    expect(phone.locator("#f-partner")).to_be_hidden()
+    screenshot(phone, "chambery-five-solo", full_page=False)
+    assert [url for url in asked if "preview" not in url] == []
+
+
+def test_the_chosen_games_fields_show_without_script_too(browser, live_server, player):
+    from tests.browser.conftest import PHONE
+
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        session = five_at_the_table(player)
+        login(page, live_server.url, player)
+        page.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
+        change_the_game_and_save_a_solo(page, session)
+    finally:
+        context.close()

@@ -99,3 +99,41 @@ def test_the_graz_form_offers_an_announcement_and_its_kontra_only_where_the_rule
     field(phone, "premiums[1].type").select_option("koepfe")
     expect(announced).to_be_hidden()
     expect(kontra).to_be_hidden()
+
+
+def test_in_an_opponents_valat_the_counter_asks_for_the_declarers_discard(phone, live_server, player):
+    """RULES 2.6: the opponents took every trick, so the declarer's points are his
+    own discard; the counter says so as soon as the valat is entered."""
+    session = services.session_create(
+        owner=player, name="Valat", variant="illustrated", players=["A", "B", "C"], options={}
+    )
+    login(phone, live_server.url, player)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
+    choose(phone, "declarer", "A")
+    choose(phone, "game", "dreiblatt")
+    choose(phone, "bid", "announced")
+    help_text = phone.locator("#counter-help")
+    expect(help_text).to_have_text("Count the cards by kind; the points are counted for you and filled in.")
+    phone.locator("details.more:not(.counter) > summary").click()
+    choose(phone, "valat.by", "opponents")
+    expect(help_text).to_have_text(
+        "The opponents took every trick: count the declarer's discard, 3 cards in this Dreiblatt; "
+        "his points are 1 to 13."
+    )
+    choose(phone, "game", "einblatt")
+    expect(help_text).to_contain_text("1 card in this Einblatt; his points are 0 to 4.")
+    choose(phone, "game", "dreiblatt")
+    expect(help_text).to_contain_text("3 cards in this Dreiblatt")
+    # A king (5) and two plain cards (1 each): 7 − 2 = 5 by the three-card method.
+    phone.locator("#card-counter > summary").click()
+    field(phone, "count.fives").fill("1")
+    field(phone, "count.others").fill("2")
+    phone.locator('#card-counter button[value="count"]').click()
+    expect(field(phone, "points")).to_have_value("5")
+    screenshot(phone, "illustrated-opponents-valat")
+    # The opponents have 70 − 5 = 65: each (3 + 65 − 35) × 1 and the silent valat 12, 45.
+    expect_preview(phone, {"A": 0, "B": 45, "C": 45})
+    phone.locator("#save").click()
+    expect(phone).to_have_url(re.compile(rf"/sessions/{session.pk}/#hand-\d+$"))
+    hand = Hand.objects.get(session=session)
+    assert (hand.inputs["points"], hand.inputs["valat"]["by"]) == (5, "opponents")

@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from scoring import services
@@ -76,23 +77,58 @@ def test_three_player_points_that_do_not_add_up_are_shown_live_and_not_saved(log
     assert Hand.objects.count() == 0
 
 
-def test_the_team_form_shows_the_fields_of_the_chosen_mode(logged_in, make_session):
+def games_fields(html: str) -> dict[str, bool]:
+    """Each input drawn for some games only (partner, soloist …): whether the page hides it."""
+    boxes = re.findall(
+        r'<div class="when[^"]*?( off)?" data-shown-when="mode"[^>]*>\s*<\w+[^>]*?id="f-(\w+)"', html
+    )
+    return {name: bool(hidden) for hidden, name in boxes}
+
+
+def test_every_games_fields_are_drawn_and_hidden_until_their_game_is_chosen(logged_in, make_session):
     session = make_session(variant="chambery", players=FIVE)
     url = reverse("hand_new", args=[session.pk])
     html = logged_in.get(url).content.decode()
     assert html.index('name="mode"') < html.index('name="points"')  # mode first
-    refreshed = logged_in.post(
-        url, {"token": "t", "action": "refresh", "dealer": "Emil", "mode": "call"}
-    ).content.decode()
-    assert 'name="partner"' in refreshed and 'name="soloist"' not in refreshed
-    refreshed = logged_in.post(
-        url, {"token": "t", "action": "refresh", "dealer": "Emil", "mode": "solo"}
-    ).content.decode()
-    assert (
-        'name="soloist"' in refreshed
-        and 'name="cards_requested"' in refreshed
-        and 'name="partner"' not in refreshed
+    assert games_fields(html) == {"partner": True, "soloist": True, "cards_requested": True}
+    call = logged_in.post(url, {"token": "t", "action": "refresh", "dealer": "Emil", "mode": "call"})
+    assert games_fields(call.content.decode()) == {"partner": False, "soloist": True, "cards_requested": True}
+    solo = logged_in.post(url, {"token": "t", "action": "refresh", "dealer": "Emil", "mode": "solo"})
+    assert games_fields(solo.content.decode()) == {
+        "partner": True,
+        "soloist": False,
+        "cards_requested": False,
+    }
+
+
+def test_a_correction_draws_the_other_games_fields_too(logged_in, make_session):
+    session = make_session(variant="chambery", players=FIVE)
+    hand = services.hand_record(
+        session=session, raw={"dealer": "Emil", "mode": "call", "partner": "Bert", "points": 41}
     )
+    html = logged_in.get(reverse("hand_edit", args=[session.pk, hand.pk])).content.decode()
+    assert games_fields(html) == {"partner": False, "soloist": True, "cards_requested": True}
+
+
+def test_the_stylesheet_shows_each_games_fields_when_their_game_is_tapped(logged_in, make_session):
+    """Without script: the CSS shows the K-th such field's N-th choice's fields (for-K-N)
+    once that choice (data-choice=N in controls-K) is checked."""
+    css = (settings.BASE_DIR / "static" / "css" / "app.css").read_text(encoding="utf-8")
+    session = make_session(variant="chambery", players=FIVE)
+    html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+    mode = re.search(r'<fieldset class="[^"]*controls-(\d)[^"]*" id="f-mode">(.*?)</fieldset>', html, re.S)
+    assert mode is not None
+    choices = dict(re.findall(r'value="(\w+)" data-choice="(\d)"', mode.group(2)))
+    assert choices == {"call": "1", "solo": "2"}
+    for name, mode_value in (("partner", "call"), ("soloist", "solo"), ("cards_requested", "solo")):
+        box = re.search(rf'<div class="when ([^"]*)"[^>]*>\s*<\w+[^>]*?id="f-{name}"', html)
+        assert box is not None
+        number = choices[mode_value]
+        classes = set(box.group(1).split()) - {"off"}
+        assert classes == {"by-css", f"for-{mode.group(1)}-{number}"}
+        rule = f'form:has(.controls-{mode.group(1)} [data-choice="{number}"]:checked) .when.for-{mode.group(1)}-{number}'
+        assert rule in css
+    assert "form .when.by-css { display: none; }" in css
 
 
 def test_a_stale_solo_field_is_dropped_when_the_mode_is_a_call(logged_in, make_session):

@@ -20,10 +20,10 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from scoring import services
-from scoring.engine import VARIANTS, HandType, Line, Table, read_session, score_session
-from scoring.engine.schema import Field
+from scoring.engine import VARIANTS, HandType, InvalidInput, Line, Table, read_session, score_session
+from scoring.engine.schema import Field, clean
 from scoring.engine.types import Join
-from scoring.presentation import render_line
+from scoring.presentation import render_line, render_words
 from tests.conftest import seed
 from tests.engine.support import FIXTURES
 
@@ -358,6 +358,63 @@ def test_a_refused_hand_names_its_field_in_the_reader_language(user, make_sessio
     assert session.hands.count() == 0
 
 
+def hand_forms() -> Iterator[tuple[tuple[Field, ...], tuple[str, ...]]]:
+    """Every hand form's fields and its players: each game, table size and hand type."""
+    tables: dict[str, list[tuple[str, ...]]] = {
+        "french": [("A", "B", "C", "D"), ("A", "B", "C", "D", "E")],
+        "illustrated": [("A", "B", "C")],
+        "chambery": [("A", "B", "C"), ("A", "B", "C", "D"), ("A", "B", "C", "D", "E")],
+    }
+    extra = {"illustrated": {"all_pass": "trischaken"}, "chambery": {"four_player_form": "croise"}}
+    for key, variant in VARIANTS.items():
+        for players in tables[key]:
+            forms = [variant.default_options(players)]
+            if key in extra and (key != "chambery" or len(players) == 4):
+                forms.append(variant.parse_options(extra[key], players))
+            for options in forms:
+                table = Table(players, players[0])
+                for hand_type in variant.allowed_hand_types(options):
+                    if hand_type is not HandType.REDEAL:
+                        yield variant.form_fields(hand_type, table, options), players
+                        counter = variant.card_counter(hand_type, table, options)
+                        if counter is not None:
+                            yield counter.fields, players
+
+
+def missing_words(language: str) -> set[str]:
+    """What every hand form says of each choice or number not given yet, and of
+    each one inside a premium row or a valat, in this language."""
+    said: set[str] = set()
+    with translation.override(language):
+        for fields, players in hand_forms():
+            groups: list[tuple[tuple[Field, ...], Line | None]] = [(fields, None)]
+            groups += [(f.fields, Line(f.label)) for f in fields if f.fields]
+            for group, within in groups:
+                # Fields asked for one game only (a solo's cards) once that game is chosen.
+                chosen = [{f.shown_when[0]: game} for f in group if f.shown_when for game in f.shown_when[1]]
+                for raw in [{}, *chosen]:
+                    try:
+                        clean(group, raw, players, from_form=True, within=within)
+                    except InvalidInput as refused:
+                        said |= {render_words(p) for p in refused.problems if p.field not in raw}
+    return said
+
+
+@pytest.mark.parametrize(
+    ("language", "neutral", "examples"),
+    [
+        ("de", ": nicht angegeben", {"Punkte: nicht angegeben", "Geforderte Karten: nicht angegeben"}),
+        ("fr", " : à indiquer", {"Points : à indiquer", "Cartes demandées : à indiquer"}),
+    ],
+)
+def test_what_is_missing_is_said_in_a_form_that_fits_every_field(language, neutral, examples):
+    """German and French make a verb or an adjective agree with the field ("Punkte
+    fehlen", "Kontrakt fehlt"); a neutral form after the field's name fits them all."""
+    said = missing_words(language)
+    assert examples <= said
+    assert {words for words in said if not words.endswith(neutral)} == set()
+
+
 def test_an_import_refusal_names_hand_and_field_in_german(user):
     upload = io.BytesIO(
         b'{"variant": "chambery", "players": ["A", "B", "C"], "hands": [{"points": {"A": 1}}]}'
@@ -365,7 +422,7 @@ def test_an_import_refusal_names_hand_and_field_in_german(user):
     upload.name = "evening.json"
     response = client_in(user, "de").post(reverse("session_import"), {"file": upload})
     assert response.status_code == 400
-    assert "Spiel 1, points.B: Punkte jedes Spielers, B fehlt" in response.content.decode()
+    assert "Spiel 1, points.B: Punkte jedes Spielers, B: nicht angegeben" in response.content.decode()
 
 
 def test_the_language_chosen_on_the_page_is_remembered(user):

@@ -232,6 +232,33 @@ def test_in_an_opponents_valat_the_card_counter_wants_as_many_cards_as_the_disca
     assert Hand.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("game", "words"),
+    [
+        ("solo", "The opponents took every trick and a Solo has no discard: the declarer has 0."),
+        ("einblatt", "count the declarer&#x27;s discard, 1 card in this Einblatt; his points are 0 to 4."),
+        ("zweiblatt", "count the declarer&#x27;s discard, 2 cards in this Zweiblatt; his points are 1 to 9."),
+        (
+            "dreiblatt",
+            "count the declarer&#x27;s discard, 3 cards in this Dreiblatt; his points are 1 to 13.",
+        ),
+    ],
+)
+def test_once_the_opponents_made_a_valat_the_preview_tells_the_counter_what_to_count(
+    logged_in, series_session, game, words
+):
+    """RULES 2.6: the declarer's points are his own discard. Each change of the form
+    brings the counter's help with the preview, so it says so before anything is counted."""
+    data = opponents_valat_count(game)
+    data.pop("action")
+    html = logged_in.post(reverse("hand_preview", args=[series_session.pk]), data).content.decode()
+    help_text = re.search(r'<small class="help" id="counter-help">([^<]*)</small>', html)
+    assert help_text is not None and words in help_text.group(1)
+    plain = hand_post({"declarer": "A", "game": game, "bid": "announced"}, "t")
+    html = logged_in.post(reverse("hand_preview", args=[series_session.pk]), plain).content.decode()
+    assert "Count the cards by kind; the points are counted for you and filled in." in html
+
+
 def test_trischaken_is_offered_only_when_the_house_rule_says_so(logged_in, make_session):
     plain = make_session(variant="illustrated", players=PLAYERS)
     assert "?type=trischaken" not in logged_in.get(reverse("hand_new", args=[plain.pk])).content.decode()

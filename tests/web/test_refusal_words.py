@@ -103,12 +103,21 @@ def test_an_imported_file_keeps_the_field_path_and_adds_the_words(user):
 def test_the_graz_form_offers_an_announcement_only_for_an_ultimo(user, make_session):
     session = make_session(variant="illustrated", players=PLAYERS, options=GRAZ)
     html = client_in(user, "de").get(reverse("hand_new", args=[session.pk])).content.decode()
-    # The row's announcement and its Kontra show only for the choices the rules allow them.
+    # The row's announcement and its Kontra show only for the choices the rules allow
+    # them: drawn "off" while no premium is chosen, and for a premium chosen as it is.
     assert (
-        '<div class="when" data-shown-when="premiums[1].type" data-shown-for="pagat uhu">'
+        '<div class="when off" data-shown-when="premiums[1].type" data-shown-for="pagat uhu">'
         '\n\n<fieldset class="field seg" id="f-premiums-1-announced">' in html
     )
-    assert '<div class="when" data-shown-when="premiums[1].announced" data-shown-for="after_talon">' in html
+    assert (
+        '<div class="when off" data-shown-when="premiums[1].announced" data-shown-for="after_talon">' in html
+    )
+    pagat = hand_post({"premiums": [{"type": "pagat", "player": "A", "announced": "after_talon"}]}, "p")
+    preview = client_in(user, "de").post(reverse("hand_new", args=[session.pk]), pagat).content.decode()
+    assert '<div class="when" data-shown-when="premiums[1].type" data-shown-for="pagat uhu">' in preview
+    assert (
+        '<div class="when" data-shown-when="premiums[1].announced" data-shown-for="after_talon">' in preview
+    )
     beck = make_session(variant="illustrated", players=PLAYERS)
     assert (
         'data-shown-when="premiums[1].type"'

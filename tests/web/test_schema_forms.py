@@ -147,13 +147,27 @@ class TestReading:
         data = posted(no_trick=["Carl", "Mallory", "Anna"])
         assert SchemaForm((NO_TRICK,), PLAYERS, data=data).raw == {"no_trick": ["Anna", "Carl"]}
 
-    def test_an_input_for_another_choice_is_dropped(self):
+    def test_an_input_for_another_choice_is_dropped_but_still_drawn_hidden(self):
         form = SchemaForm((MODE, CARDS), PLAYERS, data=posted(mode="call", cards="1"))
         assert form.raw == {"mode": "call"}
-        assert [w.name for w in form.widgets()] == ["mode"]
+        assert [(w.name, w.hidden) for w in form.widgets()] == [("mode", False), ("cards", True)]
         solo = SchemaForm((MODE, CARDS), PLAYERS, data=posted(mode="solo", cards="1"))
         assert solo.raw == {"mode": "solo", "cards": 1}
-        assert [(w.name, w.refresh) for w in solo.widgets()] == [("mode", True), ("cards", False)]
+        assert [(w.name, w.refresh, w.hidden) for w in solo.widgets()] == [
+            ("mode", True, False),
+            ("cards", False, False),
+        ]
+
+    def test_an_input_for_a_choice_not_made_yet_is_dropped_and_hidden(self):
+        form = SchemaForm((MODE, CARDS), PLAYERS, data=posted(cards="1"))
+        assert form.raw == {}
+        assert [(w.name, w.hidden) for w in form.widgets()] == [("mode", False), ("cards", True)]
+
+    def test_the_choices_an_input_shows_for_are_named_for_the_stylesheet(self):
+        mode, cards = SchemaForm((MODE, CARDS), PLAYERS, data=posted(mode="call")).widgets()
+        assert mode.controls == 1
+        assert [(c.value, c.number) for c in mode.options] == [("call", 1), ("solo", 2)]
+        assert cards.when == ["for-1-2"]
 
 
 class TestDrawing:

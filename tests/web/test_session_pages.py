@@ -184,7 +184,7 @@ def test_a_closed_evening_says_so_and_refuses_hands_until_it_is_reopened(evening
     sheet = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
     assert 'id="closed"' in sheet and 'id="new-hand"' not in sheet and 'id="closed-notice"' in sheet
     refused = logged_in.get(reverse("hand_new", args=[session.pk]), follow=True)
-    assert "This evening is closed" in refused.content.decode()
+    assert "Nothing was changed: reopen the evening" in refused.content.decode()
     posted = logged_in.post(
         reverse("hand_new", args=[session.pk]),
         {
@@ -206,6 +206,31 @@ def test_a_closed_evening_says_so_and_refuses_hands_until_it_is_reopened(evening
     logged_in.post(reverse("session_reopen", args=[session.pk]))
     again = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
     assert 'id="new-hand"' in again and 'id="closed"' not in again
+
+
+def closed_notices(html: str) -> list[str]:
+    """What the page says about the evening being closed: its notice and any message above it."""
+    notices = re.findall(r'<div class="notice closed-notice"[^>]*>(.*?)</div>', html, re.S)
+    messages = re.findall(r'<ul class="messages">(.*?)</ul>', html, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", part).split()) for part in notices + messages]
+
+
+def test_a_closed_evening_is_said_once_after_closing_it(evening, logged_in):
+    session, _ = evening
+    sheet = logged_in.post(reverse("session_close", args=[session.pk]), follow=True).content.decode()
+    (notice,) = closed_notices(sheet)
+    assert notice.startswith("This evening was closed on ") and "Reopen" in notice
+
+
+@pytest.mark.parametrize("page", ["hand_new", "hand_edit", "session_rules"])
+def test_a_change_refused_on_a_closed_evening_is_said_once_with_the_notice(evening, logged_in, page):
+    session, (first, _) = evening
+    services.session_close(session=session, user=None)
+    args = [session.pk, first.pk] if page == "hand_edit" else [session.pk]
+    sheet = logged_in.get(reverse(page, args=args), follow=True).content.decode()
+    (notice,) = closed_notices(sheet)
+    assert notice.count("closed") == 1
+    assert "Nothing was changed: reopen the evening to record or change hands and house rules." in notice
 
 
 # -- deleting a session ------------------------------------------------------------------------

@@ -68,3 +68,18 @@ def test_no_template_knows_a_game_or_its_sections_by_name():
         for match in compared.finditer(path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+def test_the_hand_form_is_built_in_one_place():
+    """New hand, correction, preview and a refused delete all show the form one
+    helper builds: the same dealer, type and values for the same hand."""
+    builders = []
+    for path in sorted((VIEWS.parent).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call) and decorator_name(node) == "HandForm":
+                    builders.append(f"{path.relative_to(VIEWS.parent)}:{function.name}")
+    assert sorted(set(builders)) == ["views/hands.py:_hand_form"]

@@ -129,7 +129,10 @@ class TestEveryProblemAtOnce:
         html = post_hand(
             client, session, {"dealer": "Dora", "taker": "Anna", "bouts": 1, "points": "95"}
         ).content.decode()
-        assert summary(html) == ["Kontrakt fehlt", 'Punkte: 0 bis 91, halbe Punkte erlaubt (angegeben: "95")']
+        assert summary(html) == [
+            "Kontrakt: nicht angegeben",
+            'Punkte: 0 bis 91, halbe Punkte erlaubt (angegeben: "95")',
+        ]
         refused = post_hand(
             client,
             session,

@@ -194,6 +194,25 @@ def test_any_earlier_hand_can_be_corrected(logged_in, french):
     assert sheet_totals(html) == {"Anna": -12, "Bert": 212, "Carl": -340, "Dora": 140}
 
 
+def test_a_correction_that_names_no_dealer_keeps_the_dealer_of_the_hand(logged_in, french):
+    """A form without a dealer (a page from before the dealer was asked, a phone's
+    outbox): the hand was still dealt by whoever dealt it; only the rest is corrected."""
+    services.hand_record(
+        session=french, raw={"dealer": "Anna", "taker": "Bert", "contract": "prise", "bouts": 1, "points": 51}
+    )
+    hand = services.hand_record(
+        session=french, raw={"dealer": "Bert", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+    )
+    url = reverse("hand_edit", args=[french.pk, hand.pk])
+    posted = {"taker": "Carl", "contract": "garde", "bouts": 2, "points": 56}
+    response = logged_in.post(url, form_data(posted, str(hand.version)))
+    assert response.status_code == 302
+    hand.refresh_from_db()
+    assert (hand.dealer, hand.inputs["taker"]) == ("Bert", "Carl")
+    # The sheet's next dealer follows from it, as before the correction.
+    assert services.proposed_dealer(french, services.game_of(french)) == "Carl"
+
+
 def test_a_stale_correction_is_shown_as_a_conflict_with_the_newer_values(logged_in, french):
     hand = services.hand_record(
         session=french, raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}

@@ -146,6 +146,37 @@ def test_french_asks_who_pays_whom_and_spaces_its_colons(user, make_session):
     assert re.search(r"</strong>: \d", german)
 
 
+def test_the_hand_forms_folded_fields_are_listed_after_a_french_colon(user, make_session):
+    session = make_session()
+    url = reverse("hand_new", args=[session.pk])
+    french = client_in(user, "fr").get(url).content.decode()
+    assert re.search(r"<summary>Plus\u00a0: Chelem", french)
+    german = client_in(user, "de").get(url).content.decode()
+    assert re.search(r"<summary>Mehr: ", german)
+
+
+def colons_outside_translations(template: str) -> list[str]:
+    """Label colons a template writes itself (``{% translate "More" %}:``),
+    where French needs its space: translated texts and ``{% colon %}`` aside."""
+    text = re.sub(r"\{%\s*blocktranslate.*?%\}.*?\{%\s*endblocktranslate\s*%\}", " ", template, flags=re.S)
+    text = re.sub(r"\{%\s*comment\s*%\}.*?\{%\s*endcomment\s*%\}|\{#.*?#\}", " ", text, flags=re.S)
+    text = re.sub(r"<(style|script)\b.*?</\1>", " ", text, flags=re.S)
+    text = re.sub(r"\{%.*?%\}|\{\{.*?\}\}", "\x00", text, flags=re.S)  # tags and values: placeholders
+    text = re.sub(r"<[^>]*>", " ", text, flags=re.S)
+    return [m.group(0).replace("\x00", "…") for m in re.finditer(r"\S{0,20}[^\s:]:(?=\s|$)", text)]
+
+
+def test_the_app_pages_write_label_colons_as_the_language_sets_them():
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    pages = [templates / "base.html", *sorted((templates / "scoring").rglob("*.html"))]
+    found = {
+        str(page.relative_to(templates)): colons
+        for page in pages
+        if (colons := colons_outside_translations(page.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
 def test_the_new_session_form_asks_who_deals_first_in_german(user):
     html = client_in(user, "de").get(reverse("session_new_variant", args=["french"])).content.decode()
     assert "Gibt das erste Spiel" in html and '<option value="1" selected>Platz 1</option>' in html
