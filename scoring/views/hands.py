@@ -200,8 +200,20 @@ def _hand_page(
         "preview_url": preview_url,
         "conflict": conflict,
         "hand_types": game.variant.allowed_hand_types(game.options),
+        "fields_per_dealer": _fields_per_dealer(request, game, form),
     }
     return render(request, "scoring/hand_form.html", context, status=status)
+
+
+def _fields_per_dealer(request: HttpRequest, game: services.Game, form: HandForm) -> list[HandForm]:
+    """Who sits out follows from the dealer alone: where someone does, the page
+    also carries the fields as they are for each dealer, unshown, so that a phone
+    whose dealer changes without a connection shows the right players
+    (static/js/offline.js). Not for the redraws the form asks for (htmx)."""
+    someone_sits_out = any(game.variant.sitting_out(game.players, d) for d in game.players)
+    if not someone_sits_out or getattr(request, "htmx", False):
+        return []
+    return [HandForm(game, form.hand_type, dealer=dealer) for dealer in game.players]
 
 
 @login_required

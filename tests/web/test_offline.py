@@ -167,6 +167,29 @@ class TestThePages:
         html = logged_in.get(reverse("hand_detail", args=[session.pk, hand.pk])).content.decode()
         assert f'<input type="hidden" name="version" value="{hand.version}">' in html
 
+    def test_at_six_the_hand_form_carries_the_fields_for_every_dealer_for_a_phone_offline(
+        self, logged_in, make_session
+    ):
+        # Who sits out follows the dealer alone (RULES 1.3: with six, the dealer):
+        # a phone that moves the dealer on without a connection puts in these.
+        six = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
+        session = make_session(players=six)
+        html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+        drawn = dict(
+            re.findall(r'<template class="dealer-fields" data-dealer="(\w+)">(.*?)</template>', html, re.S)
+        )
+        assert list(drawn) == list(six)
+        for dealer, fields in drawn.items():
+            assert f"{dealer} sits out this hand." in fields
+            takers = re.findall(r'name="taker" value="(\w+)"', fields)
+            assert takers == [name for name in six if name != dealer]
+            assert re.search(rf'<option value="{dealer}" selected', fields)
+
+    def test_with_nobody_sitting_out_the_hand_form_carries_no_other_fields(self, logged_in, make_session):
+        session = make_session(players=("Anna", "Bert", "Carl", "Dora", "Emil"))
+        html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+        assert "dealer-fields" not in html
+
 
 @pytest.mark.django_db
 class TestADeletionSentLate:
