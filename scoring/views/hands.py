@@ -22,15 +22,27 @@ from scoring.forms import HandForm
 from scoring.models import Hand, Session
 from scoring.presentation import number
 from scoring.sheet import column_heads
-from scoring.views.common import FORM_TOKEN, Request, closed, on_sheet, own_hand, own_session, whole
+from scoring.views.common import (
+    FORM_TOKEN,
+    STORED_HEADER,
+    Gone,
+    Request,
+    closed,
+    from_outbox,
+    on_sheet,
+    own_hand,
+    own_session,
+    refused,
+    tells_the_outbox,
+    whole,
+)
 
 # Sent with every hand form but not part of the hand.
 NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
-# A phone sending what it kept offline (static/js/outbox.js) says so, and is told what was stored.
-OUTBOX_HEADER, STORED_HEADER = "X-Tarock-Outbox", "X-Tarock-Stored"
 
 
 @login_required
+@tells_the_outbox
 @never_cache
 @require_http_methods(["GET", "POST"])
 def hand_new(request: Request, pk: int) -> HttpResponse:
@@ -68,6 +80,7 @@ def _dealer(request: HttpRequest, session: Session, game: services.Game) -> str:
 
 
 @login_required
+@tells_the_outbox
 @never_cache
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
@@ -101,11 +114,23 @@ def _stored(request: HttpRequest, hand: Hand, then: str) -> HttpResponse:
     """The answer to a change the server has stored: on to the sheet, or for a
     phone sending its outbox, a plain "stored" naming the hand, so that nothing
     but this answer (never a redirect elsewhere) takes a waiting hand off the phone."""
-    if request.headers.get(OUTBOX_HEADER) == "1":
+    if from_outbox(request):
         response = HttpResponse(status=204)
         response[STORED_HEADER] = str(hand.pk)
         return response
     return redirect(then)
+
+
+def _deleted_meanwhile() -> HttpResponse:
+    """A correction from a phone's outbox of a hand deleted since: 410, gone."""
+    why = [
+        _("Someone deleted this hand while you were editing it."),
+        _(
+            "Your correction was not saved. The hand can be put back from the sheet's undo, "
+            "or recorded again as a new hand."
+        ),
+    ]
+    return refused(" ".join(why), status=410)
 
 
 def _version_seen(request: HttpRequest) -> int | None:
@@ -136,6 +161,8 @@ def _submit(
         except InvalidInput as error:
             form.add_error(error)
         except services.HandConflict as conflict:
+            if conflict.current.is_deleted and from_outbox(request):
+                return _deleted_meanwhile()
             return page(conflict=conflict.current, status=409)
         except busy.DatabaseBusy:
             form.other_errors.append(busy.message())
@@ -150,7 +177,7 @@ def _submit(
 def _hand_type(game: services.Game, raw: str | None) -> HandType:
     allowed = {t.value: t for t in game.variant.allowed_hand_types(game.options)}
     if raw and raw not in allowed:
-        raise Http404("no such kind of hand")
+        raise Gone(_("This evening's house rules do not allow this kind of hand."))
     return allowed.get(raw or "", HandType.PLAYED)
 
 
@@ -251,6 +278,7 @@ def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
 
 
 @login_required
+@tells_the_outbox
 @require_POST
 def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = own_hand(request, pk, hand_id)

@@ -450,3 +450,30 @@ def test_at_a_six_player_table_the_next_hand_kept_offline_lets_the_new_dealer_si
         ("Fritz", "Anna", "Carl"),
         ("Bert", "Anna", "Fritz"),
     ]
+
+
+def test_a_hand_sent_to_an_evening_closed_meanwhile_is_kept_and_says_the_evening_is_closed(
+    phone, live_server, player
+):
+    from scoring import services
+
+    session = french_session(player, "Dienstagsrunde", PLAYERS, [])
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+    phone.context.set_offline(True)
+    record_offline(phone, GARDE)
+
+    # Meanwhile someone at home closes the evening.
+    services.session_close(session=session, user=player)
+
+    phone.context.set_offline(False)
+    refused = phone.locator('#board .outbox-entry[data-state="refused"]')
+    expect(refused).to_have_count(1, timeout=PATIENCE * 1000)
+    expect(refused.locator(".reason")).to_have_text(
+        "This evening is closed: reopen it to record or change hands and house rules."
+    )
+    expect(refused).to_contain_text("Anna")
+    assert stored(session) == []
+    # Reopened, the hand kept on the phone can still be discarded or corrected and sent.
+    phone.reload()
+    expect(refused.locator(".reason")).to_contain_text("This evening is closed")
