@@ -9,8 +9,10 @@ import re
 import struct
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 from django.urls import reverse
 
@@ -83,6 +85,37 @@ class TestTheWorker:
         finally:
             offline.cache_version.cache_clear()
         assert len({plain, with_extra, changed}) == 3
+
+    def test_a_deploy_that_changes_only_a_template_gives_a_new_version(self, tmp_path):
+        # The worker keeps pages drawn by the server: a new template must replace them.
+        page = tmp_path / "scoring" / "kept.html"
+        page.parent.mkdir()
+        page.write_text("<p>{% translate 'Old words' %}</p>")
+        engine: dict[str, Any] = dict(settings.TEMPLATES[0])
+        engine["DIRS"] = [*engine["DIRS"], tmp_path]
+        versions = []
+        try:
+            with override_settings(TEMPLATES=[engine]):
+                for text in ("<p>{% translate 'Old words' %}</p>", "<p>{% translate 'New words' %}</p>"):
+                    page.write_text(text)
+                    offline.cache_version.cache_clear()
+                    versions.append(offline.cache_version())
+        finally:
+            offline.cache_version.cache_clear()
+        assert versions[0] != versions[1]
+
+    @pytest.mark.parametrize(
+        "shaping", ["scoring/views/hands.py", "templates/base.html", "locale/de/LC_MESSAGES/django.mo"]
+    )
+    def test_the_app_code_its_templates_and_translations_are_part_of_the_version(self, shaping):
+        assert (ROOT / shaping).resolve() in offline.page_sources()
+
+    def test_the_version_is_worked_out_once_per_process(self, monkeypatch):
+        offline.cache_version.cache_clear()
+        first = offline.cache_version()
+        monkeypatch.setattr(offline, "page_sources", lambda: pytest.fail("worked out again"))
+        assert offline.cache_version() == first
+        offline.cache_version.cache_clear()
 
     def test_stays_small(self):
         # A hand-written worker is only as good as its being read in full.
