@@ -236,9 +236,9 @@ def _fields_per_dealer(request: HttpRequest, game: services.Game, form: HandForm
     """Who sits out follows from the dealer alone: where someone does, the page
     also carries the fields as they are for each dealer, unshown, so that a phone
     whose dealer changes without a connection shows the right players
-    (static/js/offline.js). Not for the redraws the form asks for (htmx)."""
+    (static/js/offline.js). Only in the pages the phone keeps (opened, not sent)."""
     someone_sits_out = any(game.variant.sitting_out(game.players, d) for d in game.players)
-    if not someone_sits_out or getattr(request, "htmx", False):
+    if not someone_sits_out or request.method != "GET":
         return []
     return [HandForm(game, form.hand_type, dealer=dealer) for dealer in game.players]
 
