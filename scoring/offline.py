@@ -3,19 +3,22 @@ service worker's script and the version of its caches, and the words its
 scripts show (from the translations, never written into the scripts).
 
 The worker's caches are named after a version computed from the files it
-serves: a deploy that changes any of them (or the worker itself) gives a new
-version, so the browser installs the new worker on the next visit and it throws
-the old pages and files away.
+serves and the files the server draws its pages from (templates, the app's
+Python code, the compiled translations): a deploy that changes any of them (or
+the worker itself) gives a new version, so the browser installs the new worker
+on the next visit and it throws the old pages and files away.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.templatetags.static import static
@@ -50,7 +53,7 @@ def _source(name: str) -> Path:
 
 
 def version_of(paths: list[Path], urls: list[str]) -> str:
-    """A short fingerprint of these files' contents and the addresses they are served at."""
+    """A short fingerprint of these files' contents and the addresses or names they go by."""
     digest = hashlib.sha256()
     for url in urls:
         digest.update(url.encode() + b"\0")
@@ -59,15 +62,44 @@ def version_of(paths: list[Path], urls: list[str]) -> str:
     return digest.hexdigest()[:12]
 
 
+# What the pages are drawn from, besides the static files.
+PAGE_SOURCES = (".html", ".txt", ".py", ".mo")
+
+
+def page_sources() -> list[Path]:
+    """The files that shape the pages the worker keeps: the templates, the Python
+    code of this project's own apps and of its package, the compiled translations."""
+    base, installed = Path(settings.BASE_DIR).resolve(), Path(sys.prefix).resolve()
+    engines: list[dict[str, Any]] = settings.TEMPLATES
+    folders = [Path(folder) for engine in engines for folder in engine.get("DIRS", [])]
+    folders += [Path(folder) for folder in settings.LOCALE_PATHS]
+    for config in apps.get_app_configs():  # not Django's own, even in a virtualenv inside the project
+        where = Path(config.path).resolve()
+        if where.is_relative_to(base) and not where.is_relative_to(installed):
+            folders.append(where)
+    folders.append(base / settings.ROOT_URLCONF.partition(".")[0])  # the project's package
+    found = {
+        path.resolve()
+        for folder in folders
+        for path in folder.rglob("*")
+        if path.suffix in PAGE_SOURCES and path.is_file() and "__pycache__" not in path.parts
+    }
+    return sorted(found)
+
+
 @cache
 def cache_version() -> str:
-    """The worker's version: its own script and every file of the app's static
-    folder (computed once per process; a deploy starts new processes)."""
+    """The worker's version: its own script, every file of the app's static
+    folder and every file the pages are drawn from (computed once per process,
+    reading about a megabyte; a deploy starts new processes)."""
     own = sorted(
         path for folder in settings.STATICFILES_DIRS for path in Path(folder).rglob("*") if path.is_file()
     )
-    paths = [_source(WORKER), *[_source(name) for name in PRECACHE], *own]
-    return version_of(paths, [static(name) for name in PRECACHE])
+    shaping = page_sources()
+    paths = [_source(WORKER), *[_source(name) for name in PRECACHE], *own, *shaping]
+    base = Path(settings.BASE_DIR).resolve()
+    names = [str(path.relative_to(base)) if path.is_relative_to(base) else path.name for path in shaping]
+    return version_of(paths, [*(static(name) for name in PRECACHE), *names])
 
 
 def worker_config() -> dict[str, Any]:

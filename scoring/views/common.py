@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,6 +27,45 @@ class Request(HttpRequest):
 
 
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # what a form sends back; anything else gets a new one
+# A phone sending what it kept offline (static/js/outbox.js) says so, and is told
+# what was stored, or why nothing was: the reason as data, never a page to read it from.
+OUTBOX_HEADER, STORED_HEADER, REFUSED_HEADER = "X-Tarock-Outbox", "X-Tarock-Stored", "X-Tarock-Refused"
+
+
+class Gone(Http404):
+    """What a request was for is not there for this account; ``reason`` says so
+    in the player's words (any other page answers with the usual 404)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def from_outbox(request: HttpRequest) -> bool:
+    return request.headers.get(OUTBOX_HEADER) == "1"
+
+
+def refused(reason: str, *, status: int) -> HttpResponse:
+    """Nothing was stored, and why, for a phone sending its outbox to keep beside the hand."""
+    response = JsonResponse({"reason": reason}, status=status)
+    response[REFUSED_HEADER] = "1"
+    return response
+
+
+def tells_the_outbox(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A form sent from a phone's outbox to an evening, hand or kind of hand that is
+    gone is refused with the reason, not with the "Not Found" page."""
+
+    @wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Gone as gone:
+            if not from_outbox(request):
+                raise
+            return refused(gone.reason, status=404)
+
+    return answer
 
 
 def whole(raw: str | None) -> int | None:
@@ -38,7 +80,7 @@ def own_session(request: Request, pk: int, *, owner_only: bool = False) -> Sessi
     try:
         return services.session_for(request.user, pk, owner_only=owner_only)
     except Session.DoesNotExist:
-        raise Http404("no such session") from None
+        raise Gone(_("This evening was deleted or is no longer open to this account.")) from None
 
 
 def own_hand(request: Request, pk: int, hand_id: int) -> Hand:
@@ -46,7 +88,8 @@ def own_hand(request: Request, pk: int, hand_id: int) -> Hand:
     try:
         return services.hand_of(request.user, pk, hand_id)
     except Hand.DoesNotExist:
-        raise Http404("no such hand") from None
+        own_session(request, pk)  # the evening gone, or only the hand
+        raise Gone(_("This hand is no longer on this evening's sheet.")) from None
 
 
 def shared_session(token: str) -> Session:
@@ -57,7 +100,11 @@ def shared_session(token: str) -> Session:
 
 
 def closed(request: HttpRequest, session: Session) -> HttpResponse:
-    """Back to the sheet of a closed evening, saying why nothing was changed."""
+    """Back to the sheet of a closed evening, saying why nothing was changed (to
+    a phone sending its outbox, the reason alone: 423, the evening is locked)."""
+    if from_outbox(request):
+        why = _("This evening is closed: reopen it to record or change hands and house rules.")
+        return refused(why, status=423)
     # Said inside the sheet's closed notice, not a second time above it.
     messages.error(
         request,

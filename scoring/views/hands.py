@@ -23,15 +23,27 @@ from scoring.forms import HandForm
 from scoring.models import Hand, Session
 from scoring.presentation import number
 from scoring.sheet import column_heads
-from scoring.views.common import FORM_TOKEN, Request, closed, on_sheet, own_hand, own_session, whole
+from scoring.views.common import (
+    FORM_TOKEN,
+    STORED_HEADER,
+    Gone,
+    Request,
+    closed,
+    from_outbox,
+    on_sheet,
+    own_hand,
+    own_session,
+    refused,
+    tells_the_outbox,
+    whole,
+)
 
 # Sent with every hand form but not part of the hand.
 NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
-# A phone sending what it kept offline (static/js/outbox.js) says so, and is told what was stored.
-OUTBOX_HEADER, STORED_HEADER = "X-Tarock-Outbox", "X-Tarock-Stored"
 
 
 @login_required
+@tells_the_outbox
 @never_cache
 @require_http_methods(["GET", "POST"])
 def hand_new(request: Request, pk: int) -> HttpResponse:
@@ -66,6 +78,7 @@ def _hand_form(
     hand: Hand | None = None,
     *,
     stored: bool = False,
+    blank: tuple[HandType, str] | None = None,
 ) -> HandForm:
     """The hand form, built the one way every page and preview builds it: with
     what was posted, else (``hand``) the stored hand to correct, else empty; its
@@ -74,7 +87,10 @@ def _hand_form(
     The dealer is the one posted; a form that names none keeps the corrected
     hand's dealer, and a new hand is dealt by the next in turn (a query spared
     on every save, which posts its dealer). ``stored``: the hand as stored,
-    whatever was posted (a delete refused because the hand changed)."""
+    whatever was posted (a delete refused because the hand changed);
+    ``blank``: an empty form of that type as it is when that player deals."""
+    if blank is not None:
+        return HandForm(game, blank[0], dealer=blank[1])
     data = request.POST if request.method == "POST" and not stored else None
     if hand is not None:
         initial = hand.as_session_hand() if data is None else None
@@ -86,6 +102,7 @@ def _hand_form(
 
 
 @login_required
+@tells_the_outbox
 @never_cache
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
@@ -115,11 +132,23 @@ def _stored(request: HttpRequest, hand: Hand, then: str) -> HttpResponse:
     """The answer to a change the server has stored: on to the sheet, or for a
     phone sending its outbox, a plain "stored" naming the hand, so that nothing
     but this answer (never a redirect elsewhere) takes a waiting hand off the phone."""
-    if request.headers.get(OUTBOX_HEADER) == "1":
+    if from_outbox(request):
         response = HttpResponse(status=204)
         response[STORED_HEADER] = str(hand.pk)
         return response
     return redirect(then)
+
+
+def _deleted_meanwhile() -> HttpResponse:
+    """A correction from a phone's outbox of a hand deleted since: 410, gone."""
+    why = [
+        _("Someone deleted this hand while you were editing it."),
+        _(
+            "Your correction was not saved. The hand can be put back from the sheet's undo, "
+            "or recorded again as a new hand."
+        ),
+    ]
+    return refused(" ".join(why), status=410)
 
 
 def _version_seen(request: HttpRequest) -> int | None:
@@ -146,6 +175,8 @@ def _submit(
         except InvalidInput as error:
             form.add_error(error)
         except services.HandConflict as conflict:
+            if conflict.current.is_deleted and from_outbox(request):
+                return _deleted_meanwhile()
             return page(conflict=conflict.current, status=409)
         except busy.DatabaseBusy:
             form.other_errors.append(busy.message())
@@ -160,7 +191,7 @@ def _submit(
 def _hand_type(game: services.Game, raw: str | None) -> HandType:
     allowed = {t.value: t for t in game.variant.allowed_hand_types(game.options)}
     if raw and raw not in allowed:
-        raise Http404("no such kind of hand")
+        raise Gone(_("This evening's house rules do not allow this kind of hand."))
     return allowed.get(raw or "", HandType.PLAYED)
 
 
@@ -210,8 +241,22 @@ def _hand_page(
         "preview_url": preview_url,
         "conflict": conflict,
         "hand_types": game.variant.allowed_hand_types(game.options),
+        "fields_per_dealer": _fields_per_dealer(request, session, game, form.hand_type),
     }
     return render(request, "scoring/hand_form.html", context, status=status)
+
+
+def _fields_per_dealer(
+    request: HttpRequest, session: Session, game: services.Game, hand_type: HandType
+) -> list[HandForm]:
+    """Who sits out follows from the dealer alone: where someone does, the page
+    also carries the fields as they are for each dealer, unshown, so that a phone
+    whose dealer changes without a connection shows the right players
+    (static/js/offline.js). Only in the pages the phone keeps (opened, not sent)."""
+    someone_sits_out = any(game.variant.sitting_out(game.players, d) for d in game.players)
+    if not someone_sits_out or request.method != "GET":
+        return []
+    return [_hand_form(request, session, game, blank=(hand_type, dealer)) for dealer in game.players]
 
 
 @login_required
@@ -249,6 +294,7 @@ def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
 
 
 @login_required
+@tells_the_outbox
 @require_POST
 def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
     hand = own_hand(request, pk, hand_id)

@@ -146,7 +146,40 @@
     const dealer = form.querySelector('select[name="dealer"]');
     if (!dealer || !last) return;
     const names = [...dealer.options].map((option) => option.value);
-    if (names.includes(last)) dealer.value = names[(names.indexOf(last) + 1) % names.length];
+    if (names.includes(last)) seatDealer(form, names[(names.indexOf(last) + 1) % names.length]);
+  }
+
+  // Who sits out follows the dealer. Where someone does, the server drew the
+  // fields for every dealer (template.dealer-fields); without a connection the
+  // form cannot ask for them, so the new dealer's are put in, with what was
+  // typed wherever it still applies (a choice of the player now sitting out goes).
+  function seatDealer(form, dealer) {
+    const select = form.querySelector('select[name="dealer"]');
+    if (select) select.value = dealer;
+    const fields = form.querySelector("#hand-fields");
+    const drawn = [...document.querySelectorAll("template.dealer-fields")].find((t) => t.dataset.dealer === dealer);
+    if (!fields || !drawn || fields.dataset.dealer === dealer) return;
+    const typed = new FormData(form);
+    const fresh = drawn.content.querySelector("#hand-fields").cloneNode(true);
+    for (const control of fresh.querySelectorAll("input[name], select[name]")) {
+      if (control.type === "hidden" || control.name === "dealer" || !typed.has(control.name)) continue;
+      const values = typed.getAll(control.name);
+      if (control.type === "radio" || control.type === "checkbox") control.checked = values.includes(control.value);
+      else if (control.tagName !== "SELECT" || [...control.options].some((o) => o.value === values[0])) control.value = values[0];
+    }
+    fresh.dataset.dealer = dealer;
+    fields.replaceWith(fresh);
+    self.htmx?.process(fresh);
+    fresh.dispatchEvent(new Event("change", { bubbles: true })); // the fields that depend on a choice (hand-form.js)
+  }
+
+  function dealerChosen(event) {
+    const select = event.target;
+    const form = select.closest?.("#hand-form");
+    if (!form || select.name !== "dealer" || select.tagName !== "SELECT") return;
+    // Online the server draws the fields again (htmx); offline, or when that fails, the page does.
+    if (event.type === "change" && navigator.onLine) return;
+    seatDealer(form, select.value);
   }
 
   async function startFixing(form) {
@@ -247,6 +280,8 @@
     if (!self.indexedDB) return;
     document.addEventListener("submit", keepForm);
     document.body.addEventListener("htmx:sendError", showOffline);
+    document.body.addEventListener("htmx:sendError", (event) => dealerChosen({ type: event.type, target: event.detail.elt }));
+    document.addEventListener("change", dealerChosen);
     document.body.addEventListener("htmx:afterSwap", (event) => event.target.id === "board" && showPending());
     addEventListener("offline", showOffline);
     addEventListener("online", () => {

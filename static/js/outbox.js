@@ -102,8 +102,9 @@ self.Outbox = (() => {
     return done((await store("readwrite")).delete(id));
   }
 
-  // What the server said when it refused: the page's alerts (a field's error
-  // after the field's label, the conflict), else its heading.
+  // What the server said when it refused with a page: its alerts (a field's
+  // error after the field's label, the conflict). A page without one (an error
+  // page) says nothing: the sheet then gives the status, in the player's words.
   function reasonOf(html) {
     const said = [];
     const alerts = /<(\w+)(\b[^>]*\brole="alert"[^>]*)>([\s\S]*?)<\/\1>/g;
@@ -112,11 +113,16 @@ self.Outbox = (() => {
       const label = field ? labelOf(html, field[1]) : "";
       said.push((label ? label + ": " : "") + text(found[3]));
     }
-    if (!said.length) {
-      const heading = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(html);
-      if (heading) said.push(text(heading[1]));
-    }
     return [...new Set(said.filter(Boolean))];
+  }
+
+  async function refusalOf(response) {
+    try {
+      const reason = (await response.json()).reason;
+      return typeof reason === "string" && reason ? [reason] : [];
+    } catch (unreadable) {
+      return [];
+    }
   }
 
   function labelOf(html, id) {
@@ -155,7 +161,9 @@ self.Outbox = (() => {
       await put({ ...entry, reason: { login: true } }); // logged out: sent after the next login
       return "offline";
     }
-    const said = reasonOf(await response.text());
+    // A refusal the server gives as data (a closed or deleted evening, a hand
+    // deleted meanwhile, no access): its reason, in the player's language.
+    const said = response.headers.get("X-Tarock-Refused") ? await refusalOf(response) : reasonOf(await response.text());
     await put({ ...entry, state: "refused", reason: { status: response.status, said } });
     return "refused";
   }

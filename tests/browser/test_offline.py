@@ -394,3 +394,86 @@ def test_a_hand_whose_sending_fails_on_a_connection_that_only_looks_alive_is_kep
     expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(1, timeout=PATIENCE * 1000)
     expect(phone.locator("#board .outbox-entry")).to_have_count(0)
     assert [h["taker"] for h in stored(session)] == ["Anna"]
+
+
+SIX = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
+
+
+def choices(page: Any, name: str) -> list[str]:
+    """The players a radio choice of the hand form offers."""
+    found = page.locator(f'#hand-fields input[name="{name}"]')
+    return [value for value in found.evaluate_all("(inputs) => inputs.map((i) => i.value)") if value]
+
+
+def sitting_out(page: Any) -> Any:
+    """What the form says under the dealer."""
+    return page.locator('#hand-fields .field:has(select[name="dealer"]) .help')
+
+
+def test_at_a_six_player_table_the_next_hand_kept_offline_lets_the_new_dealer_sit_out(
+    phone, live_server, player
+):
+    # With six at a French table the dealer sits out (RULES 1.3): Fritz deals the first hand, Anna the next.
+    session = french_session(player, "Six", SIX, [])
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+
+    phone.context.set_offline(True)
+    phone.locator("#new-hand").click()
+    expect(sitting_out(phone)).to_have_text("Fritz sits out this hand.")
+    fill_hand(phone, {**GARDE, "partner": "Carl"})
+    phone.locator("#save").click()
+    expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
+
+    # The next hand's form, kept on the phone: Anna deals and sits out, Fritz plays.
+    phone.locator("#new-hand").click()
+    expect(phone.locator('select[name="dealer"]')).to_have_value("Anna")
+    expect(sitting_out(phone)).to_have_text("Anna sits out this hand.")
+    for name in ("taker", "partner", "poignees[1].player"):
+        assert choices(phone, name) == ["Bert", "Carl", "Dora", "Emil", "Fritz"], name
+
+    # Choosing another dealer by hand, offline, redraws who sits out and keeps what was typed.
+    fill_hand(phone, {"taker": "Bert", "contract": "prise"})
+    phone.locator('select[name="dealer"]').select_option("Bert")
+    expect(sitting_out(phone)).to_have_text("Bert sits out this hand.")
+    assert choices(phone, "taker") == ["Anna", "Carl", "Dora", "Emil", "Fritz"]
+    expect(phone.locator('input[name="taker"]:checked')).to_have_count(0)  # Bert sits out: no taker
+    expect(phone.locator('input[name="contract"][value="prise"]')).to_be_checked()
+    fill_hand(phone, {"taker": "Anna", "partner": "Fritz", "bouts": "1", "points": "45"})
+    phone.locator("#save").click()
+    expect(phone.locator("#board .outbox-entry")).to_have_count(2)
+
+    phone.context.set_offline(False)
+    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(2, timeout=PATIENCE * 1000)
+    hands = Hand.objects.filter(session=session).order_by("number")
+    assert [(h.dealer, h.inputs["taker"], h.inputs["partner"]) for h in hands] == [
+        ("Fritz", "Anna", "Carl"),
+        ("Bert", "Anna", "Fritz"),
+    ]
+
+
+def test_a_hand_sent_to_an_evening_closed_meanwhile_is_kept_and_says_the_evening_is_closed(
+    phone, live_server, player
+):
+    from scoring import services
+
+    session = french_session(player, "Dienstagsrunde", PLAYERS, [])
+    login(phone, live_server.url, player)
+    open_sheet_for_offline(phone, live_server.url, session)
+    phone.context.set_offline(True)
+    record_offline(phone, GARDE)
+
+    # Meanwhile someone at home closes the evening.
+    services.session_close(session=session, user=player)
+
+    phone.context.set_offline(False)
+    refused = phone.locator('#board .outbox-entry[data-state="refused"]')
+    expect(refused).to_have_count(1, timeout=PATIENCE * 1000)
+    expect(refused.locator(".reason")).to_have_text(
+        "This evening is closed: reopen it to record or change hands and house rules."
+    )
+    expect(refused).to_contain_text("Anna")
+    assert stored(session) == []
+    # Reopened, the hand kept on the phone can still be discarded or corrected and sent.
+    phone.reload()
+    expect(refused.locator(".reason")).to_contain_text("This evening is closed")

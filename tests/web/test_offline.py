@@ -9,8 +9,10 @@ import re
 import struct
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 from django.urls import reverse
 
@@ -83,6 +85,37 @@ class TestTheWorker:
         finally:
             offline.cache_version.cache_clear()
         assert len({plain, with_extra, changed}) == 3
+
+    def test_a_deploy_that_changes_only_a_template_gives_a_new_version(self, tmp_path):
+        # The worker keeps pages drawn by the server: a new template must replace them.
+        page = tmp_path / "scoring" / "kept.html"
+        page.parent.mkdir()
+        page.write_text("<p>{% translate 'Old words' %}</p>")
+        engine: dict[str, Any] = dict(settings.TEMPLATES[0])
+        engine["DIRS"] = [*engine["DIRS"], tmp_path]
+        versions = []
+        try:
+            with override_settings(TEMPLATES=[engine]):
+                for text in ("<p>{% translate 'Old words' %}</p>", "<p>{% translate 'New words' %}</p>"):
+                    page.write_text(text)
+                    offline.cache_version.cache_clear()
+                    versions.append(offline.cache_version())
+        finally:
+            offline.cache_version.cache_clear()
+        assert versions[0] != versions[1]
+
+    @pytest.mark.parametrize(
+        "shaping", ["scoring/views/hands.py", "templates/base.html", "locale/de/LC_MESSAGES/django.mo"]
+    )
+    def test_the_app_code_its_templates_and_translations_are_part_of_the_version(self, shaping):
+        assert (ROOT / shaping).resolve() in offline.page_sources()
+
+    def test_the_version_is_worked_out_once_per_process(self, monkeypatch):
+        offline.cache_version.cache_clear()
+        first = offline.cache_version()
+        monkeypatch.setattr(offline, "page_sources", lambda: pytest.fail("worked out again"))
+        assert offline.cache_version() == first
+        offline.cache_version.cache_clear()
 
     def test_stays_small(self):
         # A hand-written worker is only as good as its being read in full.
@@ -166,6 +199,29 @@ class TestThePages:
         hand = services.hand_record(session=session, raw=GARDE)
         html = logged_in.get(reverse("hand_detail", args=[session.pk, hand.pk])).content.decode()
         assert f'<input type="hidden" name="version" value="{hand.version}">' in html
+
+    def test_at_six_the_hand_form_carries_the_fields_for_every_dealer_for_a_phone_offline(
+        self, logged_in, make_session
+    ):
+        # Who sits out follows the dealer alone (RULES 1.3: with six, the dealer):
+        # a phone that moves the dealer on without a connection puts in these.
+        six = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
+        session = make_session(players=six)
+        html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+        drawn = dict(
+            re.findall(r'<template class="dealer-fields" data-dealer="(\w+)">(.*?)</template>', html, re.S)
+        )
+        assert list(drawn) == list(six)
+        for dealer, fields in drawn.items():
+            assert f"{dealer} sits out this hand." in fields
+            takers = re.findall(r'name="taker" value="(\w+)"', fields)
+            assert takers == [name for name in six if name != dealer]
+            assert re.search(rf'<option value="{dealer}" selected', fields)
+
+    def test_with_nobody_sitting_out_the_hand_form_carries_no_other_fields(self, logged_in, make_session):
+        session = make_session(players=("Anna", "Bert", "Carl", "Dora", "Emil"))
+        html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+        assert "dealer-fields" not in html
 
 
 @pytest.mark.django_db
@@ -274,3 +330,103 @@ class TestAPhoneSendingItsOutbox:
         hand = Hand.objects.get(session=session)
         assert response.status_code == 302
         assert response["Location"] == reverse("scoreboard", args=[session.pk]) + f"#hand-{hand.pk}"
+
+
+OUTBOX = {"X-Tarock-Outbox": "1", "Accept-Language": "de"}
+
+
+def refusal(response) -> str:
+    """The reason a phone sending its outbox is given, as data in the player's language."""
+    assert response["X-Tarock-Refused"] == "1" and "X-Tarock-Stored" not in response
+    assert response["Content-Type"] == "application/json"
+    return json.loads(response.content)["reason"]
+
+
+@pytest.mark.django_db
+class TestAHandFromTheOutboxThatCannotBeStored:
+    """A phone sending what it kept is told why, in words it can show beside the
+    hand it keeps: never the sheet's page or the bare "Not Found" page."""
+
+    def test_on_a_closed_evening_is_refused_because_the_evening_is_closed(self, logged_in, make_session):
+        session = make_session()
+        services.session_close(session=session, user=None)
+        data = {**form_data(GARDE, "c1o2s3"), "dealer": "Dora"}
+        response = logged_in.post(reverse("hand_new", args=[session.pk]), data, headers=OUTBOX)
+        assert response.status_code == 423
+        assert refusal(response).startswith("Dieser Abend ist abgeschlossen")
+        assert not Hand.objects.filter(session=session).exists()
+        # Nothing is left waiting to be said on the sheet the players open next.
+        sheet = logged_in.get(reverse("scoreboard", args=[session.pk]), headers={"Accept-Language": "de"})
+        assert 'class="messages"' not in sheet.content.decode()
+
+    def test_a_correction_and_a_deletion_on_a_closed_evening_too(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        services.session_close(session=session, user=None)
+        data = {**form_data({**GARDE, "points": 52}, str(hand.version)), "dealer": "Dora"}
+        edited = logged_in.post(reverse("hand_edit", args=[session.pk, hand.pk]), data, headers=OUTBOX)
+        deleted = logged_in.post(
+            reverse("hand_delete", args=[session.pk, hand.pk]), {"version": str(hand.version)}, headers=OUTBOX
+        )
+        assert edited.status_code == deleted.status_code == 423
+        assert refusal(edited) == refusal(deleted) and "abgeschlossen" in refusal(edited)
+
+    def test_for_a_deleted_evening_says_so(self, logged_in, make_session, user):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        services.session_delete(session=session, user=user)
+        new = logged_in.post(
+            reverse("hand_new", args=[session.pk]),
+            {**form_data(GARDE, "d1e2l3"), "dealer": "Dora"},
+            headers=OUTBOX,
+        )
+        edited = logged_in.post(
+            reverse("hand_edit", args=[session.pk, hand.pk]),
+            {**form_data(GARDE, str(hand.version)), "dealer": "Dora"},
+            headers=OUTBOX,
+        )
+        assert new.status_code == edited.status_code == 404
+        assert (
+            refusal(new)
+            == refusal(edited)
+            == "Dieser Abend wurde gelöscht oder ist für dieses Konto nicht mehr offen."
+        )
+
+    def test_for_an_evening_not_open_to_this_account_says_so_without_telling_more(
+        self, client_for, make_session, other_user
+    ):
+        session = make_session()
+        stranger = client_for(other_user)
+        data = {**form_data(GARDE, "n1o2a3"), "dealer": "Dora"}
+        response = stranger.post(reverse("hand_new", args=[session.pk]), data, headers=OUTBOX)
+        assert response.status_code == 404
+        assert refusal(response) == "Dieser Abend wurde gelöscht oder ist für dieses Konto nicht mehr offen."
+
+    def test_a_correction_of_a_hand_deleted_meanwhile_says_so(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        seen = hand.version
+        services.hand_delete(hand=hand, expected_version=seen)
+        data = {**form_data({**GARDE, "points": 52}, str(seen)), "dealer": "Dora"}
+        response = logged_in.post(reverse("hand_edit", args=[session.pk, hand.pk]), data, headers=OUTBOX)
+        assert response.status_code == 410
+        assert refusal(response).startswith("Jemand hat dieses Spiel gelöscht")
+        assert Hand.objects.get(pk=hand.pk).is_deleted
+
+    def test_a_kind_of_hand_the_house_rules_no_longer_allow_says_so(self, logged_in, make_session):
+        session = make_session()
+        data = {**form_data({"type": "no-such-kind"}, "k1i2n3"), "dealer": "Dora"}
+        response = logged_in.post(reverse("hand_new", args=[session.pk]), data, headers=OUTBOX)
+        assert response.status_code == 404
+        assert "Art des Spiels" in refusal(response)
+
+    def test_a_form_sent_from_a_page_to_a_closed_evening_still_goes_to_the_sheet_and_says_why(
+        self, logged_in, make_session
+    ):
+        session = make_session()
+        services.session_close(session=session, user=None)
+        data = {**form_data(GARDE, "p1a2g3"), "dealer": "Dora"}
+        response = logged_in.post(reverse("hand_new", args=[session.pk]), data, follow=True)
+        assert response.redirect_chain == [(reverse("scoreboard", args=[session.pk]), 302)]
+        assert "Nothing was changed: reopen the evening" in response.content.decode()
+        assert "X-Tarock-Refused" not in response
