@@ -12,6 +12,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from scoring import services
+from scoring.engine import Line
+from scoring.engine.types import line_to_json
 from scoring.exports import session_csv, session_export
 from scoring.models import Hand, HandChange
 from scoring.sheet import build_sheet
@@ -152,3 +154,38 @@ def test_the_rescore_command_lists_a_refused_hand(evening, capsys):
     out = capsys.readouterr().out
     assert "hand 1: refused, left as it was: points:" in out
     assert "0 changed, 1 refused, 1 unchanged." in out
+
+
+def test_a_hand_whose_wording_alone_changes_is_listed_with_the_old_and_new_wording(evening, capsys):
+    session, first, _second = evening
+    today = str(first.description_line())
+    # As if an older engine had worded the hand otherwise, with the same numbers.
+    Hand.objects.filter(pk=first.pk).update(description=line_to_json(Line("Anna plays a garde")))
+    (changed,) = services.session_rescore(session=session, dry_run=True).changed
+    assert changed.differences == ("description",) and not changed.numbers_changed
+    call_command("rescore_session", str(session.pk), "--dry-run")
+    out = capsys.readouterr().out
+    assert f"hand 1: wording only: “Anna plays a garde” → “{today}”\n" in out
+    assert "Anna +240, Bert −80" not in out, "the numbers are the same: they are not listed as a change"
+    assert "1 changed, 0 refused, 1 unchanged." in out
+
+
+def test_a_hand_whose_numbers_and_wording_change_shows_both(evening, capsys):
+    session, first, _second = evening
+    today = str(first.description_line())
+    Hand.objects.filter(pk=first.pk).update(
+        deltas={"Anna": 3, "Bert": -1, "Carl": -1, "Dora": -1},
+        description=line_to_json(Line("Anna plays a garde")),
+    )
+    call_command("rescore_session", str(session.pk), "--dry-run")
+    assert (
+        "hand 1: Anna +3, Bert −1, Carl −1, Dora −1 → Anna +240, Bert −80, Carl −80, Dora −80; "
+        f"wording: “Anna plays a garde” → “{today}”\n"
+    ) in capsys.readouterr().out
+
+
+def test_a_hand_whose_breakdown_alone_changes_says_so(evening, capsys):
+    session, first, _second = evening
+    Hand.objects.filter(pk=first.pk).update(breakdown=[line_to_json(Line("Garde: 240"))])
+    call_command("rescore_session", str(session.pk), "--dry-run")
+    assert "hand 1: same numbers and wording, changed: the breakdown\n" in capsys.readouterr().out
