@@ -22,11 +22,11 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.models import CheckConstraint
 from django.urls import reverse
-from pypdf import PdfReader
 
 from scoring.engine import VARIANTS, read_session, score_session
 from scoring.models import Session, known_games_check, variant_choices
 from tests.web.dummy_game import PATH, Dummy
+from tests.web.test_sheets import pdf_text
 from tests.web.test_views import sheet_totals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,10 +132,6 @@ def test_without_extra_games_no_migration_is_missing(db):
     out = io.StringIO()
     call_command("makemigrations", "scoring", "--dry-run", stdout=out)
     assert out.getvalue().strip() == "No changes detected in app 'scoring'"
-
-
-def pdf_text(data: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
 def test_a_hand_of_the_new_game_is_recorded_through_the_form_and_every_page_and_file_shows_it(

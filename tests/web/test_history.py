@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from fractions import Fraction
 
 import pytest
@@ -17,6 +18,7 @@ from scoring.engine.types import line_to_json
 from scoring.exports import session_csv, session_export
 from scoring.models import Hand, HandChange
 from scoring.sheet import build_sheet
+from tests.web.test_sheets import pdf_text
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # +240 −80 −80 −80
 # Lost by 11 (51 needed): S = −(25 + 11) = −36; Bert 3S = −108, each defender +36.
@@ -52,8 +54,15 @@ def test_a_hand_todays_rules_refuse_still_shows_with_its_stored_numbers(logged_i
         response = logged_in.get(url)
         assert response.status_code == 200, url
     assert "+276" in logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
-    for kind in ("pdf", "csv", "json"):
+    for kind in ("csv", "json"):
         assert logged_in.get(reverse("session_export", args=[session.pk, kind])).status_code == 200, kind
+    pdf = logged_in.get(reverse("session_export", args=[session.pk, "pdf"]))
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    text = pdf_text(pdf.content)
+    # the hand as it was stored (56 points, +240 for Anna), not the 101 today's rules refuse
+    assert re.search(r"1 · Dora: Anna · Garde · 2 bouts · 56\s+\+240\s+−80\s+−80\s+−80", text), text
+    assert re.search(r"Total\s+\+276\s+−188\s+−44\s+−44", text), text
+    assert "Bert → Anna: 188" in text
 
 
 def test_the_shared_board_and_the_csv_of_a_refused_hand_show_what_was_stored(client, evening):
