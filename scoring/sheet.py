@@ -29,7 +29,7 @@ from scoring import caching
 from scoring.chart import running_total_svg
 from scoring.engine import HandType, Line, Section, SectionKind, Settlement, StoredHand, Summary, settle
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
-from scoring.models import Hand, Session
+from scoring.models import Hand, HandChange, Session
 from scoring.presentation import house_rules, signed
 from scoring.services.games import Game, game_of
 from scoring.services.hands import proposed_dealer_after
@@ -364,31 +364,82 @@ def chart_of(
 
 @dataclass(frozen=True)
 class DeletedHand:
-    """A hand taken off the sheet, as stored, and the place it comes back to."""
+    """A hand taken off the sheet, as stored: the number it was recorded under and
+    the place it comes back to."""
 
     hand_id: int
-    place: int  # 1-based: where it stood on the sheet, and stands again when restored
+    number: int  # 1-based: the number the sheet gave it when it was recorded
+    place: int  # 1-based: where it stands when restored
     description: Line | None
     deltas: dict[str, Fraction]
     deleted_at: datetime
 
 
+def recorded_numbers(session: Session, hands: Sequence[Hand]) -> dict[int, int]:
+    """The number the sheet gave each of these hands when it was recorded: the
+    hands recorded before it that were on the sheet at that moment, plus one. A
+    deleted hand keeps it whatever was deleted or restored since, so the table
+    finds it under the number it knew it by. Two queries (the earlier hands, and
+    the session's deletions and restorations from the hands' history)."""
+    if not hands:
+        return {}
+    earlier = list(
+        Hand.objects.filter(session=session, number__lt=max(hand.number for hand in hands))
+        .order_by("number")
+        .values_list("id", "number", "deleted_at")
+    )
+    taken_off: dict[int, list[tuple[datetime, bool]]] = {}
+    for hand_id, action, at in (
+        HandChange.objects.filter(
+            hand__session=session, action__in=(HandChange.Action.DELETED, HandChange.Action.RESTORED)
+        )
+        .order_by("at", "id")
+        .values_list("hand_id", "action", "at")
+    ):
+        taken_off.setdefault(hand_id, []).append((at, action == HandChange.Action.DELETED))
+
+    def on_sheet(hand_id: int, deleted_at: datetime | None, moment: datetime) -> bool:
+        history = taken_off.get(hand_id)
+        if history is None:  # no history kept of it: its deletion, if any, tells
+            return deleted_at is None or deleted_at >= moment
+        before = [deleted for at, deleted in history if at < moment]
+        return not before or not before[-1]
+
+    return {
+        hand.pk: 1
+        + sum(
+            1
+            for hand_id, number, deleted_at in earlier
+            if number < hand.number and on_sheet(hand_id, deleted_at, hand.created_at)
+        )
+        for hand in hands
+    }
+
+
+def restored_place(hand: Hand, live_numbers: Sequence[int]) -> int:
+    """Where a deleted hand stands on the sheet when restored (1-based), among
+    the live hands' numbers in order."""
+    return bisect_left(live_numbers, hand.number) + 1
+
+
 def deleted_hands(session: Session) -> list[DeletedHand]:
-    """The session's deleted hands in recording order: one query, and a second
-    (the live hands' numbers) only when there are any; the sheet is not built."""
+    """The session's deleted hands in recording order: one query, and three more
+    (the hands' numbers and history) only when there are any; the sheet is not built."""
     hands = list(
         Hand.objects.filter(session=session, deleted_at__isnull=False)
         .order_by("number")
-        .only("id", "number", "description", "deltas", "deleted_at")
+        .only("id", "number", "description", "deltas", "deleted_at", "created_at")
     )
     if not hands:
         return []
     live = Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number")
     numbers = list(live.values_list("number", flat=True))
+    recorded = recorded_numbers(session, hands)
     return [
         DeletedHand(
             hand_id=hand.pk,
-            place=bisect_left(numbers, hand.number) + 1,
+            number=recorded[hand.pk],
+            place=restored_place(hand, numbers),
             description=line_from_json(hand.description) if hand.description else None,
             # stored with every player of the session, in seat order
             deltas={name: _points(value) for name, value in hand.deltas.items()},

@@ -174,6 +174,11 @@ AUTH_PASSWORD_VALIDATORS = [
 # an invitation then lets in those who have an account already).
 SIGNUP = env_choice("SIGNUP", ("invitation", "open", "off"), "invitation")
 
+# Games beyond the engine's own, as dotted paths of engine ``Variant`` classes
+# (``scoring.extra_games``); the database's check of known games still needs the
+# game's migration (README, "Adding a game").
+TAROCK_EXTRA_GAMES: list[str] = []
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "session_list"
 LOGOUT_REDIRECT_URL = "login"

@@ -15,7 +15,7 @@ from fractions import Fraction
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from scoring.engine import InvalidInput
+from scoring.engine import InvalidInput, Line
 from scoring.models import Hand, HandChange, Session
 from scoring.services.games import Game, game_of
 from scoring.services.hands import SNAPSHOT_FIELDS, audit, hand_check, snapshot, store
@@ -29,11 +29,24 @@ class RescoredHand:
     before: dict[str, Fraction]
     after: dict[str, Fraction] | None  # None: refused
     refused: InvalidInput | None
-    changed: bool  # anything of the snapshot differs (numbers, wording, facts)
+    # What of the stored snapshot differs (names from SNAPSHOT_FIELDS, in that
+    # order): numbers, wording, breakdown, facts, …; empty: unchanged or refused.
+    differences: tuple[str, ...] = ()
+    # The hand in short as stored, and as today's engine words it.
+    before_description: Line | None = None
+    after_description: Line | None = None
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.differences)
 
     @property
     def deleted(self) -> bool:
         return self.hand.deleted_at is not None
+
+    @property
+    def numbers_changed(self) -> bool:
+        return self.after is not None and self.after != self.before
 
 
 @dataclass(frozen=True)
@@ -75,15 +88,26 @@ def session_rescore(
         try:
             record, score = hand_check(game=game, raw=hand.as_session_hand(), previous_dealer=previous)
         except InvalidInput as error:
-            results.append(RescoredHand(hand, index, before, None, error, changed=False))
+            results.append(RescoredHand(hand, index, before, None, error))
             previous = previous if deleted else hand.dealer or previous
             continue
         previous = previous if deleted else record.table.dealer
         again = Hand(session=locked)
         store(again, game, record, score)
-        changed = any(getattr(again, name) != getattr(hand, name) for name in SNAPSHOT_FIELDS)
-        results.append(RescoredHand(hand, index, before, again.delta_points(), None, changed))
-        if changed:
+        differences = tuple(name for name in SNAPSHOT_FIELDS if getattr(again, name) != getattr(hand, name))
+        results.append(
+            RescoredHand(
+                hand,
+                index,
+                before,
+                again.delta_points(),
+                None,
+                differences,
+                hand.description_line(),
+                again.description_line(),
+            )
+        )
+        if differences:
             updates.append((hand, {name: getattr(again, name) for name in SNAPSHOT_FIELDS}))
     store_now = bool(updates) and not dry_run
     if store_now:

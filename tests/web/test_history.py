@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from fractions import Fraction
 
 import pytest
@@ -12,9 +13,12 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from scoring import services
+from scoring.engine import Line
+from scoring.engine.types import line_to_json
 from scoring.exports import session_csv, session_export
 from scoring.models import Hand, HandChange
 from scoring.sheet import build_sheet
+from tests.web.test_sheets import pdf_text
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # +240 −80 −80 −80
 # Lost by 11 (51 needed): S = −(25 + 11) = −36; Bert 3S = −108, each defender +36.
@@ -50,8 +54,15 @@ def test_a_hand_todays_rules_refuse_still_shows_with_its_stored_numbers(logged_i
         response = logged_in.get(url)
         assert response.status_code == 200, url
     assert "+276" in logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
-    for kind in ("pdf", "csv", "json"):
+    for kind in ("csv", "json"):
         assert logged_in.get(reverse("session_export", args=[session.pk, kind])).status_code == 200, kind
+    pdf = logged_in.get(reverse("session_export", args=[session.pk, "pdf"]))
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    text = pdf_text(pdf.content)
+    # the hand as it was stored (56 points, +240 for Anna), not the 101 today's rules refuse
+    assert re.search(r"1 · Dora: Anna · Garde · 2 bouts · 56\s+\+240\s+−80\s+−80\s+−80", text), text
+    assert re.search(r"Total\s+\+276\s+−188\s+−44\s+−44", text), text
+    assert "Bert → Anna: 188" in text
 
 
 def test_the_shared_board_and_the_csv_of_a_refused_hand_show_what_was_stored(client, evening):
@@ -152,3 +163,38 @@ def test_the_rescore_command_lists_a_refused_hand(evening, capsys):
     out = capsys.readouterr().out
     assert "hand 1: refused, left as it was: points:" in out
     assert "0 changed, 1 refused, 1 unchanged." in out
+
+
+def test_a_hand_whose_wording_alone_changes_is_listed_with_the_old_and_new_wording(evening, capsys):
+    session, first, _second = evening
+    today = str(first.description_line())
+    # As if an older engine had worded the hand otherwise, with the same numbers.
+    Hand.objects.filter(pk=first.pk).update(description=line_to_json(Line("Anna plays a garde")))
+    (changed,) = services.session_rescore(session=session, dry_run=True).changed
+    assert changed.differences == ("description",) and not changed.numbers_changed
+    call_command("rescore_session", str(session.pk), "--dry-run")
+    out = capsys.readouterr().out
+    assert f"hand 1: wording only: “Anna plays a garde” → “{today}”\n" in out
+    assert "Anna +240, Bert −80" not in out, "the numbers are the same: they are not listed as a change"
+    assert "1 changed, 0 refused, 1 unchanged." in out
+
+
+def test_a_hand_whose_numbers_and_wording_change_shows_both(evening, capsys):
+    session, first, _second = evening
+    today = str(first.description_line())
+    Hand.objects.filter(pk=first.pk).update(
+        deltas={"Anna": 3, "Bert": -1, "Carl": -1, "Dora": -1},
+        description=line_to_json(Line("Anna plays a garde")),
+    )
+    call_command("rescore_session", str(session.pk), "--dry-run")
+    assert (
+        "hand 1: Anna +3, Bert −1, Carl −1, Dora −1 → Anna +240, Bert −80, Carl −80, Dora −80; "
+        f"wording: “Anna plays a garde” → “{today}”\n"
+    ) in capsys.readouterr().out
+
+
+def test_a_hand_whose_breakdown_alone_changes_says_so(evening, capsys):
+    session, first, _second = evening
+    Hand.objects.filter(pk=first.pk).update(breakdown=[line_to_json(Line("Garde: 240"))])
+    call_command("rescore_session", str(session.pk), "--dry-run")
+    assert "hand 1: same numbers and wording, changed: the breakdown\n" in capsys.readouterr().out

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Hand, Session, SessionChange
-from scoring.sheet import build_sheet
+from scoring.sheet import build_sheet, deleted_hands
 
 GARDE_WON = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 PETITE_LOST = {"taker": "Bert", "contract": "petite", "bouts": 1, "points": 48}
@@ -278,11 +278,18 @@ def test_deleted_hands_are_listed_under_the_sheet_with_their_number_and_a_restor
         r'<details class="card deleted-hands" id="deleted-hands">(.*?)</details>', page, re.S
     ).group(1)
     assert "2 deleted hands" in listed
-    assert re.findall(r"Hand (\d+)</a>", listed) == ["2", "3"]
+    # Each under the number it was given when it was recorded, the fourth hand
+    # too, though hand 2 was gone from the sheet when it was deleted; and where
+    # it comes back to, when that is another place.
+    assert re.findall(r"Hand (\d+)</a>", listed) == ["2", "4"]
+    assert re.findall(r"comes back as hand (\d+)", listed) == ["3"]
     assert f'action="{reverse("hand_restore", args=[session.pk, hands[1].pk])}"' in listed
 
     detail = text_of(logged_in.get(reverse("hand_detail", args=[session.pk, hands[1].pk])))
     assert "Hand 2" in detail and "This hand was deleted. Restored, it is hand 2 again." in detail
+    fourth = text_of(logged_in.get(reverse("hand_detail", args=[session.pk, hands[3].pk])))
+    assert "Hand 4" in fourth and "This hand was deleted. Restored, it becomes hand 3." in fourth
+    assert "it is hand 3 again" not in fourth
     assert logged_in.post(reverse("hand_restore", args=[session.pk, hands[1].pk])).status_code == 302
     sheet = build_sheet(Session.objects.get(pk=session.pk))
     assert [row.hand_id for row in sheet.rows] == [
@@ -293,6 +300,25 @@ def test_deleted_hands_are_listed_under_the_sheet_with_their_number_and_a_restor
     ]
     page = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
     assert "1 deleted hand" in page
+
+
+def test_a_deleted_hand_keeps_the_number_it_was_recorded_under_whatever_happens_later(make_session, user):
+    session = make_session()
+    first, mistake = (services.hand_record(session=session, raw=dict(GARDE_WON), user=user) for _ in range(2))
+    services.hand_delete(hand=mistake, user=user)  # taken back at once
+    second, third = (
+        services.hand_record(session=session, raw=dict(PETITE_LOST), user=user) for _ in range(2)
+    )
+    services.hand_delete(hand=second, user=user)  # the sheet called it hand 2 all along
+    listed = {d.hand_id: (d.number, d.place) for d in deleted_hands(session)}
+    assert listed == {mistake.pk: (2, 2), second.pk: (2, 2)}
+
+    services.hand_delete(hand=first, user=user)
+    services.hand_record(session=session, raw=dict(GARDE_WON), user=user)
+    listed = {d.hand_id: (d.number, d.place) for d in deleted_hands(session)}
+    # the numbers stay; only where each would come back to moves
+    assert listed == {first.pk: (1, 1), mistake.pk: (2, 1), second.pk: (2, 1)}
+    assert third.pk not in listed
 
 
 # -- who deals first --------------------------------------------------------------------------

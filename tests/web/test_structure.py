@@ -7,6 +7,8 @@ import ast
 import re
 from pathlib import Path
 
+from django.template.loader import render_to_string
+
 from scoring.urls import urlpatterns
 
 VIEWS = Path(__file__).resolve().parents[2] / "scoring" / "views"
@@ -51,9 +53,6 @@ def test_every_view_is_short():
     assert long == {}
 
 
-TEMPLATES = VIEWS.parents[1] / "templates"
-
-
 def test_no_template_knows_a_game_or_its_sections_by_name():
     """What a game calls its sections, its hand types and itself comes from the
     engine: a template that compared names would miss a fourth game."""
@@ -83,3 +82,42 @@ def test_the_hand_form_is_built_in_one_place():
                 if isinstance(node, ast.Call) and decorator_name(node) == "HandForm":
                     builders.append(f"{path.relative_to(VIEWS.parent)}:{function.name}")
     assert sorted(set(builders)) == ["views/hands.py:_hand_form"]
+
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+FIELD_NOTES = "_field_notes.html"
+# A field's error (``class="error" id="…-error"``, or an inline ``<span class="error"``)
+# or its help text (``help_text``, a widget's ``help``) written out by hand.
+BY_HAND = re.compile(r'<span class="error"|class="error" id="|\{\{ *(?:[\w.]*\.help_text|w\.help)\b')
+
+
+def test_a_fields_error_and_help_are_written_by_one_partial():
+    by_hand = [
+        f"{path.relative_to(TEMPLATES)}:{number}"
+        for path in sorted(TEMPLATES.rglob("*.html"))
+        if path.name != FIELD_NOTES
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if BY_HAND.search(line)
+    ]
+    assert by_hand == []
+    users = [
+        path for path in TEMPLATES.rglob("*.html") if f'include "{FIELD_NOTES}"' in path.read_text("utf-8")
+    ]
+    assert len(users) >= 7
+
+
+def test_the_partial_writes_an_error_the_input_names_and_the_help_under_it():
+    def notes(**context: object) -> str:
+        return " ".join(render_to_string(FIELD_NOTES, context).split())
+
+    assert notes(errors=["Missing.", "Too long."], id="f-name", help="Your name.") == (
+        '<span class="error" id="f-name-error" role="alert">Missing. Too long.</span> '
+        '<small class="help">Your name.</small>'
+    )
+    assert notes(errors=["Pick one."], id="f-contract", block=True) == (
+        '<p class="error" id="f-contract-error" role="alert">Pick one.</p>'
+    )
+    assert notes(error="Taken.", error_id="player-error-2", help="<b>", help_id="h") == (
+        '<span class="error" id="player-error-2" role="alert">Taken.</span> <small class="help" id="h">&lt;b&gt;</small>'
+    )
+    assert notes(errors=[], id="f-x") == ""

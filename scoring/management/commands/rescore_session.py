@@ -11,9 +11,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from scoring.engine import Line
 from scoring.engine.types import format_signed
 from scoring.models import Session
-from scoring.services import Rescore, SessionClosed, session_rescore
+from scoring.services import Rescore, RescoredHand, SessionClosed, session_rescore
 
 
 class Command(BaseCommand):
@@ -44,7 +45,7 @@ class Command(BaseCommand):
 
     def _report(self, result: Rescore) -> None:
         for hand in result.changed:
-            self.stdout.write(f"hand {hand.index}: {_deltas(hand.before)} → {_deltas(hand.after or {})}")
+            self.stdout.write(f"hand {hand.index}: {'; '.join(_what_changed(hand))}")
         for hand in result.refused:
             assert hand.refused is not None
             where = f"hand {hand.index}" + (" (deleted)" if hand.deleted else "")
@@ -53,6 +54,39 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{len(result.changed)} changed, {len(result.refused)} refused, {unchanged} unchanged."
         )
+
+
+# What else a re-score may change of a hand's snapshot, in words.
+OTHER_CHANGES = {
+    "type": "the inputs as written",
+    "dealer": "the inputs as written",
+    "sitting_out": "the inputs as written",
+    "inputs": "the inputs as written",
+    "note": "the inputs as written",
+    "breakdown": "the breakdown",
+    "facts": "what the sections count",
+    "stats": "the statistics",
+}
+
+
+def _what_changed(hand: RescoredHand) -> list[str]:
+    """The numbers before → after when they change, the wording old → new when it
+    changes ("wording only" when nothing else does), then whatever else differs."""
+    parts = []
+    if hand.numbers_changed:
+        parts.append(f"{_deltas(hand.before)} → {_deltas(hand.after or {})}")
+    if "description" in hand.differences:
+        label = "wording only" if hand.differences == ("description",) else "wording"
+        parts.append(f"{label}: {_quoted(hand.before_description)} → {_quoted(hand.after_description)}")
+    others = dict.fromkeys(OTHER_CHANGES[name] for name in hand.differences if name in OTHER_CHANGES)
+    if others:
+        prefix = "same numbers and wording, changed: " if not parts else "also changed: "
+        parts.append(prefix + ", ".join(others))
+    return parts
+
+
+def _quoted(line: Line | None) -> str:
+    return f"“{line}”" if line is not None else "(none)"
 
 
 def _deltas(values: dict[str, Any]) -> str:
