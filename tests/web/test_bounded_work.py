@@ -174,6 +174,17 @@ def test_a_watchers_poll_with_nothing_changed_reads_the_session_row_and_nothing_
     assert response.status_code == 204 and response.content == b""
 
 
+def test_a_logged_in_watchers_poll_with_nothing_changed_reads_neither_login_nor_user(
+    logged_in, watched, django_assert_num_queries
+):
+    session, token = watched
+    version = str(Session.objects.get(pk=session.pk).version)
+    with django_assert_num_queries(1) as queries:
+        response = poll(logged_in, token, version)
+    assert response.status_code == 204
+    assert "scoring_session" in queries.captured_queries[0]["sql"]
+
+
 def test_after_a_change_the_second_watcher_gets_the_board_the_first_one_had_drawn(
     client, watched, django_assert_num_queries
 ):
