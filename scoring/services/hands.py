@@ -240,13 +240,17 @@ def hand_edit(
         before = snapshot(hand)
         store(hand, game, record, score)
         seats = Seat.objects.filter(session=OuterRef("session_id")).exclude(name__in=game.players)
+        open_session = Session.objects.filter(pk=OuterRef("session_id"), closed_at__isnull=True)
         # One statement that writes only if nobody changed the hand (or the
         # seats) meanwhile and the evening is open; otherwise the locked path
-        # below sorts it out (a conflict, or the closed evening refused).
+        # below sorts it out (a conflict, or the closed evening refused). The
+        # version is checked on the hand's own row, never through a join: an
+        # UPDATE with a join becomes "id IN (SELECT ...)", and PostgreSQL then
+        # judges the version by the snapshot taken before it waited for the
+        # other phone's correction, so both corrections would be "saved".
         written = (
-            Hand.objects.filter(
-                pk=hand.pk, version=expected_version, deleted_at__isnull=True, session__closed_at__isnull=True
-            )
+            Hand.objects.filter(pk=hand.pk, version=expected_version, deleted_at__isnull=True)
+            .filter(Exists(open_session))
             .filter(~Exists(seats))
             .update(
                 **{field: getattr(hand, field) for field in SNAPSHOT_FIELDS},
