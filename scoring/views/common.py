@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import gzip
 import re
+import secrets
 
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.crypto import get_random_string
+from django.utils.decorators import decorator_from_middleware
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
@@ -24,6 +30,40 @@ class Request(HttpRequest):
 
 
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # what a form sends back; anything else gets a new one
+
+
+class QuickGZip(GZipMiddleware):
+    """Django's gzip_page at compression level 1 instead of 6: a sheet page of
+    45 kB compresses three times faster and comes out about a tenth larger.
+    Like Django's, every response gets random padding in its gzip header (its
+    mitigation of BREACH); the rules of what is compressed are Django's."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if response.streaming or len(response.content) < 200 or response.has_header("Content-Encoding"):
+            return super().process_response(request, response)
+        patch_vary_headers(response, ("Accept-Encoding",))
+        if not gzip_accepted(request):
+            return response
+        compressed = gzip.compress(response.content, compresslevel=1, mtime=0)
+        padding = get_random_string(1 + secrets.randbelow(self.max_random_bytes)).encode() + b"\0"
+        compressed = compressed[:3] + bytes([gzip.FNAME]) + compressed[4:10] + padding + compressed[10:]
+        if len(compressed) >= len(response.content):
+            return response
+        response.content = compressed
+        response.headers["Content-Length"] = str(len(compressed))
+        etag = response.get("ETag")
+        if etag and etag.startswith('"'):
+            response.headers["ETag"] = "W/" + etag
+        response.headers["Content-Encoding"] = "gzip"
+        return response
+
+
+def gzip_accepted(request: HttpRequest) -> bool:
+    return re.search(r"\bgzip\b", request.META.get("HTTP_ACCEPT_ENCODING", "")) is not None
+
+
+# The sheet pages, compressed for browsers that accept it (see README, "Rendered once per change").
+quick_gzip_page = decorator_from_middleware(QuickGZip)
 
 
 def whole(raw: str | None) -> int | None:

@@ -7,7 +7,6 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
@@ -15,7 +14,7 @@ from scoring import caching, services
 from scoring.models import Hand, Session
 from scoring.qr import qr_svg
 from scoring.sheet import sheet_context
-from scoring.views.common import Request, own_session, shared_session, whole
+from scoring.views.common import Request, own_session, quick_gzip_page, shared_session, whole
 from scoring.views.hands import hand_page_context
 
 
@@ -60,7 +59,7 @@ def _act(session: Session, posted: QueryDict) -> str | None:
 SHARED_BOARD_PER_MINUTE = 600
 
 
-@gzip_page
+@quick_gzip_page
 @require_GET
 def shared_board(request: Request, token: str) -> HttpResponse:
     """The live sheet, read-only, for anyone with the link. The page asks every few
