@@ -212,6 +212,8 @@ FILE_UPLOAD_HANDLERS = [
 # Behind a reverse proxy: trust its X-Forwarded-Proto and X-Forwarded-For.
 BEHIND_PROXY = env_bool("BEHIND_PROXY")
 
+# Django's database sessions, read with one written-out statement per request.
+SESSION_ENGINE = "scoring.login_sessions"
 SESSION_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"  # like the session cookie: not sent along with other sites' requests
 CSRF_COOKIE_HTTPONLY = False

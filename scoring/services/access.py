@@ -7,17 +7,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connections
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from scoring import rows
 from scoring.models import Group, Hand, Membership, Session
 from scoring.services.sessions import restorable_since
 
-# The session's row as every page reads it, in one statement written out once:
-# building the same query with the ORM on every request cost more than running it.
-_SESSION = Session._meta
-SESSION_COLUMNS = ", ".join(f's."{field.column}"' for field in _SESSION.concrete_fields)
-_VERSION = [field.attname for field in _SESSION.concrete_fields].index("version")
+# The session's row as every page reads it, in one statement written out once
+# (``scoring.rows``): building the same query with the ORM on every request cost
+# more than running it.
+SESSION_COLUMNS = rows.columns(Session, "s")
+_VERSION = [field.attname for field in Session._meta.concrete_fields].index("version")
 _MAY_WORK_ON = (
     's."owner_id" = %s'
     f' OR EXISTS (SELECT 1 FROM "{Session.editors.through._meta.db_table}" e'
@@ -25,41 +25,24 @@ _MAY_WORK_ON = (
     f' OR EXISTS (SELECT 1 FROM "{Membership._meta.db_table}" m'
     ' WHERE m."group_id" = s."group_id" AND m."user_id" = %s)'
 )
-_SESSION_FOR = (
-    f'SELECT {SESSION_COLUMNS} FROM "{_SESSION.db_table}" s WHERE s."id" = %s AND s."deleted_at" IS NULL'
-)
-_SESSION_SHARED = f'SELECT {SESSION_COLUMNS} FROM "{_SESSION.db_table}" s WHERE s."share_token" = %s AND s."deleted_at" IS NULL'
+_SESSIONS = f'SELECT {SESSION_COLUMNS} FROM "{Session._meta.db_table}" s WHERE s."deleted_at" IS NULL'
 
 
 def session_for(user: User, pk: int, *, owner_only: bool = False) -> Session:
     """A session the user may work on: their own, one they were made an editor of,
     or an evening of a group they are a member of; a deleted session is not there any more."""
     if owner_only:
-        row = _session_row(f'{_SESSION_FOR} AND s."owner_id" = %s', [pk, user.pk])
+        row = rows.fetch_one(f'{_SESSIONS} AND s."id" = %s AND s."owner_id" = %s', [pk, user.pk])
     else:
-        row = _session_row(f"{_SESSION_FOR} AND ({_MAY_WORK_ON})", [pk, user.pk, user.pk, user.pk])
+        row = rows.fetch_one(f'{_SESSIONS} AND s."id" = %s AND ({_MAY_WORK_ON})', [pk, *[user.pk] * 3])
     if row is None:
         raise Session.DoesNotExist
     return session_from_row(row)
 
 
-def _session_row(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
-    with connections["default"].cursor() as cursor:
-        cursor.execute(sql, params)
-        row: tuple[Any, ...] | None = cursor.fetchone()
-        return row
-
-
 def session_from_row(row: Sequence[Any]) -> Session:
-    """The session of a row read with every column (``SESSION_COLUMNS``), its values
-    converted as the ORM converts them."""
-    connection = connections["default"]
-    values = list(row)
-    for index, field in enumerate(_SESSION.concrete_fields):
-        column = field.get_col(_SESSION.db_table)
-        for convert in [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]:
-            values[index] = convert(values[index], column, connection)
-    return Session.from_db("default", [field.attname for field in _SESSION.concrete_fields], values)
+    """The session of a row read with ``SESSION_COLUMNS``."""
+    return rows.from_row(Session, row)
 
 
 def _may_work_on(user: User, path: str, *, owner_only: bool = False) -> Q:
@@ -107,7 +90,7 @@ def shared_row(token: str) -> tuple[Any, ...]:
     """The row of the session behind a share link, not yet made a ``Session``:
     a watcher's poll with nothing changed needs only its version
     (``row_version``); ``Session.DoesNotExist`` if revoked or deleted."""
-    row = _session_row(_SESSION_SHARED, [token]) if token else None
+    row = rows.fetch_one(f'{_SESSIONS} AND s."share_token" = %s', [token]) if token else None
     if row is None:
         raise Session.DoesNotExist
     return row

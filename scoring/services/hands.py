@@ -126,12 +126,13 @@ def hand_record(
         cursor.execute(_recording_state(len(players)), [client_token, retoken, *players, session.pk])
         row = cursor.fetchone()
     locked = session_from_row(row[:-6])
-    state = RecordingState(*row[-6:-1], seats_changed=bool(row[-1]))
+    state = RecordingState(row[-6], row[-5], row[-4], row[-3], row[-2], seats_changed=bool(row[-1]))
     if client_token and state.token_hand is not None:
         existing: Hand | None = Hand.objects.get(pk=state.token_hand)
         if existing is not None and existing.client_digest not in ("", digest):
             client_token = retoken
-            existing = Hand.objects.filter(pk=state.retoken_hand).first()
+            retoken_hand = state.retoken_hand
+            existing = Hand.objects.filter(pk=retoken_hand).first() if retoken_hand is not None else None
         if existing is not None:
             transaction.set_rollback(True)  # stored already: nothing changed, not even the version
             return existing

@@ -5,10 +5,12 @@ from __future__ import annotations
 import gzip
 import re
 import secrets
+from collections.abc import Callable
+from typing import TypeVar, cast
 
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -38,9 +40,11 @@ class QuickGZip(GZipMiddleware):
     Like Django's, every response gets random padding in its gzip header (its
     mitigation of BREACH); the rules of what is compressed are Django's."""
 
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        if response.streaming or len(response.content) < 200 or response.has_header("Content-Encoding"):
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        if not isinstance(response, HttpResponse) or len(response.content) < 200:
             return super().process_response(request, response)
+        if response.has_header("Content-Encoding"):
+            return response
         patch_vary_headers(response, ("Accept-Encoding",))
         if not gzip_accepted(request):
             return response
@@ -62,8 +66,12 @@ def gzip_accepted(request: HttpRequest) -> bool:
     return re.search(r"\bgzip\b", request.META.get("HTTP_ACCEPT_ENCODING", "")) is not None
 
 
-# The sheet pages, compressed for browsers that accept it (see README, "Rendered once per change").
-quick_gzip_page = decorator_from_middleware(QuickGZip)
+View = TypeVar("View", bound=Callable[..., HttpResponseBase])
+
+
+def quick_gzip_page(view: View) -> View:
+    """A sheet page, compressed for browsers that accept it (README, "Rendered once per change")."""
+    return cast(View, decorator_from_middleware(QuickGZip)(view))
 
 
 def whole(raw: str | None) -> int | None:
