@@ -43,6 +43,8 @@ SECONDS = 40.0
 MEMORY_BYTES = 1536 * 1024 * 1024  # address space of the drawing process
 # PDFs drawn at once by one server process; more requests wait for a turn.
 AT_ONCE = 1
+# How much lower than the server's requests the drawing server and its PDFs run.
+NICENESS = 10
 # How long a drawing server may take to start (WeasyPrint's import, its fonts).
 STARTING_SECONDS = 60.0
 
@@ -213,6 +215,9 @@ def serve() -> None:
     standard input a forked process draws the PDF within its limits; the answer
     goes to standard output. Ends when the worker closes standard input (the
     worker ended)."""
+    # Pages before PDFs: starting (with every worker that replaces one) and
+    # drawing take what CPU the server's requests leave.
+    os.nice(NICENESS)
     render("<p>Tarock</p>")  # the import, and the fonts found and loaded, once
     gc.freeze()  # what is loaded now is never collected: the forks leave it shared and unscanned
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
