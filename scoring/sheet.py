@@ -32,6 +32,7 @@ from scoring.engine import HandType, Line, Section, SectionKind, Settlement, Sto
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
 from scoring.models import Hand, Session
 from scoring.presentation import house_rules, signed
+from scoring.rows import fetch_one
 from scoring.services.games import Game, game_of
 from scoring.services.hands import proposed_dealer_after
 
@@ -420,9 +421,17 @@ class DeletedHand:
     deleted_at: datetime
 
 
+_ANY_DELETED = (
+    f'SELECT 1 FROM "{Hand._meta.db_table}" WHERE "session_id" = %s AND "deleted_at" IS NOT NULL LIMIT 1'
+)
+
+
 def deleted_hands(session: Session) -> list[DeletedHand]:
-    """The session's deleted hands in recording order: one query, and a second
-    (the live hands' numbers) only when there are any; the sheet is not built."""
+    """The session's deleted hands in recording order: one narrow query (most
+    sessions have none), then the hands and the live hands' numbers only when
+    there are any; the sheet is not built."""
+    if fetch_one(_ANY_DELETED, [session.pk]) is None:
+        return []
     hands = list(
         Hand.objects.filter(session=session, deleted_at__isnull=False)
         .order_by("number")
