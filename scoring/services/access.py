@@ -71,13 +71,22 @@ def deleted_sessions(user: User) -> QuerySet[Session]:
 
 
 def group_for(user: User, pk: int, *, owner_only: bool = False) -> Group:
-    """A group the user is a member of (its owner, with ``owner_only``)."""
-    memberships = Membership.objects.filter(group_id=pk, user=user)
+    """A group the user is a member of (its owner, with ``owner_only``): one query."""
     if owner_only:
-        memberships = memberships.filter(role=Membership.Role.OWNER)
-    if not memberships.exists():
+        row = rows.fetch_one(
+            f'{_GROUP_OF_MEMBER} AND m."role" = %s)', [pk, user.pk, Membership.Role.OWNER.value]
+        )
+    else:
+        row = rows.fetch_one(f"{_GROUP_OF_MEMBER})", [pk, user.pk])
+    if row is None:
         raise Group.DoesNotExist
-    return Group.objects.get(pk=pk)
+    return rows.from_row(Group, row)
+
+
+_GROUP_OF_MEMBER = (
+    f'SELECT {rows.columns(Group, "g")} FROM "{Group._meta.db_table}" g WHERE g."id" = %s'
+    f' AND EXISTS (SELECT 1 FROM "{Membership._meta.db_table}" m WHERE m."group_id" = g."id" AND m."user_id" = %s'
+)
 
 
 def session_shared(token: str) -> Session:
