@@ -138,6 +138,18 @@ def test_drawing_a_pdf_gets_bounded_memory():
         html_to_pdf("<p>" + "Tarock " * 20_000 + "</p>", memory=64 * 1024 * 1024)
 
 
+def test_every_pdf_is_drawn_in_a_process_of_its_own_forked_from_one_drawing_server():
+    assert html_to_pdf("<p>Tarock</p>").startswith(b"%PDF")
+    server = pdf._server.process
+    assert server is not None and server.poll() is None  # WeasyPrint loaded there, once
+    with pytest.raises(PdfFailed):
+        html_to_pdf("<p>" + "Tarock " * 20_000 + "</p>", memory=64 * 1024 * 1024)
+    with pytest.raises(PdfFailed, match="longer than"):
+        html_to_pdf("<p>" + "Tarock " * 20_000 + "</p>", seconds=0.2)
+    assert html_to_pdf("<p>Tarock</p>").startswith(b"%PDF")
+    assert pdf._server.process is server and server.poll() is None  # the failed drawings took only their own
+
+
 def test_a_pdf_that_takes_too_long_sends_the_player_back_to_the_sheet_with_a_message(
     logged_in, make_session, monkeypatch
 ):
