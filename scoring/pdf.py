@@ -40,7 +40,9 @@ from typing import IO, Any
 # (the most a PDF shows) draws in a few seconds on a small machine, three at
 # once on two busy cores within this.
 SECONDS = 40.0
-MEMORY_BYTES = 1536 * 1024 * 1024  # address space of the drawing process
+# Address space of the drawing process, all of it: what it shares with the
+# drawing server it was forked from (about 150 MB) counts within it.
+MEMORY_BYTES = 1536 * 1024 * 1024
 # PDFs drawn at once by one server process; more requests wait for a turn.
 AT_ONCE = 1
 # How much lower than the server's requests the drawing server and its PDFs run.
