@@ -9,7 +9,8 @@ settings) never show each other's stale sheets; old versions simply expire.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from django.core.cache import cache
@@ -27,6 +28,23 @@ SECONDS = 24 * 60 * 60
 def session_key(session: Session, *parts: object) -> str:
     """The key of something drawn from this version of the session, in the reader's language."""
     return ":".join(["session", session.sheet_key, get_language() or "", *map(str, parts)])
+
+
+def row_key(hand_id: int, version: int, place: int, numbers: object, share_token: str) -> str:
+    """The key of a hand's row on the sheet: this version of the hand at this place,
+    with these running totals (``numbers``), behind this share link or none, in
+    the reader's language. It needs no session version: a row changes only with these."""
+    digest = hashlib.md5(repr(numbers).encode(), usedforsecurity=False).hexdigest()
+    return f"row:{hand_id}.{version}.{place}:{digest}:{share_token}:{get_language() or ''}"
+
+
+def get_many(keys: Sequence[str]) -> dict[str, object]:
+    """What is stored under these keys, in one round trip to the cache."""
+    return cache.get_many(keys)
+
+
+def set_many(values: dict[str, object]) -> None:
+    cache.set_many(values, SECONDS)
 
 
 def cached(key: str, build: Callable[[], T]) -> T:

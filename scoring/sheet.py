@@ -19,10 +19,11 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
 
-from django.db.models import TextField
-from django.db.models.functions import Cast
+from django.db import connections
+from django.template.loader import get_template
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from scoring import caching
@@ -31,6 +32,7 @@ from scoring.engine import HandType, Line, Section, SectionKind, Settlement, Sto
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
 from scoring.models import Hand, HandChange, Session
 from scoring.presentation import house_rules, signed
+from scoring.rows import fetch_one
 from scoring.services.games import Game, game_of
 from scoring.services.hands import proposed_dealer_after
 
@@ -51,7 +53,7 @@ ROW_FIELDS = (
     "sitting_out",
     "note",
     "deltas",
-    "description_text",
+    "description",
     "facts",
 )
 
@@ -215,15 +217,8 @@ class Sheet:
 
 def build_sheet(session: Session) -> Sheet:
     """The sheet from two queries whatever its length: seats, hands, nothing else."""
-    seats = list(session.seats.all())
-    game = game_of(session, seats)
-    hands = list(
-        Hand.objects.filter(session=session, deleted_at__isnull=True)
-        .order_by("number")
-        # Decoded only for the rows a page shows (``SheetRow.description``).
-        .annotate(description_text=Cast("description", TextField()))
-        .values_list(*ROW_FIELDS)
-    )
+    game = game_of(session)
+    hands = stored_rows(session.pk)
     stored = [
         StoredHand(dealer or None, {name: _points(value) for name, value in deltas.items()}, frozenset(facts))
         for (_, _, _, _, dealer, _, _, deltas, _, facts) in hands
@@ -310,6 +305,33 @@ def build_sheet(session: Session) -> Sheet:
     )
 
 
+# The stored hands as the sheet reads them, in one statement written out once
+# (what the ORM spent building it and converting each row was most of the sheet's time).
+_COLUMNS = ", ".join(f'"{name}"' for name in ROW_FIELDS)
+_HANDS = (
+    f'SELECT {_COLUMNS} FROM "{Hand._meta.db_table}"'
+    ' WHERE "session_id" = %s AND "deleted_at" IS NULL ORDER BY "number"'
+)
+
+
+def stored_rows(session_id: int) -> list[tuple[Any, ...]]:
+    """The live hands' ``ROW_FIELDS`` in order: the deltas and facts decoded, the
+    description left as JSON text (read only for the rows a page shows)."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute(_HANDS, [session_id])
+        rows = cursor.fetchall()
+    return [(*row[:7], _json(row[7]), _json_text(row[8]), _json(row[9])) for row in rows]
+
+
+def _json(value: Any) -> Any:
+    """A JSON column as the database driver gave it: text (SQLite), or decoded already."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _json_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 # The same few values (0, ±40, ±80, …) recur on every hand of every sheet.
 _points = lru_cache(maxsize=4096)(points_from_json)
 
@@ -333,6 +355,32 @@ def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]
         "show_all": show_all,
         "cache_seconds": caching.SECONDS,
     }
+
+
+ROW_TEMPLATE = "scoring/_hand_row.html"
+
+
+def hand_rows(rows: Sequence[SheetRow], players: Sequence[str], session_id: int, share_token: str) -> str:
+    """The sheet's rows of these hands as HTML: each drawn once per version and
+    place (``caching.row_key``), all of them read from the cache in one round trip,
+    the missing ones drawn from a template of their own and stored in one more."""
+    keys = [
+        caching.row_key(row.hand_id, row.version, row.index, (row.totals, row.overall, players), share_token)
+        for row in rows
+    ]
+    found = caching.get_many(keys)
+    drawn: dict[str, object] = {}
+    template = get_template(ROW_TEMPLATE)
+    context = {"players": players, "colspan": len(players) + 1, "session_id": session_id}
+    parts = []
+    for key, row in zip(keys, rows, strict=True):
+        html = found.get(key)
+        if html is None:
+            html = drawn[key] = template.render({**context, "row": row, "share_token": share_token})
+        parts.append(str(html))
+    if drawn:
+        caching.set_many(drawn)
+    return mark_safe("\n".join(parts))  # drawn by the template, which escapes
 
 
 def _settled(net: Any, session: Session) -> Settlement | None:
@@ -422,9 +470,17 @@ def restored_place(hand: Hand, live_numbers: Sequence[int]) -> int:
     return bisect_left(live_numbers, hand.number) + 1
 
 
+_ANY_DELETED = (
+    f'SELECT 1 FROM "{Hand._meta.db_table}" WHERE "session_id" = %s AND "deleted_at" IS NOT NULL LIMIT 1'
+)
+
+
 def deleted_hands(session: Session) -> list[DeletedHand]:
-    """The session's deleted hands in recording order: one query, and three more
-    (the hands' numbers and history) only when there are any; the sheet is not built."""
+    """The session's deleted hands in recording order: one narrow query (most
+    sessions have none), then the hands, their numbers and history only when
+    there are any; the sheet is not built."""
+    if fetch_one(_ANY_DELETED, [session.pk]) is None:
+        return []
     hands = list(
         Hand.objects.filter(session=session, deleted_at__isnull=False)
         .order_by("number")

@@ -228,6 +228,11 @@ def worker_pids(port: int) -> list[int]:
     return [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and _ppid(int(pid)) == master]
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (a worker's PDF drawing server)."""
+    return [int(child) for child in os.listdir("/proc") if child.isdigit() and _ppid(int(child)) == pid]
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """User and system CPU time these processes have used so far."""
     total = 0

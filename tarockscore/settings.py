@@ -116,9 +116,11 @@ if not DATABASE_URL:
 DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL,
-        # A server database keeps its connections open between requests (a new
-        # PostgreSQL connection per request costs more than the request itself).
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0" if DATABASE_URL.startswith("sqlite") else "60")),
+        # Connections stay open between requests: a new PostgreSQL connection
+        # costs more than the request itself, and a new SQLite one (its pragmas,
+        # Django's functions registered on it) about a millisecond, as much as a
+        # watcher's whole poll. Each server thread keeps its own connection.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
 }
@@ -215,6 +217,8 @@ FILE_UPLOAD_HANDLERS = [
 # Behind a reverse proxy: trust its X-Forwarded-Proto and X-Forwarded-For.
 BEHIND_PROXY = env_bool("BEHIND_PROXY")
 
+# Django's database sessions, read with one written-out statement per request.
+SESSION_ENGINE = "scoring.login_sessions"
 SESSION_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"  # like the session cookie: not sent along with other sites' requests
 CSRF_COOKIE_HTTPONLY = False

@@ -31,9 +31,12 @@ from scoring.services.access import (
     group_for,
     hand_for,
     hand_of,
+    row_version,
     session_deleted_for,
     session_for,
+    session_from_row,
     session_shared,
+    shared_row,
 )
 from scoring.services.corrections import (
     RulesChange,
@@ -102,6 +105,7 @@ __all__ = [
     "name_from_filename",
     "options_json",
     "proposed_dealer",
+    "row_version",
     "session_add_editor",
     "session_board_state",
     "session_change_rules",
@@ -111,6 +115,7 @@ __all__ = [
     "session_deleted_for",
     "session_edit",
     "session_for",
+    "session_from_row",
     "session_import",
     "session_remove_editor",
     "session_rename_player",
@@ -121,4 +126,5 @@ __all__ = [
     "session_shared",
     "session_unshare",
     "sessions_purge",
+    "shared_row",
 ]

@@ -3,19 +3,46 @@ for them (``DoesNotExist``), so a stranger cannot even learn that it is there.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from scoring import rows
 from scoring.models import Group, Hand, Membership, Session
 from scoring.services.sessions import restorable_since
+
+# The session's row as every page reads it, in one statement written out once
+# (``scoring.rows``): building the same query with the ORM on every request cost
+# more than running it.
+SESSION_COLUMNS = rows.columns(Session, "s")
+_VERSION = [field.attname for field in Session._meta.concrete_fields].index("version")
+_MAY_WORK_ON = (
+    's."owner_id" = %s'
+    f' OR EXISTS (SELECT 1 FROM "{Session.editors.through._meta.db_table}" e'
+    ' WHERE e."session_id" = s."id" AND e."user_id" = %s)'
+    f' OR EXISTS (SELECT 1 FROM "{Membership._meta.db_table}" m'
+    ' WHERE m."group_id" = s."group_id" AND m."user_id" = %s)'
+)
+_SESSIONS = f'SELECT {SESSION_COLUMNS} FROM "{Session._meta.db_table}" s WHERE s."deleted_at" IS NULL'
 
 
 def session_for(user: User, pk: int, *, owner_only: bool = False) -> Session:
     """A session the user may work on: their own, one they were made an editor of,
     or an evening of a group they are a member of; a deleted session is not there any more."""
-    return Session.objects.filter(
-        _may_work_on(user, "", owner_only=owner_only), pk=pk, deleted_at__isnull=True
-    ).get()
+    if owner_only:
+        row = rows.fetch_one(f'{_SESSIONS} AND s."id" = %s AND s."owner_id" = %s', [pk, user.pk])
+    else:
+        row = rows.fetch_one(f'{_SESSIONS} AND s."id" = %s AND ({_MAY_WORK_ON})', [pk, *[user.pk] * 3])
+    if row is None:
+        raise Session.DoesNotExist
+    return session_from_row(row)
+
+
+def session_from_row(row: Sequence[Any]) -> Session:
+    """The session of a row read with ``SESSION_COLUMNS``."""
+    return rows.from_row(Session, row)
 
 
 def _may_work_on(user: User, path: str, *, owner_only: bool = False) -> Q:
@@ -44,21 +71,43 @@ def deleted_sessions(user: User) -> QuerySet[Session]:
 
 
 def group_for(user: User, pk: int, *, owner_only: bool = False) -> Group:
-    """A group the user is a member of (its owner, with ``owner_only``)."""
-    memberships = Membership.objects.filter(group_id=pk, user=user)
+    """A group the user is a member of (its owner, with ``owner_only``): one query."""
     if owner_only:
-        memberships = memberships.filter(role=Membership.Role.OWNER)
-    if not memberships.exists():
+        row = rows.fetch_one(
+            f'{_GROUP_OF_MEMBER} AND m."role" = %s)', [pk, user.pk, Membership.Role.OWNER.value]
+        )
+    else:
+        row = rows.fetch_one(f"{_GROUP_OF_MEMBER})", [pk, user.pk])
+    if row is None:
         raise Group.DoesNotExist
-    return Group.objects.get(pk=pk)
+    return rows.from_row(Group, row)
+
+
+_GROUP_OF_MEMBER = (
+    f'SELECT {rows.columns(Group, "g")} FROM "{Group._meta.db_table}" g WHERE g."id" = %s'
+    f' AND EXISTS (SELECT 1 FROM "{Membership._meta.db_table}" m WHERE m."group_id" = g."id" AND m."user_id" = %s'
+)
 
 
 def session_shared(token: str) -> Session:
     """The session behind a share link (read-only); ``Session.DoesNotExist`` if
     revoked or the session was deleted."""
-    if not token:
+    return session_from_row(shared_row(token))
+
+
+def shared_row(token: str) -> tuple[Any, ...]:
+    """The row of the session behind a share link, not yet made a ``Session``:
+    a watcher's poll with nothing changed needs only its version
+    (``row_version``); ``Session.DoesNotExist`` if revoked or deleted."""
+    row = rows.fetch_one(f'{_SESSIONS} AND s."share_token" = %s', [token]) if token else None
+    if row is None:
         raise Session.DoesNotExist
-    return Session.objects.get(share_token=token, deleted_at__isnull=True)
+    return row
+
+
+def row_version(row: Sequence[Any]) -> str:
+    """The version of a session's row, as a watching phone sends it back."""
+    return str(row[_VERSION])
 
 
 def hand_of(user: User, pk: int, hand_id: int) -> Hand:

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
+
+from django.db import connections
 
 from scoring.engine import VARIANTS, Variant
 from scoring.models import Seat, Session
+
+_SEAT_NAMES = f'SELECT "name" FROM "{Seat._meta.db_table}" WHERE "session_id" = %s ORDER BY "position"'
 
 
 @dataclass(frozen=True)
@@ -20,9 +26,25 @@ class Game:
 
 def game_of(session: Session, seats: Sequence[Seat] | None = None) -> Game:
     """The session's game; pass its seats when they were loaded already."""
-    variant = VARIANTS[session.variant]
-    players = tuple(seat.name for seat in (seats if seats is not None else session.seats.all()))
-    return Game(variant, players, variant.parse_options(session.options, players))
+    if seats is None:
+        seats = getattr(session, "_prefetched_objects_cache", {}).get("seats")
+    players = tuple(seat.name for seat in seats) if seats is not None else seat_names(session.pk)
+    rules = json.dumps(session.options, sort_keys=True)
+    return Game(VARIANTS[session.variant], players, _house_rules(session.variant, rules, players))
+
+
+def seat_names(session_id: int) -> tuple[str, ...]:
+    """The players of a session in playing order (one narrow query)."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute(_SEAT_NAMES, [session_id])
+        return tuple(name for (name,) in cursor.fetchall())
+
+
+@lru_cache(maxsize=512)
+def _house_rules(variant: str, rules: str, players: tuple[str, ...]) -> Any:
+    """The house rules as the engine reads them, parsed once per value (they are
+    frozen dataclasses, so one parsed value serves every request)."""
+    return VARIANTS[variant].parse_options(json.loads(rules), players)
 
 
 def options_json(options: Any) -> dict[str, Any]:

@@ -11,18 +11,20 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
-from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db import connections, transaction
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from scoring.engine import HandRecord, HandScore, InvalidInput, next_dealer, read_hand, score_hand
 from scoring.engine.session_file import MAX_HANDS
 from scoring.engine.types import gettext_noop, invalid, line_to_json, points_to_json
 from scoring.models import Hand, HandChange, Seat, Session
+from scoring.services.access import SESSION_COLUMNS, session_from_row
 from scoring.services.games import Game, game_of
 from scoring.services.sessions import check_open, follow_change, mark_changed
 
@@ -113,30 +115,38 @@ def hand_record(
     read it, checked against the seats under the lock."""
     digest = _digest(raw if sent is None else sent) if client_token else ""
     retoken = f"{client_token[:31]}~{digest}"
-    # The new version first: writing it takes the session's row lock, which
-    # orders hands recorded at the same moment, and the next statement then
-    # sees every hand committed before it (``mark_changed`` for every other change).
-    Session.objects.filter(pk=session.pk).update(version=F("version") + 1, changed_at=timezone.now())
-    locked: Any = Session.objects.annotate(**_recording_state(client_token, retoken, game)).get(pk=session.pk)
-    if client_token and locked.token_hand is not None:
-        existing: Hand | None = Hand.objects.get(pk=locked.token_hand)
+    connection = connections["default"]
+    with connection.cursor() as cursor:
+        # The new version first: writing it takes the session's row lock, which
+        # orders hands recorded at the same moment, and the next statement then
+        # sees every hand committed before it (``mark_changed`` for every other change).
+        changed_at = connection.ops.adapt_datetimefield_value(timezone.now())
+        cursor.execute(_NEW_VERSION, [changed_at, session.pk])
+        players = game.players if game is not None else ()
+        cursor.execute(_recording_state(len(players)), [client_token, retoken, *players, session.pk])
+        row = cursor.fetchone()
+    locked = session_from_row(row[:-6])
+    state = RecordingState(row[-6], row[-5], row[-4], row[-3], row[-2], seats_changed=bool(row[-1]))
+    if client_token and state.token_hand is not None:
+        existing: Hand | None = Hand.objects.get(pk=state.token_hand)
         if existing is not None and existing.client_digest not in ("", digest):
             client_token = retoken
-            existing = Hand.objects.filter(pk=locked.retoken_hand).first()
+            retoken_hand = state.retoken_hand
+            existing = Hand.objects.filter(pk=retoken_hand).first() if retoken_hand is not None else None
         if existing is not None:
             transaction.set_rollback(True)  # stored already: nothing changed, not even the version
             return existing
     check_open(locked)
-    if locked.live_hands >= MAX_HANDS:
+    if state.live_hands >= MAX_HANDS:
         raise invalid(
             "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
         )
-    if game is None or locked.seats_changed:
+    if game is None or state.seats_changed:
         game = game_of(locked)
-    record, score = hand_check(game=game, raw=raw, previous_dealer=locked.last_dealer, from_form=from_form)
+    record, score = hand_check(game=game, raw=raw, previous_dealer=state.last_dealer, from_form=from_form)
     hand = Hand(
         session=locked,
-        number=(locked.last_number or 0) + 1,
+        number=(state.last_number or 0) + 1,
         client_token=client_token,
         client_digest=digest,
         created_by=user,
@@ -148,27 +158,50 @@ def hand_record(
     return hand
 
 
-def _recording_state(token: str, retoken: str, game: Game | None) -> dict[str, Any]:
+_NEW_VERSION = (
+    f'UPDATE "{Session._meta.db_table}" SET "version" = "version" + 1, "changed_at" = %s WHERE "id" = %s'
+)
+
+
+@dataclass(frozen=True)
+class RecordingState:
     """What recording a hand needs to know of its session, read with the session's
     row lock in the same query: the last number given, the last dealer, a hand
     already stored under the form's token, and whether the seats still are the
     ones the caller read."""
-    hands = Hand.objects.filter(session=OuterRef("pk"))
-    live = hands.filter(deleted_at__isnull=True).exclude(dealer="")
-    seats = Seat.objects.filter(session=OuterRef("pk"))
-    return {
-        "last_number": Subquery(hands.order_by("-number").values("number")[:1]),
-        "last_dealer": Subquery(live.order_by("-number").values("dealer")[:1]),
-        "token_hand": Subquery(hands.filter(client_token=token).exclude(client_token="").values("pk")[:1]),
-        "retoken_hand": Subquery(hands.filter(client_token=retoken).values("pk")[:1]),
-        "live_hands": Coalesce(Subquery(_count(hands.filter(deleted_at__isnull=True))), 0),
-        "seats_changed": Exists(seats.exclude(name__in=game.players)) if game else Value(True),
-    }
+
+    last_number: int | None
+    last_dealer: str | None
+    token_hand: int | None
+    retoken_hand: int | None
+    live_hands: int
+    seats_changed: bool
 
 
-def _count(hands: QuerySet[Hand]) -> Any:
-    """How many of these hands, as a subquery."""
-    return hands.order_by().values("session").annotate(count=Count("pk")).values("count")
+@lru_cache(maxsize=8)
+def _recording_state(players: int) -> str:
+    """One statement, written out once per table size: the session's row and its
+    ``RecordingState``. Its parameters: the form's token, the token with its
+    digest, the ``players`` names the caller read, the session; with no players
+    given, the seats count as changed."""
+    hands = f'FROM "{Hand._meta.db_table}" h WHERE h."session_id" = s."id"'
+    seats = (
+        f'EXISTS (SELECT 1 FROM "{Seat._meta.db_table}" t WHERE t."session_id" = s."id"'
+        f' AND t."name" NOT IN ({", ".join(["%s"] * players)}))'
+        if players
+        else "1 = 1"
+    )
+    return (
+        f"SELECT {SESSION_COLUMNS},"
+        f' (SELECT MAX(h."number") {hands}),'
+        f""" (SELECT h."dealer" {hands} AND h."deleted_at" IS NULL AND h."dealer" <> ''"""
+        ' ORDER BY h."number" DESC LIMIT 1),'
+        f""" (SELECT h."id" {hands} AND h."client_token" = %s AND h."client_token" <> '' LIMIT 1),"""
+        f' (SELECT h."id" {hands} AND h."client_token" = %s LIMIT 1),'
+        f' (SELECT COUNT(*) {hands} AND h."deleted_at" IS NULL),'
+        f" CASE WHEN {seats} THEN 1 ELSE 0 END"
+        f' FROM "{Session._meta.db_table}" s WHERE s."id" = %s'
+    )
 
 
 # What scoring a hand writes (``store``), and so what a correction or a re-score

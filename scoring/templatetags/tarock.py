@@ -11,7 +11,7 @@ from django.contrib.staticfiles import finders
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from scoring import presentation
+from scoring import presentation, sheet
 from scoring.engine import Line
 
 register = template.Library()
@@ -82,3 +82,9 @@ def colon() -> str:
     """A colon after a label, as the reader's language sets it: French puts a
     no-break space before it ("Total : 12")."""
     return "\u00a0:" if (get_language() or "").startswith("fr") else ":"
+
+
+@register.simple_tag(takes_context=True)
+def hand_rows(context: template.Context, rows: Any, share_token: str | None = None) -> str:
+    """The sheet's rows of these hands (``scoring.sheet.hand_rows``)."""
+    return sheet.hand_rows(rows, context["sheet"].players, context["session"].pk, share_token or "")

@@ -7,7 +7,6 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
@@ -15,7 +14,7 @@ from scoring import caching, services
 from scoring.models import Hand, Session
 from scoring.qr import qr_svg
 from scoring.sheet import sheet_context
-from scoring.views.common import Request, own_session, shared_session, whole
+from scoring.views.common import Request, own_session, quick_gzip_page, shared_session, whole
 from scoring.views.hands import hand_page_context
 
 
@@ -60,25 +59,25 @@ def _act(session: Session, posted: QueryDict) -> str | None:
 SHARED_BOARD_PER_MINUTE = 600
 
 
-@gzip_page
+@quick_gzip_page
 @require_GET
 def shared_board(request: Request, token: str) -> HttpResponse:
-    """The live sheet, read-only, for anyone with the link. The page asks every
-    few seconds whether anything changed (htmx); only then is the board sent
-    again, so a reader's place and focus stay put while nothing happens. A
-    revoked link answers the poll with a notice that stops the polling."""
+    """The live sheet, read-only, for anyone with the link. The page asks every few
+    seconds whether anything changed (htmx); only then is the board sent again, so a
+    reader's place stays put. A revoked link's poll gets a notice that stops polling."""
     try:
-        session = shared_session(token)
-    except Http404:
+        row = services.shared_row(token)  # one narrow read; no login session, no seats, no hands
+    except Session.DoesNotExist:
         if not request.htmx:
             return revoked(request)
         return HttpResponseStopPolling(render(request, "scoring/shared.html#revoked").content)
     if not caching.within_rate(f"shared-board:{token}", SHARED_BOARD_PER_MINUTE):
         refused = _("Too many requests for this link; try again in a minute.")
         return HttpResponse(refused, status=429, headers={"Retry-After": "60"})
-    board = services.BoardState.of(session)  # the row just read: nothing else is needed
-    if request.htmx and request.GET.get("since") == board.version:
-        return HttpResponse(status=204)
+    if request.htmx and request.GET.get("since") == services.row_version(row):
+        return HttpResponse(status=204)  # nothing changed: answered before anything else is made
+    session = services.session_from_row(row)
+    board = services.BoardState.of(session)
     template = "scoring/shared.html#board" if request.htmx else "scoring/shared.html"
     context = {
         "session": session,

@@ -7,16 +7,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
-from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from scoring import exports
 from scoring.models import Session
 from scoring.sheet import deleted_hands, sheet_context
-from scoring.views.common import Request, own_session, whole
+from scoring.views.common import Request, own_session, quick_gzip_page, whole
 
 
-@gzip_page
+@quick_gzip_page
 @login_required
 @require_GET
 def scoreboard(request: Request, pk: int) -> HttpResponse:
@@ -30,7 +29,7 @@ def scoreboard(request: Request, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
-@gzip_page
+@quick_gzip_page
 @login_required
 @require_GET
 def settlement(request: Request, pk: int) -> HttpResponse:
@@ -38,7 +37,7 @@ def settlement(request: Request, pk: int) -> HttpResponse:
     return render(request, "scoring/settlement.html", {"session": session, **sheet_context(session)})
 
 
-@gzip_page
+@quick_gzip_page
 @login_required
 @require_GET
 def session_print(request: Request, pk: int) -> HttpResponse:

@@ -158,9 +158,27 @@ def test_drawing_a_pdf_is_stopped_after_its_time():
     assert time.monotonic() - started < 5
 
 
+# Far more than 64 MB of address space can hold. (The drawing process is forked
+# from the drawing server and shares what that had mapped already, which counts
+# within its limit; a small document might still fit in the server's free memory.)
+HUGE = "<p>" + "Tarock " * 200_000 + "</p>"
+
+
 def test_drawing_a_pdf_gets_bounded_memory():
     with pytest.raises(PdfFailed):
-        html_to_pdf("<p>" + "Tarock " * 20_000 + "</p>", memory=64 * 1024 * 1024)
+        html_to_pdf(HUGE, memory=64 * 1024 * 1024)
+
+
+def test_every_pdf_is_drawn_in_a_process_of_its_own_forked_from_one_drawing_server():
+    assert html_to_pdf("<p>Tarock</p>").startswith(b"%PDF")
+    server = pdf._server.process
+    assert server is not None and server.poll() is None  # WeasyPrint loaded there, once
+    with pytest.raises(PdfFailed):
+        html_to_pdf(HUGE, memory=64 * 1024 * 1024)
+    with pytest.raises(PdfFailed, match="longer than"):
+        html_to_pdf("<p>" + "Tarock " * 20_000 + "</p>", seconds=0.2)
+    assert html_to_pdf("<p>Tarock</p>").startswith(b"%PDF")
+    assert pdf._server.process is server and server.poll() is None  # the failed drawings took only their own
 
 
 def test_a_pdf_that_takes_too_long_sends_the_player_back_to_the_sheet_with_a_message(
@@ -197,6 +215,17 @@ def test_a_watchers_poll_with_nothing_changed_reads_the_session_row_and_nothing_
     with django_assert_num_queries(1):
         response = poll(client, token, version)
     assert response.status_code == 204 and response.content == b""
+
+
+def test_a_logged_in_watchers_poll_with_nothing_changed_reads_neither_login_nor_user(
+    logged_in, watched, django_assert_num_queries
+):
+    session, token = watched
+    version = str(Session.objects.get(pk=session.pk).version)
+    with django_assert_num_queries(1) as queries:
+        response = poll(logged_in, token, version)
+    assert response.status_code == 204
+    assert "scoring_session" in queries.captured_queries[0]["sql"]
 
 
 def test_after_a_change_the_second_watcher_gets_the_board_the_first_one_had_drawn(

@@ -110,9 +110,10 @@ def test_a_hand_saved_during_the_largest_allowed_import_is_stored_after_it_never
     began, imported = threading.Event(), []
 
     def note_begin(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        result = execute(sql, params, many, context)
         if sql.startswith("BEGIN"):
-            began.set()
-        return execute(sql, params, many, context)
+            began.set()  # once the import holds the write lock, not just before it asks for it
+        return result
 
     def run_import() -> None:
         try:

@@ -10,12 +10,14 @@ import re
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services
 from scoring.models import Hand
 from scoring.sheet import SHOWN_HANDS
+from scoring.views.common import quick_gzip_page
 from tests.web.test_views import form_data, sheet_totals
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # Anna +240
@@ -37,7 +39,7 @@ def shown_hands(html: str) -> list[str]:
 def cached_rows() -> int:
     """How many hand rows the (local memory) cache holds."""
     keys: list[str] = list(cache._cache)  # type: ignore[attr-defined]
-    return len([key for key in keys if "template.cache.hand-row." in key])
+    return len([key for key in keys if ":row:" in key])
 
 
 def test_a_hand_saved_shows_at_once_on_the_sheet_the_shared_board_the_print_view_and_the_pdf(
@@ -144,6 +146,20 @@ def test_the_sheet_pages_are_compressed_for_browsers_that_accept_it(logged_in, c
         response = page.get(url, HTTP_ACCEPT_ENCODING="gzip")
         assert response["Content-Encoding"] == "gzip", url
         assert "</html>" in gzip.decompress(response.content).decode()
+
+
+def test_each_compressed_page_carries_random_padding_against_breach(client, french, rf):
+    record(french, SHOWN_HANDS)
+    board = client.get(
+        reverse("shared_board", args=[services.session_share(session=french)]), HTTP_ACCEPT_ENCODING="gzip"
+    )
+    assert board["Content-Encoding"] == "gzip" and board.content[3] & 0x08  # a file name of random length
+    page = quick_gzip_page(lambda request: HttpResponse("<p>the same sheet</p>" * 50))
+    answers = [page(rf.get("/", HTTP_ACCEPT_ENCODING="gzip")) for _ in range(5)]
+    assert {gzip.decompress(answer.content) for answer in answers} == {b"<p>the same sheet</p>" * 50}
+    assert len({answer.content for answer in answers}) > 1  # the same page, compressed differently each time
+    assert all(int(answer["Content-Length"]) == len(answer.content) for answer in answers)
+    assert "Content-Encoding" not in page(rf.get("/"))  # only for browsers that ask for it
 
 
 def test_a_corrected_or_restored_hand_is_shown_on_the_whole_sheet_even_in_a_long_evening(logged_in, french):

@@ -406,3 +406,30 @@ class TestGroups:
         invitation = group_b[5]
         assert client.post(reverse("join", args=[invitation.token])).status_code == 200  # asks to log in
         assert not invitation.group.memberships.exclude(role="owner").exists()
+
+
+def test_a_login_lasts_until_it_expires_is_logged_out_or_the_password_changes(client_for, user, french):
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session as LoginSession
+    from django.utils import timezone
+
+    sheet = reverse("scoreboard", args=[french[0].pk])
+    login = reverse("login")
+    logged_in = client_for(user)
+    assert logged_in.get(sheet).status_code == 200
+    LoginSession.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
+    assert logged_in.get(sheet)["Location"].startswith(login)  # expired: asked to log in again
+
+    logged_in = client_for(user)
+    user.set_password("a-new-long-password")
+    user.save()
+    assert logged_in.get(sheet)["Location"].startswith(login)  # the password changed elsewhere
+
+    logged_in = client_for(user)
+    User.objects.filter(pk=user.pk).update(is_active=False)
+    assert logged_in.get(sheet)["Location"].startswith(login)  # a deactivated account is nobody
+
+    stranger = client_for(user)
+    stranger.cookies["sessionid"] = "not-a-session-key"
+    assert stranger.get(sheet)["Location"].startswith(login)

@@ -72,6 +72,12 @@ def test_sqlite_is_the_default_database_in_wal_mode():
     assert result.stdout.split() == ["django.db.backends.sqlite3", "True", "IMMEDIATE"]
 
 
+def test_database_connections_are_kept_open_between_requests_with_sqlite_too():
+    code = "from django.conf import settings; print(settings.DATABASES['default']['CONN_MAX_AGE'])"
+    assert _django(code, SECRET_KEY="x").stdout.strip() == "60"
+    assert _django(code, SECRET_KEY="x", CONN_MAX_AGE="0").stdout.strip() == "0"
+
+
 @pytest.mark.django_db
 def test_the_sqlite_connection_uses_wal():
     if connection.vendor != "sqlite":
