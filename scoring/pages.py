@@ -1,0 +1,50 @@
+"""Whole pages rendered once per version of what they show.
+
+A page of a group's statistics looks the same to every member for one version
+of the statistics, in one language, except for two things drawn per request:
+the CSRF token and the time the page was drawn (``offline_config``). The page
+is rendered once with marks in their place, kept, and every later view puts
+this request's token and time in: a lookup and two replacements instead of
+the templates. A page with a message to show (saved, refused …) is rendered as
+before and not kept, and so is one asked for with a query string.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+
+SECONDS = 24 * 60 * 60
+# Stand-ins while the page is drawn once. No form takes a NUL character, so no
+# name or note on the page can hold the token's; the time's sits in a JSON block
+# whose quotes a text on the page would show escaped.
+TOKEN_MARK = "\x00csrf-token\x00"
+RENDERED_MARK = 1_000_000_000_001
+_RENDERED = f'"rendered": {RENDERED_MARK}'
+
+
+def render_kept(
+    request: HttpRequest, template: str, context: dict[str, Any], key: tuple[object, ...]
+) -> HttpResponse:
+    """``render(request, template, context)``, kept under ``key`` (everything the
+    page shows that may change: versions, names, the viewer's role) in the reader's language."""
+    if request.GET or len(get_messages(request)):
+        return render(request, template, context)
+    parts = repr((template, request.path, get_language(), *key)).encode()
+    cache_key = "page:" + hashlib.md5(parts, usedforsecurity=False).hexdigest()
+    html: str | None = cache.get(cache_key)
+    if html is None:
+        marked = {**context, "csrf_token": TOKEN_MARK, "offline_rendered": RENDERED_MARK}
+        html = render_to_string(template, marked, request)
+        cache.set(cache_key, html, SECONDS)
+    html = html.replace(TOKEN_MARK, get_token(request)).replace(_RENDERED, f'"rendered": {int(time.time())}')
+    return HttpResponse(html)
