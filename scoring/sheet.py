@@ -357,6 +357,19 @@ def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]
     }
 
 
+def sheet_page_key(session: Session, user: Any) -> tuple[object, ...]:
+    """What a kept sheet page (``scoring.pages``) shows that may change: this version
+    of the sheet, the session's own lines and whether the reader owns it."""
+    return (
+        session.sheet_key,
+        session.name,
+        session.played_on,
+        session.variant,
+        session.closed_at,
+        session.owner_id == user.pk,
+    )
+
+
 ROW_TEMPLATE = "scoring/_hand_row.html"
 
 

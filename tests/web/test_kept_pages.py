@@ -14,7 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.services import groups
+from scoring import services
+from scoring.services import groups, sharing
 from tests.web.regular_table import evening, player
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # Anna +240
@@ -92,3 +93,34 @@ def test_what_the_last_action_said_is_shown_on_the_next_page_once(logged_in, gro
     saved = "The group&#x27;s settings are saved."
     assert saved in logged_in.get(table_url(group)).content.decode()
     assert saved not in logged_in.get(table_url(group)).content.decode()
+
+
+def test_a_kept_sheet_lets_its_reader_restore_a_deleted_hand(user, make_session):
+    session = make_session()
+    hands = [services.hand_record(session=session, raw=GARDE | {"dealer": name}) for name in ("Dora", "Anna")]
+    services.hand_delete(hand=hands[0], user=user)
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+    url = reverse("scoreboard", args=[session.pk])
+    client.get(url)
+    kept = client.get(url)
+    assert kept.templates == []
+    html = kept.content.decode()
+    restore = reverse("hand_restore", args=[session.pk, hands[0].pk])
+    form = re.search(rf'action="{restore}".*?name="csrfmiddlewaretoken" value="([^"]+)"', html, re.S)
+    assert form is not None
+    assert client.post(restore, {"csrfmiddlewaretoken": form.group(1)}).status_code == 302
+
+
+def test_an_editor_never_gets_the_owners_sheet_nor_the_owner_the_editors(
+    user, other_user, client_for, make_session
+):
+    session = make_session()
+    services.hand_record(session=session, raw=GARDE)
+    sharing.session_add_editor(session=session, username=other_user.username)
+    url = reverse("scoreboard", args=[session.pk])
+    owner, editor = client_for(user), client_for(other_user)
+    settings = 'id="settings"'
+    assert settings in owner.get(url).content.decode()
+    assert settings not in editor.get(url).content.decode()
+    assert settings in owner.get(url).content.decode()
