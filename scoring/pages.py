@@ -7,6 +7,10 @@ is rendered once with marks in their place, kept, and every later view puts
 this request's token and time in: a lookup and two replacements instead of
 the templates. A page with a message to show (saved, refused …) is rendered as
 before and not kept, and so is one asked for with a query string.
+
+A sheet changes with every hand, but most of its page does not: the frame
+around the parts that do (the board, the deleted hands, the exports) is kept
+across versions, so a new version draws only those parts into it.
 """
 
 from __future__ import annotations
@@ -33,18 +37,53 @@ _RENDERED = f'"rendered": {RENDERED_MARK}'
 
 
 def render_kept(
-    request: HttpRequest, template: str, context: dict[str, Any], key: tuple[object, ...]
+    request: HttpRequest,
+    template: str,
+    context: dict[str, Any],
+    key: tuple[object, ...],
+    *,
+    frame: tuple[object, ...] | None = None,
+    holes: tuple[str, ...] = (),
 ) -> HttpResponse:
     """``render(request, template, context)``, kept under ``key`` (everything the
-    page shows that may change: versions, names, the viewer's role) in the reader's language."""
+    page shows that may change: versions, names, the viewer's role) in the reader's
+    language. With ``frame`` (what the page shows but its ``holes``), a page not yet
+    kept is drawn into a frame kept under that key across versions: only the
+    template's partials named in ``holes`` are drawn for it."""
     if request.GET or len(get_messages(request)):
         return render(request, template, context)
-    parts = repr((template, request.path, get_language(), *key)).encode()
-    cache_key = "page:" + hashlib.md5(parts, usedforsecurity=False).hexdigest()
-    html: str | None = cache.get(cache_key)
+    page_key = _key("page", template, request.path, key)
+    html: str | None = cache.get(page_key)
     if html is None:
         marked = {**context, "csrf_token": TOKEN_MARK, "offline_rendered": RENDERED_MARK}
-        html = render_to_string(template, marked, request)
-        cache.set(cache_key, html, SECONDS)
+        if frame is None:
+            html = render_to_string(template, marked, request)
+        else:
+            html = _framed(request, template, marked, frame, holes)
+        cache.set(page_key, html, SECONDS)
     html = html.replace(TOKEN_MARK, get_token(request)).replace(_RENDERED, f'"rendered": {int(time.time())}')
     return HttpResponse(html)
+
+
+def _framed(
+    request: HttpRequest,
+    template: str,
+    marked: dict[str, Any],
+    frame: tuple[object, ...],
+    holes: tuple[str, ...],
+) -> str:
+    frame_key = _key("frame", template, request.path, frame)
+    marks = {hole: f"\x00hole:{hole}\x00" for hole in holes}
+    html: str | None = cache.get(frame_key)
+    if html is None:
+        html = render_to_string(template, {**marked, "holes": marks}, request)
+        cache.set(frame_key, html, SECONDS)
+    for hole, mark in marks.items():
+        html = html.replace(mark, render_to_string(f"{template}#{hole}", marked, request))
+    return html
+
+
+def _key(kind: str, template: str, path: str, parts: tuple[object, ...]) -> str:
+    """A short key for what a page shows, in the reader's language."""
+    described = repr((template, path, get_language(), *parts)).encode()
+    return f"{kind}:" + hashlib.md5(described, usedforsecurity=False).hexdigest()

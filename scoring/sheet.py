@@ -359,15 +359,27 @@ def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]
 
 def sheet_page_key(session: Session, user: Any) -> tuple[object, ...]:
     """What a kept sheet page (``scoring.pages``) shows that may change: this version
-    of the sheet, the session's own lines and whether the reader owns it."""
+    of the sheet and its frame (``sheet_frame_key``)."""
+    return (session.sheet_key, *sheet_frame_key(session, user))
+
+
+def sheet_frame_key(session: Session, user: Any) -> tuple[object, ...]:
+    """What the sheet page shows around its board, deleted hands and exports (the
+    parts drawn again for every version): the session's own lines, its house
+    rules and whether the reader owns it."""
     return (
-        session.sheet_key,
+        session.pk,
+        session.created_at,
         session.name,
         session.played_on,
         session.variant,
+        session.options,
         session.closed_at,
         session.owner_id == user.pk,
     )
+
+
+SHEET_HOLES = ("board", "deleted", "exports")
 
 
 ROW_TEMPLATE = "scoring/_hand_row.html"

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 
 from scoring import exports, pages
 from scoring.models import Session
-from scoring.sheet import deleted_hands, sheet_context, sheet_page_key
+from scoring.sheet import SHEET_HOLES, deleted_hands, sheet_context, sheet_frame_key, sheet_page_key
 from scoring.views.common import Request, own_session, quick_gzip_page, whole
 
 
@@ -26,7 +26,9 @@ def scoreboard(request: Request, pk: int) -> HttpResponse:
     template = "scoring/scoreboard.html#board" if request.htmx else "scoring/scoreboard.html"
     context = {"session": session, "undone": undone, **sheet_context(session, show_all="all" in request.GET)}
     context["deleted"] = SimpleLazyObject(lambda: deleted_hands(session))  # read if drawn
-    return pages.render_kept(request, template, context, sheet_page_key(session, request.user))
+    key = sheet_page_key(session, request.user)
+    frame = None if request.htmx else sheet_frame_key(session, request.user)  # the board alone has none
+    return pages.render_kept(request, template, context, key, frame=frame, holes=SHEET_HOLES)
 
 
 @quick_gzip_page

@@ -124,3 +124,19 @@ def test_an_editor_never_gets_the_owners_sheet_nor_the_owner_the_editors(
     assert settings in owner.get(url).content.decode()
     assert settings not in editor.get(url).content.decode()
     assert settings in owner.get(url).content.decode()
+
+
+def test_a_new_hand_draws_only_the_board_deleted_hands_and_exports_into_the_kept_frame(
+    logged_in, user, make_session
+):
+    session = make_session()
+    services.hand_record(session=session, raw=GARDE)
+    url = reverse("scoreboard", args=[session.pk])
+    assert "base.html" in {template.name for template in logged_in.get(url).templates}
+    services.hand_record(session=session, raw=GARDE | {"dealer": "Anna"})
+    page = logged_in.get(url)
+    assert "base.html" not in {template.name for template in page.templates}
+    assert page.templates  # the parts that changed were drawn
+    html = page.content.decode()
+    assert "+480" in html  # Anna: two gardes of +240
+    assert html.count('id="board"') == 1 and html.count('id="new-hand"') == 1
