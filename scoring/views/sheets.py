@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 
 from scoring import exports, pages
 from scoring.models import Session
-from scoring.sheet import SHEET_HOLES, deleted_hands, sheet_context, sheet_frame_key, sheet_page_key
+from scoring.sheet import deleted_hands, sheet_context, sheet_frame_key, sheet_holes, sheet_page_key
 from scoring.views.common import Request, own_session, quick_gzip_page, whole
 
 
@@ -28,7 +28,7 @@ def scoreboard(request: Request, pk: int) -> HttpResponse:
     context["deleted"] = SimpleLazyObject(lambda: deleted_hands(session))  # read if drawn
     key = sheet_page_key(session, request.user)
     frame = None if request.htmx else sheet_frame_key(session, request.user)  # the board alone has none
-    return pages.render_kept(request, template, context, key, frame=frame, holes=SHEET_HOLES)
+    return pages.render_kept(request, template, context, key, frame=frame, holes=sheet_holes(session))
 
 
 @quick_gzip_page

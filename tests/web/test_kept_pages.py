@@ -15,8 +15,10 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import services
+from scoring.models import Hand
 from scoring.services import groups, sharing
 from tests.web.regular_table import evening, player
+from tests.web.test_sheets import imported
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # Anna +240
 
@@ -126,9 +128,7 @@ def test_an_editor_never_gets_the_owners_sheet_nor_the_owner_the_editors(
     assert settings in owner.get(url).content.decode()
 
 
-def test_a_new_hand_draws_only_the_board_deleted_hands_and_exports_into_the_kept_frame(
-    logged_in, user, make_session
-):
+def test_a_new_hand_draws_only_the_parts_that_change_into_the_kept_frame(logged_in, user, make_session):
     session = make_session()
     services.hand_record(session=session, raw=GARDE)
     url = reverse("scoreboard", args=[session.pk])
@@ -140,3 +140,14 @@ def test_a_new_hand_draws_only_the_board_deleted_hands_and_exports_into_the_kept
     html = page.content.decode()
     assert "+480" in html  # Anna: two gardes of +240
     assert html.count('id="board"') == 1 and html.count('id="new-hand"') == 1
+    assert html.count('<nav class="exports"') == 1
+
+
+def test_a_series_pdf_link_follows_the_series_on_a_kept_frame(logged_in, user):
+    session = imported(user, "illustrated-seed-series.json")
+    url = reverse("scoreboard", args=[session.pk])
+    series_pdf = "PDF of series 1"
+    assert series_pdf in logged_in.get(url).content.decode()
+    for hand in Hand.objects.filter(session=session):  # the series is gone with its hands
+        services.hand_delete(hand=hand, user=user)
+    assert series_pdf not in logged_in.get(url).content.decode()
