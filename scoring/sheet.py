@@ -28,7 +28,17 @@ from django.utils.translation import gettext as _
 
 from scoring import caching
 from scoring.chart import running_total_svg
-from scoring.engine import HandType, Line, Section, SectionKind, Settlement, StoredHand, Summary, settle
+from scoring.engine import (
+    VARIANTS,
+    HandType,
+    Line,
+    Section,
+    SectionKind,
+    Settlement,
+    StoredHand,
+    Summary,
+    settle,
+)
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
 from scoring.models import Hand, HandChange, Session
 from scoring.presentation import house_rules, signed
@@ -355,6 +365,38 @@ def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]
         "show_all": show_all,
         "cache_seconds": caching.SECONDS,
     }
+
+
+def sheet_page_key(session: Session, user: Any) -> tuple[object, ...]:
+    """What a kept sheet page (``scoring.pages``) shows that may change: this version
+    of the sheet and its frame (``sheet_frame_key``)."""
+    return (session.sheet_key, *sheet_frame_key(session, user))
+
+
+def sheet_frame_key(session: Session, user: Any) -> tuple[object, ...]:
+    """What the sheet page shows around its board, deleted hands and exports (the
+    parts drawn again for every version): the session's own lines, its house
+    rules and whether the reader owns it."""
+    return (
+        session.pk,
+        session.created_at,
+        session.name,
+        session.played_on,
+        session.variant,
+        session.options,
+        session.closed_at,
+        session.owner_id == user.pk,
+    )
+
+
+def sheet_holes(session: Session) -> tuple[str, ...]:
+    """The parts of the sheet page drawn again for every version: the board and the
+    deleted hands, and the exports where the game has series or rounds (a series
+    settled on its own gets its PDF); elsewhere the exports are the same for every version."""
+    kind = VARIANTS[session.variant].section_kind if session.variant in VARIANTS else None
+    if kind is not None:
+        return ("board", "deleted", "exports")
+    return ("board", "deleted")
 
 
 ROW_TEMPLATE = "scoring/_hand_row.html"

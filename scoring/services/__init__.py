@@ -28,6 +28,7 @@ before anything is written.
 
 from scoring.services.access import (
     deleted_sessions,
+    group_and_role,
     group_for,
     hand_for,
     hand_of,
@@ -93,6 +94,7 @@ __all__ = [
     "SessionClosed",
     "deleted_sessions",
     "game_of",
+    "group_and_role",
     "group_for",
     "hand_check",
     "hand_delete",

@@ -72,20 +72,24 @@ def deleted_sessions(user: User) -> QuerySet[Session]:
 
 def group_for(user: User, pk: int, *, owner_only: bool = False) -> Group:
     """A group the user is a member of (its owner, with ``owner_only``): one query."""
-    if owner_only:
-        row = rows.fetch_one(
-            f'{_GROUP_OF_MEMBER} AND m."role" = %s)', [pk, user.pk, Membership.Role.OWNER.value]
-        )
-    else:
-        row = rows.fetch_one(f"{_GROUP_OF_MEMBER})", [pk, user.pk])
+    group, owner = group_and_role(user, pk)
+    if owner_only and not owner:
+        raise Group.DoesNotExist
+    return group
+
+
+def group_and_role(user: User, pk: int) -> tuple[Group, bool]:
+    """A group the user is a member of, and whether they own it: one query."""
+    row = rows.fetch_one(_GROUP_OF_MEMBER, [user.pk, pk])
     if row is None:
         raise Group.DoesNotExist
-    return rows.from_row(Group, row)
+    return rows.from_row(Group, row[:-1]), row[-1] == Membership.Role.OWNER.value
 
 
 _GROUP_OF_MEMBER = (
-    f'SELECT {rows.columns(Group, "g")} FROM "{Group._meta.db_table}" g WHERE g."id" = %s'
-    f' AND EXISTS (SELECT 1 FROM "{Membership._meta.db_table}" m WHERE m."group_id" = g."id" AND m."user_id" = %s'
+    f'SELECT {rows.columns(Group, "g")}, m."role" FROM "{Group._meta.db_table}" g'
+    f' INNER JOIN "{Membership._meta.db_table}" m ON m."group_id" = g."id" AND m."user_id" = %s'
+    ' WHERE g."id" = %s'
 )
 
 

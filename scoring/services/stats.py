@@ -19,6 +19,7 @@ from fractions import Fraction
 from django.db.models import Count, Max, Min, Q, Sum
 from django.utils import timezone
 
+from scoring import rows
 from scoring.chart import running_total_svg
 from scoring.engine import VARIANTS, SectionKind, Variant
 from scoring.models import EveningResult, Group, GroupPlayer, Season
@@ -269,6 +270,10 @@ def named_range(season: Season) -> SeasonRange:
     return SeasonRange(f"s{season.pk}", season.name, season.starts_on, season.ends_on, season)
 
 
+# Read on every view of a named season's table: written out once (``scoring.rows``).
+_SEASON_OF_GROUP = f'SELECT {rows.columns(Season, "s")} FROM "{Season._meta.db_table}" s WHERE s."id" = %s AND s."group_id" = %s'
+
+
 def season_range(group: Group, key: str | None) -> SeasonRange:
     """The season a page asks for: this calendar year (no key), a year ("2026"), or
     one of the group's named seasons ("s12"); ``LookupError`` for anything else."""
@@ -278,9 +283,9 @@ def season_range(group: Group, key: str | None) -> SeasonRange:
         return year_range(int(key))
     number = key[1:]
     if key.startswith("s") and 0 < len(number) <= 12 and number.isascii() and number.isdecimal():
-        season = Season.objects.filter(group=group, pk=int(number)).first()
-        if season is not None:
-            return named_range(season)
+        row = rows.fetch_one(_SEASON_OF_GROUP, [int(number), group.pk])
+        if row is not None:
+            return named_range(rows.from_row(Season, row))
     raise LookupError(f"no season {key!r}")
 
 

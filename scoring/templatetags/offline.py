@@ -16,13 +16,14 @@ from scoring import offline
 register = template.Library()
 
 
-@register.simple_tag
-def offline_config() -> SafeString:
+@register.simple_tag(takes_context=True)
+def offline_config(context: template.Context) -> SafeString:
     config = {
         "worker": reverse("service_worker"),
         "outbox": static(offline.OUTBOX),
         "texts": offline.texts(),
         # When the page was drawn: a copy kept for offline says "the state of" this time.
-        "rendered": int(time.time()),
+        # A page kept for later views (``scoring.pages``) is drawn with a mark here.
+        "rendered": context.get("offline_rendered") or int(time.time()),
     }
     return json_script(config, "offline-config")

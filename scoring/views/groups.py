@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import group_exports, services
+from scoring import group_exports, pages, services
 from scoring.engine import VARIANTS, InvalidInput, Variant
 from scoring.forms import SessionForm
 from scoring.group_forms import (
@@ -44,6 +44,14 @@ def own_group(request: Request, gid: int, *, owner_only: bool = False) -> Group:
     """The group if the user is a member (its owner, with ``owner_only``); a 404 otherwise."""
     try:
         return services.group_for(request.user, gid, owner_only=owner_only)
+    except Group.DoesNotExist:
+        raise Http404("no such group") from None
+
+
+def group_and_role(request: Request, gid: int) -> tuple[Group, bool]:
+    """The group if the user is a member, and whether they own it; a 404 otherwise."""
+    try:
+        return services.group_and_role(request.user, gid)
     except Group.DoesNotExist:
         raise Http404("no such group") from None
 
@@ -97,11 +105,9 @@ def group_roster(request: Request, gid: int) -> HttpResponse:
 
 def _roster_player(group: Group, raw: str | None) -> GroupPlayer:
     try:
-        player = GroupPlayer.objects.get(group=group, pk=whole(raw) or 0)
+        return groups.player_of(group, whole(raw) or 0)
     except GroupPlayer.DoesNotExist:
         raise Http404("no such player") from None
-    player.group = group
-    return player
 
 
 @login_required
@@ -337,9 +343,13 @@ def group_player(request: Request, gid: int, pid: int) -> HttpResponse:
     def fragment() -> str:
         return render_to_string("groups/_player_stats.html", {"stats": _player_stats(player)}, request)
 
-    content = statistics_html(player.group, f"player:{player.pk}", fragment)
-    return render(
-        request, "groups/player.html", {"group": player.group, "player": player, "content": content}
+    context = {
+        "group": player.group,
+        "player": player,
+        "content": lambda: statistics_html(player.group, f"player:{player.pk}", fragment),  # read if drawn
+    }
+    return pages.render_kept(
+        request, "groups/player.html", context, _page_key(player.group, False, player.name)
     )
 
 
@@ -359,8 +369,12 @@ def _download(export: Any) -> HttpResponse:
 
 def _season(request: Request, gid: int, season: str | None) -> tuple[Group, stats.SeasonRange]:
     group = own_group(request, gid)
+    return group, _season_range(group, season)
+
+
+def _season_range(group: Group, season: str | None) -> stats.SeasonRange:
     try:
-        return group, stats.season_range(group, season)
+        return stats.season_range(group, season)
     except LookupError:
         raise Http404("no such season") from None
 
@@ -369,17 +383,26 @@ def _season(request: Request, gid: int, season: str | None) -> tuple[Group, stat
 @require_GET
 def season_table(request: Request, gid: int, season: str | None = None) -> HttpResponse:
     """The group table of a season: this calendar year unless another is asked for."""
-    group, chosen = _season(request, gid, season)
+    group, owner = group_and_role(request, gid)
+    chosen = _season_range(group, season)
 
     def fragment() -> str:
         context = {"table": stats.season_table(group, chosen), "seasons": stats.season_choices(group)}
         return render_to_string("groups/_season.html", context, request)
 
-    content = statistics_html(group, f"season:{chosen.key}", fragment)
-    form = SeasonForm() if groups.is_owner(group, request.user) else None
-    return render(
-        request, "groups/season.html", {"group": group, "season": chosen, "content": content, "form": form}
-    )
+    context = {
+        "group": group,
+        "season": chosen,
+        "content": lambda: statistics_html(group, f"season:{chosen.key}", fragment),  # read if drawn
+        "form": SeasonForm() if owner else None,
+    }
+    return pages.render_kept(request, "groups/season.html", context, _page_key(group, owner, chosen.name))
+
+
+def _page_key(group: Group, owner: bool, *names: str) -> tuple[object, ...]:
+    """What a kept page of the group's statistics shows that may change: the
+    statistics' version, the group's name, the viewer's role and the page's own names."""
+    return (group.pk, group.created_at.timestamp(), group.version, group.name, owner, *names)
 
 
 @login_required

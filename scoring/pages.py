@@ -1,0 +1,89 @@
+"""Whole pages rendered once per version of what they show.
+
+A page of a group's statistics looks the same to every member for one version
+of the statistics, in one language, except for two things drawn per request:
+the CSRF token and the time the page was drawn (``offline_config``). The page
+is rendered once with marks in their place, kept, and every later view puts
+this request's token and time in: a lookup and two replacements instead of
+the templates. A page with a message to show (saved, refused …) is rendered as
+before and not kept, and so is one asked for with a query string.
+
+A sheet changes with every hand, but most of its page does not: the frame
+around the parts that do (the board, the deleted hands, the exports) is kept
+across versions, so a new version draws only those parts into it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+
+SECONDS = 24 * 60 * 60
+# Stand-ins while the page is drawn once. No form takes a NUL character, so no
+# name or note on the page can hold the token's; the time's sits in a JSON block
+# whose quotes a text on the page would show escaped.
+TOKEN_MARK = "\x00csrf-token\x00"
+RENDERED_MARK = 1_000_000_000_001
+_RENDERED = f'"rendered": {RENDERED_MARK}'
+
+
+def render_kept(
+    request: HttpRequest,
+    template: str,
+    context: dict[str, Any],
+    key: tuple[object, ...],
+    *,
+    frame: tuple[object, ...] | None = None,
+    holes: tuple[str, ...] = (),
+) -> HttpResponse:
+    """``render(request, template, context)``, kept under ``key`` (everything the
+    page shows that may change: versions, names, the viewer's role) in the reader's
+    language. With ``frame`` (what the page shows but its ``holes``), a page not yet
+    kept is drawn into a frame kept under that key across versions: only the
+    template's partials named in ``holes`` are drawn for it."""
+    if request.GET or len(get_messages(request)):
+        return render(request, template, context)
+    page_key = _key("page", template, request.path, key)
+    html: str | None = cache.get(page_key)
+    if html is None:
+        marked = {**context, "csrf_token": TOKEN_MARK, "offline_rendered": RENDERED_MARK}
+        if frame is None:
+            html = render_to_string(template, marked, request)
+        else:
+            html = _framed(request, template, marked, frame, holes)
+        cache.set(page_key, html, SECONDS)
+    html = html.replace(TOKEN_MARK, get_token(request)).replace(_RENDERED, f'"rendered": {int(time.time())}')
+    return HttpResponse(html)
+
+
+def _framed(
+    request: HttpRequest,
+    template: str,
+    marked: dict[str, Any],
+    frame: tuple[object, ...],
+    holes: tuple[str, ...],
+) -> str:
+    frame_key = _key("frame", template, request.path, frame)
+    marks = {hole: f"\x00hole:{hole}\x00" for hole in holes}
+    html: str | None = cache.get(frame_key)
+    if html is None:
+        html = render_to_string(template, {**marked, "holes": marks}, request)
+        cache.set(frame_key, html, SECONDS)
+    for hole, mark in marks.items():
+        html = html.replace(mark, render_to_string(f"{template}#{hole}", marked, request))
+    return html
+
+
+def _key(kind: str, template: str, path: str, parts: tuple[object, ...]) -> str:
+    """A short key for what a page shows, in the reader's language."""
+    described = repr((template, path, get_language(), *parts)).encode()
+    return f"{kind}:" + hashlib.md5(described, usedforsecurity=False).hexdigest()
