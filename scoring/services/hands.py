@@ -137,10 +137,7 @@ def hand_record(
             transaction.set_rollback(True)  # stored already: nothing changed, not even the version
             return existing
     check_open(locked)
-    if state.live_hands >= MAX_HANDS:
-        raise invalid(
-            "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
-        )
+    check_room(state.live_hands)
     if game is None or state.seats_changed:
         game = game_of(locked)
     record, score = hand_check(game=game, raw=raw, previous_dealer=state.last_dealer, from_form=from_form)
@@ -335,11 +332,7 @@ def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
     take the session past ``MAX_HANDS`` (its place was filled meanwhile)."""
     locked = _locked(hand)
     if locked.deleted_at is not None:
-        live = Hand.objects.filter(session_id=locked.session_id, deleted_at__isnull=True).count()
-        if live >= MAX_HANDS:
-            raise invalid(
-                "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
-            )
+        check_room(Hand.objects.filter(session_id=locked.session_id, deleted_at__isnull=True).count())
         game = game_of(locked.session)
         hand_check(game=game, raw=locked.as_session_hand())
         locked.deleted_at = None
@@ -348,6 +341,14 @@ def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
         audit(locked, user, HandChange.Action.RESTORED, before=None)
         mark_changed(locked.session)
     return locked
+
+
+def check_room(live_hands: int) -> None:
+    """Refuses one more live hand in a session that holds ``MAX_HANDS`` already."""
+    if live_hands >= MAX_HANDS:
+        raise invalid(
+            "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
+        )
 
 
 def snapshot(hand: Hand) -> dict[str, Any]:
