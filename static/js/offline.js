@@ -275,7 +275,11 @@
     if (navigator.serviceWorker) {
       navigator.serviceWorker.register(config.worker, { scope: "/" }).catch(() => {});
       navigator.serviceWorker.addEventListener("message", (event) => event.data?.outbox && afterSending(event.data.outbox));
-      navigator.serviceWorker.ready.then(keepForLater);
+      navigator.serviceWorker.addEventListener("controllerchange", keepForLater, { once: true });
+      navigator.serviceWorker.ready.then((registration) => {
+        if (navigator.serviceWorker.controller) keepForLater();
+        else registration.active?.postMessage({ claim: true });
+      });
     }
     if (!self.indexedDB) return;
     document.addEventListener("submit", keepForm);

@@ -56,6 +56,8 @@ self.addEventListener("fetch", (event) => {
 
 self.addEventListener("message", (event) => {
   if (event.data && event.data.keep) event.waitUntil(warm(event.data.keep));
+  // A page that finished loading while this worker was activating missed its claim.
+  if (event.data && event.data.claim) event.waitUntil(self.clients.claim());
 });
 
 // Browsers with background sync send the outbox as soon as the network is back.

@@ -316,6 +316,19 @@ def test_the_app_can_be_installed_from_the_session_list(phone, live_server, play
     assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
 
 
+def test_a_page_loaded_outside_the_worker_is_taken_under_it(phone, live_server, player):
+    """A page that loaded while the worker was still starting (or by a reload that
+    bypasses it) asks to be claimed, so its own requests go through the worker too."""
+    login(phone, live_server.url, player)
+    under_the_worker(phone)
+    # Chromium's "reload, ignoring the cache" loads the page without its worker.
+    devtools = phone.context.new_cdp_session(phone)
+    devtools.send("Page.reload", {"ignoreCache": True})
+    phone.wait_for_load_state("load")
+    under_the_worker(phone)
+    assert phone.evaluate("() => document.documentElement.hasAttribute('data-copy')") is False
+
+
 def test_a_new_version_replaces_the_pages_and_files_kept_by_the_old_one(
     phone, live_server, player, monkeypatch
 ):
