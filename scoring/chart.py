@@ -24,6 +24,16 @@ GREYS = ("#000000", "#6e6e6e", "#000000", "#6e6e6e", "#3a3a3a", "#9a9a9a")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
 MARKERS = ("circle", "square", "diamond", "triangle", "cross", "ring")
 MOST_POINTS = 180
+# Each marker drawn around its point (x, y), about 3 px from it: the point's own
+# coordinates and steps relative to it, so each marker costs no arithmetic.
+MARKER_SHAPES = {
+    "circle": '<circle cx="{x}" cy="{y}" r="3" fill="{colour}"/>',
+    "ring": '<circle cx="{x}" cy="{y}" r="3" fill="#fff" stroke="{colour}"/>',
+    "square": '<path d="M{x},{y}m-3,-3h6v6h-6z" fill="{colour}"/>',
+    "diamond": '<path d="M{x},{y}m0,-4l4,4l-4,4l-4,-4z" fill="{colour}"/>',
+    "triangle": '<path d="M{x},{y}m0,-4l4,7h-8z" fill="{colour}"/>',
+    "cross": '<path d="M{x},{y}m-3,-3l6,6m-6,0l6,-6" stroke="{colour}" stroke-width="1.5"/>',
+}
 
 
 def running_total_svg(
@@ -77,21 +87,27 @@ def running_total_svg(
     for hand in range(0, count + 1, step):
         parts.append(f'<text x="{x(hand):.1f}" y="{HEIGHT - 8}" text-anchor="middle">{hand}</text>')
     marker_every = max(1, count // 30)
+    marked = range(0, count + 1, marker_every)
     # At most one point every two pixels or so: a long evening's lines keep their
     # shape, and the page (and the PDF) do not carry thousands of points.
     every = -(-count // MOST_POINTS) if count > MOST_POINTS else 1
     drawn = sorted({*range(0, count + 1, every), count})
+    # Each shown hand's x and each player's y formatted once: a line's points
+    # and its markers share them.
+    shown = sorted({*drawn, *marked})
+    x_text = {h: f"{x(h):.1f}" for h in shown}
     label_ys = spread_labels([y(total) for total in series[-1]], TOP + 4, TOP + span_y + BOTTOM - 8)
     for index, name in enumerate(players):
         colour, dash = palette[index % len(palette)], DASHES[index % len(DASHES)]
-        points = " ".join(f"{x(h):.1f},{y(series[h][index]):.1f}" for h in drawn)
+        y_text = {h: f"{y(series[h][index]):.1f}" for h in shown}
+        points = " ".join(f"{x_text[h]},{y_text[h]}" for h in drawn)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"{dash_attr}'
             f' class="player-line" data-player="{escape(name)}"/>'
         )
-        for hand in range(0, count + 1, marker_every):
-            parts.append(_marker(MARKERS[index % len(MARKERS)], x(hand), y(series[hand][index]), colour))
+        marker = MARKER_SHAPES[MARKERS[index % len(MARKERS)]]
+        parts.extend(marker.format(x=x_text[h], y=y_text[h], colour=colour) for h in marked)
         parts.append(
             f'<text x="{x(count) + 8:.1f}" y="{label_ys[index] + 5:.1f}" fill="{colour}">'
             f"{escape(_short(name))} {escape(number(series[-1][index]))}</text>"
@@ -122,30 +138,6 @@ def spread_labels(wanted: Sequence[float], top: float, bottom: float, gap: float
         placed[i] = max(min(placed[i], ceiling), top)
         ceiling = placed[i] - gap
     return [placed[i] for i in range(len(wanted))]
-
-
-def _marker(kind: str, cx: float, cy: float, colour: str) -> str:
-    r = 3
-    if kind == "circle":
-        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" fill="{colour}"/>'
-    if kind == "ring":
-        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" fill="#fff" stroke="{colour}"/>'
-    if kind == "square":
-        return f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r}" height="{2 * r}" fill="{colour}"/>'
-    if kind == "diamond":
-        return (
-            f'<polygon points="{cx:.1f},{cy - r - 1:.1f} {cx + r + 1:.1f},{cy:.1f} {cx:.1f},{cy + r + 1:.1f}'
-            f' {cx - r - 1:.1f},{cy:.1f}" fill="{colour}"/>'
-        )
-    if kind == "triangle":
-        return (
-            f'<polygon points="{cx:.1f},{cy - r - 1:.1f} {cx + r + 1:.1f},{cy + r:.1f}'
-            f' {cx - r - 1:.1f},{cy + r:.1f}" fill="{colour}"/>'
-        )
-    return (
-        f'<path d="M{cx - r:.1f},{cy - r:.1f}L{cx + r:.1f},{cy + r:.1f}M{cx - r:.1f},{cy + r:.1f}'
-        f'L{cx + r:.1f},{cy - r:.1f}" stroke="{colour}" stroke-width="1.5"/>'
-    )
 
 
 def _ticks(low: Fraction | int, high: Fraction | int) -> list[Fraction]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 from functools import cached_property, lru_cache
+from operator import add
 from typing import Any
 
 from django.db import connections
@@ -141,9 +142,14 @@ class Sheet:
     game: Game
     rows: tuple[SheetRow, ...]
     summary: Summary
-    settlement: Settlement
     next_dealer: str
     sections: tuple[SheetSection, ...]
+
+    @cached_property
+    def settlement(self) -> Settlement:
+        """Who pays whom: drawn by the settlement, the shared board and the print,
+        not by the board a phone loads after each save."""
+        return settle(self.summary.net, self.session.money_rate)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -260,20 +266,18 @@ def build_sheet(session: Session) -> Sheet:
     settled_each = kind is not None and kind.settled_each
 
     rows: list[SheetRow] = []
-    zero: list[Points] = [0] * len(players)
+    zero: tuple[Points, ...] = (0,) * len(players)
     running, overall = zero, zero
     settled: dict[str, Points] = dict.fromkeys(players, 0)  # what the finished series settle
-    for index, (hand, facts) in enumerate(zip(hands, stored, strict=True)):
-        hand_id, number, version, hand_type, dealer, sitting_out, note, _, description, _ = hand
-        row_deltas = tuple(_exact(facts.deltas.get(name, 0)) for name in players)
-        running = [_exact(total + delta) for total, delta in zip(running, row_deltas, strict=True)]
-        overall = [_exact(total + delta) for total, delta in zip(overall, row_deltas, strict=True)]
+    for index, hand in enumerate(hands):
+        hand_id, number, version, hand_type, dealer, sitting_out, note, hand_deltas, description, _ = hand
+        row_deltas = tuple(_number(hand_deltas.get(name, 0)) for name in players)
+        running = _plus(running, row_deltas)
+        overall = _plus(overall, row_deltas)
         end = ends.get(index)
         if end is not None:
-            overall = [
-                _exact(total + end.bonus.get(name, 0)) for total, name in zip(overall, players, strict=True)
-            ]
-        balance = tuple(overall)
+            overall = _plus(overall, tuple(end.bonus.get(name, 0) for name in players))
+        balance = overall
         if settled_each and kind is not None:
             standing = (
                 end.totals if end is not None else dict(zip(players, map(Fraction, running), strict=True))
@@ -294,8 +298,8 @@ def build_sheet(session: Session) -> Sheet:
                 stored_description=description,
                 note=note,
                 deltas=row_deltas,
-                totals=tuple(running),
-                overall=tuple(overall),
+                totals=running,
+                overall=overall,
                 section_end=end,
                 balance=balance,
             )
@@ -309,7 +313,6 @@ def build_sheet(session: Session) -> Sheet:
         game=game,
         rows=tuple(rows),
         summary=summary,
-        settlement=settle(summary.net, session.money_rate),
         next_dealer=proposed_dealer_after(game, last_dealer, first=session.first_dealer),
         sections=sections,
     )
@@ -330,12 +333,20 @@ def stored_rows(session_id: int) -> list[tuple[Any, ...]]:
     with connections["default"].cursor() as cursor:
         cursor.execute(_HANDS, [session_id])
         rows = cursor.fetchall()
-    return [(*row[:7], _json(row[7]), _json_text(row[8]), _json(row[9])) for row in rows]
+    deltas, facts = _json_column([row[7] for row in rows]), _json_column([row[9] for row in rows])
+    return [
+        (*row[:7], hand_deltas, _json_text(row[8]), hand_facts)
+        for row, hand_deltas, hand_facts in zip(rows, deltas, facts, strict=True)
+    ]
 
 
-def _json(value: Any) -> Any:
-    """A JSON column as the database driver gave it: text (SQLite), or decoded already."""
-    return json.loads(value) if isinstance(value, str) else value
+def _json_column(values: list[Any]) -> list[Any]:
+    """A JSON column's values as the database driver gave them: text (SQLite),
+    decoded in one go as one array, or decoded already (PostgreSQL)."""
+    if any(isinstance(value, str) for value in values):
+        decoded: list[Any] = json.loads("[" + ",".join(map(_json_text, values)) + "]")
+        return decoded
+    return values
 
 
 def _json_text(value: Any) -> str:
@@ -351,6 +362,20 @@ def _exact(value: Points) -> Points:
     if type(value) is int or value.denominator != 1:
         return value
     return value.numerator
+
+
+@lru_cache(maxsize=4096)
+def _number(value: int | float | str) -> Points:
+    """A stored number as the sheet sums it: ``int`` where whole."""
+    return _exact(points_from_json(value))
+
+
+def _plus(totals: tuple[Points, ...], deltas: tuple[Points, ...]) -> tuple[Points, ...]:
+    """Totals after adding these deltas, whole sums as ``int`` (two halves make one)."""
+    summed = tuple(map(add, totals, deltas))
+    if all(type(value) is int for value in summed):
+        return summed
+    return tuple(map(_exact, summed))
 
 
 def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]:

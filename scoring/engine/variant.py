@@ -423,8 +423,15 @@ def shown(field: Field, values: Mapping[str, Any]) -> bool:
 
 
 def sum_deltas(players: Sequence[str], deltas: Sequence[Mapping[str, Fraction]]) -> dict[str, Fraction]:
+    """Each player's sum. Whole points are added as integers (exact, and far
+    cheaper than adding ``Fraction``s over a long evening), half points as
+    fractions."""
+    whole = dict.fromkeys(players, 0)
     totals = zero_deltas(players)
     for hand in deltas:
         for name, value in hand.items():
-            totals[name] += value
-    return totals
+            if value.denominator == 1:
+                whole[name] += value.numerator
+            else:
+                totals[name] += value
+    return {name: total + whole[name] for name, total in totals.items()}
