@@ -30,12 +30,12 @@ def session_key(session: Session, *parts: object) -> str:
     return ":".join(["session", session.sheet_key, get_language() or "", *map(str, parts)])
 
 
-def row_key(hand_id: int, version: int, place: int, numbers: object, share_token: str) -> str:
+def row_key(hand_id: int, version: int, place: int, numbers: object, share_token: str, language: str) -> str:
     """The key of a hand's row on the sheet: this version of the hand at this place,
     with these running totals (``numbers``), behind this share link or none, in
-    the reader's language. It needs no session version: a row changes only with these."""
+    this language. It needs no session version: a row changes only with these."""
     digest = hashlib.md5(repr(numbers).encode(), usedforsecurity=False).hexdigest()
-    return f"row:{hand_id}.{version}.{place}:{digest}:{share_token}:{get_language() or ''}"
+    return f"row:{hand_id}.{version}.{place}:{digest}:{share_token}:{language}"
 
 
 def get_many(keys: Sequence[str]) -> dict[str, object]:

@@ -25,6 +25,7 @@ from django.template.loader import get_template
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import caching
@@ -431,8 +432,11 @@ def hand_rows(rows: Sequence[SheetRow], players: Sequence[str], session_id: int,
     """The sheet's rows of these hands as HTML: each drawn once per version and
     place (``caching.row_key``), all of them read from the cache in one round trip,
     the missing ones drawn from a template of their own and stored in one more."""
+    language = get_language() or ""
     keys = [
-        caching.row_key(row.hand_id, row.version, row.index, (row.totals, row.overall, players), share_token)
+        caching.row_key(
+            row.hand_id, row.version, row.index, (row.totals, row.overall, players), share_token, language
+        )
         for row in rows
     ]
     found = caching.get_many(keys)
