@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 from collections.abc import Callable
 from functools import partial
@@ -12,12 +14,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import busy, services
+from scoring import busy, caching, services
 from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.models import Hand, Session
@@ -241,22 +244,33 @@ def _hand_page(
         "preview_url": preview_url,
         "conflict": conflict,
         "hand_types": game.variant.allowed_hand_types(game.options),
-        "fields_per_dealer": _fields_per_dealer(request, session, game, form.hand_type),
+        **_fields_per_dealer(request, session, game, form.hand_type),
     }
     return render(request, "scoring/hand_form.html", context, status=status)
 
 
 def _fields_per_dealer(
     request: HttpRequest, session: Session, game: services.Game, hand_type: HandType
-) -> list[HandForm]:
+) -> dict[str, Any]:
     """Who sits out follows from the dealer alone: where someone does, the page
     also carries the fields as they are for each dealer, unshown, so that a phone
     whose dealer changes without a connection shows the right players
-    (static/js/offline.js). Only in the pages the phone keeps (opened, not sent)."""
+    (static/js/offline.js). Only in the pages the phone keeps (opened, not sent).
+    Blank fields depend on nothing but the game, the kind of hand and the page's
+    address: they are drawn once under that key (``dealer_fields_key``) and the
+    forms (``fields_per_dealer``) are built only when they are drawn."""
     someone_sits_out = any(game.variant.sitting_out(game.players, d) for d in game.players)
     if not someone_sits_out or request.method != "GET":
-        return []
-    return [_hand_form(request, session, game, blank=(hand_type, dealer)) for dealer in game.players]
+        return {"dealer_fields_key": None}
+    rules = json.dumps(session.options, sort_keys=True)
+    described = repr((request.path, session.variant, game.players, rules, hand_type.value))
+    return {
+        "dealer_fields_key": hashlib.md5(described.encode(), usedforsecurity=False).hexdigest(),
+        "fields_per_dealer": SimpleLazyObject(
+            lambda: [_hand_form(request, session, game, blank=(hand_type, dealer)) for dealer in game.players]
+        ),
+        "cache_seconds": caching.SECONDS,
+    }
 
 
 @login_required

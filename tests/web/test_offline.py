@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from scoring import offline, services
 from scoring.models import Hand, HandChange
+from scoring.views import hands as hands_views
 from scripts import make_icons
 from tests.web.test_views import form_data
 
@@ -217,6 +218,42 @@ class TestThePages:
             takers = re.findall(r'name="taker" value="(\w+)"', fields)
             assert takers == [name for name in six if name != dealer]
             assert re.search(rf'<option value="{dealer}" selected', fields)
+
+    def test_the_fields_for_every_dealer_are_drawn_once_and_follow_names_and_language(
+        self, logged_in, make_session, user, monkeypatch
+    ):
+        six = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
+        session = make_session(players=six)
+        url = reverse("hand_new", args=[session.pk])
+        built: list[str] = []
+        real = hands_views._hand_form
+
+        def counting(*args: Any, **kwargs: Any) -> Any:
+            if kwargs.get("blank"):
+                built.append(kwargs["blank"][1])
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(hands_views, "_hand_form", counting)
+
+        def dealer_fields(language: str) -> dict[str, str]:
+            html = logged_in.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            return dict(
+                re.findall(
+                    r'<template class="dealer-fields" data-dealer="(\w+)">(.*?)</template>', html, re.S
+                )
+            )
+
+        first = dealer_fields("en")
+        assert built == list(six)
+        assert dealer_fields("en") == first and built == list(six)  # the second page builds no form
+        german = dealer_fields("de")
+        assert "Fritz setzt in diesem Spiel aus." in german["Fritz"]
+        assert "Fritz sits out this hand." in first["Fritz"]
+
+        services.session_rename_player(session=session, user=user, old="Fritz", new="Franz")
+        renamed = dealer_fields("en")
+        assert list(renamed) == ["Anna", "Bert", "Carl", "Dora", "Emil", "Franz"]
+        assert "Franz sits out this hand." in renamed["Franz"] and "Fritz" not in "".join(renamed.values())
 
     def test_with_nobody_sitting_out_the_hand_form_carries_no_other_fields(self, logged_in, make_session):
         session = make_session(players=("Anna", "Bert", "Carl", "Dora", "Emil"))
