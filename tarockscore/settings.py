@@ -150,11 +150,14 @@ CACHE_BACKENDS = {
         "LOCATION": "tarockscore",
         # A hand's row is about 1 kB: room for many evenings' rows and pages.
         "OPTIONS": {"MAX_ENTRIES": 20_000},
+        "KEY_FUNCTION": "scoring.cache_keys.release_key",
     },
     "database": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "tarockscore_cache",
         "OPTIONS": {"MAX_ENTRIES": 50_000},
+        # What one release drew is never served by the next (scoring.cache_keys).
+        "KEY_FUNCTION": "scoring.cache_keys.release_key",
     },
 }
 if CACHE not in CACHE_BACKENDS:

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import services
+from scoring import offline, services
 from scoring.models import Hand
 from scoring.services import groups, sharing
 from tests.web.regular_table import evening, player
@@ -151,3 +151,24 @@ def test_a_series_pdf_link_follows_the_series_on_a_kept_frame(logged_in, user):
     for hand in Hand.objects.filter(session=session):  # the series is gone with its hands
         services.hand_delete(hand=hand, user=user)
     assert series_pdf not in logged_in.get(url).content.decode()
+
+
+def test_a_new_release_draws_the_pages_again_rather_than_serve_the_old_ones(
+    logged_in, make_session, monkeypatch
+):
+    # A shared cache (CACHE=database) outlives a deploy: what the old templates
+    # drew must not be served by the new code (scoring.cache_keys).
+    session = make_session()
+    services.hand_record(session=session, raw=GARDE)
+    url = reverse("scoreboard", args=[session.pk])
+    assert logged_in.get(url).templates
+    assert logged_in.get(url).templates == []  # kept
+    monkeypatch.setattr(offline, "cache_version", lambda: "next-release")
+    assert "base.html" in {template.name for template in logged_in.get(url).templates}
+
+
+@pytest.mark.parametrize("backend", ["local", "database"])
+def test_every_cache_backend_keys_what_it_keeps_by_the_release(backend):
+    from tarockscore.settings import CACHE_BACKENDS
+
+    assert CACHE_BACKENDS[backend]["KEY_FUNCTION"] == "scoring.cache_keys.release_key"
