@@ -20,14 +20,14 @@ import time
 from typing import Any
 
 from django.contrib.messages import get_messages
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
-SECONDS = 24 * 60 * 60
+from scoring import caching
+
 # Stand-ins while the page is drawn once. No form takes a NUL character, so no
 # name or note on the page can hold the token's; the time's sits in a JSON block
 # whose quotes a text on the page would show escaped.
@@ -52,15 +52,14 @@ def render_kept(
     template's partials named in ``holes`` are drawn for it."""
     if request.GET or len(get_messages(request)):
         return render(request, template, context)
-    page_key = _key("page", template, request.path, key)
-    html: str | None = cache.get(page_key)
-    if html is None:
-        marked = {**context, "csrf_token": TOKEN_MARK, "offline_rendered": RENDERED_MARK}
+    marked = {**context, "csrf_token": TOKEN_MARK, "offline_rendered": RENDERED_MARK}
+
+    def draw() -> str:
         if frame is None:
-            html = render_to_string(template, marked, request)
-        else:
-            html = _framed(request, template, marked, frame, holes)
-        cache.set(page_key, html, SECONDS)
+            return render_to_string(template, marked, request)
+        return _framed(request, template, marked, frame, holes)
+
+    html = caching.cached(_key("page", template, request.path, key), draw)
     html = html.replace(TOKEN_MARK, get_token(request)).replace(_RENDERED, f'"rendered": {int(time.time())}')
     return HttpResponse(html)
 
@@ -72,12 +71,11 @@ def _framed(
     frame: tuple[object, ...],
     holes: tuple[str, ...],
 ) -> str:
-    frame_key = _key("frame", template, request.path, frame)
     marks = {hole: f"\x00hole:{hole}\x00" for hole in holes}
-    html: str | None = cache.get(frame_key)
-    if html is None:
-        html = render_to_string(template, {**marked, "holes": marks}, request)
-        cache.set(frame_key, html, SECONDS)
+    html: str = caching.cached(
+        _key("frame", template, request.path, frame),
+        lambda: render_to_string(template, {**marked, "holes": marks}, request),
+    )
     for hole, mark in marks.items():
         html = html.replace(mark, render_to_string(f"{template}#{hole}", marked, request))
     return html

@@ -162,7 +162,7 @@ class DrawingServer:
         ``memory``. A server that ended is started again, once."""
         deadline = time.monotonic() + seconds
         with self.exchange:
-            for attempt in (1, 2):
+            for _attempt in (1, 2):
                 self.start()
                 process = self.process
                 assert process is not None and process.stdin is not None and process.stdout is not None
@@ -185,8 +185,6 @@ class DrawingServer:
                     return status, _read(process.stdout, size, deadline + 10)
                 except (OSError, EOFError, TimeoutError):
                     self.stop()
-                    if attempt == 2:
-                        break
             return FAILED, b"the drawing server did not answer"
 
 

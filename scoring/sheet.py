@@ -270,9 +270,9 @@ def build_sheet(session: Session) -> Sheet:
     zero: tuple[Points, ...] = (0,) * len(players)
     running, overall = zero, zero
     settled: dict[str, Points] = dict.fromkeys(players, 0)  # what the finished series settle
-    for index, hand in enumerate(hands):
-        hand_id, number, version, hand_type, dealer, sitting_out, note, hand_deltas, description, _ = hand
-        row_deltas = tuple(_number(hand_deltas.get(name, 0)) for name in players)
+    for index, (hand, facts) in enumerate(zip(hands, stored, strict=True)):
+        hand_id, number, version, hand_type, dealer, sitting_out, note, _, description, _ = hand
+        row_deltas = tuple(_exact(facts.deltas.get(name, 0)) for name in players)
         running = _plus(running, row_deltas)
         overall = _plus(overall, row_deltas)
         end = ends.get(index)
@@ -363,12 +363,6 @@ def _exact(value: Points) -> Points:
     if type(value) is int or value.denominator != 1:
         return value
     return value.numerator
-
-
-@lru_cache(maxsize=4096)
-def _number(value: int | float | str) -> Points:
-    """A stored number as the sheet sums it: ``int`` where whole."""
-    return _exact(points_from_json(value))
 
 
 def _plus(totals: tuple[Points, ...], deltas: tuple[Points, ...]) -> tuple[Points, ...]:

@@ -45,14 +45,12 @@ def session_from_row(row: Sequence[Any]) -> Session:
     return rows.from_row(Session, row)
 
 
-def _may_work_on(user: User, path: str, *, owner_only: bool = False) -> Q:
+def _may_work_on(user: User, path: str) -> Q:
     """The owner, a named editor, or a member of the session's group. ``path`` leads
     from the model queried to its session (``""`` for a session, ``"session__"`` for a hand);
     each test is an EXISTS, so a session is found once without DISTINCT."""
     session_id = f"{path}id" if path else "pk"
     owner = Q(**{f"{path}owner": user})
-    if owner_only:
-        return owner
     editor = Session.editors.through.objects.filter(session_id=OuterRef(session_id), user_id=user.pk)
     member = Membership.objects.filter(group_id=OuterRef(f"{path}group_id"), user_id=user.pk)
     return owner | Exists(editor) | Exists(member)

@@ -304,10 +304,6 @@ _PLAYER_OF_GROUP = (
 )
 
 
-def is_owner(group: Group, user: User) -> bool:
-    return Membership.objects.filter(group=group, user=user, role=Membership.Role.OWNER).exists()
-
-
 @dataclass(frozen=True)
 class Overview:
     """What the group's page shows."""

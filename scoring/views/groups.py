@@ -299,9 +299,9 @@ def group_evening_close(request: Request, gid: int, pk: int) -> HttpResponse:
 @require_POST
 def group_evening_reopen(request: Request, gid: int, pk: int) -> HttpResponse:
     """Open a closed evening again (its owner or the group's): its booking is reversed."""
-    group = own_group(request, gid)
+    group, owns_group = group_and_role(request, gid)
     session = _evening(pk, group=group)
-    if session.owner_id != request.user.pk and not groups.is_owner(group, request.user):
+    if session.owner_id != request.user.pk and not owns_group:
         raise Http404("only the evening's owner or the group's reopens it")
     services.session_reopen(session=session, user=request.user)
     return redirect("group_detail", gid=gid)

@@ -31,7 +31,8 @@ def balances(group) -> dict[str, Decimal]:
     return {b.player.name: b.amount for b in kasse.kasse_of(group).balances if b.player}
 
 
-def test_illustriertes_rows_written_with_the_block_sums_count_the_balance_afterwards(group, user):
+def illustrated_evening(group, user):
+    """An Illustriertes evening of three whose block sums differ from what the settlement pays."""
     session, _ = evening(
         group,
         user,
@@ -41,6 +42,11 @@ def test_illustriertes_rows_written_with_the_block_sums_count_the_balance_afterw
         options={"all_pass": "trischaken", "series_target": 30},
         money_rate=RATE,
     )
+    return session
+
+
+def test_illustriertes_rows_written_with_the_block_sums_count_the_balance_afterwards(group, user):
+    session = illustrated_evening(group, user)
     for name, block in {"Anna": 34, "Bert": 10, "Carl": 5}.items():  # as stored before
         EveningResult.objects.filter(session=session, player__name=name).update(total=block)
     migration.settle(apps, None)
@@ -79,15 +85,7 @@ def test_a_deleted_evening_still_booked_is_reversed_and_a_closed_one_never_booke
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_runs_on_the_models_of_its_time(user):
     group = groups.group_create(owner=user, name="Dienstag", money_rate=RATE)
-    session, _ = evening(
-        group,
-        user,
-        test_group_stats.TestIllustrated.HANDS,
-        variant="illustrated",
-        players=("Anna", "Bert", "Carl"),
-        options={"all_pass": "trischaken", "series_target": 30},
-        money_rate=RATE,
-    )
+    session = illustrated_evening(group, user)
     services.session_close(session=session, user=user)
     services.session_delete(session=session, user=user)
     Booking.objects.filter(kind="reversal").delete()
