@@ -217,6 +217,18 @@ class TestMerge:
         season = logged_in.get(reverse("season_table", args=[group.pk])).content.decode()
         assert ">Ana<" not in season and ">Anna<" in season
 
+    def test_the_merge_form_chooses_no_name_and_an_empty_merge_writes_nothing(self, group, user, logged_in):
+        two_evenings(group, user, MISSPELT)
+        page = logged_in.get(reverse("group_detail", args=[group.pk])).content.decode()
+        for select in ('id="merge-player"', 'id="merge-into"'):
+            opening = page[page.index(select) :]
+            first = opening[opening.index("<option") : opening.index("</option>")]
+            assert 'value=""' in first and "selected" in first
+        before = stored(group)
+        assert roster_post(logged_in, group, action="merge", player="", into="").status_code == 302
+        assert stored(group) == before
+        assert not RosterChange.objects.filter(group=group).exists()
+
 
 class TestHide:
     def test_a_hidden_player_keeps_the_history_and_leaves_the_choices(self, group, user, logged_in):
