@@ -161,9 +161,11 @@ def csv_bytes(rows: Iterable[Sequence[str]], *, separator: str) -> bytes:
 
 
 def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
-    """One row per hand: who dealt, the hand in short, each player's delta and
-    running total; a last row with the totals (series bonuses included). UTF-8
-    with a byte order mark, so a spreadsheet reads the names' letters right.
+    """One row per hand that counts, under its number on the sheet (a deleted
+    hand leaves its number out, as a gap; the PDF shows it struck through): who
+    dealt, the hand in short, each player's delta and running total; a last row
+    with the totals (series bonuses included). UTF-8 with a byte order mark, so a
+    spreadsheet reads the names' letters right.
 
     Numbers are plain numbers (``-80``, ``1,5`` with a decimal comma), never
     prefixed: a spreadsheet reads them as numbers. Text cells that a
@@ -185,7 +187,7 @@ def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
     rows.append(header)
     section = 1
     for row in sheet.rows:
-        cells = [str(row.index), _text(row.dealer), _text(row.sitting_out), _(row.type.label)]
+        cells = [str(row.number), _text(row.dealer), _text(row.sitting_out), _(row.type.label)]
         if kind:
             cells.append(str(section))
         cells.append(_text(render_line(row.description)) if row.description else "")

@@ -9,8 +9,9 @@ the templates. A page with a message to show (saved, refused …) is rendered as
 before and not kept, and so is one asked for with a query string.
 
 A sheet changes with every hand, but most of its page does not: the frame
-around the parts that do (the board, the deleted hands, the exports) is kept
-across versions, so a new version draws only those parts into it.
+around the parts that do (the board, the exports) is kept across versions, so
+a new version draws only those parts into it. A part kept for every reader
+(a deleted hand's row with its restore form) carries the token's mark too.
 """
 
 from __future__ import annotations
@@ -51,7 +52,10 @@ def render_kept(
     kept is drawn into a frame kept under that key across versions: only the
     template's partials named in ``holes`` are drawn for it."""
     if request.GET or len(get_messages(request)):
-        return render(request, template, context)
+        response = render(request, template, context)
+        # Parts kept for every reader (a deleted hand's restore form) carry the mark.
+        response.content = response.content.replace(TOKEN_MARK.encode(), get_token(request).encode())
+        return response
     marked = {**context, "csrf_token": TOKEN_MARK, "offline_rendered": RENDERED_MARK}
 
     def draw() -> str:

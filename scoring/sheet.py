@@ -11,10 +11,9 @@ Parties) and the chart's lines come from one pass over the hands.
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from operator import add
@@ -43,8 +42,8 @@ from scoring.engine import (
 )
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
 from scoring.models import Hand, HandChange, Session
+from scoring.pages import TOKEN_MARK
 from scoring.presentation import house_rules, signed
-from scoring.rows import fetch_one
 from scoring.services.games import Game, game_of
 from scoring.services.hands import proposed_dealer_after
 
@@ -67,6 +66,7 @@ ROW_FIELDS = (
     "deltas",
     "description",
     "facts",
+    "deleted_at",
 )
 
 
@@ -96,8 +96,8 @@ class SheetSection:
 @dataclass(frozen=True)
 class SheetRow:
     hand_id: int
-    index: int  # 1-based position on the sheet
-    number: int  # the hand's number as recorded (never reused)
+    index: int  # 1-based position among the hands that count (the chart's x)
+    number: int  # the hand's number as recorded, never reused: what the sheet shows
     version: int
     type: HandType
     dealer: str
@@ -111,6 +111,9 @@ class SheetRow:
     # What the settlement would pay after this hand: the running totals where
     # they settle as they stand, else what the game's sections settle so far.
     balance: tuple[Points, ...] = ()
+    corrected: bool = False  # corrected after it was recorded (its history has an edit)
+
+    deleted = False
 
     @property
     def description(self) -> Line | None:
@@ -125,6 +128,28 @@ class SheetRow:
     @property
     def cells(self) -> list[tuple[Points, Points]]:
         return list(zip(self.deltas, self.totals, strict=True))
+
+
+@dataclass(frozen=True)
+class DeletedRow:
+    """A deleted hand, kept on the sheet in its place, struck through: its number,
+    what it was; it counts in no total."""
+
+    hand_id: int
+    number: int
+    version: int
+    stored_description: str
+    deleted_at: datetime
+    corrected: bool = False
+
+    deleted = True
+    redeal = False
+    section_end = None
+
+    @property
+    def description(self) -> Line | None:
+        data = json.loads(self.stored_description) if self.stored_description else None
+        return line_from_json(data) if data else None
 
 
 @dataclass(frozen=True)
@@ -145,6 +170,25 @@ class Sheet:
     summary: Summary
     next_dealer: str
     sections: tuple[SheetSection, ...]
+    # The deleted hands in number order: shown in their place, counted nowhere.
+    deleted: tuple[DeletedRow, ...] = ()
+
+    def lines(self, rows: Sequence[SheetRow]) -> list[SheetRow | DeletedRow]:
+        """These rows (consecutive hands that count: the latest, a series, all) as
+        the sheet shows them, with the deleted hands in their places among them:
+        those after the hand before the first of them, up to the last of them
+        (to the end when the last is the evening's last)."""
+        if not self.deleted:
+            return list(rows)
+        if not rows:
+            return list(self.deleted) if not self.rows else []
+        before = rows[0].index - 1  # the hands that count before the first of them
+        low = self.rows[before - 1].number if before > 0 else 0
+        high = rows[-1].number if rows[-1].index < len(self.rows) else None
+        shown = [d for d in self.deleted if d.number > low and (high is None or d.number < high)]
+        merged: list[SheetRow | DeletedRow] = [*rows, *shown]
+        merged.sort(key=lambda line: line.number)
+        return merged
 
     @cached_property
     def settlement(self) -> Settlement:
@@ -235,10 +279,11 @@ class Sheet:
 def build_sheet(session: Session) -> Sheet:
     """The sheet from two queries whatever its length: seats, hands, nothing else."""
     game = game_of(session)
-    hands = stored_rows(session.pk)
+    everything = stored_rows(session.pk)
+    hands = [hand for hand in everything if hand[10] is None]
     stored = [
         StoredHand(dealer or None, {name: _points(value) for name, value in deltas.items()}, frozenset(facts))
-        for (_, _, _, _, dealer, _, _, deltas, _, facts) in hands
+        for (_, _, _, _, dealer, _, _, deltas, _, facts, _, _) in hands
     ]
     variant, players = game.variant, game.players
     summary = variant.summarize(players, stored, game.options)
@@ -271,7 +316,7 @@ def build_sheet(session: Session) -> Sheet:
     running, overall = zero, zero
     settled: dict[str, Points] = dict.fromkeys(players, 0)  # what the finished series settle
     for index, (hand, facts) in enumerate(zip(hands, stored, strict=True)):
-        hand_id, number, version, hand_type, dealer, sitting_out, note, _, description, _ = hand
+        hand_id, number, version, hand_type, dealer, sitting_out, note, _, description, _, _, corrected = hand
         row_deltas = tuple(_exact(facts.deltas.get(name, 0)) for name in players)
         running = _plus(running, row_deltas)
         overall = _plus(overall, row_deltas)
@@ -303,6 +348,7 @@ def build_sheet(session: Session) -> Sheet:
                 overall=overall,
                 section_end=end,
                 balance=balance,
+                corrected=corrected,
             )
         )
         if restarts and end is not None:
@@ -316,27 +362,41 @@ def build_sheet(session: Session) -> Sheet:
         summary=summary,
         next_dealer=proposed_dealer_after(game, last_dealer, first=session.first_dealer),
         sections=sections,
+        deleted=tuple(
+            DeletedRow(hand[0], hand[1], hand[2], hand[8], _moment(hand[10]), bool(hand[11]))
+            for hand in everything
+            if hand[10] is not None
+        ),
     )
+
+
+def _moment(value: Any) -> datetime:
+    """A timestamp as the database driver gave it (text on SQLite), aware."""
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return moment if timezone.is_aware(moment) else moment.replace(tzinfo=UTC)
 
 
 # The stored hands as the sheet reads them, in one statement written out once
 # (what the ORM spent building it and converting each row was most of the sheet's time).
-_COLUMNS = ", ".join(f'"{name}"' for name in ROW_FIELDS)
+_COLUMNS = ", ".join(f'h."{name}"' for name in ROW_FIELDS)
 _HANDS = (
-    f'SELECT {_COLUMNS} FROM "{Hand._meta.db_table}"'
-    ' WHERE "session_id" = %s AND "deleted_at" IS NULL ORDER BY "number"'
+    f"SELECT {_COLUMNS},"
+    f' EXISTS (SELECT 1 FROM "{HandChange._meta.db_table}" c'
+    f""" WHERE c."hand_id" = h."id" AND c."action" = '{HandChange.Action.EDITED.value}')"""
+    f' FROM "{Hand._meta.db_table}" h WHERE h."session_id" = %s ORDER BY h."number"'
 )
 
 
 def stored_rows(session_id: int) -> list[tuple[Any, ...]]:
-    """The live hands' ``ROW_FIELDS`` in order: the deltas and facts decoded, the
-    description left as JSON text (read only for the rows a page shows)."""
+    """Every hand's ``ROW_FIELDS`` in order, deleted ones too, and whether it was
+    corrected: the deltas and facts decoded, the description left as JSON text
+    (read only for the rows a page shows)."""
     with connections["default"].cursor() as cursor:
         cursor.execute(_HANDS, [session_id])
         rows = cursor.fetchall()
     deltas, facts = _json_column([row[7] for row in rows]), _json_column([row[9] for row in rows])
     return [
-        (*row[:7], hand_deltas, _json_text(row[8]), hand_facts)
+        (*row[:7], hand_deltas, _json_text(row[8]), hand_facts, row[10], bool(row[11]))
         for row, hand_deltas, hand_facts in zip(rows, deltas, facts, strict=True)
     ]
 
@@ -394,9 +454,9 @@ def sheet_page_key(session: Session, user: Any) -> tuple[object, ...]:
 
 
 def sheet_frame_key(session: Session, user: Any) -> tuple[object, ...]:
-    """What the sheet page shows around its board, deleted hands and exports (the
-    parts drawn again for every version): the session's own lines, its house
-    rules and whether the reader owns it."""
+    """What the sheet page shows around its board and exports (the parts drawn
+    again for every version): the session's own lines, its house rules and
+    whether the reader owns it."""
     return (
         session.pk,
         session.created_at,
@@ -410,38 +470,61 @@ def sheet_frame_key(session: Session, user: Any) -> tuple[object, ...]:
 
 
 def sheet_holes(session: Session) -> tuple[str, ...]:
-    """The parts of the sheet page drawn again for every version: the board and the
-    deleted hands, and the exports where the game has series or rounds (a series
-    settled on its own gets its PDF); elsewhere the exports are the same for every version."""
+    """The parts of the sheet page drawn again for every version: the board (its
+    deleted hands struck through in their places), and the exports where the game
+    has series or rounds (a series settled on its own gets its PDF); elsewhere the
+    exports are the same for every version."""
     kind = VARIANTS[session.variant].section_kind if session.variant in VARIANTS else None
     if kind is not None:
-        return ("board", "deleted", "exports")
-    return ("board", "deleted")
+        return ("board", "exports")
+    return ("board",)
 
 
 ROW_TEMPLATE = "scoring/_hand_row.html"
+DELETED_ROW_TEMPLATE = "scoring/_deleted_row.html"
 
 
-def hand_rows(rows: Sequence[SheetRow], players: Sequence[str], session_id: int, share_token: str) -> str:
+def hand_rows(
+    rows: Sequence[SheetRow | DeletedRow],
+    players: Sequence[str],
+    session_id: int,
+    share_token: str,
+    *,
+    closed: bool = False,
+) -> str:
     """The sheet's rows of these hands as HTML: each drawn once per version and
     place (``caching.row_key``), all of them read from the cache in one round trip,
-    the missing ones drawn from a template of their own and stored in one more."""
+    the missing ones drawn from a template of their own and stored in one more.
+    A deleted hand's row offers to restore it, except behind a share link and on a
+    closed evening."""
     language = get_language() or ""
     keys = [
         caching.row_key(
             row.hand_id, row.version, row.index, (row.totals, row.overall, players), share_token, language
         )
+        if isinstance(row, SheetRow)
+        else caching.row_key(row.hand_id, row.version, 0, ("deleted", closed, players), share_token, language)
         for row in rows
     ]
     found = caching.get_many(keys)
     drawn: dict[str, object] = {}
-    template = get_template(ROW_TEMPLATE)
-    context = {"players": players, "colspan": len(players) + 1, "session_id": session_id}
+    template, deleted_template = get_template(ROW_TEMPLATE), get_template(DELETED_ROW_TEMPLATE)
+    context = {
+        "players": players,
+        "colspan": len(players) + 1,
+        "session_id": session_id,
+        "share_token": share_token,
+        "closed": closed,
+        # A deleted row's restore form: the row is kept for every reader of the sheet,
+        # so each page puts its reader's own token in (``scoring.pages``).
+        "csrf_mark": TOKEN_MARK,
+    }
     parts = []
     for key, row in zip(keys, rows, strict=True):
         html = found.get(key)
         if html is None:
-            html = drawn[key] = template.render({**context, "row": row, "share_token": share_token})
+            drawing = template if isinstance(row, SheetRow) else deleted_template
+            html = drawn[key] = drawing.render({**context, "row": row})
         parts.append(str(html))
     if drawn:
         caching.set_many(drawn)
@@ -473,101 +556,6 @@ def chart_of(
         lines = [[total - base for total, base in zip(row.overall, start, strict=True)] for row in rows]
     breaks = [row.index - first.index + 1 for row in rows if row.section_end is not None]
     return running_total_svg(players, lines, breaks, title=title, monochrome=monochrome)
-
-
-@dataclass(frozen=True)
-class DeletedHand:
-    """A hand taken off the sheet, as stored: the number it was recorded under and
-    the place it comes back to."""
-
-    hand_id: int
-    number: int  # 1-based: the number the sheet gave it when it was recorded
-    place: int  # 1-based: where it stands when restored
-    description: Line | None
-    deltas: dict[str, Fraction]
-    deleted_at: datetime
-
-
-def recorded_numbers(session: Session, hands: Sequence[Hand]) -> dict[int, int]:
-    """The number the sheet gave each of these hands when it was recorded: the
-    hands recorded before it that were on the sheet at that moment, plus one. A
-    deleted hand keeps it whatever was deleted or restored since, so the table
-    finds it under the number it knew it by. Two queries (the earlier hands, and
-    the session's deletions and restorations from the hands' history)."""
-    if not hands:
-        return {}
-    earlier = list(
-        Hand.objects.filter(session=session, number__lt=max(hand.number for hand in hands))
-        .order_by("number")
-        .values_list("id", "number", "deleted_at")
-    )
-    taken_off: dict[int, list[tuple[datetime, bool]]] = {}
-    for hand_id, action, at in (
-        HandChange.objects.filter(
-            hand__session=session, action__in=(HandChange.Action.DELETED, HandChange.Action.RESTORED)
-        )
-        .order_by("at", "id")
-        .values_list("hand_id", "action", "at")
-    ):
-        taken_off.setdefault(hand_id, []).append((at, action == HandChange.Action.DELETED))
-
-    def on_sheet(hand_id: int, deleted_at: datetime | None, moment: datetime) -> bool:
-        history = taken_off.get(hand_id)
-        if history is None:  # no history kept of it: its deletion, if any, tells
-            return deleted_at is None or deleted_at >= moment
-        before = [deleted for at, deleted in history if at < moment]
-        return not before or not before[-1]
-
-    return {
-        hand.pk: 1
-        + sum(
-            1
-            for hand_id, number, deleted_at in earlier
-            if number < hand.number and on_sheet(hand_id, deleted_at, hand.created_at)
-        )
-        for hand in hands
-    }
-
-
-def restored_place(hand: Hand, live_numbers: Sequence[int]) -> int:
-    """Where a deleted hand stands on the sheet when restored (1-based), among
-    the live hands' numbers in order."""
-    return bisect_left(live_numbers, hand.number) + 1
-
-
-_ANY_DELETED = (
-    f'SELECT 1 FROM "{Hand._meta.db_table}" WHERE "session_id" = %s AND "deleted_at" IS NOT NULL LIMIT 1'
-)
-
-
-def deleted_hands(session: Session) -> list[DeletedHand]:
-    """The session's deleted hands in recording order: one narrow query (most
-    sessions have none), then the hands, their numbers and history only when
-    there are any; the sheet is not built."""
-    if fetch_one(_ANY_DELETED, [session.pk]) is None:
-        return []
-    hands = list(
-        Hand.objects.filter(session=session, deleted_at__isnull=False)
-        .order_by("number")
-        .only("id", "number", "description", "deltas", "deleted_at", "created_at")
-    )
-    if not hands:
-        return []
-    live = Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number")
-    numbers = list(live.values_list("number", flat=True))
-    recorded = recorded_numbers(session, hands)
-    return [
-        DeletedHand(
-            hand_id=hand.pk,
-            number=recorded[hand.pk],
-            place=restored_place(hand, numbers),
-            description=line_from_json(hand.description) if hand.description else None,
-            # stored with every player of the session, in seat order
-            deltas={name: _points(value) for name, value in hand.deltas.items()},
-            deleted_at=hand.deleted_at or timezone.now(),
-        )
-        for hand in hands
-    ]
 
 
 # How many letters a column head may have, by the number of players: what fits
@@ -605,7 +593,7 @@ def column_heads(players: Sequence[str]) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Breakdown:
-    index: int
+    number: int  # the hand's, as on the sheet
     description: Line | None
     lines: list[Line]
 
@@ -615,11 +603,25 @@ class PrintedRow:
     """A hand on the printed sheet. Its numbers are one block of text in columns
     of equal width (the deltas over the running totals): a few boxes per hand
     instead of one per player and number is what lets a long evening's PDF lay
-    out in about a second."""
+    out in about a second. A deleted hand has no numbers; it and a corrected
+    hand carry the mark of their footnote."""
 
-    row: SheetRow
+    row: SheetRow | DeletedRow
     figures: str
     section_figures: str  # under a series or Partie it closes: its totals, over its bonuses
+    note: int | None = None
+
+
+@dataclass(frozen=True)
+class Footnote:
+    """What the printed sheet says under the table of a corrected or deleted hand:
+    each correction (when, by whom, what it was), deletion and restoration."""
+
+    mark: int
+    hand_id: int
+    number: int  # the hand's
+    changes: list[HandChange]
+    deleted_at: datetime | None  # a deleted hand whose deletion left no history line
 
 
 # Characters of the monospaced figures per player, and at most this much of a name above them.
@@ -643,9 +645,14 @@ def _head(name: str, width: int) -> str:
     return name if len(name) < width else name[: width - 2] + "…"
 
 
-def _printed(players: Sequence[str], rows: Sequence[SheetRow], width: int) -> list[PrintedRow]:
+def _printed(
+    players: Sequence[str], rows: Sequence[SheetRow | DeletedRow], width: int, notes: dict[int, int]
+) -> list[PrintedRow]:
     printed = []
     for row in rows:
+        if isinstance(row, DeletedRow):
+            printed.append(PrintedRow(row, "", "", notes.get(row.hand_id)))
+            continue
         figures = _columns([signed(v) for v in row.deltas], width) + "\n"
         figures += _columns([signed(v) for v in row.totals], width)
         section_figures = ""
@@ -655,8 +662,36 @@ def _printed(players: Sequence[str], rows: Sequence[SheetRow], width: int) -> li
             if section.bonus:
                 bonus = [signed(section.bonus[name]) if name in section.bonus else "" for name in players]
                 section_figures += "\n" + _columns(bonus, width)
-        printed.append(PrintedRow(row, figures, section_figures))
+        printed.append(PrintedRow(row, figures, section_figures, notes.get(row.hand_id)))
     return printed
+
+
+# What a footnote tells of a hand's history.
+NOTED_CHANGES = (HandChange.Action.EDITED, HandChange.Action.DELETED, HandChange.Action.RESTORED)
+
+
+def footnotes(lines: Sequence[SheetRow | DeletedRow]) -> list[Footnote]:
+    """The footnotes of these lines, in their order: one per corrected or deleted
+    hand, with its corrections, deletions and restorations (one query, none
+    without such a hand)."""
+    noted = [line for line in lines if line.deleted or line.corrected]
+    if not noted:
+        return []
+    changes: dict[int, list[HandChange]] = {}
+    for change in (
+        HandChange.objects.filter(hand_id__in=[line.hand_id for line in noted], action__in=NOTED_CHANGES)
+        .select_related("user")
+        .order_by("at", "id")
+    ):
+        changes.setdefault(change.hand_id, []).append(change)
+    notes = []
+    for mark, line in enumerate(noted, 1):
+        kept = changes.get(line.hand_id, [])
+        unrecorded = None  # the deletion of a hand whose history does not have it
+        if isinstance(line, DeletedRow) and not any(c.action == HandChange.Action.DELETED for c in kept):
+            unrecorded = line.deleted_at
+        notes.append(Footnote(mark, line.hand_id, line.number, kept, unrecorded))
+    return notes
 
 
 def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = False) -> dict[str, Any]:
@@ -680,6 +715,9 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
     else:  # the whole evening of a game settled series by series: the balance, as on the board
         chart = chart_of(players, rows, title=_("Balance after each hand"), balance=True, monochrome=True)
     width = _figure_width(players, rows, [value for row in closing for value in row.values])
+    lines = sheet.lines(rows)
+    notes = footnotes(lines)
+    marks = {note.hand_id: note.mark for note in notes}
     return {
         "session": session,
         "title": title,
@@ -696,7 +734,8 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
         # Printed in black and white: greys and dashes rather than colours.
         "chart": chart,
         "appendix": _breakdowns(rows) if appendix else [],
-        "printed_rows": _printed(players, rows, width),
+        "printed_rows": _printed(players, lines, width, marks),
+        "notes": notes,
         "heads": _columns([_head(name, width) for name in players], width),
         "closing": [(row.label, _columns([signed(v) for v in row.values], width)) for row in closing],
         "figures_mm": round(len(players) * width * MONO_MM + 3),
@@ -709,6 +748,6 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
 def _breakdowns(rows: Sequence[SheetRow]) -> list[Breakdown]:
     stored = dict(Hand.objects.filter(pk__in=[row.hand_id for row in rows]).values_list("pk", "breakdown"))
     return [
-        Breakdown(row.index, row.description, [line_from_json(line) for line in stored.get(row.hand_id, [])])
+        Breakdown(row.number, row.description, [line_from_json(line) for line in stored.get(row.hand_id, [])])
         for row in rows
     ]

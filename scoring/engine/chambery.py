@@ -228,6 +228,7 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
             choice_labels={mode: MODE_LABEL[mode] for mode in modes},
             required=not croise,
             default=Mode.CROISE if croise else None,
+            written=True,
         ),
         Field(
             "points",

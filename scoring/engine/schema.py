@@ -51,6 +51,9 @@ class Field:
     null_label: str = ""  # how a form names the empty choice ("alone", "none")
     null_choice: bool = True  # forms offer the empty choice of a nullable field
     default: Any = None
+    # Written to a session file even at its default: a field whose default the
+    # format does not state (Chambéry's ``mode``) is never left for a reader to guess.
+    written: bool = False
     fields: tuple[Field, ...] = ()
     max_items: int | None = None
     max_length: int = 500
@@ -484,7 +487,7 @@ def dump(fields: Sequence[Field], values: Mapping[str, Any], *, defaults: bool =
         if f.name not in values:
             continue
         value = values[f.name]
-        if value == f.default and not f.required and not defaults:
+        if value == f.default and not f.required and not f.written and not defaults:
             continue
         out[f.name] = dump_value(f, value, defaults=defaults)
     return out
@@ -496,8 +499,13 @@ def in_field_order(
     """Stored JSON values with their keys in field order (records and lists of
     records too, per-player points in playing order), so a file is written the
     same whatever order a database kept them in. Nothing is checked or dropped:
-    a key no field names (an older hand's) follows at the end, as it was."""
+    a key no field names (an older hand's) follows at the end, as it was. A
+    field always ``written`` that an older hand left out gets its default."""
     by_name = {f.name: f for f in fields}
+    values = {
+        **{f.name: dump_value(f, f.default) for f in fields if f.written and f.default is not None},
+        **values,
+    }
     order = [f.name for f in fields if f.name in values] + [key for key in values if key not in by_name]
     return {key: _ordered_value(by_name.get(key), values[key], players) for key in order}
 

@@ -25,7 +25,6 @@ from scoring.services.sessions import check_open, mark_changed
 @dataclass(frozen=True)
 class RescoredHand:
     hand: Hand
-    index: int  # 1-based position on the sheet (a deleted hand's: where it comes back to)
     before: dict[str, Fraction]
     after: dict[str, Fraction] | None  # None: refused
     refused: InvalidInput | None
@@ -35,6 +34,11 @@ class RescoredHand:
     # The hand in short as stored, and as today's engine words it.
     before_description: Line | None = None
     after_description: Line | None = None
+
+    @property
+    def number(self) -> int:
+        """The hand's number on the sheet (a deleted hand's too: it keeps it)."""
+        return self.hand.number
 
     @property
     def changed(self) -> bool:
@@ -79,16 +83,13 @@ def session_rescore(
     results: list[RescoredHand] = []
     updates: list[tuple[Hand, dict[str, object]]] = []
     previous: str | None = None  # the dealer of the last live hand: a deleted one passes no deal on
-    live = 0
     for hand in Hand.objects.filter(session=locked).order_by("number"):
         deleted = hand.deleted_at is not None
-        live += not deleted
-        index = live + deleted  # a deleted hand: the place it comes back to
         before = hand.delta_points()
         try:
             record, score = hand_check(game=game, raw=hand.as_session_hand(), previous_dealer=previous)
         except InvalidInput as error:
-            results.append(RescoredHand(hand, index, before, None, error))
+            results.append(RescoredHand(hand, before, None, error))
             previous = previous if deleted else hand.dealer or previous
             continue
         previous = previous if deleted else record.table.dealer
@@ -98,7 +99,6 @@ def session_rescore(
         results.append(
             RescoredHand(
                 hand,
-                index,
                 before,
                 again.delta_points(),
                 None,

@@ -89,5 +89,9 @@ def colon() -> str:
 
 @register.simple_tag(takes_context=True)
 def hand_rows(context: template.Context, rows: Any, share_token: str | None = None) -> str:
-    """The sheet's rows of these hands (``scoring.sheet.hand_rows``)."""
-    return sheet.hand_rows(rows, context["sheet"].players, context["session"].pk, share_token or "")
+    """The sheet's rows of these hands, the deleted hands among them in their
+    places (``scoring.sheet.hand_rows``)."""
+    shown, session = context["sheet"], context["session"]
+    return sheet.hand_rows(
+        shown.lines(rows), shown.players, session.pk, share_token or "", closed=session.is_closed
+    )

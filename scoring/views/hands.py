@@ -25,7 +25,7 @@ from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.models import Hand, Session
 from scoring.presentation import number
-from scoring.sheet import column_heads, recorded_numbers
+from scoring.sheet import column_heads
 from scoring.views.common import (
     FORM_TOKEN,
     STORED_HEADER,
@@ -287,16 +287,10 @@ def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpR
 def hand_page_context(hand: Hand, *, share_token: str | None = None) -> dict[str, Any]:
     """A hand's own page: what it scored, how, and (for those who may change it) its history."""
     game = services.game_of(hand.session)
-    # Its place on the sheet: where it stands, or for a deleted hand where it
-    # comes back to when restored; a deleted hand is named by the number it was
-    # recorded under.
-    position = hand.session.hands.filter(deleted_at__isnull=True, number__lt=hand.number).count() + 1
-    named = recorded_numbers(hand.session, [hand])[hand.pk] if hand.is_deleted else position
     return {
         "session": hand.session,
         "hand": hand,
-        "number": named,
-        "position": position,
+        "number": hand.number,  # as on the sheet, for good: a deletion renumbers nothing
         "deltas": [(name, hand.delta_points().get(name, 0)) for name in game.players],
         "share_token": share_token,
         "changes": [] if share_token else list(hand.changes.select_related("user")),

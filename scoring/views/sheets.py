@@ -6,13 +6,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
-from django.utils.functional import SimpleLazyObject
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from scoring import exports, pages
 from scoring.models import Session
-from scoring.sheet import deleted_hands, sheet_context, sheet_frame_key, sheet_holes, sheet_page_key
+from scoring.sheet import sheet_context, sheet_frame_key, sheet_holes, sheet_page_key
 from scoring.views.common import Request, own_session, quick_gzip_page, whole
 
 
@@ -25,7 +24,6 @@ def scoreboard(request: Request, pk: int) -> HttpResponse:
     undone = session.hands.filter(pk=undo, deleted_at__isnull=False).first() if undo is not None else None
     template = "scoring/scoreboard.html#board" if request.htmx else "scoring/scoreboard.html"
     context = {"session": session, "undone": undone, **sheet_context(session, show_all="all" in request.GET)}
-    context["deleted"] = SimpleLazyObject(lambda: deleted_hands(session))  # read if drawn
     key = sheet_page_key(session, request.user)
     frame = None if request.htmx else sheet_frame_key(session, request.user)  # the board alone has none
     return pages.render_kept(request, template, context, key, frame=frame, holes=sheet_holes(session))

@@ -264,7 +264,7 @@
   function keepForLater() {
     const worker = navigator.serviceWorker?.controller;
     if (!worker || isCopy || !sheetPath) return;
-    const links = [...document.querySelectorAll("#board tbody.hand:not(.pending) tr.what a")];
+    const links = [...document.querySelectorAll("#board tbody.hand:not(.pending):not(.deleted) tr.what a")];
     const newHand = document.getElementById("new-hand");
     const keep = newHand ? [newHand.href] : [];
     if (links.length) keep.push(links[links.length - 1].href, links[links.length - 1].href + "edit/");

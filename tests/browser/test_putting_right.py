@@ -61,6 +61,8 @@ def test_the_pages_that_put_an_evening_right_pass_axe_and_fit_a_phone(phone, liv
     base = live_server.url
     login(phone, base, player)
     session = french_session(player, "Dienstagsrunde", PLAYERS, HANDS, money_rate=Decimal("0.05"))
+    corrected = session.hands.get(number=1)
+    services.hand_edit(hand=corrected, raw={**HANDS[0], "points": 52}, user=player)
     deleted = session.hands.get(number=2)
     services.hand_delete(hand=deleted, user=player)
     services.session_change_rules(session=session, user=player, options={"round_to": 5})
@@ -76,14 +78,19 @@ def test_the_pages_that_put_an_evening_right_pass_axe_and_fit_a_phone(phone, liv
         phone.goto(base + path)
         check_page(phone, name)
 
-    # The deleted hands under the sheet, opened, and restored from there.
+    # The deleted hand stays in its place, struck through, no number changed, and is
+    # restored from its line; the corrected one says so.
     phone.goto(f"{base}/sessions/{session.pk}/")
-    phone.locator("#deleted-hands summary").click()
-    expect(phone.locator("#deleted-hands")).to_contain_text("1 deleted hand")
-    check_page(phone, "scoreboard-deleted-hands")
-    phone.locator(f"#deleted-{deleted.pk} button").click()
-    expect(phone.locator(f"#hand-{deleted.pk}")).to_be_visible()
-    expect(phone.locator("#deleted-hands")).to_have_count(0)
+    struck = re.compile(r"\bdeleted\b")
+    expect(phone.locator(f"#hand-{deleted.pk}")).to_have_class(struck)
+    expect(phone.locator(f"#hand-{deleted.pk}")).to_contain_text("deleted")
+    expect(phone.locator("#board tbody.hand .no")).to_have_text(["1", "2", "3"])
+    expect(phone.locator(f"#hand-{corrected.pk} .mark.corrected")).to_be_visible()
+    check_page(phone, "scoreboard-deleted-hand")
+    phone.locator(f"#hand-{deleted.pk} button").click()
+    expect(phone.locator(f"#hand-{deleted.pk}")).not_to_have_class(struck)
+    expect(phone.locator("#board tbody.deleted")).to_have_count(0)
+    expect(phone.locator("#board tbody.hand .no")).to_have_text(["1", "2", "3"])
 
     # Closed: the sheet says so, and the owner reopens it from there.
     phone.goto(f"{base}/sessions/{session.pk}/settings/")

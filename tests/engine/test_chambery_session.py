@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Any
 
@@ -181,6 +182,20 @@ def test_a_croise_session_file_reads_back_as_it_was_written():
         {"Anna": 16, "Bert": -16, "Carl": 16, "Dora": -16},
         {"Anna": 14, "Bert": -14, "Carl": 14, "Dora": -14},
     ]
+
+
+def test_a_croise_session_file_writes_the_mode_of_every_hand_and_still_reads_one_without():
+    # SESSION_FORMAT.md states no default for ``mode``: another program needs it in every hand.
+    document = {
+        "variant": "chambery",
+        "players": FOUR,
+        "options": {"four_player_form": "croise"},
+        "hands": [{"dealer": "Bert", "mode": "croise", "points": 20}, {"points": 50}],
+    }
+    written = json.loads(dumps_session(read_session(document)))
+    assert [hand["mode"] for hand in written["hands"]] == ["croise", "croise"]
+    assert list(written["hands"][1]) == ["dealer", "mode", "points"]
+    assert dumps_session(read_session(written)) == dumps_session(read_session(document))
 
 
 def test_a_three_player_session_file_reads_back_as_it_was_written():

@@ -286,3 +286,13 @@ def test_the_simplified_deck_with_five_players_is_refused_when_the_session_is_cr
         response.content.decode(),
     )
     assert Session.objects.count() == 0
+
+
+def test_the_session_file_writes_the_mode_of_a_croise_hand_stored_without_one(logged_in, make_session):
+    session = make_session("chambery", options={"four_player_form": "croise"})
+    hand = services.hand_record(session=session, raw={"dealer": "Anna", "mode": "croise", "points": 20})
+    assert hand.inputs["mode"] == "croise"
+    # a hand stored before the mode was written in every hand
+    Hand.objects.filter(pk=hand.pk).update(inputs={"points": 20})
+    exported = json.loads(logged_in.get(reverse("session_export", args=[session.pk, "json"])).content)
+    assert exported["hands"] == [{"dealer": "Anna", "mode": "croise", "points": 20}]

@@ -129,8 +129,8 @@ def test_a_hand_the_rules_refuse_is_listed_with_its_reason_and_left_alone(evenin
     refused_by_today(first)
     Hand.objects.filter(pk=second.pk).update(deltas={"Anna": 0, "Bert": 0, "Carl": 0, "Dora": 0})
     result = services.session_rescore(session=session)
-    assert [(hand.index, hand.refused.field) for hand in result.refused if hand.refused] == [(1, "points")]
-    assert [hand.index for hand in result.changed] == [2]
+    assert [(hand.number, hand.refused.field) for hand in result.refused if hand.refused] == [(1, "points")]
+    assert [hand.number for hand in result.changed] == [2]
     first.refresh_from_db()
     assert first.inputs["points"] == 101 and first.delta_points()["Anna"] == 240 and first.version == 1
     second.refresh_from_db()

@@ -265,7 +265,7 @@ def test_new_house_rules_that_refuse_a_hand_change_nothing_and_name_the_hand(mak
             session=session, user=user, options={**fresh(session).options, "all_pass": "redeal"}
         )
     [hand] = refused.value.hands
-    assert (hand.index, hand.refused.field) == (2, "type")
+    assert (hand.number, hand.refused.field) == (2, "type")
     assert stored(session) == before and not SessionChange.objects.exists()
 
 

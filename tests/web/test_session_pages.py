@@ -1,5 +1,5 @@
 """The pages that put an evening right: settings, players' names, house rules,
-closing, deleting and restoring a session, the deleted hands under the sheet,
+closing, deleting and restoring a session, the deleted hands in their places,
 who deals first, and the admin for the site's staff."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Hand, Session, SessionChange
-from scoring.sheet import build_sheet, deleted_hands
+from scoring.sheet import SHOWN_HANDS, build_sheet
+from tests.web.test_views import sheet_totals
 
 GARDE_WON = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 PETITE_LOST = {"taker": "Bert", "contract": "petite", "bouts": 1, "points": 48}
@@ -263,62 +264,103 @@ def test_nobody_else_can_restore_a_deleted_session(evening, user, client_for, ot
 # -- deleted hands -----------------------------------------------------------------------------
 
 
-def test_deleted_hands_are_listed_under_the_sheet_with_their_number_and_a_restore_button(
+def sheet_lines(html: str) -> list[tuple[str, str, bool]]:
+    """Each hand's line on the sheet: its id, the number shown, whether struck through."""
+    return [
+        (hand_id, number, "deleted" in classes)
+        for hand_id, classes, number in re.findall(
+            r'<tbody id="hand-(\d+)" class="([^"]*)">.*?<span class="no">(\d+)</span>', html, re.S
+        )
+    ]
+
+
+def test_a_deleted_hand_stays_in_its_place_struck_through_and_no_number_changes(
     make_session, user, logged_in
 ):
     session = make_session()
     hands = [services.hand_record(session=session, raw=dict(GARDE_WON), user=user) for _ in range(4)]
     services.hand_delete(hand=hands[1], user=user)
-    services.hand_delete(hand=hands[3], user=user)
-    # other things happen before anyone thinks of the deleted hands
-    services.hand_record(session=session, raw=dict(PETITE_LOST), user=user)
-    services.hand_edit(hand=hands[2], raw={**GARDE_WON, "points": 60}, user=user)
-    page = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
-    listed = re.search(
-        r'<details class="card deleted-hands" id="deleted-hands">(.*?)</details>', page, re.S
-    ).group(1)
-    assert "2 deleted hands" in listed
-    # Each under the number it was given when it was recorded, the fourth hand
-    # too, though hand 2 was gone from the sheet when it was deleted; and where
-    # it comes back to, when that is another place.
-    assert re.findall(r"Hand (\d+)</a>", listed) == ["2", "4"]
-    assert re.findall(r"comes back as hand (\d+)", listed) == ["3"]
-    assert f'action="{reverse("hand_restore", args=[session.pk, hands[1].pk])}"' in listed
-
-    detail = text_of(logged_in.get(reverse("hand_detail", args=[session.pk, hands[1].pk])))
-    assert "Hand 2" in detail and "This hand was deleted. Restored, it is hand 2 again." in detail
-    fourth = text_of(logged_in.get(reverse("hand_detail", args=[session.pk, hands[3].pk])))
-    assert "Hand 4" in fourth and "This hand was deleted. Restored, it becomes hand 3." in fourth
-    assert "it is hand 3 again" not in fourth
-    assert logged_in.post(reverse("hand_restore", args=[session.pk, hands[1].pk])).status_code == 302
-    sheet = build_sheet(Session.objects.get(pk=session.pk))
-    assert [row.hand_id for row in sheet.rows] == [
-        hands[0].pk,
-        hands[1].pk,
-        hands[2].pk,
-        sheet.rows[3].hand_id,
+    url = reverse("scoreboard", args=[session.pk])
+    page = logged_in.get(url).content.decode()
+    ids = [str(hand.pk) for hand in hands]
+    assert sheet_lines(page) == [
+        (ids[0], "1", False),
+        (ids[1], "2", True),
+        (ids[2], "3", False),
+        (ids[3], "4", False),
     ]
-    page = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
-    assert "1 deleted hand" in page
+    assert sheet_totals(page)["Anna"] == 3 * 240  # the deleted hand counts in no total
+    line = re.search(rf'<tbody id="hand-{ids[1]}" class="hand deleted">(.*?)</tbody>', page, re.S).group(1)
+    assert "<s>" in line and "deleted" in line and "+240" not in line
+    restore = reverse("hand_restore", args=[session.pk, hands[1].pk])
+    form = re.search(rf'<form method="post" action="{restore}".*?value="([^"]*)"', line, re.S)
+    assert form is not None and "\x00" not in form.group(1)  # a real form, with this reader's token
+    assert "deleted-hands" not in page  # no second list of the same hands
+
+    # the next hand is hand 5: no number is given twice, the deleted one's neither
+    fifth = services.hand_record(session=session, raw=dict(PETITE_LOST), user=user)
+    assert fifth.number == 5
+    assert [number for _, number, _ in sheet_lines(logged_in.get(url).content.decode())] == [
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+    ]
+    detail = text_of(logged_in.get(reverse("hand_detail", args=[session.pk, hands[1].pk])))
+    assert "Hand 2" in detail and "This hand was deleted" in detail
+    assert "Hand 3" in text_of(logged_in.get(reverse("hand_detail", args=[session.pk, hands[2].pk])))
+
+    # restored from its line, without a script: back in its place, counted again
+    assert logged_in.post(restore, {"csrfmiddlewaretoken": form.group(1)}).status_code == 302
+    page = logged_in.get(url).content.decode()
+    assert [(number, struck) for _, number, struck in sheet_lines(page)] == [
+        (str(n), False) for n in range(1, 6)
+    ]
+    assert sheet_totals(page)["Anna"] == 4 * 240 + 28  # and a lost petite, +28 for each defender
 
 
-def test_a_deleted_hand_keeps_the_number_it_was_recorded_under_whatever_happens_later(make_session, user):
+def test_a_deleted_hand_has_no_restore_button_on_a_closed_evening_nor_on_the_shared_board(
+    make_session, user, logged_in, client
+):
     session = make_session()
-    first, mistake = (services.hand_record(session=session, raw=dict(GARDE_WON), user=user) for _ in range(2))
-    services.hand_delete(hand=mistake, user=user)  # taken back at once
-    second, third = (
-        services.hand_record(session=session, raw=dict(PETITE_LOST), user=user) for _ in range(2)
-    )
-    services.hand_delete(hand=second, user=user)  # the sheet called it hand 2 all along
-    listed = {d.hand_id: (d.number, d.place) for d in deleted_hands(session)}
-    assert listed == {mistake.pk: (2, 2), second.pk: (2, 2)}
+    hands = [services.hand_record(session=session, raw=dict(GARDE_WON), user=user) for _ in range(2)]
+    services.hand_delete(hand=hands[0], user=user)
+    token = services.session_share(session=session)
+    restore = reverse("hand_restore", args=[session.pk, hands[0].pk])
+    assert restore in logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    shared = client.get(reverse("shared_board", args=[token])).content.decode()
+    assert [(number, struck) for _, number, struck in sheet_lines(shared)] == [("1", True), ("2", False)]
+    assert "hand_restore" not in shared and "/restore/" not in shared
+    services.session_close(session=session, user=user)
+    closed = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    assert [(number, struck) for _, number, struck in sheet_lines(closed)] == [("1", True), ("2", False)]
+    assert restore not in closed
 
-    services.hand_delete(hand=first, user=user)
-    services.hand_record(session=session, raw=dict(GARDE_WON), user=user)
-    listed = {d.hand_id: (d.number, d.place) for d in deleted_hands(session)}
-    # the numbers stay; only where each would come back to moves
-    assert listed == {first.pk: (1, 1), mistake.pk: (2, 1), second.pk: (2, 1)}
-    assert third.pk not in listed
+
+def test_a_deleted_hand_among_the_latest_stays_in_place_on_a_long_evening(make_session, user, logged_in):
+    session = make_session()
+    hands = [
+        services.hand_record(session=session, raw=dict(GARDE_WON), user=user) for _ in range(SHOWN_HANDS + 5)
+    ]
+    services.hand_delete(hand=hands[1], user=user)  # well before the latest: shown with all of them
+    services.hand_delete(hand=hands[-2], user=user)
+    page = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    numbers = [(number, struck) for _, number, struck in sheet_lines(page)]
+    assert numbers[-3:] == [
+        (str(SHOWN_HANDS + 3), False),
+        (str(SHOWN_HANDS + 4), True),
+        (str(SHOWN_HANDS + 5), False),
+    ]
+    assert ("2", True) not in numbers
+    every = logged_in.get(reverse("scoreboard", args=[session.pk]) + "?all=1").content.decode()
+    # a page drawn afresh (not kept) puts the reader's token in the kept rows' restore forms too
+    assert "\x00" not in every and every.count('name="csrfmiddlewaretoken"') >= 2
+    assert [(number, struck) for _, number, struck in sheet_lines(every)][:3] == [
+        ("1", False),
+        ("2", True),
+        ("3", False),
+    ]
 
 
 # -- who deals first --------------------------------------------------------------------------

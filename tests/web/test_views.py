@@ -324,8 +324,9 @@ def board_of(response) -> str:
     return re.search(r'<section id="board".*?</section>\s*<nav', response.content.decode(), re.S).group(0)
 
 
-# The login session, the user, the session row, its seats, its live hands, its deleted hands.
-EXPECTED_SCOREBOARD_QUERIES = 6
+# The login session, the user, the session row, its seats, its hands (the deleted ones
+# with them, struck through in their places).
+EXPECTED_SCOREBOARD_QUERIES = 5
 # Seen before: the whole page comes from the cache (the reader's CSRF token put in,
 # ``scoring.pages``); only the login session, the user and the session row are read.
 EXPECTED_CACHED_SCOREBOARD_QUERIES = 3

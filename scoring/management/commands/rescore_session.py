@@ -45,10 +45,10 @@ class Command(BaseCommand):
 
     def _report(self, result: Rescore) -> None:
         for hand in result.changed:
-            self.stdout.write(f"hand {hand.index}: {'; '.join(_what_changed(hand))}")
+            self.stdout.write(f"hand {hand.number}: {'; '.join(_what_changed(hand))}")
         for hand in result.refused:
             assert hand.refused is not None
-            where = f"hand {hand.index}" + (" (deleted)" if hand.deleted else "")
+            where = f"hand {hand.number}" + (" (deleted)" if hand.deleted else "")
             self.stdout.write(f"{where}: refused, left as it was: {hand.refused.describe()}")
         unchanged = len(result.hands) - len(result.changed) - len(result.refused)
         self.stdout.write(
