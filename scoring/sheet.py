@@ -387,16 +387,16 @@ def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]
     }
 
 
-def sheet_page_key(session: Session, user: Any) -> tuple[object, ...]:
+def sheet_page_key(session: Session, right: int) -> tuple[object, ...]:
     """What a kept sheet page (``scoring.pages``) shows that may change: this version
     of the sheet and its frame (``sheet_frame_key``)."""
-    return (session.sheet_key, *sheet_frame_key(session, user))
+    return (session.sheet_key, *sheet_frame_key(session, right))
 
 
-def sheet_frame_key(session: Session, user: Any) -> tuple[object, ...]:
+def sheet_frame_key(session: Session, right: int) -> tuple[object, ...]:
     """What the sheet page shows around its board, deleted hands and exports (the
     parts drawn again for every version): the session's own lines, its house
-    rules and whether the reader owns it."""
+    rules and the reader's right on it (``services.Right``: which buttons it has)."""
     return (
         session.pk,
         session.created_at,
@@ -405,7 +405,7 @@ def sheet_frame_key(session: Session, user: Any) -> tuple[object, ...]:
         session.variant,
         session.options,
         session.closed_at,
-        session.owner_id == user.pk,
+        int(right),
     )
 
 
