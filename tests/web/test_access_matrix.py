@@ -423,7 +423,7 @@ def test_a_removed_member_still_reads_the_evening_she_started_without_a_button_t
     )  # open: the sheet would offer a new hand
     rita, pk = client_of("removed", world), world.evening.pk
     sheet = rita.get(reverse("scoreboard", args=[pk])).content.decode()
-    assert "Dienstag" in sheet and 'id="board"' in sheet
+    assert "Dienstag" in sheet and 'id="board"' in sheet and 'id="read-only"' in sheet
     for control in (
         'id="new-hand"',
         'id="settings"',
@@ -439,6 +439,7 @@ def test_a_removed_member_still_reads_the_evening_she_started_without_a_button_t
     assert 'id="deleted-notice"' in gone and 'id="restore"' not in gone
     member_sheet = client_of("member", world).get(reverse("scoreboard", args=[pk])).content.decode()
     assert 'id="new-hand"' in member_sheet and 'id="settings"' not in member_sheet
+    assert 'id="read-only"' not in member_sheet
     owner_sheet = client_of("owner", world).get(reverse("scoreboard", args=[pk])).content.decode()
     assert 'id="new-hand"' in owner_sheet and 'id="settings"' in owner_sheet
 
