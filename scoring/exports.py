@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -141,6 +142,24 @@ def csv_format_for_language() -> str:
     return "semicolon" if get_format("DECIMAL_SEPARATOR") == "," else "comma"
 
 
+def csv_dialect(csv_format: str | None = None) -> tuple[str, str]:
+    """The cell separator and decimal separator of a CSV format (``CSV_FORMATS``),
+    the reader's language's when none or an unknown one is asked for."""
+    return CSV_FORMATS.get(csv_format or "", CSV_FORMATS[csv_format_for_language()])
+
+
+def csv_text(value: str) -> str:
+    """A text cell for any of the app's CSV files (never run as a formula)."""
+    return _text(value)
+
+
+def csv_bytes(rows: Iterable[Sequence[str]], *, separator: str) -> bytes:
+    """The rows as a spreadsheet reads them: UTF-8 with a byte order mark, CRLF line ends."""
+    out = io.StringIO()
+    csv.writer(out, delimiter=separator, lineterminator="\r\n").writerows(rows)
+    return out.getvalue().encode("utf-8-sig")
+
+
 def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
     """One row per hand: who dealt, the hand in short, each player's delta and
     running total; a last row with the totals (series bonuses included). UTF-8
@@ -149,13 +168,12 @@ def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
     Numbers are plain numbers (``-80``, ``1,5`` with a decimal comma), never
     prefixed: a spreadsheet reads them as numbers. Text cells that a
     spreadsheet would run as a formula are prefixed with ``'``."""
-    separator, decimal = CSV_FORMATS.get(csv_format or "", CSV_FORMATS[csv_format_for_language()])
+    separator, decimal = csv_dialect(csv_format)
 
     def plain(value: Fraction | int) -> str:
         return str(points_to_json(value)).replace(".", decimal)
 
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=separator, lineterminator="\r\n")
+    rows: list[list[str]] = []
     kind = sheet.game.variant.section_kind
     header = [_("Hand"), _("Dealer"), _("Sits out"), _("Kind of hand")]
     header += ([_(kind.label)] if kind else []) + [_("What was played")]
@@ -164,7 +182,7 @@ def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
             _text(_("%(name)s: points") % {"name": name}),
             _text(_("%(name)s: total") % {"name": name}),
         ]
-    writer.writerow(header)
+    rows.append(header)
     section = 1
     for row in sheet.rows:
         cells = [str(row.index), _text(row.dealer), _text(row.sitting_out), _(row.type.label)]
@@ -177,15 +195,15 @@ def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
         totals = [ends.totals[name] for name in sheet.players] if ends is not None else row.totals
         for delta, total in zip(row.deltas, totals, strict=True):
             cells += [plain(delta), plain(total)]
-        writer.writerow(cells)
+        rows.append(cells)
         if row.section_end is not None:
             section += 1
     for closing in sheet.closing_rows():
         last = [render_line(closing.label), "", "", ""] + ([""] if kind else []) + [""]
         for value in closing.values:
             last += ["", plain(value)]
-        writer.writerow(last)
-    return out.getvalue().encode("utf-8-sig")
+        rows.append(last)
+    return csv_bytes(rows, separator=separator)
 
 
 def print_html(context: dict[str, object]) -> str:

@@ -46,13 +46,29 @@ class GroupForm(forms.Form):
     money_rate = money_rate_field()
 
 
+# The currencies offered for a group's Kasse; any other sign of 1 to 3 characters is taken too.
+CURRENCIES = ("€", "CHF", "$", "£")
+
+
 class GroupSettingsForm(GroupForm):
+    currency = forms.CharField(
+        label=_("Currency"),
+        max_length=3,
+        required=False,  # left out: the group keeps its currency
+        widget=forms.TextInput(attrs={"list": "currencies", "size": 4, "autocomplete": "off"}),
+        help_text=_(
+            "Shown with every amount of the Kasse and the money figures: €, CHF, $, £ or a sign of your own."
+        ),
+    )
     min_hands = forms.IntegerField(
         label=_("Hands for the ranking by average"),
         min_value=1,
         max_value=10000,
         help_text=_("The season table ranks by average per hand only players with at least this many hands."),
     )
+
+    def clean_currency(self) -> str | None:
+        return self.cleaned_data["currency"] or None
 
 
 class InvitationForm(forms.Form):

@@ -350,6 +350,8 @@ class Group(models.Model):
     presets = models.JSONField(default=dict)
     # The season table ranks by average per hand only players with at least this many hands.
     min_hands = models.PositiveIntegerField(_("hands for the ranking by average"), default=30)
+    # The sign shown with every amount of the group's Kasse and money figures.
+    currency = models.CharField(_("currency"), max_length=3, default="€")
     created_at = models.DateTimeField(auto_now_add=True)
     # Goes up with every change its statistics show (an evening's hands, the
     # roster, a season, the settings): the statistics pages are cached per version.
@@ -398,6 +400,9 @@ class GroupPlayer(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Hidden by the group's owner: kept for the evenings, statistics and Kasse it
+    # has, but no longer offered for new evenings or payments.
+    hidden_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -410,6 +415,36 @@ class GroupPlayer(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class RosterChange(models.Model):
+    """A change to a group's roster that the page keeps in view: a player hidden,
+    shown again, or merged into another (a misspelt name folded into the right one)."""
+
+    class Action(models.TextChoices):
+        HIDE = "hide", _("hidden")
+        UNHIDE = "unhide", _("shown again")
+        MERGE = "merge", _("merged")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="roster_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    # The player's id and name as they were (a merged player's row is gone).
+    player_id_was = models.PositiveIntegerField()
+    name = models.CharField(max_length=NAME_LENGTH)
+    into = models.ForeignKey(
+        "GroupPlayer", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    into_name = models.CharField(max_length=NAME_LENGTH, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.name}"
 
 
 class Invitation(models.Model):

@@ -60,5 +60,6 @@ urlpatterns = [
     path("groups/<int:gid>/table/<str:season>/pdf/", groups.season_pdf, name="season_pdf"),
     path("groups/<int:gid>/seasons/", groups.season_new, name="season_new"),
     path("groups/<int:gid>/kasse/", groups.group_kasse, name="group_kasse"),
+    path("groups/<int:gid>/kasse.csv", groups.kasse_csv, name="kasse_csv"),
     path("groups/<int:gid>/kasse/<int:bid>/reverse/", groups.kasse_reverse, name="kasse_reverse"),
 ]

@@ -25,7 +25,19 @@ from scoring import rows
 from scoring.engine import VARIANTS, InvalidInput
 from scoring.engine.schema import clean, dump, text_problem
 from scoring.engine.types import gettext_noop, invalid
-from scoring.models import NAME_LENGTH, Group, GroupPlayer, Invitation, Membership, Season, Seat, Session
+from scoring.models import (
+    NAME_LENGTH,
+    BookingLine,
+    EveningResult,
+    Group,
+    GroupPlayer,
+    Invitation,
+    Membership,
+    RosterChange,
+    Season,
+    Seat,
+    Session,
+)
 from scoring.services import kasse
 from scoring.services.sessions import session_create
 from scoring.services.standings import evening_refresh, statistics_changed
@@ -53,6 +65,20 @@ def _money_rate(value: Decimal | None) -> Decimal | None:
     return value
 
 
+def _currency(value: str) -> str:
+    value = value.strip()
+    if not value or len(value) > CURRENCY_LENGTH or " " in value:
+        raise invalid(
+            "currency",
+            gettext_noop("a sign of 1 to {n} characters, such as €, CHF, $ or £"),
+            n=CURRENCY_LENGTH,
+        )
+    problem = text_problem(value)
+    if problem is not None:
+        raise InvalidInput("currency", problem)
+    return value
+
+
 @transaction.atomic
 def group_create(*, owner: User, name: str, money_rate: Decimal | None = None) -> Group:
     """A new group, with ``owner`` as its owner and first member."""
@@ -63,16 +89,24 @@ def group_create(*, owner: User, name: str, money_rate: Decimal | None = None) -
     return group
 
 
+CURRENCY_LENGTH = 3  # €, CHF, $, £, or a sign of the group's own
+
+
 @transaction.atomic
-def group_update(*, group: Group, name: str, money_rate: Decimal | None, min_hands: int) -> Group:
-    """The group's name, its money rate for new evenings, and the fewest hands a
-    player needs to be ranked by average per hand in a season."""
+def group_update(
+    *, group: Group, name: str, money_rate: Decimal | None, min_hands: int, currency: str | None = None
+) -> Group:
+    """The group's name, its money rate for new evenings, the fewest hands a
+    player needs to be ranked by average per hand in a season, and the sign its
+    money is shown with (``None``: kept)."""
     if not 1 <= min_hands <= 10000:
         raise invalid("min_hands", gettext_noop("a whole number from 1 to 10000"))
     group.name = _text("name", name, GROUP_NAME_LENGTH)
     group.money_rate = _money_rate(money_rate)
     group.min_hands = min_hands
-    group.save(update_fields=["name", "money_rate", "min_hands"])
+    if currency is not None:
+        group.currency = _currency(currency)
+    group.save(update_fields=["name", "money_rate", "min_hands", "currency"])
     statistics_changed(group.pk)
     return group
 
@@ -94,11 +128,20 @@ def group_preset(*, group: Group, variant: str, options: Mapping[str, Any]) -> G
 
 
 def roster_player(group: Group, name: str) -> GroupPlayer:
-    """The roster's player of that name; a new name joins the roster."""
+    """The roster's player of that name; a new name joins the roster, and a hidden
+    player who sits at a table again is shown again."""
     player, created = GroupPlayer.objects.get_or_create(group=group, name=_text("name", name, NAME_LENGTH))
     if created:
         statistics_changed(group.pk)
+    elif player.hidden_at is not None:
+        GroupPlayer.objects.filter(pk=player.pk).update(hidden_at=None)
+        player.hidden_at = None
     return player
+
+
+def roster_current(group: Group) -> list[GroupPlayer]:
+    """The roster's players offered for new evenings: the hidden ones left out."""
+    return list(GroupPlayer.objects.filter(group=group, hidden_at__isnull=True).order_by("name", "id"))
 
 
 @transaction.atomic
@@ -120,6 +163,99 @@ def roster_link(*, player: GroupPlayer, user_id: int | None) -> GroupPlayer:
     player.save(update_fields=["user"])
     statistics_changed(player.group_id)
     return player
+
+
+def _roster_note(
+    group: Group, user: User | None, action: str, player: GroupPlayer, into: GroupPlayer | None = None
+) -> None:
+    RosterChange.objects.create(
+        group=group,
+        user=user,
+        action=action,
+        player_id_was=player.pk,
+        name=player.name,
+        into=into,
+        into_name="" if into is None else into.name,
+    )
+
+
+@transaction.atomic
+def roster_hide(*, player: GroupPlayer, user: User | None, hidden: bool = True) -> GroupPlayer:
+    """Hide a roster player (``hidden=False``: show them again). A hidden player
+    keeps their evenings, statistics and Kasse account, but is no longer offered
+    for new evenings or payments, nor listed in the Kasse once their balance is
+    zero. Hiding a hidden player (or showing a shown one) changes nothing."""
+    # The group's row is locked: its roster changes run one after the other.
+    group = Group.objects.select_for_update().get(pk=player.group_id)
+    stored = GroupPlayer.objects.filter(pk=player.pk, group=group).first()
+    if stored is None:
+        raise invalid("player", gettext_noop("is no longer on the roster"))
+    if (stored.hidden_at is not None) != hidden:
+        stored.hidden_at = timezone.now() if hidden else None
+        stored.save(update_fields=["hidden_at"])
+        action = RosterChange.Action.HIDE if hidden else RosterChange.Action.UNHIDE
+        _roster_note(group, user, action, stored)
+    player.hidden_at = stored.hidden_at
+    return stored
+
+
+@transaction.atomic
+def roster_merge(*, group: Group, player_id: int, into_id: int, user: User | None) -> GroupPlayer:
+    """Fold a roster player into another (a misspelt name into the right one):
+    their seats, evening results, Kasse lines and account link move to the
+    player ``into_id``, the merge is noted on the roster's history and the
+    misspelt player goes. The statistics and Kasse then read as if the name had
+    been right from the start.
+
+    Refused (``InvalidInput``, nothing written) for two players who sat at the
+    same evening (named), two players linked to different accounts, a player of
+    another group or the player itself. A player merged already into ``into_id``
+    (a merge sent again) changes nothing more."""
+    group = Group.objects.select_for_update().get(pk=group.pk)
+    stored = GroupPlayer.objects.filter(pk=player_id, group=group).first()
+    target = GroupPlayer.objects.filter(pk=into_id, group=group).first()
+    if target is None:
+        raise invalid("into", gettext_noop("must be a player of this group"))
+    if stored is None:
+        merged = RosterChange.objects.filter(
+            group=group, action=RosterChange.Action.MERGE, player_id_was=player_id, into=target
+        )
+        if merged.exists():
+            return target
+        raise invalid("player", gettext_noop("is no longer on the roster"))
+    if stored.pk == target.pk:
+        raise invalid("into", gettext_noop("must be another player"))
+    both = (
+        Session.objects.filter(seats__roster=stored).filter(seats__roster=target).order_by("played_on", "id")
+    ).first()
+    if both is not None:
+        raise invalid(
+            "into",
+            gettext_noop("{name} and {other} both sat at the evening “{evening}” of {day}"),
+            name=stored.name,
+            other=target.name,
+            evening=both.name,
+            day=both.played_on.isoformat(),
+        )
+    if stored.user_id is not None and target.user_id not in (None, stored.user_id):
+        raise invalid(
+            "into",
+            gettext_noop("{name} and {other} are linked to different accounts"),
+            name=stored.name,
+            other=target.name,
+        )
+    Seat.objects.filter(roster=stored).update(roster=target)
+    EveningResult.objects.filter(player=stored).update(player=target)
+    BookingLine.objects.filter(player=stored).update(player=target)
+    if stored.user_id is not None and target.user_id is None:
+        user_id, stored.user_id = stored.user_id, None
+        stored.save(update_fields=["user"])
+        target.user_id = user_id
+        target.save(update_fields=["user"])
+    _roster_note(group, user, RosterChange.Action.MERGE, stored, target)
+    stored.delete()
+    statistics_changed(group.pk)
+    return target
 
 
 # -- members and invitations --------------------------------------------------------------
@@ -224,7 +360,8 @@ def last_seating(group: Group, variant: str) -> list[str]:
     last = evenings.filter(variant=variant).first() or evenings.first()
     if last is None:
         return []
-    return list(Seat.objects.filter(session=last).order_by("position").values_list("name", flat=True))
+    seats = Seat.objects.filter(session=last).exclude(roster__hidden_at__isnull=False).order_by("position")
+    return list(seats.values_list("name", flat=True))
 
 
 def _seat_roster(session: Session, group: Group) -> None:
@@ -316,6 +453,18 @@ class Overview:
     evening_count: int
     addable: tuple[Session, ...]  # the user's own sessions in no group, not deleted
     me: GroupPlayer | None  # the roster player linked to the user
+    roster_changes: tuple[RosterChange, ...] = ()  # the latest players hidden, shown again, merged
+
+    @property
+    def shown(self) -> tuple[GroupPlayer, ...]:
+        return tuple(player for player in self.roster if player.hidden_at is None)
+
+    @property
+    def hidden(self) -> tuple[GroupPlayer, ...]:
+        return tuple(player for player in self.roster if player.hidden_at is not None)
+
+
+ROSTER_CHANGES = 20  # roster changes listed on the group's page
 
 
 def group_overview(group: Group, user: User) -> Overview:
@@ -337,4 +486,7 @@ def group_overview(group: Group, user: User) -> Overview:
         evening_count=evenings.count(),
         addable=tuple(own.order_by("-played_on", "-id")[:LATEST_EVENINGS]),
         me=next((player for player in roster if player.user_id == user.pk), None),
+        roster_changes=tuple(
+            RosterChange.objects.filter(group=group).select_related("user")[:ROSTER_CHANGES]
+        ),
     )

@@ -23,9 +23,12 @@ def points(value: Fraction | int) -> str:
 
 
 @register.filter
-def money(value: Decimal | None) -> str:
-    """An amount of money in the reader's format (``presentation.money``); nothing for None."""
-    return "" if value is None else presentation.money(value)
+def money(value: Decimal | None, currency: str = "") -> str:
+    """An amount of money in the reader's format (``presentation.money``), followed
+    by the currency's sign when one is given (``12,50 €``); nothing for None."""
+    if value is None:
+        return ""
+    return presentation.money(value) + (f"\u00a0{currency}" if currency else "")
 
 
 @register.filter

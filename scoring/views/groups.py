@@ -25,6 +25,7 @@ from scoring import group_exports, pages, services
 from scoring.engine import VARIANTS, InvalidInput, Variant
 from scoring.forms import SessionForm
 from scoring.group_forms import (
+    CURRENCIES,
     GroupForm,
     GroupSettingsForm,
     InvitationForm,
@@ -90,17 +91,36 @@ def group_detail(request: Request, gid: int) -> HttpResponse:
 @login_required
 @require_POST
 def group_roster(request: Request, gid: int) -> HttpResponse:
-    """A member adds a player to the roster; the owner links a player to a member's account."""
+    """A member adds a player to the roster; the owner links a player to a member's
+    account, hides a player or shows them again, and merges a player into another."""
     group = own_group(request, gid)
+    action = request.POST.get("action")
     try:
-        if request.POST.get("action") == "link":
-            player = _roster_player(own_group(request, gid, owner_only=True), request.POST.get("player"))
-            groups.roster_link(player=player, user_id=whole(request.POST.get("user")))
+        if action in ("link", "hide", "unhide", "merge"):
+            _roster_change(request, own_group(request, gid, owner_only=True), action)
         else:
             groups.roster_add(group=group, name=request.POST.get("name", ""))
     except InvalidInput as error:
         messages.error(request, f"{error.field}: {render_line(error.line)}")
     return redirect("group_detail", gid=gid)
+
+
+def _roster_change(request: Request, group: Group, action: str) -> None:
+    """What the owner changes on the roster (``InvalidInput`` when refused)."""
+    if action == "merge":
+        into = groups.roster_merge(
+            group=group,
+            player_id=whole(request.POST.get("player")) or 0,
+            into_id=whole(request.POST.get("into")) or 0,
+            user=request.user,
+        )
+        messages.success(request, _("The players are merged into %(name)s.") % {"name": into.name})
+        return
+    player = _roster_player(group, request.POST.get("player"))
+    if action == "link":
+        groups.roster_link(player=player, user_id=whole(request.POST.get("user")))
+    else:
+        groups.roster_hide(player=player, user=request.user, hidden=action == "hide")
 
 
 def _roster_player(group: Group, raw: str | None) -> GroupPlayer:
@@ -126,7 +146,12 @@ def group_members(request: Request, gid: int) -> HttpResponse:
 def group_settings(request: Request, gid: int) -> HttpResponse:
     """The owner names the group, its money rate and the minimum for the ranking by average."""
     group = own_group(request, gid, owner_only=True)
-    initial = {"name": group.name, "money_rate": group.money_rate, "min_hands": group.min_hands}
+    initial = {
+        "name": group.name,
+        "money_rate": group.money_rate,
+        "min_hands": group.min_hands,
+        "currency": group.currency,
+    }
     form = GroupSettingsForm(_posted(request), initial=initial)
     if form.is_valid():
         try:
@@ -136,7 +161,7 @@ def group_settings(request: Request, gid: int) -> HttpResponse:
         else:
             messages.success(request, _("The group's settings are saved."))
             return redirect("group_detail", gid=gid)
-    context = {"group": group, "form": form, "games": variant_choices()}
+    context = {"group": group, "form": form, "games": variant_choices(), "currencies": CURRENCIES}
     return render(request, "groups/settings.html", context, status=_status(form))
 
 
@@ -239,7 +264,7 @@ def group_evening_new(request: Request, gid: int, variant: str) -> HttpResponse:
         "option_widgets": options.widgets(),
         "group": group,
     }
-    context["known_players"] = group.roster.values_list("name", flat=True)
+    context["known_players"] = [player.name for player in groups.roster_current(group)]
     return render(request, "scoring/session_new.html", context)
 
 
@@ -437,7 +462,8 @@ def season_new(request: Request, gid: int) -> HttpResponse:
 def group_kasse(request: Request, gid: int) -> HttpResponse:
     """Open balances, the fewest transfers that clear them, the bookings; a payment."""
     group = own_group(request, gid)
-    form = PaymentForm(_posted(request), roster=list(group.roster.all()))
+    ledger = kasse.kasse_of(group)
+    form = PaymentForm(_posted(request), roster=_payable(ledger))
     if form.is_valid():
         try:
             kasse.payment_record(
@@ -452,13 +478,25 @@ def group_kasse(request: Request, gid: int) -> HttpResponse:
             refuse(form, error)
         else:
             return redirect("group_kasse", gid=gid)
-    context = {
-        "group": group,
-        "form": form,
-        "kasse": kasse.kasse_of(group),
-        "bookings": kasse.bookings_of(group),
-    }
+    context = {"group": group, "form": form, "kasse": ledger, "bookings": kasse.bookings_of(group)}
     return render(request, "groups/kasse.html", context, status=_status(form))
+
+
+@login_required
+@require_GET
+def kasse_csv(request: Request, gid: int) -> HttpResponse:
+    """Every booking of the Kasse as a CSV for a spreadsheet (``?format=semicolon|comma``)."""
+    group = own_group(request, gid)
+    return _download(group_exports.kasse_csv(group, csv_format=request.GET.get("format")))
+
+
+def _payable(ledger: kasse.Kasse) -> list[GroupPlayer]:
+    """Who a payment is booked for: the roster, a hidden player only while their balance is open."""
+    return [
+        balance.player
+        for balance in ledger.balances
+        if balance.player is not None and (balance.player.hidden_at is None or balance.amount)
+    ]
 
 
 @login_required

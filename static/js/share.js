@@ -1,38 +1,42 @@
-// The share page: copy the link with one tap, or hand it to the phone's own share
-// menu where the browser has one. Without JavaScript the buttons stay hidden and
-// the link can still be selected and copied by hand.
+// A link to hand on (the share page's, an invitation's): copy it with one tap, or
+// hand it to the phone's own share menu where the browser has one. Each
+// [data-share] box holds the link's input, its buttons and a status line. Without
+// JavaScript the buttons stay hidden and the link can still be selected and copied by hand.
 (function () {
   "use strict";
-  var link = document.getElementById("link");
-  var status = document.getElementById("share-status");
-  if (!link || !status) {
-    return;
+  function wire(box) {
+    var link = box.querySelector("[data-share-link]");
+    var status = box.querySelector("[data-share-status]");
+    if (!link || !status) {
+      return;
+    }
+    function say(text) {
+      status.textContent = text;
+    }
+    var copy = box.querySelector("[data-share-copy]");
+    if (copy) {
+      copy.hidden = false;
+      copy.addEventListener("click", function () {
+        var copied = function () { say(copy.dataset.copied); };
+        var byHand = function () {
+          link.focus();
+          link.select();
+          say(document.execCommand && document.execCommand("copy") ? copy.dataset.copied : copy.dataset.failed);
+        };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(link.value).then(copied, byHand);
+        } else {
+          byHand();
+        }
+      });
+    }
+    var share = box.querySelector("[data-share-menu]");
+    if (share && navigator.share) {
+      share.hidden = false;
+      share.addEventListener("click", function () {
+        navigator.share({ title: share.dataset.title, url: link.value }).catch(function () {});
+      });
+    }
   }
-  function say(text) {
-    status.textContent = text;
-  }
-  var copy = document.getElementById("copy-link");
-  if (copy) {
-    copy.hidden = false;
-    copy.addEventListener("click", function () {
-      var copied = function () { say(copy.dataset.copied); };
-      var byHand = function () {
-        link.focus();
-        link.select();
-        say(document.execCommand && document.execCommand("copy") ? copy.dataset.copied : copy.dataset.failed);
-      };
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(link.value).then(copied, byHand);
-      } else {
-        byHand();
-      }
-    });
-  }
-  var share = document.getElementById("share-link-menu");
-  if (share && navigator.share) {
-    share.hidden = false;
-    share.addEventListener("click", function () {
-      navigator.share({ title: share.dataset.title, url: link.value }).catch(function () {});
-    });
-  }
+  Array.prototype.forEach.call(document.querySelectorAll("[data-share]"), wire);
 })();

@@ -131,6 +131,8 @@ ROWS: list[tuple[Any, ...]] = [
     ("season_new",            P, 302, 404, 404, 404, 404, LOGIN),
     ("group_kasse",           G, 200, 200, 404, 404, 404, LOGIN),
     ("group_kasse",           P, 302, 302, 404, 404, 404, LOGIN),
+    ("kasse_csv",             G, 200, 200, 404, 404, 404, LOGIN),
+    ("kasse_csv",             P, 405, 405, 405, 405, 405, LOGIN),
     ("kasse_reverse",         G, 405, 405, 405, 405, 405, LOGIN),
     ("kasse_reverse",         P, 302, 302, 404, 404, 404, LOGIN),
 ]

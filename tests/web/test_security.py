@@ -333,6 +333,7 @@ class TestGroups:
             reverse("season_pdf", args=[g, "2026"]),
             reverse("season_new", args=[g]),
             reverse("group_kasse", args=[g]),
+            reverse("kasse_csv", args=[g]),
             reverse("kasse_reverse", args=[g, payment.pk]),
         ]
 
