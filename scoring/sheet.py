@@ -447,16 +447,16 @@ def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]
     }
 
 
-def sheet_page_key(session: Session, user: Any) -> tuple[object, ...]:
+def sheet_page_key(session: Session, right: int) -> tuple[object, ...]:
     """What a kept sheet page (``scoring.pages``) shows that may change: this version
     of the sheet and its frame (``sheet_frame_key``)."""
-    return (session.sheet_key, *sheet_frame_key(session, user))
+    return (session.sheet_key, *sheet_frame_key(session, right))
 
 
-def sheet_frame_key(session: Session, user: Any) -> tuple[object, ...]:
-    """What the sheet page shows around its board and exports (the parts drawn
-    again for every version): the session's own lines, its house rules and
-    whether the reader owns it."""
+def sheet_frame_key(session: Session, right: int) -> tuple[object, ...]:
+    """What the sheet page shows around its board and exports (the
+    parts drawn again for every version): the session's own lines, its house
+    rules and the reader's right on it (``services.Right``: which buttons it has)."""
     return (
         session.pk,
         session.created_at,
@@ -465,7 +465,7 @@ def sheet_frame_key(session: Session, user: Any) -> tuple[object, ...]:
         session.variant,
         session.options,
         session.closed_at,
-        session.owner_id == user.pk,
+        int(right),
     )
 
 
@@ -490,20 +490,22 @@ def hand_rows(
     session_id: int,
     share_token: str,
     *,
-    closed: bool = False,
+    restorable: bool = False,
 ) -> str:
     """The sheet's rows of these hands as HTML: each drawn once per version and
     place (``caching.row_key``), all of them read from the cache in one round trip,
     the missing ones drawn from a template of their own and stored in one more.
-    A deleted hand's row offers to restore it, except behind a share link and on a
-    closed evening."""
+    A deleted hand's row offers to restore it where ``restorable``: to a reader who
+    may record on an evening still open, never behind a share link."""
     language = get_language() or ""
     keys = [
         caching.row_key(
             row.hand_id, row.version, row.index, (row.totals, row.overall, players), share_token, language
         )
         if isinstance(row, SheetRow)
-        else caching.row_key(row.hand_id, row.version, 0, ("deleted", closed, players), share_token, language)
+        else caching.row_key(
+            row.hand_id, row.version, 0, ("deleted", restorable, players), share_token, language
+        )
         for row in rows
     ]
     found = caching.get_many(keys)
@@ -514,7 +516,7 @@ def hand_rows(
         "colspan": len(players) + 1,
         "session_id": session_id,
         "share_token": share_token,
-        "closed": closed,
+        "restorable": restorable and not share_token,
         # A deleted row's restore form: the row is kept for every reader of the sheet,
         # so each page puts its reader's own token in (``scoring.pages``).
         "csrf_mark": TOKEN_MARK,

@@ -27,16 +27,19 @@ before anything is written.
 """
 
 from scoring.services.access import (
+    Right,
     deleted_sessions,
     group_and_role,
     group_for,
     hand_for,
     hand_of,
     row_version,
+    session_and_right,
     session_deleted_for,
     session_for,
     session_from_row,
     session_shared,
+    sessions_of,
     shared_row,
 )
 from scoring.services.corrections import (
@@ -89,6 +92,7 @@ __all__ = [
     "NotRestorable",
     "Rescore",
     "RescoredHand",
+    "Right",
     "RulesChange",
     "RulesRefused",
     "SessionClosed",
@@ -109,6 +113,7 @@ __all__ = [
     "proposed_dealer",
     "row_version",
     "session_add_editor",
+    "session_and_right",
     "session_board_state",
     "session_change_rules",
     "session_close",
@@ -127,6 +132,7 @@ __all__ = [
     "session_share",
     "session_shared",
     "session_unshare",
+    "sessions_of",
     "sessions_purge",
     "shared_row",
 ]

@@ -1,43 +1,114 @@
 """Who may see and change what. Anything a user may not work on does not exist
-for them (``DoesNotExist``), so a stranger cannot even learn that it is there."""
+for them (``DoesNotExist``), so a stranger cannot even learn that it is there.
+
+One rule decides what a user may do with an evening (``Right``), written once
+in SQL (``_RIGHT``) and read with the evening's row in the same statement:
+
+- an evening in no group: its owner owns it; the editors named on it record and
+  correct hands; nobody else has any right;
+- an evening of a group: the rights come from the group. Its owner owns the
+  evening; its members and the editors named on the evening record and correct
+  hands. Whoever started the evening and has left the group (or was taken out of
+  it) still reads it, as it stands, and changes nothing.
+"""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import IntegerField, QuerySet
+from django.db.models.expressions import RawSQL
 
 from scoring import rows
 from scoring.models import Group, Hand, Membership, Session
 from scoring.services.sessions import restorable_since
 
-# The session's row as every page reads it, in one statement written out once
-# (``scoring.rows``): building the same query with the ORM on every request cost
-# more than running it.
+
+class Right(enum.IntEnum):
+    """What a user may do with an evening; each right includes the ones before it."""
+
+    NONE = 0
+    READ = 1  # the sheet, its hands, the settlement, the print view and the files
+    RECORD = 2  # record, correct, delete and restore hands
+    OWN = 3  # its settings, players' names, house rules, closing, reopening, deleting, sharing, editors
+
+    @property
+    def records(self) -> bool:
+        return self >= Right.RECORD
+
+    @property
+    def owns(self) -> bool:
+        return self is Right.OWN
+
+
+def _right_sql(session: str) -> str:
+    """The rule: the user's ``Right`` on the session row ``session`` (a table alias),
+    in SQL taking the user's id ``_RIGHT_PARAMS`` times."""
+    member = (
+        f'SELECT 1 FROM "{Membership._meta.db_table}" m'
+        f' WHERE m."group_id" = {session}."group_id" AND m."user_id" = %s'
+    )
+    editor = (
+        f'SELECT 1 FROM "{Session.editors.through._meta.db_table}" e'
+        f' WHERE e."session_id" = {session}."id" AND e."user_id" = %s'
+    )
+    return (
+        "CASE"
+        f' WHEN {session}."group_id" IS NULL AND {session}."owner_id" = %s THEN {Right.OWN:d}'
+        f" WHEN EXISTS ({member} AND m.\"role\" = '{Membership.Role.OWNER.value}') THEN {Right.OWN:d}"
+        f" WHEN EXISTS ({member}) THEN {Right.RECORD:d}"
+        f" WHEN EXISTS ({editor}) THEN {Right.RECORD:d}"
+        f' WHEN {session}."owner_id" = %s THEN {Right.READ:d}'  # started it in a group she has left
+        f" ELSE {Right.NONE:d} END"
+    )
+
+
+_RIGHT_PARAMS = 5
+
+
+def _right_params(user: User) -> list[Any]:
+    return [user.pk] * _RIGHT_PARAMS
+
+
+def _right_of(user: User) -> RawSQL:
+    """The rule for the ORM's queries of sessions."""
+    return RawSQL(_right_sql(f'"{Session._meta.db_table}"'), _right_params(user), output_field=IntegerField())
+
+
+# The session's row as every page reads it, with the user's right on it, in one
+# statement written out once (``scoring.rows``): building the same query with
+# the ORM on every request cost more than running it.
 SESSION_COLUMNS = rows.columns(Session, "s")
+_SESSION_WIDTH = len(Session._meta.concrete_fields)
 _VERSION = [field.attname for field in Session._meta.concrete_fields].index("version")
-_MAY_WORK_ON = (
-    's."owner_id" = %s'
-    f' OR EXISTS (SELECT 1 FROM "{Session.editors.through._meta.db_table}" e'
-    ' WHERE e."session_id" = s."id" AND e."user_id" = %s)'
-    f' OR EXISTS (SELECT 1 FROM "{Membership._meta.db_table}" m'
-    ' WHERE m."group_id" = s."group_id" AND m."user_id" = %s)'
-)
 _SESSIONS = f'SELECT {SESSION_COLUMNS} FROM "{Session._meta.db_table}" s WHERE s."deleted_at" IS NULL'
+_SESSION_AND_RIGHT = (
+    f'SELECT {SESSION_COLUMNS}, {_right_sql("s")} FROM "{Session._meta.db_table}" s'
+    ' WHERE s."deleted_at" IS NULL AND s."id" = %s'
+)
+_HAND_AND_SESSION_AND_RIGHT = (
+    f"SELECT {SESSION_COLUMNS}, {rows.columns(Hand, 'h')}, {_right_sql('s')}"
+    f' FROM "{Hand._meta.db_table}" h INNER JOIN "{Session._meta.db_table}" s ON s."id" = h."session_id"'
+    ' WHERE s."deleted_at" IS NULL AND h."id" = %s AND s."id" = %s'
+)
 
 
-def session_for(user: User, pk: int, *, owner_only: bool = False) -> Session:
-    """A session the user may work on: their own, one they were made an editor of,
-    or an evening of a group they are a member of; a deleted session is not there any more."""
-    if owner_only:
-        row = rows.fetch_one(f'{_SESSIONS} AND s."id" = %s AND s."owner_id" = %s', [pk, user.pk])
-    else:
-        row = rows.fetch_one(f'{_SESSIONS} AND s."id" = %s AND ({_MAY_WORK_ON})', [pk, *[user.pk] * 3])
-    if row is None:
+def session_for(user: User, pk: int, *, need: Right = Right.READ) -> Session:
+    """A session on which the user has at least the right ``need``; a deleted
+    session is not there any more."""
+    return session_and_right(user, pk, need=need)[0]
+
+
+def session_and_right(user: User, pk: int, *, need: Right) -> tuple[Session, Right]:
+    """A session on which the user has at least the right ``need``, and the right
+    they have (what the page offers them): one query."""
+    row = rows.fetch_one(_SESSION_AND_RIGHT, [*_right_params(user), pk])
+    if row is None or row[-1] < need:
         raise Session.DoesNotExist
-    return session_from_row(row)
+    return session_from_row(row[:-1]), Right(row[-1])
 
 
 def session_from_row(row: Sequence[Any]) -> Session:
@@ -45,27 +116,28 @@ def session_from_row(row: Sequence[Any]) -> Session:
     return rows.from_row(Session, row)
 
 
-def _may_work_on(user: User, path: str) -> Q:
-    """The owner, a named editor, or a member of the session's group. ``path`` leads
-    from the model queried to its session (``""`` for a session, ``"session__"`` for a hand);
-    each test is an EXISTS, so a session is found once without DISTINCT."""
-    session_id = f"{path}id" if path else "pk"
-    owner = Q(**{f"{path}owner": user})
-    editor = Session.editors.through.objects.filter(session_id=OuterRef(session_id), user_id=user.pk)
-    member = Membership.objects.filter(group_id=OuterRef(f"{path}group_id"), user_id=user.pk)
-    return owner | Exists(editor) | Exists(member)
+def sessions_of(user: User) -> QuerySet[Session]:
+    """Every session the user may open, not deleted, the one played last first
+    (the same day: the one opened last)."""
+    return (
+        Session.objects.alias(right=_right_of(user))
+        .filter(right__gte=Right.READ, deleted_at__isnull=True)
+        .order_by("-played_on", "-created_at", "-id")
+    )
 
 
 def session_deleted_for(user: User, pk: int) -> Session:
-    """A session its owner deleted and can still restore."""
+    """A deleted session the user owns and can still restore."""
     return deleted_sessions(user).get(pk=pk)
 
 
 def deleted_sessions(user: User) -> QuerySet[Session]:
-    """The owner's deleted sessions that can still be restored, the latest first."""
-    return Session.objects.filter(
-        owner=user, deleted_at__isnull=False, deleted_at__gt=restorable_since()
-    ).order_by("-deleted_at")
+    """The deleted sessions the user owns that can still be restored, the latest first."""
+    return (
+        Session.objects.alias(right=_right_of(user))
+        .filter(right=Right.OWN, deleted_at__isnull=False, deleted_at__gt=restorable_since())
+        .order_by("-deleted_at")
+    )
 
 
 def group_for(user: User, pk: int, *, owner_only: bool = False) -> Group:
@@ -112,14 +184,15 @@ def row_version(row: Sequence[Any]) -> str:
     return str(row[_VERSION])
 
 
-def hand_of(user: User, pk: int, hand_id: int) -> Hand:
-    """A hand of a session the user may work on, with its session, in one query
-    (``Hand.DoesNotExist`` for anyone else)."""
-    return (
-        Hand.objects.select_related("session")
-        .filter(_may_work_on(user, "session__"), pk=hand_id, session_id=pk, session__deleted_at__isnull=True)
-        .get()
-    )
+def hand_of(user: User, pk: int, hand_id: int, *, need: Right) -> tuple[Hand, Right]:
+    """A hand of a session on which the user has at least the right ``need``, with
+    its session, and the right they have, in one query (``Hand.DoesNotExist`` otherwise)."""
+    row = rows.fetch_one(_HAND_AND_SESSION_AND_RIGHT, [*_right_params(user), hand_id, pk])
+    if row is None or row[-1] < need:
+        raise Hand.DoesNotExist
+    hand = rows.from_row(Hand, row[_SESSION_WIDTH:-1])
+    hand.session = session_from_row(row[:_SESSION_WIDTH])
+    return hand, Right(row[-1])
 
 
 def hand_for(session: Session, hand_id: int) -> Hand:

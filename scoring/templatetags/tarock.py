@@ -90,8 +90,10 @@ def colon() -> str:
 @register.simple_tag(takes_context=True)
 def hand_rows(context: template.Context, rows: Any, share_token: str | None = None) -> str:
     """The sheet's rows of these hands, the deleted hands among them in their
-    places (``scoring.sheet.hand_rows``)."""
-    shown, session = context["sheet"], context["session"]
+    places (``scoring.sheet.hand_rows``), with a restore button for a reader who
+    may record on an evening still open."""
+    shown, session, right = context["sheet"], context["session"], context.get("right")
+    restorable = bool(right is not None and right.records and not session.is_closed)
     return sheet.hand_rows(
-        shown.lines(rows), shown.players, session.pk, share_token or "", closed=session.is_closed
+        shown.lines(rows), shown.players, session.pk, share_token or "", restorable=restorable
     )

@@ -121,20 +121,34 @@ def whole(raw: str | None) -> int | None:
     return None
 
 
-def own_session(request: Request, pk: int, *, owner_only: bool = False) -> Session:
-    """The session if the user owns it or was made an editor; a 404 otherwise."""
+def own_session(request: Request, pk: int, *, need: services.Right) -> Session:
+    """The session if the user has at least the right ``need`` on it
+    (``services.access``); a 404 otherwise."""
+    return session_and_right(request, pk, need=need)[0]
+
+
+def session_and_right(request: Request, pk: int, *, need: services.Right) -> tuple[Session, services.Right]:
+    """The session and the user's right on it, if at least ``need``; a 404 otherwise."""
     try:
-        return services.session_for(request.user, pk, owner_only=owner_only)
+        return services.session_and_right(request.user, pk, need=need)
     except Session.DoesNotExist:
         raise Gone(_("This evening was deleted or is no longer open to this account.")) from None
 
 
-def own_hand(request: Request, pk: int, hand_id: int) -> Hand:
-    """The hand, with its session, if the user may work on that session; a 404 otherwise."""
+def own_hand(request: Request, pk: int, hand_id: int, *, need: services.Right) -> Hand:
+    """The hand, with its session, if the user has at least the right ``need`` on
+    that session; a 404 otherwise."""
+    return hand_and_right(request, pk, hand_id, need=need)[0]
+
+
+def hand_and_right(
+    request: Request, pk: int, hand_id: int, *, need: services.Right
+) -> tuple[Hand, services.Right]:
+    """The hand, with its session, and the user's right on it; a 404 otherwise."""
     try:
-        return services.hand_of(request.user, pk, hand_id)
+        return services.hand_of(request.user, pk, hand_id, need=need)
     except Hand.DoesNotExist:
-        own_session(request, pk)  # the evening gone, or only the hand
+        own_session(request, pk, need=need)  # the evening gone, or only the hand
         raise Gone(_("This hand is no longer on this evening's sheet.")) from None
 
 

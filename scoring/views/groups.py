@@ -37,8 +37,8 @@ from scoring.models import Booking, Group, GroupPlayer, Invitation, Session, var
 from scoring.presentation import render_line
 from scoring.qr import qr_svg
 from scoring.schema_forms import SchemaForm
-from scoring.services import groups, kasse, stats
-from scoring.views.common import Request, whole
+from scoring.services import Right, groups, kasse, stats
+from scoring.views.common import Request, own_session, whole
 
 
 def own_group(request: Request, gid: int, *, owner_only: bool = False) -> Group:
@@ -291,12 +291,13 @@ def _start_evening(
         return None
 
 
-def _evening(raw: Any, **match: Any) -> Session:
-    """A session that is not deleted (a deleted one is on no page but the bin)."""
-    found = Session.objects.filter(pk=whole(str(raw)) or 0, deleted_at__isnull=True, **match).first()
-    if found is None:
-        raise Http404("no such session")
-    return found
+def _evening(request: Request, raw: Any, *, need: Right, group: Group | None = None) -> Session:
+    """A session on which the user has at least the right ``need`` (the one rule,
+    ``services.access``), of ``group`` if given; a deleted one is on no page but the bin."""
+    session = own_session(request, whole(str(raw)) or 0, need=need)
+    if group is not None and session.group_id != group.pk:
+        raise Http404("no such evening in this group")
+    return session
 
 
 @login_required
@@ -304,7 +305,9 @@ def _evening(raw: Any, **match: Any) -> Session:
 def group_evening_add(request: Request, gid: int) -> HttpResponse:
     """Bring one of the user's own sessions, played before, into the group."""
     group = own_group(request, gid)
-    session = _evening(request.POST.get("session"), owner=request.user, group__isnull=True)
+    session = _evening(request, request.POST.get("session"), need=Right.OWN)
+    if session.group_id is not None:
+        raise Http404("the session counts for a group already")
     groups.group_session_add(group=group, session=session, user=request.user)
     messages.success(request, _("The session counts for the group now."))
     return redirect("group_detail", gid=gid)
@@ -314,8 +317,8 @@ def group_evening_add(request: Request, gid: int) -> HttpResponse:
 @require_POST
 def group_evening_close(request: Request, gid: int, pk: int) -> HttpResponse:
     """Close an evening of the group: with a money rate it is booked into the Kasse."""
-    group = own_group(request, gid)
-    services.session_close(session=_evening(pk, group=group), user=request.user)
+    group = own_group(request, gid)  # a member: members close the group's evenings
+    services.session_close(session=_evening(request, pk, need=Right.RECORD, group=group), user=request.user)
     messages.success(request, _("The evening is closed."))
     return redirect("group_detail", gid=gid)
 
@@ -323,11 +326,9 @@ def group_evening_close(request: Request, gid: int, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def group_evening_reopen(request: Request, gid: int, pk: int) -> HttpResponse:
-    """Open a closed evening again (its owner or the group's): its booking is reversed."""
-    group, owns_group = group_and_role(request, gid)
-    session = _evening(pk, group=group)
-    if session.owner_id != request.user.pk and not owns_group:
-        raise Http404("only the evening's owner or the group's reopens it")
+    """Open a closed evening again (the group's owner): its booking is reversed."""
+    group = own_group(request, gid)
+    session = _evening(request, pk, need=Right.OWN, group=group)
     services.session_reopen(session=session, user=request.user)
     return redirect("group_detail", gid=gid)
 

@@ -25,6 +25,7 @@ from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.models import Hand, Session
 from scoring.presentation import number
+from scoring.services import Right
 from scoring.sheet import column_heads
 from scoring.views.common import (
     FORM_TOKEN,
@@ -33,6 +34,7 @@ from scoring.views.common import (
     Request,
     closed,
     from_outbox,
+    hand_and_right,
     on_sheet,
     own_hand,
     own_session,
@@ -50,7 +52,7 @@ NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
 @never_cache
 @require_http_methods(["GET", "POST"])
 def hand_new(request: Request, pk: int) -> HttpResponse:
-    session = own_session(request, pk)
+    session = own_session(request, pk, need=Right.RECORD)
     if session.is_closed:
         return closed(request, session)
     game = services.game_of(session)
@@ -109,7 +111,7 @@ def _hand_form(
 @never_cache
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
-    hand = own_hand(request, pk, hand_id)
+    hand = own_hand(request, pk, hand_id, need=Right.RECORD)
     if hand.is_deleted and request.method != "POST":
         raise Http404("this hand was deleted")  # a form sent meanwhile gets the conflict page
     if hand.session.is_closed:
@@ -276,16 +278,19 @@ def _fields_per_dealer(
 @login_required
 @require_POST
 def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpResponse:
-    session = own_session(request, pk)
-    hand = own_hand(request, pk, hand_id) if hand_id is not None else None
+    session = own_session(request, pk, need=Right.RECORD)
+    hand = own_hand(request, pk, hand_id, need=Right.RECORD) if hand_id is not None else None
     game = services.game_of(session)
     form = _hand_form(request, session, game, hand)
     context = {"preview": _preview(game, form), "game": game, "form": form}
     return render(request, "scoring/hand_form.html#live", context)
 
 
-def hand_page_context(hand: Hand, *, share_token: str | None = None) -> dict[str, Any]:
-    """A hand's own page: what it scored, how, and (for those who may change it) its history."""
+def hand_page_context(
+    hand: Hand, *, share_token: str | None = None, right: Right = Right.READ
+) -> dict[str, Any]:
+    """A hand's own page: what it scored, how, and (for those who may see the
+    sheet) its history; its buttons for those who may change it."""
     game = services.game_of(hand.session)
     return {
         "session": hand.session,
@@ -293,6 +298,7 @@ def hand_page_context(hand: Hand, *, share_token: str | None = None) -> dict[str
         "number": hand.number,  # as on the sheet, for good: a deletion renumbers nothing
         "deltas": [(name, hand.delta_points().get(name, 0)) for name in game.players],
         "share_token": share_token,
+        "right": right,
         "changes": [] if share_token else list(hand.changes.select_related("user")),
     }
 
@@ -300,15 +306,15 @@ def hand_page_context(hand: Hand, *, share_token: str | None = None) -> dict[str
 @login_required
 @require_GET
 def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
-    hand = own_hand(request, pk, hand_id)
-    return render(request, "scoring/hand_detail.html", hand_page_context(hand))
+    hand, right = hand_and_right(request, pk, hand_id, need=Right.READ)
+    return render(request, "scoring/hand_detail.html", hand_page_context(hand, right=right))
 
 
 @login_required
 @tells_the_outbox
 @require_POST
 def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
-    hand = own_hand(request, pk, hand_id)
+    hand = own_hand(request, pk, hand_id, need=Right.RECORD)
     try:
         services.hand_delete(hand=hand, user=request.user, expected_version=_version_seen(request))
     except services.SessionClosed:
@@ -340,7 +346,7 @@ RESTORE_REFUSED = gettext_noop("The hand cannot come back under today's house ru
 @login_required
 @require_POST
 def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
-    hand = own_hand(request, pk, hand_id)
+    hand = own_hand(request, pk, hand_id, need=Right.RECORD)
     try:
         services.hand_restore(hand=hand, user=request.user)
     except services.SessionClosed:

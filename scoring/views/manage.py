@@ -19,6 +19,7 @@ from scoring.forms import SessionDetailsForm
 from scoring.models import Session, SessionChange
 from scoring.presentation import house_rules, number, render_line, session_change_view
 from scoring.schema_forms import SchemaForm
+from scoring.services import Right
 from scoring.views.common import Request, closed, own_session, whole
 
 
@@ -26,7 +27,7 @@ from scoring.views.common import Request, closed, own_session, whole
 @require_http_methods(["GET", "POST"])
 def session_settings(request: Request, pk: int) -> HttpResponse:
     """The session's name, day and money rate; its players; its history."""
-    session = own_session(request, pk, owner_only=True)
+    session = own_session(request, pk, need=Right.OWN)
     form = SessionDetailsForm(request.POST if request.method == "POST" else None, initial=_details(session))
     if request.method == "POST" and form.is_valid():
         try:
@@ -75,7 +76,7 @@ def settings_page(
 @require_POST
 def session_player(request: Request, pk: int) -> HttpResponse:
     """Correct one player's name at this table."""
-    session = own_session(request, pk, owner_only=True)
+    session = own_session(request, pk, need=Right.OWN)
     old, new = request.POST.get("player", ""), request.POST.get("name", "").strip()
     try:
         services.session_rename_player(session=session, user=request.user, old=old, new=new)
@@ -90,7 +91,7 @@ def session_player(request: Request, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def session_rules(request: Request, pk: int) -> HttpResponse:
     """New house rules: every hand is scored again under them, or nothing changes."""
-    session = own_session(request, pk, owner_only=True)
+    session = own_session(request, pk, need=Right.OWN)
     if session.is_closed:
         return closed(request, session)
     game = services.game_of(session)
@@ -137,7 +138,7 @@ def _rules_page(
 @login_required
 @require_POST
 def session_close(request: Request, pk: int) -> HttpResponse:
-    session = own_session(request, pk, owner_only=True)
+    session = own_session(request, pk, need=Right.OWN)
     services.session_close(session=session, user=request.user)
     # The sheet's notice says so, with the day and a button to reopen it.
     return redirect("scoreboard", pk=session.pk)
@@ -146,7 +147,7 @@ def session_close(request: Request, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def session_reopen(request: Request, pk: int) -> HttpResponse:
-    session = own_session(request, pk, owner_only=True)
+    session = own_session(request, pk, need=Right.OWN)
     services.session_reopen(session=session, user=request.user)
     messages.success(request, _("The evening is open again."))
     return redirect("scoreboard", pk=session.pk)
@@ -156,7 +157,7 @@ def session_reopen(request: Request, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def session_delete(request: Request, pk: int) -> HttpResponse:
     """Ask, naming the session and its number of hands; then delete it (restorable)."""
-    session = own_session(request, pk, owner_only=True)
+    session = own_session(request, pk, need=Right.OWN)
     if request.method == "POST":
         services.session_delete(session=session, user=request.user)
         text = _("“%(name)s” was deleted. You can restore it here for %(days)s days.")

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scoring import services
 from scoring.engine import VARIANTS, InvalidInput, Variant
 from scoring.forms import SessionForm
-from scoring.models import Session, variant_choices
+from scoring.models import variant_choices
 from scoring.presentation import number, render_line
 from scoring.schema_forms import SchemaForm
 from scoring.uploads import upload_too_large
@@ -31,8 +31,7 @@ MAX_IMPORT_BYTES = settings.SESSION_FILE_MAX_BYTES
 @require_GET
 def session_list(request: Request) -> HttpResponse:
     sessions = (
-        Session.objects.filter(Q(owner=request.user) | Q(editors=request.user), deleted_at__isnull=True)
-        .distinct()
+        services.sessions_of(request.user)
         .annotate(hand_count=Count("hands", filter=Q(hands__deleted_at__isnull=True), distinct=True))
         .select_related("owner")
         .prefetch_related("seats")

@@ -13,6 +13,7 @@ from django_htmx.http import HttpResponseStopPolling
 from scoring import caching, services
 from scoring.models import Hand, Session
 from scoring.qr import qr_svg
+from scoring.services import Right
 from scoring.sheet import sheet_context
 from scoring.views.common import Request, own_session, quick_gzip_page, shared_session, whole
 from scoring.views.hands import hand_page_context
@@ -22,7 +23,7 @@ from scoring.views.hands import hand_page_context
 @require_http_methods(["GET", "POST"])
 def sharing(request: Request, pk: int) -> HttpResponse:
     """The owner shares a read-only link and chooses who else may record hands."""
-    session = own_session(request, pk, owner_only=True)
+    session = own_session(request, pk, need=Right.OWN)
     error = _act(session, request.POST) if request.method == "POST" else None
     if request.method == "POST" and error is None:
         return redirect("sharing", pk=session.pk)

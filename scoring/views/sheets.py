@@ -11,21 +11,27 @@ from django.views.decorators.http import require_GET
 
 from scoring import exports, pages
 from scoring.models import Session
+from scoring.services import Right
 from scoring.sheet import sheet_context, sheet_frame_key, sheet_holes, sheet_page_key
-from scoring.views.common import Request, own_session, quick_gzip_page, whole
+from scoring.views.common import Request, own_session, quick_gzip_page, session_and_right, whole
 
 
 @quick_gzip_page
 @login_required
 @require_GET
 def scoreboard(request: Request, pk: int) -> HttpResponse:
-    session = own_session(request, pk)
+    session, right = session_and_right(request, pk, need=Right.READ)
     undo = whole(request.GET.get("undo"))
     undone = session.hands.filter(pk=undo, deleted_at__isnull=False).first() if undo is not None else None
     template = "scoring/scoreboard.html#board" if request.htmx else "scoring/scoreboard.html"
-    context = {"session": session, "undone": undone, **sheet_context(session, show_all="all" in request.GET)}
-    key = sheet_page_key(session, request.user)
-    frame = None if request.htmx else sheet_frame_key(session, request.user)  # the board alone has none
+    context = {
+        "session": session,
+        "right": right,
+        "undone": undone,
+        **sheet_context(session, show_all="all" in request.GET),
+    }
+    key = sheet_page_key(session, right)
+    frame = None if request.htmx else sheet_frame_key(session, right)  # the board alone has none
     return pages.render_kept(request, template, context, key, frame=frame, holes=sheet_holes(session))
 
 
@@ -33,7 +39,7 @@ def scoreboard(request: Request, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def settlement(request: Request, pk: int) -> HttpResponse:
-    session = own_session(request, pk)
+    session = own_session(request, pk, need=Right.READ)
     return render(request, "scoring/settlement.html", {"session": session, **sheet_context(session)})
 
 
@@ -42,7 +48,7 @@ def settlement(request: Request, pk: int) -> HttpResponse:
 @require_GET
 def session_print(request: Request, pk: int) -> HttpResponse:
     """The score sheet as a page to print; the PDF is drawn from the same context."""
-    session = own_session(request, pk)
+    session = own_session(request, pk, need=Right.READ)
     series, appendix = whole(request.GET.get("series")), "appendix" in request.GET
     try:
         page = exports.print_page(session, series=series, appendix=appendix)
@@ -56,7 +62,7 @@ def session_print(request: Request, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def session_export(request: Request, pk: int, kind: str) -> HttpResponse:
-    session = own_session(request, pk)
+    session = own_session(request, pk, need=Right.READ)
     csv_format = request.GET.get("format")
     if kind not in exports.KINDS:
         raise Http404("no such format")
