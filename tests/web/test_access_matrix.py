@@ -442,7 +442,8 @@ def test_a_removed_member_still_reads_the_evening_she_started_without_a_button_t
     member_sheet = client_of("member", world).get(reverse("scoreboard", args=[pk])).content.decode()
     assert 'id="new-hand"' in member_sheet and 'id="settings"' not in member_sheet
     assert 'id="read-only"' not in member_sheet
-    assert reverse("hand_restore", args=[pk, world.deleted_hand.pk]) in member_sheet  # struck through, restorable
+    restore = reverse("hand_restore", args=[pk, world.deleted_hand.pk])
+    assert restore in member_sheet  # the deleted hand struck through, restorable
     owner_sheet = client_of("owner", world).get(reverse("scoreboard", args=[pk])).content.decode()
     assert 'id="new-hand"' in owner_sheet and 'id="settings"' in owner_sheet
 
