@@ -137,3 +137,54 @@ def test_two_phones_correcting_the_same_hand_one_gets_a_conflict_not_a_silent_ov
     assert hand.version == 2
     winner = takers[[status for status, _ in results].index(302)]
     assert hand.inputs["taker"] == winner
+
+
+def test_corrections_deletions_and_restores_of_one_hand_at_once_never_fail_and_keep_its_history(table):
+    """Four phones change one hand at the same moment, round after round: two
+    correct it, one deletes it, one puts it back. Each is stored or told why not
+    (409: changed meanwhile); never a server error, never "busy" (a deadlock
+    between the writers); and the hand is what its history says it is."""
+    session, phones = table
+    hand = services.hand_record(
+        session=session,
+        raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56},
+    )
+    base = f"/sessions/{session.pk}/hands/{hand.pk}"
+    # The pages are read once: the CSRF token of a phone stays the same.
+    pages = [phone.get(f"/sessions/{session.pk}/") for phone in phones]
+    statuses: list[int] = []
+    for round_ in range(12):
+        hand.refresh_from_db()
+        seen = str(hand.version)
+
+        def send(i: int, phone: Phone, seen: str = seen, round_: int = round_) -> tuple[int, str]:
+            if i < 2:
+                taker = ["Bert", "Carl"][i]
+                data = {**HAND, "token": seen, "taker": taker, "points": str(41 + round_)}
+                return phone.post(f"{base}/edit/", data, pages[i])
+            if i == 2:
+                return phone.post(f"{base}/delete/", {"version": seen}, pages[i])
+            return phone.post(f"{base}/restore/", {}, pages[i])
+
+        results = at_once(phones, send)
+        statuses += [status for status, _ in results]
+        assert all(status in (302, 409) for status, _ in results), results
+    assert 500 not in statuses and 503 not in statuses
+    hand.refresh_from_db()
+    changes = list(HandChange.objects.filter(hand=hand).order_by("at", "id"))
+    # Every stored change gave the hand a new version, one after the other.
+    assert hand.version == len(changes)
+    assert changes[0].action == "recorded"
+    live = True
+    for change in changes[1:]:
+        if change.action == "deleted":
+            assert live, "deleted only a live hand"
+            live = False
+        elif change.action == "restored":
+            assert not live, "restored only a deleted hand"
+            live = True
+        else:
+            assert change.action == "edited" and live, "corrected only a live hand"
+    assert (hand.deleted_at is None) == live
+    last_state = next(change.after for change in reversed(changes) if change.after is not None)
+    assert last_state["hand"] == hand.as_session_hand()
