@@ -13,8 +13,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import RequestFactory, override_settings
 from django.urls import reverse
+from django.urls.converters import StringConverter
 
-from scoring import services
+from scoring import services, urls
+from scoring.services import groups
 from scoring.auth import client_address
 from scoring.models import HandChange, LoginAttempt, Session
 from tests.conftest import seed
@@ -135,6 +137,48 @@ class TestHostileParameters:
         assert logged_in.post(sharing, {"action": "remove_editor", "user": "²"}).status_code == 302
         edit = reverse("hand_edit", args=[french.pk, hand.pk])
         assert logged_in.post(edit, form_data(GARDE, "9" * 30)).status_code == 409
+
+
+    @pytest.mark.parametrize("huge", [2**31, 2**63 - 1, 2**63, 2**64, 10**30])
+    def test_an_id_beyond_every_row_is_not_found_in_every_address_that_takes_one(self, user, logged_in, huge):
+        session = groups.group_session_create(
+            group=groups.group_create(owner=user, name="Club"),
+            owner=user,
+            name="Friday",
+            variant="french",
+            players=["Anna", "Bert", "Carl", "Dora"],
+            options={},
+        )
+        hand = services.hand_record(session=session, raw=GARDE)
+        real = {
+            "pk": session.pk,
+            "hand_id": hand.pk,
+            "gid": session.group_id,
+            "pid": session.seats.first().roster_id,
+            "bid": 1,
+            "variant": "french",
+            "kind": "csv",
+            "season": "all",
+            "token": services.session_share(session=session),
+        }
+        patterns = [p for p in urls.urlpatterns if p.pattern.converters]
+        # Every whole number in an address is an id, read by the bounded converter.
+        assert {type(c) for p in patterns for c in p.pattern.converters.values()} == {
+            urls.IdConverter,
+            StringConverter,
+        }
+        taking_ids = [p for p in patterns if urls.IdConverter in map(type, p.pattern.converters.values())]
+        assert len(taking_ids) == 39
+        for pattern in taking_ids:
+            for name, converter in pattern.pattern.converters.items():
+                if type(converter) is not urls.IdConverter:
+                    continue
+                path = "/" + str(pattern.pattern)
+                for key, value in {**real, name: huge}.items():
+                    path = re.sub(rf"<\w+:{key}>", str(value), path)
+                for method in (logged_in.get, logged_in.post):
+                    status = method(path).status_code
+                    assert status in (404, 405) if huge < 2**63 else status == 404, (path, status)
 
 
 class TestLoginLimit:
