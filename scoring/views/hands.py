@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -181,7 +182,9 @@ def _submit(
             if conflict.current.is_deleted and from_outbox(request):
                 return _deleted_meanwhile()
             return page(conflict=conflict.current, status=409)
-        except busy.DatabaseBusy:
+        except (OperationalError, InterfaceError) as error:
+            if not busy.is_busy(error):
+                raise
             form.other_errors.append(busy.message())
             return busy.answer(page())
         except services.SessionClosed as refused:
