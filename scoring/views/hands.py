@@ -58,6 +58,9 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
     form = _hand_form(request, session, game)
     posted = request.POST.get("token", "")
     token = posted if FORM_TOKEN.fullmatch(posted) else uuid.uuid4().hex
+    # A token the app did not make could not tell a resend from a new hand: such
+    # a form is shown again with a token of the app's own, and saves nothing.
+    foreign = bool(posted) and posted != token
 
     def save() -> Hand:
         sent = {key: request.POST.getlist(key) for key in request.POST if key not in NOT_THE_HAND}
@@ -72,7 +75,17 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
         )
 
     page = partial(_hand_page, request, session, game, form, hand=None, token=token)
+    if foreign and request.POST.get("action", "save") == "save":
+        form.other_errors.append(_foreign_token())
+        return page(status=400)
     return _submit(request, form, save, page)
+
+
+def _foreign_token() -> str:
+    return _(
+        "This form came back with a one-time mark the app did not give it, so nothing was saved. "
+        "Check the hand and save it again."
+    )
 
 
 def _hand_form(

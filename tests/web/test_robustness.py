@@ -19,6 +19,7 @@ from scoring import services, urls
 from scoring.services import groups
 from scoring.auth import client_address
 from scoring.models import HandChange, LoginAttempt, Session
+from scoring.views.common import FORM_TOKEN
 from tests.conftest import seed
 from tests.web.test_views import form_data
 
@@ -49,12 +50,31 @@ class TestRecording:
         ):
             assert "no-store" in logged_in.get(url)["Cache-Control"], url
 
-    def test_a_garbled_or_overlong_token_still_records_the_hand_once(self, logged_in, french):
+    def test_a_token_the_app_did_not_make_is_refused_and_a_resend_never_stores_a_second_hand(
+        self, logged_in, french
+    ):
         url = reverse("hand_new", args=[french.pk])
-        for token in ("x" * 500, "²³", "<script>"):
-            assert logged_in.post(url, form_data(GARDE, token)).status_code == 302
-        assert french.hands.count() == 3
-        assert all(len(h.client_token) <= 64 for h in french.hands.all())
+        for token in ("x" * 500, "²³", "<script>", "a b", "form-1;"):
+            for _ in range(2):  # and sent again, as a phone resends
+                response = logged_in.post(url, form_data(GARDE, token))
+                assert response.status_code == 400
+                page = response.content.decode()
+                assert "one-time mark the app did not give it, so nothing was saved" in page
+                assert 'name="points" value="56"' in page, "the hand is kept in the form"
+                fresh = re.search(r'name="token" value="([^"]+)"', page).group(1)
+                assert FORM_TOKEN.fullmatch(fresh) and fresh != token
+        assert french.hands.count() == 0
+        # Saved from the page shown, with the app's own token: stored, and once only.
+        for _ in range(2):
+            assert logged_in.post(url, form_data(GARDE, fresh)).status_code == 302
+        assert french.hands.count() == 1
+
+    def test_a_refused_token_is_told_to_the_phones_outbox_in_words(self, logged_in, french):
+        url = reverse("hand_new", args=[french.pk])
+        response = logged_in.post(url, form_data(GARDE, "²³"), headers={"X-Tarock-Outbox": "1"})
+        assert response.status_code == 400
+        assert re.search(r'role="alert">.*one-time mark', response.content.decode())
+        assert french.hands.count() == 0
 
 
 class TestCorrecting:
