@@ -67,7 +67,7 @@ def is_busy(error: BaseException | None) -> bool:
     if not isinstance(error, (OperationalError, InterfaceError)):
         return False
     cause = error.__cause__
-    if isinstance(cause, sqlite3.Error) or cause is None and "database is locked" in str(error):
+    if isinstance(cause, sqlite3.Error) or (cause is None and "database is locked" in str(error)):
         return any(words in str(error) for words in SQLITE_TRY_AGAIN)
     if cause is not None and type(cause).__module__.partition(".")[0] in ("psycopg", "psycopg2"):
         state = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)

@@ -231,9 +231,7 @@ def database_down(*, from_the_write: bool = False) -> Iterator[None]:
         yield
 
 
-def test_a_page_asked_for_while_the_database_is_down_is_busy_try_again_not_an_error(
-    logged_in, make_session
-):
+def test_a_page_asked_for_while_the_database_is_down_is_busy_try_again_not_an_error(logged_in, make_session):
     session = make_session()
     with database_down():
         response = logged_in.get(reverse("scoreboard", args=[session.pk]))

@@ -419,7 +419,17 @@ def test_a_hand_forms_note_with_a_line_separator_or_a_direction_control_is_refus
 
 # -- a name must show ------------------------------------------------------------------------
 
-INVISIBLE = ["\u200b", "\u200c\u200d", "\u2060", "\ufeff", "\u200e\u200f", "\u0301", "\u3164", "\u2800", "\u00ad"]
+INVISIBLE = [
+    "\u200b",
+    "\u200c\u200d",
+    "\u2060",
+    "\ufeff",
+    "\u200e\u200f",
+    "\u0301",
+    "\u3164",
+    "\u2800",
+    "\u00ad",
+]
 SHOWS_NOTHING = "must contain a letter, digit, symbol or punctuation mark"
 
 
@@ -459,7 +469,9 @@ def test_a_name_of_invisible_characters_is_refused_in_every_name_field(name, use
     ["Ädä", "李", "٣", "★", "?!", "🃏", "Anna\u200b", "\u05d3\u05e0\u05d4\u200f", "👩\u200d👩", "Zoe\u0308"],
 )
 def test_a_name_with_anything_that_shows_is_kept(name, user):
-    session = services.session_import(owner=user, text=text(name=name, players=["Anna", name, "Carl", "Dora"]))
+    session = services.session_import(
+        owner=user, text=text(name=name, players=["Anna", name, "Carl", "Dora"])
+    )
     assert session.name == name and name in [seat.name for seat in session.seats.all()]
 
 

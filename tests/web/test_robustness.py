@@ -16,9 +16,9 @@ from django.urls import reverse
 from django.urls.converters import StringConverter
 
 from scoring import services, urls
-from scoring.services import groups
 from scoring.auth import client_address
 from scoring.models import HandChange, LoginAttempt, Session
+from scoring.services import groups
 from scoring.views.common import FORM_TOKEN
 from tests.conftest import seed
 from tests.web.test_views import form_data
@@ -157,7 +157,6 @@ class TestHostileParameters:
         assert logged_in.post(sharing, {"action": "remove_editor", "user": "²"}).status_code == 302
         edit = reverse("hand_edit", args=[french.pk, hand.pk])
         assert logged_in.post(edit, form_data(GARDE, "9" * 30)).status_code == 409
-
 
     @pytest.mark.parametrize("huge", [2**31, 2**63 - 1, 2**63, 2**64, 10**30])
     def test_an_id_beyond_every_row_is_not_found_in_every_address_that_takes_one(self, user, logged_in, huge):
