@@ -58,11 +58,10 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
     form = _hand_form(request, session, game)
     posted = request.POST.get("token", "")
     token = posted if FORM_TOKEN.fullmatch(posted) else uuid.uuid4().hex
-    # A token the app did not make could not tell a resend from a new hand: such
-    # a form is shown again with a token of the app's own, and saves nothing.
-    foreign = bool(posted) and posted != token
 
     def save() -> Hand:
+        if posted not in ("", token):
+            raise ForeignToken
         sent = {key: request.POST.getlist(key) for key in request.POST if key not in NOT_THE_HAND}
         return services.hand_record(
             session=session,
@@ -75,17 +74,13 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
         )
 
     page = partial(_hand_page, request, session, game, form, hand=None, token=token)
-    if foreign and request.POST.get("action", "save") == "save":
-        form.other_errors.append(_foreign_token())
-        return page(status=400)
     return _submit(request, form, save, page)
 
 
-def _foreign_token() -> str:
-    return _(
-        "This form came back with a one-time mark the app did not give it, so nothing was saved. "
-        "Check the hand and save it again."
-    )
+class ForeignToken(Exception):
+    """A new hand's form came back with a token the app did not make: it could not
+    tell a resend from a new hand, so the form is shown again with a token of the
+    app's own, and nothing is saved."""
 
 
 def _hand_form(
@@ -200,6 +195,13 @@ def _submit(
                 raise
             form.other_errors.append(busy.message())
             return busy.answer(page())
+        except ForeignToken:
+            why = _(
+                "This form came back with a one-time mark the app did not give it, so nothing was saved. "
+                "Check the hand and save it again."
+            )
+            form.other_errors.append(why)
+            return page(status=400)
         except services.SessionClosed as refused:
             return closed(request, refused.session)
         else:
