@@ -10,16 +10,24 @@ form catches it to show the player's inputs again with the message, and
 covers a write outside a view, such as the session saved after a login.
 
 PostgreSQL lets writers of different rows go on side by side and is the choice
-for many tables at once (README); it never reports this error.
+for many tables at once (README); it never reports this error. What it does
+report, like any database server, is that it cannot be reached (down,
+restarting, the connection dropped, too many connections) or that a
+transaction had to give way (a deadlock, a serialization failure): nothing of
+that transaction is stored either, and the answer is the same "busy, try
+again", never a server error. The phone's outbox sends a hand answered so
+again later (static/js/outbox.js), and its one-time token stores it once.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from django.db import OperationalError
+from django.contrib.auth.models import AnonymousUser
+from django.db import InterfaceError, OperationalError
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -41,10 +49,32 @@ def message() -> str:
     )
 
 
+# PostgreSQL's classes of errors (SQLSTATE's first two characters) that say "not
+# now" rather than "wrong": connection exception, transaction rollback (deadlock,
+# serialization failure), insufficient resources (too many connections),
+# operator intervention (shutting down, starting up, a statement cancelled).
+TRY_AGAIN_CLASSES = frozenset({"08", "40", "53", "57"})
+# SQLite's words for a database it cannot get at.
+SQLITE_TRY_AGAIN = ("database is locked", "unable to open database file")
+
+
 def is_busy(error: BaseException | None) -> bool:
-    return isinstance(error, DatabaseBusy) or (
-        isinstance(error, OperationalError) and "database is locked" in str(error)
-    )
+    """Whether ``error`` says the database could not do the work now (locked,
+    unreachable, the connection lost, the transaction made to give way), as
+    opposed to a fault: such a write stored nothing and can be sent again."""
+    if isinstance(error, DatabaseBusy):
+        return True
+    if not isinstance(error, (OperationalError, InterfaceError)):
+        return False
+    cause = error.__cause__
+    if isinstance(cause, sqlite3.Error) or (cause is None and "database is locked" in str(error)):
+        return any(words in str(error) for words in SQLITE_TRY_AGAIN)
+    if cause is not None and type(cause).__module__.partition(".")[0] in ("psycopg", "psycopg2"):
+        state = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+        # No state: the driver's own word that the server could not be reached or
+        # dropped the connection (psycopg gives none for those).
+        return state is None or state[:2] in TRY_AGAIN_CLASSES
+    return "connection" in str(error).lower()  # Django's own: "connection already closed"
 
 
 def _report_busy(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
@@ -71,7 +101,15 @@ def answer(response: HttpResponse) -> HttpResponse:
 
 
 def busy_page(request: HttpRequest) -> HttpResponse:
-    return answer(render(request, "busy.html", {"message": message()}))
+    try:
+        return answer(render(request, "busy.html", {"message": message()}))
+    except (OperationalError, InterfaceError) as error:
+        if not is_busy(error):
+            raise
+    # The database cannot even say who is asking (the login, the notices kept
+    # for the next page): the page as anyone would see it.
+    anyone = {"message": message(), "user": AnonymousUser(), "messages": []}
+    return answer(render(request, "busy.html", anyone))
 
 
 class DatabaseBusyMiddleware:

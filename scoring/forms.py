@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import HandType, InvalidInput, Line, Table
-from scoring.engine.schema import clean, text_problem
+from scoring.engine.schema import clean, name_problem
 from scoring.engine.session_file import MAX_NAME
 from scoring.presentation import render_line, render_words
 from scoring.schema_forms import SchemaForm, Widget, walk_widgets, widget_id
@@ -212,9 +212,9 @@ class SessionBasics(forms.Form):
     )
 
     def clean_name(self) -> str:
-        """The session's name, held to the session file's rules for text (no control characters)."""
+        """The session's name, held to the session file's rules for names (text that shows)."""
         name: str = self.cleaned_data["name"]
-        problem = text_problem(name)
+        problem = name_problem(name)
         if problem is not None:
             raise forms.ValidationError(render_line(problem))
         return name
@@ -253,6 +253,12 @@ class SessionForm(SessionBasics):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        for place in range(1, self.seats + 1):
+            # Each name beside its seat, held to the rules for names (text that shows).
+            name = str(data.get(f"seat_{place}", "")).strip()
+            problem = name_problem(name) if name else None
+            if problem is not None:
+                self.add_error(f"seat_{place}", render_line(problem))
         seat = data.get("first_dealer") or 1
         if not str(data.get(f"seat_{seat}", "")).strip() and self.players_given(data):
             self.add_error("first_dealer", _("Seat %(n)s has no player.") % {"n": seat})

@@ -11,6 +11,7 @@ stated in one place.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -139,6 +140,44 @@ def text_problem(value: str, *, tabs: bool = False, controls: bool = True) -> Li
     return Line(
         gettext_noop("must be text without control characters (found {code} at character {at})"), args
     )
+
+
+# A name (of a player, a session, a group, a season) is text that shows: at
+# least one letter, digit, symbol or punctuation mark. Spaces, format characters
+# (zero-width spaces and joiners, U+FEFF, direction marks), combining marks
+# alone and the letters drawn blank (the Hangul fillers, the blank Braille
+# pattern) show nothing, so a name of only those would be an empty column on
+# the sheet. Among visible characters they stay: a joiner in an emoji, a mark
+# on its letter.
+_SHOWS = frozenset("LNSP")  # the first letter of the Unicode general categories that do
+_DRAWN_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def shows(char: str) -> bool:
+    """Whether ``char`` is seen where it is written."""
+    return unicodedata.category(char)[0] in _SHOWS and char not in _DRAWN_BLANK
+
+
+def name_problem(value: str) -> Line | None:
+    """Why ``value`` is not a name the app keeps, or None: text (``text_problem``)
+    with at least one character that shows."""
+    problem = text_problem(value)
+    if problem is None and not any(shows(char) for char in value):
+        return Line(
+            gettext_noop(
+                "must contain a letter, digit, symbol or punctuation mark "
+                "(spaces, invisible characters and accents alone show nothing)"
+            )
+        )
+    return problem
+
+
+def check_name(path: str, value: str) -> str:
+    """``value`` if it is a name the app keeps (``name_problem``); else ``InvalidInput`` naming ``path``."""
+    problem = name_problem(value)
+    if problem is not None:
+        raise InvalidInput(path, problem)
+    return value
 
 
 def check_text(path: str, value: str, *, tabs: bool = False) -> str:

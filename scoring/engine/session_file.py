@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .registry import VARIANTS
-from .schema import Field, Kind, check_text, clean, text_problem
+from .schema import Field, Kind, check_name, clean, text_problem
 from .settlement import Settlement
 from .types import (
     HandScore,
@@ -79,7 +79,7 @@ def read_players(raw: Any, variant: Variant) -> tuple[str, ...]:
                 gettext_noop("a name has 1 to {n} characters, without leading or trailing spaces"),
                 n=MAX_NAME,
             )
-        check_text(f"players[{index}]", name)
+        check_name(f"players[{index}]", name)
     if len(set(names)) != len(names):
         raise invalid("players", gettext_noop("names must be unique"))
     variant.check_table(names)
@@ -94,7 +94,7 @@ def read_session_name(raw: Any, field: str = "name") -> str:
             gettext_noop("a name has 1 to {n} characters, without leading or trailing spaces"),
             n=MAX_SESSION_NAME,
         )
-    return check_text(field, raw)
+    return check_name(field, raw)
 
 
 def read_date(raw: Any) -> datetime.date:

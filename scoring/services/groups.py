@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from scoring import rows
 from scoring.engine import VARIANTS, InvalidInput
-from scoring.engine.schema import clean, dump, text_problem
+from scoring.engine.schema import check_name, clean, dump, name_problem
 from scoring.engine.types import gettext_noop, invalid
 from scoring.models import (
     NAME_LENGTH,
@@ -49,11 +49,11 @@ LATEST_EVENINGS = 20  # evenings listed on the group's page
 
 
 def _text(field: str, value: str, longest: int) -> str:
-    """A one-line name: stripped, not empty, at most ``longest`` characters, no control characters."""
+    """A one-line name: stripped, not empty, at most ``longest`` characters, text that shows."""
     value = value.strip()
     if not value or len(value) > longest:
         raise invalid(field, gettext_noop("a name of 1 to {n} characters"), n=longest)
-    problem = text_problem(value)
+    problem = name_problem(value)
     if problem is not None:
         raise InvalidInput(field, problem)
     return value
@@ -73,10 +73,7 @@ def _currency(value: str) -> str:
             gettext_noop("a sign of 1 to {n} characters, such as €, CHF, $ or £"),
             n=CURRENCY_LENGTH,
         )
-    problem = text_problem(value)
-    if problem is not None:
-        raise InvalidInput("currency", problem)
-    return value
+    return check_name("currency", value)  # a sign that shows, like a name
 
 
 @transaction.atomic

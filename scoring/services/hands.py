@@ -233,22 +233,26 @@ def hand_edit(
     double-tapped or resent form); with ``SessionClosed`` on a closed evening.
     ``game``: the session's game as the caller read it, with ``hand`` as read at
     ``expected_version``."""
+    # Every write of an evening's hands takes the session's row first, then the
+    # hand's (recording, deleting, restoring, re-scoring, the settings): writers
+    # of one evening queue on the session and never wait for each other the
+    # other way round, which PostgreSQL ends as a deadlock.
+    session_taken = False
     if game is not None and expected_version is not None and hand.version == expected_version:
         record, score = hand_check(game=game, raw=raw, from_form=from_form)
         before = snapshot(hand)
         store(hand, game, record, score)
+        session_taken = _new_version_if_open(hand.session)
         seats = Seat.objects.filter(session=OuterRef("session_id")).exclude(name__in=game.players)
-        open_session = Session.objects.filter(pk=OuterRef("session_id"), closed_at__isnull=True)
         # One statement that writes only if nobody changed the hand (or the
-        # seats) meanwhile and the evening is open; otherwise the locked path
-        # below sorts it out (a conflict, or the closed evening refused). The
-        # version is checked on the hand's own row, never through a join: an
-        # UPDATE with a join becomes "id IN (SELECT ...)", and PostgreSQL then
-        # judges the version by the snapshot taken before it waited for the
-        # other phone's correction, so both corrections would be "saved".
-        written = (
+        # seats) meanwhile; otherwise the locked path below sorts it out (a
+        # conflict, or the closed evening refused). The version is checked on
+        # the hand's own row, never through a join: an UPDATE with a join
+        # becomes "id IN (SELECT ...)", and PostgreSQL then judges the version
+        # by the snapshot taken before it waited for the other phone's
+        # correction, so both corrections would be "saved".
+        written = session_taken and (
             Hand.objects.filter(pk=hand.pk, version=expected_version, deleted_at__isnull=True)
-            .filter(Exists(open_session))
             .filter(~Exists(seats))
             .update(
                 **{field: getattr(hand, field) for field in SNAPSHOT_FIELDS},
@@ -259,7 +263,7 @@ def hand_edit(
         if written:
             hand.version += 1
             audit(hand, user, HandChange.Action.EDITED, before=before)
-            mark_changed(hand.session)
+            follow_change(hand.session)
             return hand
     locked = _locked(hand)
     if locked.deleted_at is not None:
@@ -267,6 +271,8 @@ def hand_edit(
     game = game_of(locked.session)
     if expected_version is not None and locked.version != expected_version:
         if _is_repeat(locked, game, raw, user):
+            if session_taken:
+                transaction.set_rollback(True)  # stored already: not even a new version
             return locked
         raise HandConflict(locked)
     record, score = hand_check(game=game, raw=raw, from_form=from_form)
@@ -275,8 +281,23 @@ def hand_edit(
     locked.version += 1
     locked.save()
     audit(locked, user, HandChange.Action.EDITED, before=before)
-    mark_changed(locked.session)
+    if session_taken:
+        follow_change(locked.session)  # its new version was given above
+    else:
+        mark_changed(locked.session)
     return locked
+
+
+def _new_version_if_open(session: Session) -> bool:
+    """``mark_changed`` as the first statement of a change, which takes the
+    session's row lock; only on an open evening (False: closed, nothing written)."""
+    now = timezone.now()
+    opened = Session.objects.filter(pk=session.pk, closed_at__isnull=True)
+    if not opened.update(version=F("version") + 1, changed_at=now):
+        return False
+    session.version += 1
+    session.changed_at = now
+    return True
 
 
 def _locked(hand: Hand) -> Hand:

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -61,6 +62,8 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
     token = posted if FORM_TOKEN.fullmatch(posted) else uuid.uuid4().hex
 
     def save() -> Hand:
+        if posted not in ("", token):
+            raise ForeignToken
         sent = {key: request.POST.getlist(key) for key in request.POST if key not in NOT_THE_HAND}
         return services.hand_record(
             session=session,
@@ -74,6 +77,12 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
 
     page = partial(_hand_page, request, session, game, form, hand=None, token=token)
     return _submit(request, form, save, page)
+
+
+class ForeignToken(Exception):
+    """A new hand's form came back with a token the app did not make: it could not
+    tell a resend from a new hand, so the form is shown again with a token of the
+    app's own, and nothing is saved."""
 
 
 def _hand_form(
@@ -183,9 +192,18 @@ def _submit(
             if conflict.current.is_deleted and from_outbox(request):
                 return _deleted_meanwhile()
             return page(conflict=conflict.current, status=409)
-        except busy.DatabaseBusy:
+        except (OperationalError, InterfaceError) as error:
+            if not busy.is_busy(error):
+                raise
             form.other_errors.append(busy.message())
             return busy.answer(page())
+        except ForeignToken:
+            why = _(
+                "This form came back with a one-time mark the app did not give it, so nothing was saved. "
+                "Check the hand and save it again."
+            )
+            form.other_errors.append(why)
+            return page(status=400)
         except services.SessionClosed as refused:
             return closed(request, refused.session)
         else:

@@ -14,7 +14,7 @@ import pytest
 
 from scoring.engine import InvalidInput, dumps_session, read_session, score_session, write_session
 from scoring.engine.french import Split
-from scoring.engine.schema import text_problem
+from scoring.engine.schema import name_problem, text_problem
 
 from .support import FIVE, FOUR, SIX, THREE, fixture
 
@@ -539,6 +539,38 @@ def test_text_has_no_control_characters_and_no_half_characters(
 ) -> None:
     problem = text_problem(value, tabs=tabs)
     assert (problem is None) if says is None else (problem is not None and says in str(problem))
+
+
+@pytest.mark.parametrize(
+    ("value", "shows"),
+    [
+        ("Anna", True),
+        ("李", True),
+        ("٣", True),
+        ("€", True),
+        ("…", True),
+        ("Zoe\u0308", True),  # a mark on its letter
+        ("\u200bAnna\u200b", True),
+        ("🃏", True),
+        ("\u200b", False),  # zero-width space
+        ("\u200c\u200d", False),  # zero-width non-joiner and joiner
+        ("\u2060\ufeff", False),  # word joiner, byte order mark
+        ("\u200e\u200f", False),  # direction marks alone
+        ("\u00ad", False),  # soft hyphen
+        ("\u0301\u0308", False),  # accents without a letter
+        ("\u3164", False),  # Hangul filler: a letter drawn blank
+        ("\u2800", False),  # the blank Braille pattern
+        ("\u00a0\u3000", False),  # spaces
+    ],
+)
+def test_a_name_must_show(value: str, shows: bool) -> None:
+    problem = name_problem(value)
+    assert (problem is None) is shows
+    if not shows:
+        assert "must contain a letter, digit, symbol or punctuation mark" in str(problem)
+        with pytest.raises(InvalidInput) as caught:
+            read_session({"variant": "french", "players": ["Anna", "Bert", "Carl", value], "hands": []})
+        assert caught.value.field == "players[4]"
 
 
 def test_the_note_field_keeps_a_tab_and_refuses_a_line_break() -> None:

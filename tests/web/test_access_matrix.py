@@ -351,7 +351,7 @@ def test_every_cell_of_the_matrix(world, role):
 
 
 def test_the_matrix_names_every_url_that_takes_an_evening_a_hand_or_a_group():
-    ids = ("<int:pk>", "<int:hand_id>", "<int:gid>", "<str:token>")
+    ids = ("<id:pk>", "<id:hand_id>", "<id:gid>", "<str:token>")
     taking_ids = {str(p.name) for p in app_patterns() if any(part in str(p.pattern) for part in ids)} - {
         "join",
         "join_signup",

@@ -1,22 +1,26 @@
 """SQLite lets one writer in at a time: a hand saved while another write holds the
 database waits its turn; one that waited too long is told "busy, try again" (503)
-with its inputs kept, and nothing is stored. Never a server error."""
+with its inputs kept, and nothing is stored. Never a server error. So is a write
+to a database that cannot be reached (down, restarting, the connection dropped),
+on either database."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import psycopg
 import pytest
-from django.db import connection, connections, transaction
+from django.db import OperationalError, connection, connections, transaction
 from django.test import RequestFactory
 from django.urls import get_resolver, reverse
 
 from scoring import services
-from scoring.busy import RETRY_AFTER, DatabaseBusy, server_error
+from scoring.busy import RETRY_AFTER, DatabaseBusy, is_busy, server_error
 from scoring.engine.session_file import MAX_HANDS
 from scoring.models import Hand, Player
 from tests.web.test_views import form_data
@@ -195,3 +199,114 @@ def test_a_busy_database_met_outside_a_view_is_answered_busy_too():
         raise ValueError("a real fault")
     except ValueError:
         assert server_error(request).status_code == 500
+
+
+# -- a database that cannot be reached ------------------------------------------------------
+
+
+def _unreachable() -> OperationalError:
+    """What Django raises when the server is down or dropped the connection: its
+    OperationalError over psycopg's own, which carries no SQLSTATE."""
+    try:
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+    except psycopg.OperationalError as cause:
+        try:
+            raise OperationalError(*cause.args) from cause
+        except OperationalError as error:
+            return error
+
+
+@contextmanager
+def database_down(*, from_the_write: bool = False) -> Iterator[None]:
+    """Every statement on this thread's connection fails as on a database that is
+    down; ``from_the_write``: the reads before the first write still answer
+    (the server went away while the hand was on its way)."""
+
+    def refuse(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if from_the_write and sql.lstrip()[:6].upper() not in ("UPDATE", "INSERT", "DELETE"):
+            return execute(sql, params, many, context)
+        raise _unreachable()
+
+    with connection.execute_wrapper(refuse):
+        yield
+
+
+def test_a_page_asked_for_while_the_database_is_down_is_busy_try_again_not_an_error(logged_in, make_session):
+    session = make_session()
+    with database_down():
+        response = logged_in.get(reverse("scoreboard", args=[session.pk]))
+    assert response.status_code == 503 and response["Retry-After"] == str(RETRY_AFTER)
+    assert "Nothing was saved: please send it again in a moment." in response.content.decode()
+
+
+def test_a_hand_sent_while_the_database_is_down_is_busy_and_stored_once_when_sent_again(
+    logged_in, make_session
+):
+    session = make_session()
+    url = reverse("hand_new", args=[session.pk])
+    with database_down():
+        response = logged_in.post(url, form_data(GARDE, "form-1"), headers={"X-Tarock-Outbox": "1"})
+    assert response.status_code == 503 and response["Retry-After"] == str(RETRY_AFTER)
+    assert not Hand.objects.filter(session=session).exists()
+    # The outbox sends it again once the database is back: stored, and once only.
+    for _ in range(2):
+        again = logged_in.post(url, form_data(GARDE, "form-1"), headers={"X-Tarock-Outbox": "1"})
+        assert again.status_code == 204
+    assert Hand.objects.filter(session=session).count() == 1
+
+
+def test_a_hand_whose_database_went_away_while_saving_keeps_its_inputs(logged_in, make_session):
+    session = make_session()
+    url = reverse("hand_new", args=[session.pk])
+    with database_down(from_the_write=True):
+        response = logged_in.post(url, form_data(GARDE, "form-1"))
+    assert response.status_code == 503 and response["Retry-After"] == str(RETRY_AFTER)
+    page = response.content.decode()
+    assert "Nothing was saved: please send it again in a moment." in page
+    assert 'id="hand-form"' in page and 'name="token" value="form-1"' in page
+    assert 'name="points" value="56"' in page and 'name="note" value="Kaffee"' in page
+    assert not Hand.objects.filter(session=session).exists()
+    hand = services.hand_record(session=session, raw=GARDE)
+    with database_down(from_the_write=True):
+        response = logged_in.post(
+            reverse("hand_edit", args=[session.pk, hand.pk]), form_data({**GARDE, "points": 61}, "1")
+        )
+    assert response.status_code == 503 and 'name="points" value="61"' in response.content.decode()
+    hand.refresh_from_db()
+    assert (hand.version, hand.inputs["points"]) == (1, 56)
+
+
+def test_a_deadlock_or_a_fault_are_told_apart():
+    assert is_busy(_unreachable())
+    for state, busy in (("40P01", True), ("40001", True), ("57P01", True), ("53300", True), ("42P01", False)):
+        cause = psycopg.errors.lookup(state)("from the server")
+        try:
+            raise OperationalError("from the server") from cause
+        except OperationalError as error:
+            assert is_busy(error) is busy, state
+    try:
+        raise OperationalError("no such table: scoring_hand") from sqlite3.OperationalError("no such table")
+    except OperationalError as error:
+        assert not is_busy(error)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_postgresql_server_that_refuses_connections_is_busy_try_again(client_for, user):
+    if connection.vendor != "postgresql":
+        pytest.skip("a server to stop: PostgreSQL only; this run uses " + connection.vendor)
+    session = services.session_create(
+        owner=user, name="Friday", variant="french", players=["Anna", "Bert", "Carl", "Dora"], options={}
+    )
+    phone = client_for(user)
+    port = connection.settings_dict["PORT"]
+    connection.close()
+    connection.settings_dict["PORT"] = "1"  # nothing listens there
+    try:
+        page = phone.get(reverse("scoreboard", args=[session.pk]))
+        sent = phone.post(reverse("hand_new", args=[session.pk]), form_data(GARDE, "form-1"))
+    finally:
+        connection.close()
+        connection.settings_dict["PORT"] = port
+    for response in (page, sent):
+        assert response.status_code == 503 and response["Retry-After"] == str(RETRY_AFTER)
+    assert not Hand.objects.filter(session=session).exists()

@@ -12,13 +12,17 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import OperationalError, connections
 
 from scoring import services
 from scoring.models import Hand, HandChange
+from scoring.services import groups
+from scoring.services.sessions import SessionClosed
 
 PASSWORD = "a-long-test-password"
 HAND = {
@@ -137,3 +141,118 @@ def test_two_phones_correcting_the_same_hand_one_gets_a_conflict_not_a_silent_ov
     assert hand.version == 2
     winner = takers[[status for status, _ in results].index(302)]
     assert hand.inputs["taker"] == winner
+
+
+def test_corrections_deletions_and_restores_of_one_hand_at_once_never_fail_and_keep_its_history(table):
+    """Four phones change one hand at the same moment, round after round: two
+    correct it, one deletes it, one puts it back. Each is stored or told why not
+    (409: changed meanwhile); never a server error, never "busy" (a deadlock
+    between the writers); and the hand is what its history says it is."""
+    session, phones = table
+    hand = services.hand_record(
+        session=session,
+        raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56},
+    )
+    base = f"/sessions/{session.pk}/hands/{hand.pk}"
+    # The pages are read once: the CSRF token of a phone stays the same.
+    pages = [phone.get(f"/sessions/{session.pk}/") for phone in phones]
+    statuses: list[int] = []
+    for round_ in range(12):
+        hand.refresh_from_db()
+        seen = str(hand.version)
+
+        def send(i: int, phone: Phone, seen: str = seen, round_: int = round_) -> tuple[int, str]:
+            if i < 2:
+                taker = ["Bert", "Carl"][i]
+                data = {**HAND, "token": seen, "taker": taker, "points": str(41 + round_)}
+                return phone.post(f"{base}/edit/", data, pages[i])
+            if i == 2:
+                return phone.post(f"{base}/delete/", {"version": seen}, pages[i])
+            return phone.post(f"{base}/restore/", {}, pages[i])
+
+        results = at_once(phones, send)
+        statuses += [status for status, _ in results]
+        assert all(status in (302, 409) for status, _ in results), results
+    assert 500 not in statuses and 503 not in statuses
+    hand.refresh_from_db()
+    changes = list(HandChange.objects.filter(hand=hand).order_by("at", "id"))
+    # Every stored change gave the hand a new version, one after the other.
+    assert hand.version == len(changes)
+    assert changes[0].action == "recorded"
+    live = True
+    for change in changes[1:]:
+        if change.action == "deleted":
+            assert live, "deleted only a live hand"
+            live = False
+        elif change.action == "restored":
+            assert not live, "restored only a deleted hand"
+            live = True
+        else:
+            assert change.action == "edited" and live, "corrected only a live hand"
+    assert (hand.deleted_at is None) == live
+    last_state = next(change.after for change in reversed(changes) if change.after is not None)
+    assert last_state["hand"] == hand.as_session_hand()
+
+
+def test_every_write_of_an_evening_at_the_same_moment_as_corrections_of_its_hands_waits_its_turn(
+    transactional_db: Any,
+):
+    """Every kind of write of one evening, side by side with corrections and
+    deletions of its hands, round after round: each takes the evening's row
+    first, so none ends in a deadlock (on PostgreSQL, an OperationalError)."""
+
+    owner = User.objects.create_user("anna", password=PASSWORD)
+    # An evening of a group: every change also writes the group's statistics.
+    session = groups.group_session_create(
+        group=groups.group_create(owner=owner, name="Club"),
+        owner=owner,
+        name="Friday",
+        variant="french",
+        players=["Anna", "Bert", "Carl", "Dora"],
+        options={},
+    )
+    garde = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+    first, second = (services.hand_record(session=session, raw=garde) for _ in range(2))
+    failures: list[BaseException] = []
+
+    def fresh(hand: Hand) -> Hand:
+        return Hand.objects.select_related("session").get(pk=hand.pk)
+
+    def correct(hand: Hand, points: int) -> None:
+        current = fresh(hand)
+        game = services.game_of(current.session)
+        services.hand_edit(
+            hand=current, raw={**garde, "points": points}, expected_version=current.version, game=game
+        )
+
+    writes = [
+        lambda: correct(first, 41),
+        lambda: correct(first, 61),
+        lambda: correct(second, 45),
+        lambda: services.hand_delete(hand=fresh(first)),
+        lambda: services.hand_restore(hand=fresh(first)),
+        lambda: services.hand_record(session=session, raw=garde, client_token="t"),
+        lambda: services.session_rescore(session=session),
+        lambda: services.session_edit(
+            session=session, user=owner, name="Friday", played_on=date(2026, 11, 20), money_rate=None
+        ),
+        lambda: services.session_change_rules(session=session, user=owner, options={"round_to": 5}),
+    ]
+
+    def run(index: int, write: Any) -> None:
+        try:
+            write()
+        except (services.HandConflict, SessionClosed):
+            pass  # told: changed meanwhile
+        except BaseException as error:  # what the test is looking for
+            failures.append(error)
+        finally:
+            connections.close_all()
+
+    for _ in range(6):
+        at_once(writes, run)
+    assert not [error for error in failures if isinstance(error, OperationalError)], failures
+    assert not failures, failures
+    for hand in (first, second):
+        changes = HandChange.objects.filter(hand=hand).count()
+        assert fresh(hand).version == changes

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any
 
 import pytest
@@ -200,6 +201,32 @@ REFUSED = [
         text(hands=[{**HAND, "\ud800": 1}]).encode(),
         'hand 1, "\\ud800": must be text: found U+D800',
         ('"\\ud800"', 1),
+    ),
+    # A name must show: zero-width characters, format characters, marks alone
+    # and spaces show nothing, so a player or an evening named only so is refused.
+    (
+        "zero_width_player_name",
+        text(players=["Anna", "\u200b\u200c\u200d", "Carl", "Dora"], hands=[]).encode(),
+        "players[2]: must contain a letter, digit, symbol or punctuation mark",
+        ("players[2]", None),
+    ),
+    (
+        "word_joiner_and_bom_as_player_name",
+        text(players=["Anna", "Bert", "\u2060\ufeff", "Dora"], hands=[]).encode(),
+        "players[3]: must contain a letter, digit, symbol or punctuation mark",
+        ("players[3]", None),
+    ),
+    (
+        "accent_alone_as_player_name",
+        text(players=["\u0301\u0308", "Bert", "Carl", "Dora"], hands=[]).encode(),
+        "players[1]: must contain a letter, digit, symbol or punctuation mark",
+        ("players[1]", None),
+    ),
+    (
+        "invisible_session_name",
+        text(name="\u200b\u3164\u00a0\u200e").encode(),
+        "name: must contain a letter, digit, symbol or punctuation mark",
+        ("name", None),
     ),
 ]
 CASES = [case[1:] for case in REFUSED]
@@ -388,3 +415,78 @@ def test_a_hand_forms_note_with_a_line_separator_or_a_direction_control_is_refus
         html = logged_in.post(url, {**HAND_FORM, "token": "t", "note": note}).content.decode()
         assert 'id="f-note-error"' in html and says in html
     assert Hand.objects.count() == 0
+
+
+# -- a name must show ------------------------------------------------------------------------
+
+INVISIBLE = [
+    "\u200b",
+    "\u200c\u200d",
+    "\u2060",
+    "\ufeff",
+    "\u200e\u200f",
+    "\u0301",
+    "\u3164",
+    "\u2800",
+    "\u00ad",
+]
+SHOWS_NOTHING = "must contain a letter, digit, symbol or punctuation mark"
+
+
+@pytest.mark.parametrize("name", INVISIBLE)
+def test_a_name_of_invisible_characters_is_refused_in_every_name_field(name, user, logged_in):
+    from scoring.services import groups
+
+    new = reverse("session_new_variant", args=["french"])
+    base = {"name": "Freitag", "seat_1": "Anna", "seat_2": "Bert", "seat_3": "Carl", "seat_4": "Dora"}
+    for field in ("name", "seat_2"):
+        response = logged_in.post(new, {**base, field: name})
+        html = response.content.decode()
+        assert response.status_code == 200, field
+        # Beside the field it belongs to: "Name", "Seat 2".
+        assert re.search(rf'id="id_{field}-error" role="alert">{SHOWS_NOTHING}', html), field
+    assert Session.objects.count() == 0 and Player.objects.count() == 0
+    for write in (
+        lambda: groups.group_create(owner=user, name=name),
+        lambda: groups.roster_add(group=groups.group_create(owner=user, name="Club"), name=name),
+    ):
+        with pytest.raises(InvalidInput) as caught:
+            write()
+        assert caught.value.field == "name" and SHOWS_NOTHING in str(caught.value)
+    session = services.session_import(owner=user, text=text())
+    with pytest.raises(InvalidInput) as caught:
+        services.session_rename_player(session=session, user=user, old="Bert", new=name)
+    assert SHOWS_NOTHING in str(caught.value)
+    settings = reverse("session_settings", args=[session.pk])
+    response = logged_in.post(settings, {"name": name, "played_on": "2026-11-20", "money_rate": ""})
+    assert SHOWS_NOTHING in response.content.decode()
+    session.refresh_from_db()
+    assert session.name == "Freitag" and [seat.name for seat in session.seats.order_by("position")] == PLAYERS
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ädä", "李", "٣", "★", "?!", "🃏", "Anna\u200b", "\u05d3\u05e0\u05d4\u200f", "👩\u200d👩", "Zoe\u0308"],
+)
+def test_a_name_with_anything_that_shows_is_kept(name, user):
+    session = services.session_import(
+        owner=user, text=text(name=name, players=["Anna", name, "Carl", "Dora"])
+    )
+    assert session.name == name and name in [seat.name for seat in session.seats.all()]
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("de", "muss einen Buchstaben, eine Ziffer, ein Symbol oder ein Satzzeichen enthalten"),
+        ("fr", "doit contenir une lettre, un chiffre, un symbole ou un signe de ponctuation"),
+    ],
+)
+def test_the_refusal_of_an_invisible_name_says_what_is_allowed_in_the_readers_language(
+    user, client_for, language, says
+):
+    client = client_for(user)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    base = {"name": "Freitag", "seat_1": "Anna", "seat_2": "\u200b", "seat_3": "Carl", "seat_4": "Dora"}
+    html = client.post(reverse("session_new_variant", args=["french"]), base).content.decode()
+    assert says in html

@@ -13,10 +13,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import RequestFactory, override_settings
 from django.urls import reverse
+from django.urls.converters import StringConverter
 
-from scoring import services
+from scoring import services, urls
 from scoring.auth import client_address
 from scoring.models import HandChange, LoginAttempt, Session
+from scoring.services import groups
+from scoring.views.common import FORM_TOKEN
 from tests.conftest import seed
 from tests.web.test_views import form_data
 
@@ -47,12 +50,31 @@ class TestRecording:
         ):
             assert "no-store" in logged_in.get(url)["Cache-Control"], url
 
-    def test_a_garbled_or_overlong_token_still_records_the_hand_once(self, logged_in, french):
+    def test_a_token_the_app_did_not_make_is_refused_and_a_resend_never_stores_a_second_hand(
+        self, logged_in, french
+    ):
         url = reverse("hand_new", args=[french.pk])
-        for token in ("x" * 500, "²³", "<script>"):
-            assert logged_in.post(url, form_data(GARDE, token)).status_code == 302
-        assert french.hands.count() == 3
-        assert all(len(h.client_token) <= 64 for h in french.hands.all())
+        for token in ("x" * 500, "²³", "<script>", "a b", "form-1;"):
+            for _ in range(2):  # and sent again, as a phone resends
+                response = logged_in.post(url, form_data(GARDE, token))
+                assert response.status_code == 400
+                page = response.content.decode()
+                assert "one-time mark the app did not give it, so nothing was saved" in page
+                assert 'name="points" value="56"' in page, "the hand is kept in the form"
+                fresh = re.search(r'name="token" value="([^"]+)"', page).group(1)
+                assert FORM_TOKEN.fullmatch(fresh) and fresh != token
+        assert french.hands.count() == 0
+        # Saved from the page shown, with the app's own token: stored, and once only.
+        for _ in range(2):
+            assert logged_in.post(url, form_data(GARDE, fresh)).status_code == 302
+        assert french.hands.count() == 1
+
+    def test_a_refused_token_is_told_to_the_phones_outbox_in_words(self, logged_in, french):
+        url = reverse("hand_new", args=[french.pk])
+        response = logged_in.post(url, form_data(GARDE, "²³"), headers={"X-Tarock-Outbox": "1"})
+        assert response.status_code == 400
+        assert re.search(r'role="alert">.*one-time mark', response.content.decode())
+        assert french.hands.count() == 0
 
 
 class TestCorrecting:
@@ -135,6 +157,47 @@ class TestHostileParameters:
         assert logged_in.post(sharing, {"action": "remove_editor", "user": "²"}).status_code == 302
         edit = reverse("hand_edit", args=[french.pk, hand.pk])
         assert logged_in.post(edit, form_data(GARDE, "9" * 30)).status_code == 409
+
+    @pytest.mark.parametrize("huge", [2**31, 2**63 - 1, 2**63, 2**64, 10**30])
+    def test_an_id_beyond_every_row_is_not_found_in_every_address_that_takes_one(self, user, logged_in, huge):
+        session = groups.group_session_create(
+            group=groups.group_create(owner=user, name="Club"),
+            owner=user,
+            name="Friday",
+            variant="french",
+            players=["Anna", "Bert", "Carl", "Dora"],
+            options={},
+        )
+        hand = services.hand_record(session=session, raw=GARDE)
+        real = {
+            "pk": session.pk,
+            "hand_id": hand.pk,
+            "gid": session.group_id,
+            "pid": session.seats.first().roster_id,
+            "bid": 1,
+            "variant": "french",
+            "kind": "csv",
+            "season": "all",
+            "token": services.session_share(session=session),
+        }
+        patterns = [p for p in urls.urlpatterns if p.pattern.converters]
+        # Every whole number in an address is an id, read by the bounded converter.
+        assert {type(c) for p in patterns for c in p.pattern.converters.values()} == {
+            urls.IdConverter,
+            StringConverter,
+        }
+        taking_ids = [p for p in patterns if urls.IdConverter in map(type, p.pattern.converters.values())]
+        assert len(taking_ids) == 40  # kasse_csv among them
+        for pattern in taking_ids:
+            for name, converter in pattern.pattern.converters.items():
+                if type(converter) is not urls.IdConverter:
+                    continue
+                path = "/" + str(pattern.pattern)
+                for key, value in {**real, name: huge}.items():
+                    path = re.sub(rf"<\w+:{key}>", str(value), path)
+                for method in (logged_in.get, logged_in.post):
+                    status = method(path).status_code
+                    assert status in (404, 405) if huge < 2**63 else status == 404, (path, status)
 
 
 class TestLoginLimit:

@@ -394,7 +394,7 @@ class TestGroups:
     def test_the_sweep_covers_every_url_of_a_group(self, group_b):
         swept = {resolve(url).url_name for url in self.group_urls(group_b)}
         of_a_group = {
-            pattern.name for pattern in url_patterns(get_resolver()) if "<int:gid>" in str(pattern.pattern)
+            pattern.name for pattern in url_patterns(get_resolver()) if "<id:gid>" in str(pattern.pattern)
         }
         assert of_a_group and of_a_group <= swept
 
