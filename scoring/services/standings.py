@@ -117,7 +117,7 @@ def evening_from(game: Game, hands: Sequence[Any], money_rate: Decimal | None) -
                 tallies[name].counts[f"{section.kind}.played"] += 1
             for name in game.variant.section_winners(section, game.options):
                 tallies[name].counts[f"{section.kind}.won"] += 1
-    return Evening(game, summary, settle(summary.net, money_rate), tallies)
+    return Evening(game, summary, settle(summary.net, money_rate, summary.parts), tallies)
 
 
 def result_values(evening: Evening) -> dict[str, dict[str, Any]]:
