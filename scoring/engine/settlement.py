@@ -65,7 +65,9 @@ def settle(
     if rate is None:
         return Settlement(dict(net), transfers)
     if parts:
-        if any(sum((part.get(name, 0) for part in parts), Fraction(0)) != value for name, value in net.items()):
+        if any(
+            sum((part.get(name, 0) for part in parts), Fraction(0)) != value for name, value in net.items()
+        ):
             raise ValueError(f"the parts must add up to the net balances: {dict(net)}")
         money = dict.fromkeys(net, Decimal("0.00"))
         for part in parts:

@@ -37,7 +37,7 @@ from scoring.presentation import render_line
 from scoring.qr import qr_svg
 from scoring.schema_forms import SchemaForm
 from scoring.services import groups, kasse, stats
-from scoring.views.common import Request, whole
+from scoring.views.common import Request, posted_token, whole
 
 
 def own_group(request: Request, gid: int, *, owner_only: bool = False) -> Group:
@@ -280,8 +280,12 @@ def group_evening_add(request: Request, gid: int) -> HttpResponse:
     """Bring one of the user's own sessions, played before, into the group."""
     group = own_group(request, gid)
     session = _evening(request.POST.get("session"), owner=request.user, group__isnull=True)
-    groups.group_session_add(group=group, session=session, user=request.user)
-    messages.success(request, _("The session counts for the group now."))
+    try:
+        groups.group_session_add(group=group, session=session, user=request.user)
+    except InvalidInput as error:
+        messages.error(request, render_line(error.line))
+    else:
+        messages.success(request, _("The session counts for the group now."))
     return redirect("group_detail", gid=gid)
 
 
@@ -290,7 +294,9 @@ def group_evening_add(request: Request, gid: int) -> HttpResponse:
 def group_evening_close(request: Request, gid: int, pk: int) -> HttpResponse:
     """Close an evening of the group: with a money rate it is booked into the Kasse."""
     group = own_group(request, gid)
-    services.session_close(session=_evening(pk, group=group), user=request.user)
+    services.session_close(
+        session=_evening(pk, group=group), user=request.user, client_token=posted_token(request)
+    )
     messages.success(request, _("The evening is closed."))
     return redirect("group_detail", gid=gid)
 
@@ -303,7 +309,7 @@ def group_evening_reopen(request: Request, gid: int, pk: int) -> HttpResponse:
     session = _evening(pk, group=group)
     if session.owner_id != request.user.pk and not owns_group:
         raise Http404("only the evening's owner or the group's reopens it")
-    services.session_reopen(session=session, user=request.user)
+    services.session_reopen(session=session, user=request.user, client_token=posted_token(request))
     return redirect("group_detail", gid=gid)
 
 
@@ -437,16 +443,10 @@ def group_kasse(request: Request, gid: int) -> HttpResponse:
     """Open balances, the fewest transfers that clear them, the bookings; a payment."""
     group = own_group(request, gid)
     form = PaymentForm(_posted(request), roster=list(group.roster.all()))
+    token = posted_token(request)
     if form.is_valid():
         try:
-            kasse.payment_record(
-                group=group,
-                payer=form.party("payer"),
-                payee=form.party("payee"),
-                amount=form.cleaned_data["amount"],
-                note=form.cleaned_data["note"],
-                user=request.user,
-            )
+            kasse.payment_record(group=group, user=request.user, client_token=token, **form.payment())
         except InvalidInput as error:
             refuse(form, error)
         else:
@@ -456,6 +456,7 @@ def group_kasse(request: Request, gid: int) -> HttpResponse:
         "form": form,
         "kasse": kasse.kasse_of(group),
         "bookings": kasse.bookings_of(group),
+        "token": token,  # a refused payment keeps its token: corrected, it is the same payment
     }
     return render(request, "groups/kasse.html", context, status=_status(form))
 
@@ -469,7 +470,12 @@ def kasse_reverse(request: Request, gid: int, bid: int) -> HttpResponse:
     if booking is None:
         raise Http404("no such booking")
     try:
-        kasse.booking_reverse(booking=booking, user=request.user, note=request.POST.get("note", ""))
+        kasse.booking_reverse(
+            booking=booking,
+            user=request.user,
+            note=request.POST.get("note", ""),
+            client_token=posted_token(request),
+        )
     except kasse.KasseRefused as refused:
         messages.error(request, _(refused.reason))
     except InvalidInput as error:

@@ -19,7 +19,7 @@ from scoring.forms import SessionDetailsForm
 from scoring.models import Session, SessionChange
 from scoring.presentation import house_rules, number, render_line, session_change_view
 from scoring.schema_forms import SchemaForm
-from scoring.views.common import Request, closed, own_session, whole
+from scoring.views.common import Request, closed, own_session, posted_token, whole
 
 
 @login_required
@@ -138,7 +138,7 @@ def _rules_page(
 @require_POST
 def session_close(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk, owner_only=True)
-    services.session_close(session=session, user=request.user)
+    services.session_close(session=session, user=request.user, client_token=posted_token(request))
     # The sheet's notice says so, with the day and a button to reopen it.
     return redirect("scoreboard", pk=session.pk)
 
@@ -147,7 +147,7 @@ def session_close(request: Request, pk: int) -> HttpResponse:
 @require_POST
 def session_reopen(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk, owner_only=True)
-    services.session_reopen(session=session, user=request.user)
+    services.session_reopen(session=session, user=request.user, client_token=posted_token(request))
     messages.success(request, _("The evening is open again."))
     return redirect("scoreboard", pk=session.pk)
 

@@ -32,9 +32,11 @@ def test_the_evening_money_is_the_sum_of_the_series_money(document: dict[str, An
     session = read_session(document)
     result = score_session(session, rate)
     variant = session.variant
-    series_money = [
-        settle(variant.section_net(section), rate).money for section in result.summary.sections
-    ]
+    series_money = []
+    for section in result.summary.sections:
+        net = variant.section_net(section)
+        assert net is not None
+        series_money.append(settle(net, rate).money)
     money = result.settlement.money
     assert money is not None
     assert sum(money.values()) == 0

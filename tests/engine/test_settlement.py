@@ -296,4 +296,8 @@ def test_money_paid_series_by_series_is_the_sum_of_each_series_money() -> None:
 
 def test_parts_that_do_not_add_up_to_the_net_are_refused() -> None:
     with pytest.raises(ValueError, match="add up"):
-        settle({"A": Fraction(1), "B": Fraction(-1)}, Decimal("0.01"), parts=[{"A": Fraction(2), "B": Fraction(-2)}])
+        settle(
+            {"A": Fraction(1), "B": Fraction(-1)},
+            Decimal("0.01"),
+            parts=[{"A": Fraction(2), "B": Fraction(-2)}],
+        )
