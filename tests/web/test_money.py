@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import services
-from scoring.engine import read_session, score_session
+from scoring.engine import InvalidInput, read_session, score_session
 from scoring.engine.session_file import MAX_HANDS
 from scoring.models import (
     MONEY_LIMIT,
@@ -287,22 +287,22 @@ def test_the_money_columns_hold_what_sqlite_keeps_exactly_and_the_largest_evenin
     assert int(max(abs(v) for v in net.values())) * MAX_HANDS * highest_rate < MONEY_LIMIT
 
 
-def long_evening(owner: User, group: Any | None = None, deltas: dict[str, int] | None = None) -> Session:
+def long_evening(
+    owner: User, group: Any | None = None, deltas: dict[str, int] | None = None, count: int = MAX_HANDS
+) -> Session:
     """2,000 of the largest hand at the highest money rate: one recorded, the rest
     copies of its stored snapshot (as an import stores them, only faster);
     ``deltas`` write other points into the copies' snapshots."""
-    session = services.session_create(
-        owner=owner,
-        name="Riesig",
-        variant="illustrated",
-        players=["A", "B", "C"],
-        options=LARGEST_OPTIONS,
-        money_rate=HIGHEST_RATE,
-    )
+    details: dict[str, Any] = {"name": "Riesig", "variant": "illustrated", "players": ["A", "B", "C"]}
+    details.update(owner=owner, options=LARGEST_OPTIONS, money_rate=HIGHEST_RATE)
+    if group is None:
+        session = services.session_create(**details)
+    else:
+        session = groups.group_session_create(group=group, **details)
     first = services.hand_record(session=session, raw=LARGEST, user=owner)
     copied = {name: getattr(first, name) for name in ("type", "dealer", "inputs", "breakdown", "description")}
     copied.update(facts=first.facts, stats=first.stats, deltas=deltas or first.deltas)
-    Hand.objects.bulk_create(Hand(session=session, number=n, **copied) for n in range(2, MAX_HANDS + 1))
+    Hand.objects.bulk_create(Hand(session=session, number=n, **copied) for n in range(2, count + 1))
     return session
 
 
@@ -334,6 +334,52 @@ def test_an_evening_beyond_what_the_kasse_keeps_is_refused_with_the_reason(logge
     assert "too much for the Kasse" in response.content.decode()
     assert Session.objects.get(pk=session.pk).group is None
     assert not EveningResult.objects.exists() and not Booking.objects.exists()
+
+
+def test_a_hand_that_would_take_a_group_evening_beyond_what_the_kasse_keeps_is_refused(group, user):
+    session = long_evening(user, group, deltas={"A": 3_500_000, "B": 0, "C": 0}, count=MAX_HANDS - 1)
+    with pytest.raises(InvalidInput) as refused:
+        services.hand_record(session=session, raw=LARGEST, user=user)
+    assert refused.value.field == "money_rate"
+    assert Hand.objects.filter(session=session).count() == MAX_HANDS - 1
+
+
+# -- finding 5: Illustriertes money, series by series ---------------------------------------------
+
+# Two series of one hand each: A's renonce costs A 22 points a series, 0.055 at a
+# quarter cent, paid as 0.06 after each series: 0.12 (the evening as a whole would
+# round 0.11 and disagree with its series by a cent).
+RENONCE = {
+    "declarer": "A",
+    "game": "dreiblatt",
+    "bid": "announced",
+    "talon_rest": 0,
+    "renonce": "A",
+    "points": 0,
+}
+RENONCE["valat"] = {"by": "declarer", "announced": "silent", "made": True}
+SMALL_GAME = {"game_points": {"announced": 1, "unterer": 1, "held": 1}, "series_target": 1, "series_bonus": 0}
+
+
+def test_the_settlement_the_series_and_the_kasse_show_the_same_cents(logged_in, group, user):
+    session, _ = evening(
+        group,
+        user,
+        [RENONCE, RENONCE],
+        variant="illustrated",
+        players=("A", "B", "C"),
+        options=SMALL_GAME,
+        money_rate=Decimal("0.0025"),
+    )
+    services.session_close(session=session, user=user)
+    booked = {line.player.name: line.amount for line in BookingLine.objects.filter(booking__kind="evening")}
+    assert booked == {"A": Decimal("-0.12"), "B": Decimal("0.06"), "C": Decimal("0.06")}
+    page = logged_in.get(reverse("settlement", args=[session.pk])).content.decode()
+    net = page[page.index('id="net"') : page.index('id="per-series"')]
+    series = page[page.index('id="per-series"') :]
+    series = series[: series.index("</section>")]
+    assert re.search(r'data-player="A".*?0\.12</td>', net, re.S)
+    assert "0.11" not in net and series.count("0.06") == 2 and series.count("0.03") == 4
 
 
 # -- finding 8: the decimal comma --------------------------------------------------------------------
