@@ -79,11 +79,12 @@ def static_inline(path: str) -> SafeString:
         return mark_safe(handle.read())  # our own stylesheet, no user input
 
 
-@register.simple_tag
-def once(token: str = "") -> SafeString:
+@register.simple_tag(takes_context=True)
+def once(context: template.Context, token: str = "") -> SafeString:
     """A form's one-time token (``token``, kept where the form comes back with a
-    refusal; a new one otherwise): the form sent twice is done once."""
-    value = token or uuid.uuid4().hex
+    refusal; a new one otherwise, put in by ``pages.render_kept`` on a kept page):
+    the form sent twice is done once."""
+    value = token or context.get("one_time_token") or uuid.uuid4().hex
     return format_html('<input type="hidden" name="token" value="{}">', value)
 
 

@@ -157,6 +157,18 @@ class TestOnce:
         assert set(balances(group).values()) != {Decimal(0)}  # booked again, and not reversed again
 
 
+def test_the_sheets_reopen_form_has_a_new_token_on_every_view_of_the_kept_page(logged_in, group, user):
+    session, _ = evening(group, user, [GARDE], money_rate=RATE)
+    services.session_close(session=session, user=user)
+    sheet, reopen = reverse("scoreboard", args=[session.pk]), reverse("session_reopen", args=[session.pk])
+    tokens = [form_token(logged_in.get(sheet).content.decode(), reopen) for _ in range(2)]
+    assert tokens[0] != tokens[1] and all(re.fullmatch(r"[0-9a-f]{32}", token) for token in tokens)
+    logged_in.post(reopen, {"token": tokens[0]})
+    services.session_close(session=session, user=user)
+    logged_in.post(reopen, {"token": tokens[0]})  # the tap sent again
+    assert Session.objects.get(pk=session.pk).closed_at is not None
+
+
 @pytest.fixture
 def kasse_table(transactional_db: Any, live_server: Any) -> tuple[Any, Phone, Session]:
     owner = User.objects.create_user("anna", password=PASSWORD)
