@@ -19,6 +19,7 @@ from typing import Any
 
 from django import forms
 from django.http import QueryDict
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from scoring.engine import InvalidInput, Line
@@ -37,7 +38,7 @@ OTHER_SIDE = "other"
 class DecimalTextField(forms.DecimalField):
     """A decimal input read as points are (``parse_decimal``): a decimal comma or
     point in every language, so 0,05 and 0.05 are both taken, and a value the form
-    was filled in with comes back as it was shown (German and French show 0,0500).
+    was filled in with comes back as it was shown (0,05 in German and French).
     Drawn as text with the decimal keypad, localized."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -46,6 +47,12 @@ class DecimalTextField(forms.DecimalField):
         super().__init__(**kwargs)
 
     # The stubs give DecimalField IntegerField's return type; Django returns a Decimal.
+    def prepare_value(self, value: Any) -> Any:
+        """A stored value as the reader writes it, without trailing zeros: 0,05 (0.05 in English)."""
+        if isinstance(value, Decimal) and value.is_finite():
+            return number_format(Decimal(format(value.normalize(), "f")))
+        return value
+
     def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
         if value in self.empty_values:
             return None

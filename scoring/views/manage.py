@@ -42,9 +42,8 @@ def session_settings(request: Request, pk: int) -> HttpResponse:
 
 
 def _details(session: Session) -> dict[str, Any]:
-    """The form's values: the money rate as typed (0.05, not 0.0500)."""
-    rate = format(session.money_rate.normalize(), "f") if session.money_rate is not None else None
-    return {"name": session.name, "played_on": session.played_on, "money_rate": rate}
+    """The form's values (its money field shows the rate as typed: 0,05, not 0,0500)."""
+    return {"name": session.name, "played_on": session.played_on, "money_rate": session.money_rate}
 
 
 def settings_page(

@@ -427,7 +427,7 @@ def test_a_groups_new_evening_takes_its_prefilled_rate_or_one_typed(logged_in, g
     url = reverse("group_evening_new", args=[group.pk, "french"])
     page = speaking(logged_in, language).get(url).content.decode()
     shown = shown_rate(page)
-    assert shown == "0,0500"  # the group's rate, as the reader writes it
+    assert shown == "0,05"  # the group's rate, as the reader writes it
     data = {"name": "Freitag", "seat_1": "Anna", "seat_2": "Bert", "seat_3": "Carl"}
     response = logged_in.post(url, {**data, "money_rate": shown if typed is None else typed})
     assert response.status_code == 302
@@ -441,6 +441,7 @@ def test_an_evenings_settings_take_the_rate_as_shown_or_typed(logged_in, make_se
     url = reverse("session_settings", args=[session.pk])
     page = speaking(logged_in, language).get(url).content.decode()
     shown = shown_rate(page)
+    assert shown == "0,02"
     data = {"name": "Freitag", "played_on": "2026-11-17", "money_rate": shown if typed is None else typed}
     response = logged_in.post(url, data)
     assert response.status_code == 302
@@ -453,6 +454,7 @@ def test_a_groups_settings_take_the_rate_as_shown_or_typed(logged_in, group, lan
     url = reverse("group_settings", args=[group.pk])
     page = speaking(logged_in, language).get(url).content.decode()
     shown = shown_rate(page)
+    assert shown == "0,05"
     data = {"name": "Dienstag", "min_hands": "10", "money_rate": shown if typed is None else typed}
     response = logged_in.post(url, data)
     assert response.status_code == 302
