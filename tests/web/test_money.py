@@ -356,6 +356,19 @@ def test_a_hand_that_would_take_a_group_evening_beyond_what_the_kasse_keeps_is_r
     assert Hand.objects.filter(session=session).count() == MAX_HANDS - 1
 
 
+def test_a_money_rate_that_would_take_a_group_evening_beyond_the_kasse_is_refused_beside_it(
+    logged_in, group, user
+):
+    session = long_evening(user, group, deltas={"A": 3_500_000, "B": 0, "C": 0})
+    Session.objects.filter(pk=session.pk).update(money_rate=Decimal("0.0001"))
+    url = reverse("session_settings", args=[session.pk])
+    response = logged_in.post(url, {"name": "Riesig", "played_on": "2026-11-17", "money_rate": "9999,9999"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'id="id_money_rate-error"' in page and "too much for the Kasse" in page
+    assert Session.objects.get(pk=session.pk).money_rate == Decimal("0.0001")
+
+
 # -- finding 5: Illustriertes money, series by series ---------------------------------------------
 
 # Two series of one hand each: A's renonce costs A 22 points a series, 0.055 at a
