@@ -20,7 +20,7 @@ from scoring.engine import HandType, InvalidInput, Line, Table
 from scoring.engine.schema import clean, name_problem
 from scoring.engine.session_file import MAX_NAME
 from scoring.presentation import render_line, render_words
-from scoring.schema_forms import SchemaForm, Widget, walk_widgets, widget_id
+from scoring.schema_forms import DecimalTextField, SchemaForm, Widget, walk_widgets, widget_id
 from scoring.services.games import Game
 
 MAX_SEATS = 6
@@ -202,7 +202,7 @@ class SessionBasics(forms.Form):
     changed on its settings page."""
 
     name = forms.CharField(label=_("Name"), max_length=80)
-    money_rate = forms.DecimalField(
+    money_rate = DecimalTextField(
         label=_("Money per point (optional)"),
         required=False,
         min_value=Decimal("0.0001"),

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import InvalidInput
 from scoring.models import GroupPlayer
 from scoring.presentation import render_line
+from scoring.schema_forms import DecimalTextField
 from scoring.services.groups import INVITATION_DAYS, MOST_USES
 from scoring.services.kasse import BOX, MAX_AMOUNT, NOTE_LENGTH
 
@@ -27,16 +28,14 @@ def refuse(form: forms.Form, error: InvalidInput) -> None:
     form.add_error(field, render_line(error.line))
 
 
-def money_rate_field() -> forms.DecimalField:
-    return forms.DecimalField(
+def money_rate_field() -> DecimalTextField:
+    return DecimalTextField(
         label=_("Money per point (optional)"),
         required=False,
         min_value=Decimal("0.0001"),
         max_value=Decimal("9999.9999"),
         max_digits=8,
         decimal_places=4,
-        localize=True,  # 0,05 in German, as the reader writes it
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "class": "num"}),
         help_text=_("New evenings of the group start with this rate. Leave empty to settle in points."),
     )
 
@@ -94,14 +93,12 @@ class PaymentForm(forms.Form):
 
     payer = forms.ChoiceField(label=_("Paid by"))
     payee = forms.ChoiceField(label=_("Paid to"))
-    amount = forms.DecimalField(
+    amount = DecimalTextField(
         label=_("Amount"),
         min_value=Decimal("0.01"),
         max_value=MAX_AMOUNT,
         max_digits=12,
         decimal_places=2,
-        localize=True,  # 12,40 in German, as the reader writes it
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "class": "num"}),
     )
     note = forms.CharField(label=_("Note (optional)"), max_length=NOTE_LENGTH, required=False)
 
@@ -121,6 +118,16 @@ class PaymentForm(forms.Form):
     def party(self, field: str) -> GroupPlayer | None:
         """The chosen player, or None for the box."""
         return self.roster.get(self.cleaned_data[field])
+
+    def payment(self) -> dict[str, Any]:
+        """The payment as ``kasse.payment_record`` takes it."""
+        data = self.cleaned_data
+        return {
+            "payer": self.party("payer"),
+            "payee": self.party("payee"),
+            "amount": data["amount"],
+            "note": data["note"],
+        }
 
 
 if TYPE_CHECKING:

@@ -295,6 +295,18 @@ class SessionChange(Change):
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)
+    # The one-time token of the form that made the change (closing, reopening):
+    # the same form sent again (a double tap, a resend) changes nothing more.
+    client_token = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta(Change.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "client_token"],
+                condition=~Q(client_token=""),
+                name="session_change_client_token_unique",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.session_id} {self.action}"
@@ -500,6 +512,19 @@ class Season(models.Model):
         return self.name
 
 
+# Money columns hold 15 digits, cents included: what SQLite keeps of a number
+# exactly (PostgreSQL keeps any), so an evening's money is below MONEY_LIMIT a
+# player, and an evening that would book more is refused with that reason
+# (``standings.evening_refresh``). The largest hands of any game (an Illustriertes
+# solo defended to a Valat announced before the talon, by the Beck factor, with
+# Kontra: about 340,000 points moved per hand between pairs), 2,000 of them at the
+# highest money per point (9999.9999), come to 6.8·10^12: every such evening fits.
+MONEY_DIGITS = 15
+MONEY_LIMIT = Decimal(10) ** (MONEY_DIGITS - 2)
+# An evening's points: 2,000 such hands are 7·10^8; fifteen digits, as for money.
+POINTS_DIGITS = 15
+
+
 class EveningResult(models.Model):
     """One player's evening in a group, summed from the evening's stored hand
     snapshots (never by scoring them again) and written again in the same
@@ -512,8 +537,10 @@ class EveningResult(models.Model):
     played_on = models.DateField()
     variant = models.CharField(max_length=20)
     hands = models.PositiveIntegerField(default=0)  # played: neither redealt nor sitting out
-    total = models.DecimalField(max_digits=12, decimal_places=1, default=Decimal(0))  # bonuses included
-    money = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    total = models.DecimalField(
+        max_digits=POINTS_DIGITS, decimal_places=1, default=Decimal(0)
+    )  # bonuses included
+    money = models.DecimalField(max_digits=MONEY_DIGITS, decimal_places=2, null=True, blank=True)
     won = models.BooleanField(default=False)  # the evening's highest total (ties: all of them)
     best = models.DecimalField(max_digits=10, decimal_places=1, null=True, blank=True)
     best_hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
@@ -559,9 +586,21 @@ class Booking(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The one-time token of the form that booked it (a payment, a reversal), and
+    # what that form held: sent again, it is booked once; the same token with
+    # other inputs (a form brought back and filled in again) is a new booking.
+    client_token = models.CharField(max_length=64, blank=True, default="")
+    client_digest = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["group", "client_token"],
+                condition=~Q(client_token=""),
+                name="booking_client_token_unique",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.pk}"
@@ -576,7 +615,7 @@ class BookingLine(models.Model):
     player = models.ForeignKey(
         GroupPlayer, on_delete=models.PROTECT, null=True, blank=True, related_name="booking_lines"
     )
-    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    amount = models.DecimalField(max_digits=MONEY_DIGITS, decimal_places=2)
 
     class Meta:
         ordering = ["id"]

@@ -1,11 +1,11 @@
 """Whole pages rendered once per version of what they show.
 
 A page of a group's statistics looks the same to every member for one version
-of the statistics, in one language, except for two things drawn per request:
-the CSRF token and the time the page was drawn (``offline_config``). The page
-is rendered once with marks in their place, kept, and every later view puts
-this request's token and time in: a lookup and two replacements instead of
-the templates. A page with a message to show (saved, refused …) is rendered as
+of the statistics, in one language, except for three things drawn per request:
+the CSRF token, a form's one-time token (``{% once %}``) and the time the page
+was drawn (``offline_config``). The page is rendered once with marks in their
+place, kept, and every later view puts this request's tokens and time in: a
+lookup and three replacements instead of the templates. A page with a message to show (saved, refused …) is rendered as
 before and not kept, and so is one asked for with a query string.
 
 A sheet changes with every hand, but most of its page does not: the frame
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import uuid
 from typing import Any
 
 from django.contrib.messages import get_messages
@@ -33,6 +34,8 @@ from scoring import caching
 # name or note on the page can hold the token's; the time's sits in a JSON block
 # whose quotes a text on the page would show escaped.
 TOKEN_MARK = "\x00csrf-token\x00"
+# A money-moving form's one-time token (``{% once %}``): new for every view.
+ONCE_MARK = "\x00one-time-token\x00"
 RENDERED_MARK = 1_000_000_000_001
 _RENDERED = f'"rendered": {RENDERED_MARK}'
 
@@ -56,7 +59,12 @@ def render_kept(
         # Parts kept for every reader (a deleted hand's restore form) carry the mark.
         response.content = response.content.replace(TOKEN_MARK.encode(), get_token(request).encode())
         return response
-    marked = {**context, "csrf_token": TOKEN_MARK, "offline_rendered": RENDERED_MARK}
+    marked = {
+        **context,
+        "csrf_token": TOKEN_MARK,
+        "one_time_token": ONCE_MARK,
+        "offline_rendered": RENDERED_MARK,
+    }
 
     def draw() -> str:
         if frame is None:
@@ -64,7 +72,8 @@ def render_kept(
         return _framed(request, template, marked, frame, holes)
 
     html = caching.cached(_key("page", template, request.path, key), draw)
-    html = html.replace(TOKEN_MARK, get_token(request)).replace(_RENDERED, f'"rendered": {int(time.time())}')
+    html = html.replace(TOKEN_MARK, get_token(request)).replace(ONCE_MARK, uuid.uuid4().hex)
+    html = html.replace(_RENDERED, f'"rendered": {int(time.time())}')
     return HttpResponse(html)
 
 

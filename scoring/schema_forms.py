@@ -17,11 +17,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django import forms
 from django.http import QueryDict
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from scoring.engine import InvalidInput, Line
-from scoring.engine.schema import Field, Kind, parse_points
+from scoring.engine.schema import Field, Kind, parse_decimal, parse_points
 from scoring.engine.types import gettext_noop
 from scoring.engine.variant import shown
 from scoring.presentation import render_words
@@ -31,6 +33,33 @@ MISSING = object()
 UNANSWERED = None
 # The posted value of the other side in a points field with a side toggle.
 OTHER_SIDE = "other"
+
+
+class DecimalTextField(forms.DecimalField):
+    """A decimal input read as points are (``parse_decimal``): a decimal comma or
+    point in every language, so 0,05 and 0.05 are both taken, and a value the form
+    was filled in with comes back as it was shown (0,05 in German and French).
+    Drawn as text with the decimal keypad, localized."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("localize", True)
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "class": "num"}))
+        super().__init__(**kwargs)
+
+    # The stubs give DecimalField IntegerField's return type; Django returns a Decimal.
+    def prepare_value(self, value: Any) -> Any:
+        """A stored value as the reader writes it, without trailing zeros: 0,05 (0.05 in English)."""
+        if isinstance(value, Decimal) and value.is_finite():
+            return number_format(Decimal(format(value.normalize(), "f")))
+        return value
+
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
+        if value in self.empty_values:
+            return None
+        number = parse_decimal(str(value))
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
 
 
 def widget_id(name: str) -> str:

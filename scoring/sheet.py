@@ -194,7 +194,7 @@ class Sheet:
     def settlement(self) -> Settlement:
         """Who pays whom: drawn by the settlement, the shared board and the print,
         not by the board a phone loads after each save."""
-        return settle(self.summary.net, self.session.money_rate)
+        return settle(self.summary.net, self.session.money_rate, self.summary.parts)
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -98,4 +98,4 @@ def score_session(session: Session, rate: Decimal | None = None) -> SessionResul
     scores = tuple(score_hand(variant, hand, session.options) for hand in session.hands)
     stored = [variant.stored(hand, score) for hand, score in zip(session.hands, scores, strict=True)]
     summary = summarize(variant, session.players, stored, session.options)
-    return SessionResult(session, scores, summary, settle(summary.net, rate))
+    return SessionResult(session, scores, summary, settle(summary.net, rate, summary.parts))

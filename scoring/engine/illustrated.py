@@ -759,16 +759,20 @@ class Illustrated(Variant):
         self, players: Sequence[str], hands: Sequence[StoredHand], options: IllustratedOptions
     ) -> Summary:
         """Series (RULES 2.9): totals include each series' bonus; the net is
-        settled pair by pair within each series and summed."""
+        settled pair by pair within each series and summed; each series is paid
+        on its own (its money rounded to cents by itself)."""
         sections = series(players, hands, options)
         totals = zero_deltas(players)
         net = zero_deltas(players)
+        parts = []
         for section in sections:
-            for name, value in self.section_net(section).items():
+            part = self.section_net(section)
+            parts.append(part)
+            for name, value in part.items():
                 net[name] += value
             for name, value in section.totals.items():
                 totals[name] += value
-        return Summary(totals=totals, net=net, sections=tuple(sections))
+        return Summary(totals=totals, net=net, sections=tuple(sections), parts=tuple(parts))
 
 
 # A renonce hand ends a series without its bonus (RULES 2.9).

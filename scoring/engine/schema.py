@@ -472,19 +472,26 @@ def parse_points(value: Any) -> Fraction | None:
             return None
         return Fraction(str(value))
     if isinstance(value, str):
-        text = value.strip().replace(",", ".")
-        if not text or len(text) > 20:
-            return None
-        try:
-            decimal = Decimal(text)
-        except InvalidOperation:
-            return None
-        # "1e99999999" is short text but an enormous number: refuse it before
-        # building the exact fraction, which would not finish.
-        if not decimal.is_finite() or not -20 <= decimal.adjusted() <= 20:
-            return None
-        return Fraction(decimal)
+        decimal = parse_decimal(value)
+        return None if decimal is None else Fraction(decimal)
     return None
+
+
+def parse_decimal(text: str) -> Decimal | None:
+    """A number as people write it, with a decimal comma or point in any language
+    (56,5 or 56.5; 0,05 or 0.05); None when it is not a finite number of sensible size."""
+    text = text.strip().replace(",", ".")
+    if not text or len(text) > 20:
+        return None
+    try:
+        decimal = Decimal(text)
+    except InvalidOperation:
+        return None
+    # "1e99999999" is short text but an enormous number: refuse it before
+    # building the exact fraction, which would not finish.
+    if not decimal.is_finite() or not -20 <= decimal.adjusted() <= 20:
+        return None
+    return decimal
 
 
 def _points(f: Field, here: str, label: Line, value: Any) -> Fraction:

@@ -7,7 +7,8 @@ split is found exactly over all subsets (cheap for a card table; beyond
 ``EXACT_LIMIT`` people the greedy payment plan is used).
 
 Money exists only here, as ``Decimal``, rounded to cents once; the rounded
-amounts still sum to zero.
+amounts still sum to zero. An evening paid series by series is rounded once per
+series, and its money is the sum of the series' money.
 """
 
 from __future__ import annotations
@@ -47,14 +48,33 @@ class Settlement:
     money_transfers: tuple[MoneyTransfer, ...] = ()
 
 
-def settle(net: Mapping[str, Fraction], rate: Decimal | None = None) -> Settlement:
-    """Settle zero-sum ``net`` balances; with a ``rate`` per point, in money too."""
+def settle(
+    net: Mapping[str, Fraction],
+    rate: Decimal | None = None,
+    parts: Sequence[Mapping[str, Fraction]] = (),
+) -> Settlement:
+    """Settle zero-sum ``net`` balances; with a ``rate`` per point, in money too.
+
+    Where the evening is paid part by part (``parts``: each Illustriertes series,
+    adding up to ``net``), each part's money is rounded to cents on its own, as
+    the table pays it after the series, and the evening's money is the sum of the
+    parts' money: no figure of the evening disagrees with its series by a cent."""
     if sum(net.values()) != 0:
         raise ValueError(f"net balances must sum to zero: {dict(net)}")
     transfers = tuple(Transfer(a, b, Fraction(x)) for a, b, x in fewest_transfers(net))
     if rate is None:
         return Settlement(dict(net), transfers)
-    money = money_amounts(net, rate)
+    if parts:
+        if any(
+            sum((part.get(name, 0) for part in parts), Fraction(0)) != value for name, value in net.items()
+        ):
+            raise ValueError(f"the parts must add up to the net balances: {dict(net)}")
+        money = dict.fromkeys(net, Decimal("0.00"))
+        for part in parts:
+            for name, amount in money_amounts(part, rate).items():
+                money[name] += amount
+    else:
+        money = money_amounts(net, rate)
     cents = {name: int(amount / CENT) for name, amount in money.items()}
     money_transfers = tuple(MoneyTransfer(a, b, Decimal(x) * CENT) for a, b, x in fewest_transfers(cents))
     return Settlement(dict(net), transfers, rate, money, money_transfers)

@@ -175,6 +175,9 @@ class Summary:
     totals: Mapping[str, Fraction]
     net: Mapping[str, Fraction]  # zero-sum, what settlement works from
     sections: tuple[Section, ...] = ()
+    # Where each section is paid on its own (an Illustriertes series): what each
+    # settles, adding up to ``net``; the money is rounded part by part.
+    parts: tuple[Mapping[str, Fraction], ...] = ()
 
 
 class Variant:

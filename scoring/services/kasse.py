@@ -16,13 +16,13 @@ A payment from Bert to Anna moves Bert's balance up and Anna's down.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.contrib.auth.models import User
-from django.db import transaction
-from django.db.models import Sum
+from django.db import IntegrityError, transaction
 
 from scoring.engine import InvalidInput
 from scoring.engine.schema import text_problem
@@ -53,11 +53,20 @@ def _book(
     session: Session | None = None,
     reverses: Booking | None = None,
     note: str = "",
+    once: tuple[str, str] = ("", ""),
 ) -> Booking:
     if sum((amount for _, amount in lines), Decimal(0)) != 0:
         raise AssertionError(f"a booking must sum to zero: {lines}")
+    client_token, client_digest = once
     booking = Booking.objects.create(
-        group=group, kind=kind, session=session, reverses=reverses, note=note, created_by=user
+        group=group,
+        kind=kind,
+        session=session,
+        reverses=reverses,
+        note=note,
+        created_by=user,
+        client_token=client_token,
+        client_digest=client_digest,
     )
     BookingLine.objects.bulk_create(
         BookingLine(booking=booking, group=group, player=player, amount=amount) for player, amount in lines
@@ -107,7 +116,7 @@ def _by_player(lines: Sequence[tuple[GroupPlayer | None, Decimal]]) -> dict[int 
     return {None if player is None else player.pk: amount for player, amount in lines}
 
 
-def _reverse(booking: Booking, user: User | None, note: str) -> Booking:
+def _reverse(booking: Booking, user: User | None, note: str, once: tuple[str, str] = ("", "")) -> Booking:
     lines = [(line.player, -line.amount) for line in booking.lines.select_related("player")]
     return _book(
         group=booking.group,
@@ -117,6 +126,7 @@ def _reverse(booking: Booking, user: User | None, note: str) -> Booking:
         session=booking.session,
         reverses=booking,
         note=note,
+        once=once,
     )
 
 
@@ -130,6 +140,36 @@ def check_note(note: str) -> str:
     return note
 
 
+def _once(group: Group, client_token: str, *held: object) -> tuple[tuple[str, str], Booking | None]:
+    """The token and digest a form's booking is stored under, and the booking
+    stored under them already (the same form sent again), if any. The same token
+    with other inputs (a form brought back and filled in again) is a new booking,
+    under the token joined to its digest (as a hand is, ``hand_record``)."""
+    if not client_token:
+        return ("", ""), None
+    digest = hashlib.sha256(repr(held).encode()).hexdigest()[:32]
+    found = Booking.objects.filter(group=group, client_token=client_token).first()
+    if found is not None and found.client_digest != digest:
+        client_token = f"{client_token[:31]}~{digest}"
+        found = Booking.objects.filter(group=group, client_token=client_token).first()
+    return (client_token, digest), found
+
+
+def _book_once(group: Group, once: tuple[str, str], book: Callable[[], Booking]) -> Booking:
+    """``book()``, or what a form with the same token booked at the same moment:
+    the database's unique token decides which of two concurrent posts books."""
+    if not once[0]:
+        return book()
+    try:
+        with transaction.atomic():
+            return book()
+    except IntegrityError:
+        found = Booking.objects.filter(group=group, client_token=once[0]).first()
+        if found is None:
+            raise
+        return found
+
+
 @transaction.atomic
 def payment_record(
     *,
@@ -139,9 +179,12 @@ def payment_record(
     amount: Decimal,
     user: User,
     note: str = "",
+    client_token: str = "",
 ) -> Booking:
     """Book a payment: ``payer`` gave ``payee`` ``amount`` (either may be the
-    common box, ``None``). Refused with ``InvalidInput`` naming the field."""
+    common box, ``None``). Refused with ``InvalidInput`` naming the field. A form
+    sent again (same ``client_token``, same inputs: a double tap, a resend, twenty
+    at once) is booked once: the booking made the first time is returned."""
     if payer is not None and payer.group_id != group.pk:
         raise invalid("payer", gettext_noop("must be a player of this group or the box"))
     if payee is not None and payee.group_id != group.pk:
@@ -152,17 +195,36 @@ def payment_record(
         raise invalid(
             "amount", gettext_noop("must be more than 0 and at most {most}, in cents"), most=int(MAX_AMOUNT)
         )
+    note = check_note(note)
+    held = (
+        None if payer is None else payer.pk,
+        None if payee is None else payee.pk,
+        amount.normalize(),
+        note,
+    )
+    once, found = _once(group, client_token, "payment", *held)
+    if found is not None:
+        return found
     lines = [(payer, amount), (payee, -amount)]
-    return _book(group=group, kind=Booking.Kind.PAYMENT, lines=lines, user=user, note=check_note(note))
+    return _book_once(
+        group,
+        once,
+        lambda: _book(group=group, kind=Booking.Kind.PAYMENT, lines=lines, user=user, note=note, once=once),
+    )
 
 
 @transaction.atomic
-def booking_reverse(*, booking: Booking, user: User, note: str = "") -> Booking:
+def booking_reverse(*, booking: Booking, user: User, note: str = "", client_token: str = "") -> Booking:
     """Cancel a payment by a counter-booking. An evening's booking is reversed by
-    reopening or deleting the evening; a reversal is not reversed again (book anew instead)."""
+    reopening or deleting the evening; a reversal is not reversed again (book anew
+    instead). The same form sent again (same ``client_token``) returns the reversal
+    it made, with no refusal."""
     locked = (
         Booking.objects.select_for_update(of=("self",)).select_related("group", "session").get(pk=booking.pk)
     )
+    once, found = _once(locked.group, client_token, "reversal", locked.pk)
+    if found is not None:
+        return found
     if locked.kind != Booking.Kind.PAYMENT:
         raise KasseRefused(
             gettext_noop("An evening is taken out of the Kasse by reopening it.")
@@ -171,7 +233,8 @@ def booking_reverse(*, booking: Booking, user: User, note: str = "") -> Booking:
         )
     if Booking.objects.filter(reverses=locked).exists():
         raise KasseRefused(gettext_noop("This booking was reversed already."))
-    return _reverse(locked, user, check_note(note))
+    note = check_note(note)
+    return _book_once(locked.group, once, lambda: _reverse(locked, user, note, once=once))
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -202,13 +265,12 @@ class Kasse:
 
 
 def kasse_of(group: Group) -> Kasse:
-    """Open balances and the fewest transfers that clear them (two queries)."""
-    sums: dict[int | None, Decimal] = dict(
-        BookingLine.objects.filter(group=group)
-        .values_list("player_id")
-        .annotate(total=Sum("amount"))
-        .values_list("player_id", "total")
-    )
+    """Open balances and the fewest transfers that clear them (two queries).
+    Summed here as ``Decimal``: a database sum of a decimal column is a float on
+    SQLite (0.3 + 0.3 + 0.3 − 0.9 is not 0 there)."""
+    sums: dict[int | None, Decimal] = {}
+    for player_id, amount in BookingLine.objects.filter(group=group).values_list("player_id", "amount"):
+        sums[player_id] = sums.get(player_id, Decimal("0.00")) + amount
     roster = list(GroupPlayer.objects.filter(group=group).order_by("name", "id"))
     balances = [Balance(player, sums.get(player.pk) or Decimal("0.00")) for player in roster]
     balances.append(Balance(None, sums.get(None) or Decimal("0.00")))

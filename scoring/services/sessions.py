@@ -52,10 +52,27 @@ def locked(session: Session) -> Session:
 
 
 def record_change(
-    session: Session, user: User | None, action: str, *, before: Any = None, after: Any = None
+    session: Session,
+    user: User | None,
+    action: str,
+    *,
+    before: Any = None,
+    after: Any = None,
+    client_token: str = "",
 ) -> SessionChange:
-    """A line of the session's own history."""
-    return SessionChange.objects.create(session=session, user=user, action=action, before=before, after=after)
+    """A line of the session's own history (``client_token``: the form's one-time token)."""
+    return SessionChange.objects.create(
+        session=session, user=user, action=action, before=before, after=after, client_token=client_token
+    )
+
+
+def done_already(session: Session, client_token: str) -> bool:
+    """Whether the form with this one-time token changed the session already
+    (a double tap, a resend): then it changes nothing more."""
+    return (
+        bool(client_token)
+        and SessionChange.objects.filter(session=session, client_token=client_token).exists()
+    )
 
 
 def mark_changed(session: Session) -> None:
@@ -116,24 +133,27 @@ def session_create(
 
 
 @transaction.atomic
-def session_close(*, session: Session, user: User | None) -> Session:
+def session_close(*, session: Session, user: User | None, client_token: str = "") -> Session:
     """Close the evening: no more hands, no change of house rules or money rate,
     until ``session_reopen``. An evening of a group with a money rate books its
-    settlement into the group's Kasse. Closing a closed session changes nothing."""
+    settlement into the group's Kasse. Closing a closed session changes nothing,
+    and nor does the same form sent again (``client_token``), even after the
+    evening was reopened in between."""
     row = locked(session)
-    if row.closed_at is None:
-        _stamp(row, user, "closed_at", timezone.now(), SessionChange.Action.CLOSED)
+    if row.closed_at is None and not done_already(row, client_token):
+        _stamp(row, user, "closed_at", timezone.now(), SessionChange.Action.CLOSED, client_token)
         kasse.evening_settle(session=row, user=user)  # a group's evening with a money rate is booked
     return row
 
 
 @transaction.atomic
-def session_reopen(*, session: Session, user: User | None) -> Session:
+def session_reopen(*, session: Session, user: User | None, client_token: str = "") -> Session:
     """Open a closed evening again for hands and corrections; what it booked into
-    the Kasse is reversed by a counter-booking."""
+    the Kasse is reversed by a counter-booking. The same form sent again
+    (``client_token``) changes nothing, even after the evening was closed in between."""
     row = locked(session)
-    if row.closed_at is not None:
-        _stamp(row, user, "closed_at", None, SessionChange.Action.REOPENED)
+    if row.closed_at is not None and not done_already(row, client_token):
+        _stamp(row, user, "closed_at", None, SessionChange.Action.REOPENED, client_token)
         kasse.evening_settle(session=row, user=user)  # a counter-booking; closing again books anew
     return row
 
@@ -172,11 +192,13 @@ def session_restore(*, session: Session, user: User | None) -> Session:
     return row
 
 
-def _stamp(row: Session, user: User | None, field: str, value: datetime | None, action: str) -> None:
+def _stamp(
+    row: Session, user: User | None, field: str, value: datetime | None, action: str, client_token: str = ""
+) -> None:
     """Set or clear when the session was closed or deleted, with its history line and a new version."""
     setattr(row, field, value)
     row.save(update_fields=[field])
-    record_change(row, user, action)
+    record_change(row, user, action, client_token=client_token)
     mark_changed(row)
 
 

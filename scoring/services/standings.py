@@ -26,8 +26,8 @@ from typing import Any
 from django.db.models import F
 
 from scoring.engine import HandType, Settlement, StoredHand, Summary, settle
-from scoring.engine.types import points_from_json
-from scoring.models import EveningResult, Group, Hand, Seat, Session
+from scoring.engine.types import gettext_noop, invalid, points_from_json
+from scoring.models import MONEY_LIMIT, EveningResult, Group, Hand, Seat, Session
 from scoring.services.games import Game, game_of
 
 # What the rows read of a hand: its snapshot, never its inputs.
@@ -117,7 +117,7 @@ def evening_from(game: Game, hands: Sequence[Any], money_rate: Decimal | None) -
                 tallies[name].counts[f"{section.kind}.played"] += 1
             for name in game.variant.section_winners(section, game.options):
                 tallies[name].counts[f"{section.kind}.won"] += 1
-    return Evening(game, summary, settle(summary.net, money_rate), tallies)
+    return Evening(game, summary, settle(summary.net, money_rate, summary.parts), tallies)
 
 
 def result_values(evening: Evening) -> dict[str, dict[str, Any]]:
@@ -143,6 +143,19 @@ def result_values(evening: Evening) -> dict[str, dict[str, Any]]:
     }
 
 
+def check_money(values: Mapping[str, Mapping[str, Any]]) -> None:
+    """Refuse an evening of a group whose money a player is beyond what the Kasse
+    keeps exactly (``MONEY_LIMIT``): the change that would make it so is not made."""
+    if any(row["money"] is not None and abs(row["money"]) >= MONEY_LIMIT for row in values.values()):
+        raise invalid(
+            "money_rate",
+            gettext_noop(
+                "too much for the Kasse: an evening books less than {most} a player; lower the money per point"
+            ),
+            most=int(MONEY_LIMIT),
+        )
+
+
 def _deltas(hand: Any) -> dict[str, Fraction]:
     return {name: points_from_json(value) for name, value in hand.deltas.items()}
 
@@ -163,6 +176,7 @@ def evening_refresh(session: Session) -> None:
         return  # a deleted evening counts for nothing, until it is restored
     seats = list(Seat.objects.filter(session=session).order_by("position"))
     values = result_values(evening_of(session, seats))
+    check_money(values)
     EveningResult.objects.bulk_create(
         EveningResult(
             group_id=session.group_id,

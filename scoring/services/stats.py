@@ -16,7 +16,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Max, Min
 from django.utils import timezone
 
 from scoring import rows
@@ -351,28 +351,17 @@ def season_table(group: Group, season: SeasonRange) -> SeasonTable:
     """The group table of a season: per game, players ranked by total (and by
     average per hand above the group's minimum of hands), and each evening's winners
     (two queries)."""
-    rows = (
-        EveningResult.objects.filter(group=group, played_on__range=(season.starts_on, season.ends_on))
-        .values("variant", "player_id", "player__name")
-        .annotate(
-            evenings=Count("id"),
-            evenings_won=Count("id", filter=Q(won=True)),
-            hands=Sum("hands"),
-            total=Sum("total"),
-            money=Sum("money"),
-        )
-    )
     by_game: dict[str, list[TableRow]] = {}
-    for row in rows:
-        by_game.setdefault(row["variant"], []).append(
+    for (variant, player_id, name), found in _season_rows(group, season).items():
+        by_game.setdefault(variant, []).append(
             TableRow(
-                player_id=row["player_id"],
-                name=row["player__name"],
-                evenings=row["evenings"],
-                evenings_won=row["evenings_won"],
-                hands=row["hands"] or 0,
-                total=row["total"] or Decimal(0),
-                money=row["money"],
+                player_id=player_id,
+                name=name,
+                evenings=found.evenings,
+                evenings_won=found.evenings_won,
+                hands=found.hands,
+                total=found.total,
+                money=found.money,
             )
         )
     games = tuple(
@@ -390,6 +379,33 @@ def season_table(group: Group, season: SeasonRange) -> SeasonTable:
         if key in VARIANTS
     )
     return SeasonTable(group, season, games, _winners(group, season), group.min_hands)
+
+
+@dataclass
+class _Sums:
+    evenings: int = 0
+    evenings_won: int = 0
+    hands: int = 0
+    total: Decimal = Decimal(0)
+    money: Decimal | None = None
+
+
+def _season_rows(group: Group, season: SeasonRange) -> dict[tuple[str, int, str], _Sums]:
+    """Each player's evenings of the season summed per game (one query). Summed
+    here as ``Decimal``: a database sum of a decimal column is a float on SQLite."""
+    found: dict[tuple[str, int, str], _Sums] = {}
+    rows = EveningResult.objects.filter(
+        group=group, played_on__range=(season.starts_on, season.ends_on)
+    ).values_list("variant", "player_id", "player__name", "won", "hands", "total", "money")
+    for variant, player_id, name, won, hands, total, money in rows.order_by():
+        sums = found.setdefault((variant, player_id, name), _Sums())
+        sums.evenings += 1
+        sums.evenings_won += 1 if won else 0
+        sums.hands += hands
+        sums.total += total
+        if money is not None:
+            sums.money = money if sums.money is None else sums.money + money
+    return found
 
 
 def _winners(group: Group, season: SeasonRange) -> tuple[EveningWinners, ...]:

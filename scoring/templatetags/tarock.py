@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -8,6 +9,7 @@ from typing import Any
 from django import template
 from django.contrib.messages.storage.base import Message
 from django.contrib.staticfiles import finders
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -78,6 +80,15 @@ def static_inline(path: str) -> SafeString:
         raise template.TemplateSyntaxError(f"no static file {path}")
     with open(found, encoding="utf-8") as handle:
         return mark_safe(handle.read())  # our own stylesheet, no user input
+
+
+@register.simple_tag(takes_context=True)
+def once(context: template.Context, token: str = "") -> SafeString:
+    """A form's one-time token (``token``, kept where the form comes back with a
+    refusal; a new one otherwise, put in by ``pages.render_kept`` on a kept page):
+    the form sent twice is done once."""
+    value = token or context.get("one_time_token") or uuid.uuid4().hex
+    return format_html('<input type="hidden" name="token" value="{}">', value)
 
 
 @register.simple_tag

@@ -38,6 +38,13 @@ FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # what a form sends back; anyth
 OUTBOX_HEADER, STORED_HEADER, REFUSED_HEADER = "X-Tarock-Outbox", "X-Tarock-Stored", "X-Tarock-Refused"
 
 
+def posted_token(request: HttpRequest) -> str:
+    """The one-time token a money-moving form sent back (payment, reversal,
+    closing, reopening), or "" when it sent none of the app's own format."""
+    posted = request.POST.get("token", "")
+    return posted if FORM_TOKEN.fullmatch(posted) else ""
+
+
 class Gone(Http404):
     """What a request was for is not there for this account; ``reason`` says so
     in the player's words (any other page answers with the usual 404)."""

@@ -38,7 +38,7 @@ from scoring.presentation import render_line
 from scoring.qr import qr_svg
 from scoring.schema_forms import SchemaForm
 from scoring.services import Right, groups, kasse, stats
-from scoring.views.common import Request, own_session, whole
+from scoring.views.common import Request, own_session, posted_token, whole
 
 
 def own_group(request: Request, gid: int, *, owner_only: bool = False) -> Group:
@@ -308,8 +308,12 @@ def group_evening_add(request: Request, gid: int) -> HttpResponse:
     session = _evening(request, request.POST.get("session"), need=Right.OWN)
     if session.group_id is not None:
         raise Http404("the session counts for a group already")
-    groups.group_session_add(group=group, session=session, user=request.user)
-    messages.success(request, _("The session counts for the group now."))
+    try:
+        groups.group_session_add(group=group, session=session, user=request.user)
+    except InvalidInput as error:
+        messages.error(request, render_line(error.line))
+    else:
+        messages.success(request, _("The session counts for the group now."))
     return redirect("group_detail", gid=gid)
 
 
@@ -318,7 +322,8 @@ def group_evening_add(request: Request, gid: int) -> HttpResponse:
 def group_evening_close(request: Request, gid: int, pk: int) -> HttpResponse:
     """Close an evening of the group: with a money rate it is booked into the Kasse."""
     group = own_group(request, gid)  # a member: members close the group's evenings
-    services.session_close(session=_evening(request, pk, need=Right.RECORD, group=group), user=request.user)
+    session = _evening(request, pk, need=Right.RECORD, group=group)
+    services.session_close(session=session, user=request.user, client_token=posted_token(request))
     messages.success(request, _("The evening is closed."))
     return redirect("group_detail", gid=gid)
 
@@ -329,7 +334,7 @@ def group_evening_reopen(request: Request, gid: int, pk: int) -> HttpResponse:
     """Open a closed evening again (the group's owner): its booking is reversed."""
     group = own_group(request, gid)
     session = _evening(request, pk, need=Right.OWN, group=group)
-    services.session_reopen(session=session, user=request.user)
+    services.session_reopen(session=session, user=request.user, client_token=posted_token(request))
     return redirect("group_detail", gid=gid)
 
 
@@ -464,21 +469,21 @@ def group_kasse(request: Request, gid: int) -> HttpResponse:
     group = own_group(request, gid)
     ledger = kasse.kasse_of(group)
     form = PaymentForm(_posted(request), roster=_payable(ledger))
+    token = posted_token(request)
     if form.is_valid():
         try:
-            kasse.payment_record(
-                group=group,
-                payer=form.party("payer"),
-                payee=form.party("payee"),
-                amount=form.cleaned_data["amount"],
-                note=form.cleaned_data["note"],
-                user=request.user,
-            )
+            kasse.payment_record(group=group, user=request.user, client_token=token, **form.payment())
         except InvalidInput as error:
             refuse(form, error)
         else:
             return redirect("group_kasse", gid=gid)
-    context = {"group": group, "form": form, "kasse": ledger, "bookings": kasse.bookings_of(group)}
+    context = {
+        "group": group,
+        "form": form,
+        "kasse": ledger,
+        "bookings": kasse.bookings_of(group),
+        "token": token,  # a refused payment keeps its token: corrected, it is the same payment
+    }
     return render(request, "groups/kasse.html", context, status=_status(form))
 
 
@@ -508,7 +513,12 @@ def kasse_reverse(request: Request, gid: int, bid: int) -> HttpResponse:
     if booking is None:
         raise Http404("no such booking")
     try:
-        kasse.booking_reverse(booking=booking, user=request.user, note=request.POST.get("note", ""))
+        kasse.booking_reverse(
+            booking=booking,
+            user=request.user,
+            note=request.POST.get("note", ""),
+            client_token=posted_token(request),
+        )
     except kasse.KasseRefused as refused:
         messages.error(request, _(refused.reason))
     except InvalidInput as error:

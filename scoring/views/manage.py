@@ -20,7 +20,7 @@ from scoring.models import Session, SessionChange
 from scoring.presentation import house_rules, number, render_line, session_change_view
 from scoring.schema_forms import SchemaForm
 from scoring.services import Right
-from scoring.views.common import Request, closed, own_session, whole
+from scoring.views.common import Request, closed, own_session, posted_token, whole
 
 
 @login_required
@@ -43,9 +43,8 @@ def session_settings(request: Request, pk: int) -> HttpResponse:
 
 
 def _details(session: Session) -> dict[str, Any]:
-    """The form's values: the money rate as typed (0.05, not 0.0500)."""
-    rate = format(session.money_rate.normalize(), "f") if session.money_rate is not None else None
-    return {"name": session.name, "played_on": session.played_on, "money_rate": rate}
+    """The form's values (its money field shows the rate as typed: 0,05, not 0,0500)."""
+    return {"name": session.name, "played_on": session.played_on, "money_rate": session.money_rate}
 
 
 def settings_page(
@@ -139,7 +138,7 @@ def _rules_page(
 @require_POST
 def session_close(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk, need=Right.OWN)
-    services.session_close(session=session, user=request.user)
+    services.session_close(session=session, user=request.user, client_token=posted_token(request))
     # The sheet's notice says so, with the day and a button to reopen it.
     return redirect("scoreboard", pk=session.pk)
 
@@ -148,7 +147,7 @@ def session_close(request: Request, pk: int) -> HttpResponse:
 @require_POST
 def session_reopen(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk, need=Right.OWN)
-    services.session_reopen(session=session, user=request.user)
+    services.session_reopen(session=session, user=request.user, client_token=posted_token(request))
     messages.success(request, _("The evening is open again."))
     return redirect("scoreboard", pk=session.pk)
 

@@ -276,3 +276,28 @@ def test_pairwise_net_is_the_sum_of_differences_with_each_other_player(totals: l
     assert sum(net.values()) == 0
     for name, own in scores.items():
         assert net[name] == sum(own - other for other in scores.values())
+
+
+# ---------------------------------------------------------------------------
+# An evening paid series by series (Illustriertes): rounded per series
+
+
+def test_money_paid_series_by_series_is_the_sum_of_each_series_money() -> None:
+    # Each series alone: A wins 6 points, 0.015 at 0.0025, paid as 0.02. Rounding the
+    # evening as a whole would give A 0.03 where the two series paid 0.04.
+    series = {"A": Fraction(6), "B": Fraction(-3), "C": Fraction(-3)}
+    net = {name: 2 * value for name, value in series.items()}
+    settled = settle(net, Decimal("0.0025"), parts=[series, series])
+    each = settle(series, Decimal("0.0025"))
+    assert each.money == {"A": Decimal("0.02"), "B": Decimal("-0.01"), "C": Decimal("-0.01")}
+    assert settled.money == {"A": Decimal("0.04"), "B": Decimal("-0.02"), "C": Decimal("-0.02")}
+    assert sum(t.amount for t in settled.money_transfers) == Decimal("0.04")
+
+
+def test_parts_that_do_not_add_up_to_the_net_are_refused() -> None:
+    with pytest.raises(ValueError, match="add up"):
+        settle(
+            {"A": Fraction(1), "B": Fraction(-1)},
+            Decimal("0.01"),
+            parts=[{"A": Fraction(2), "B": Fraction(-2)}],
+        )
