@@ -354,7 +354,7 @@ def test_a_refused_hand_names_its_field_in_the_reader_language(user, make_sessio
     data = {"type": "played", "action": "save", "dealer": "Dora", "taker": "Anna", "contract": "garde"}
     data |= {"bouts": "3", "points": "10"}
     html = client_in(user, "de").post(reverse("hand_new", args=[session.pk]), data).content.decode()
-    assert "mit 3 Bouts hat der Angriff 13,5 bis 91 Punkte (angegeben: 10)" in html
+    assert "mit 3 Bouts hat der Alleinspieler 13,5 bis 91 Punkte (angegeben: 10)" in html
     assert session.hands.count() == 0
 
 

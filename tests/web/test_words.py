@@ -37,11 +37,19 @@ def help_of(html: str, fieldset_id: str) -> str:
     return re.search(r'<small class="help">([^<]+)</small>', block).group(1)
 
 
-def test_the_french_taker_is_the_angreifer_in_german_never_the_alleinspieler(user, make_session):
+def test_the_french_taker_is_the_alleinspieler_against_the_gegenpartei_in_german(user, make_session):
+    """As the German source text says (RULES.md, French Tarot): Alleinspieler
+    and Gegenpartei, never Angreifer, Angriff or Verteidigung."""
     session = make_session(players=FIVE)
     html = client_in(user, "de").get(reverse("hand_new", args=[session.pk])).content.decode()
-    assert "<legend>Angreifer</legend>" in html
-    assert "Alleinspieler" not in (LOCALE / "de/LC_MESSAGES/django.po").read_text(encoding="utf-8")
+    assert "<legend>Alleinspieler</legend>" in html
+    assert radio_labels(html, "petit_au_bout")[1:] == ["Alleinspieler", "Gegenpartei"]
+    catalog = (LOCALE / "de/LC_MESSAGES/django.po").read_text(encoding="utf-8")
+    for old in ("Angreifer", "Angriff", "Verteidig", "Angr.", "Vert."):
+        assert old not in catalog
+    with translation.override("de"):
+        assert translation.gettext("the taker cannot be his own partner").startswith("der Alleinspieler")
+        assert translation.gettext("chelem by the defence") == "Chelem der Gegenpartei"
     french = client_in(user, "fr").get(reverse("hand_new", args=[session.pk])).content.decode()
     assert "<legend>Preneur</legend>" in french
 
