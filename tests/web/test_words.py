@@ -76,9 +76,9 @@ def test_kontra_is_explained_by_its_buttons_not_by_numbers(user, make_session):
 @pytest.mark.parametrize(
     ("language", "buttons"),
     [
-        ("de", ["Dreieransage", "Unterer", "gehalten"]),
-        ("en", ["Dreieransage", "Unterer", "gehalten"]),
-        ("fr", ["Dreieransage", "Unterer", "gehalten"]),
+        ("de", ["angesagt", "Unterer", "gehalten"]),
+        ("en", ["angesagt", "Unterer", "gehalten"]),
+        ("fr", ["angesagt", "Unterer", "gehalten"]),
     ],
 )
 def test_the_illustriertes_bid_buttons_say_the_games_words_in_every_language(
@@ -87,6 +87,45 @@ def test_the_illustriertes_bid_buttons_say_the_games_words_in_every_language(
     session = make_session(variant="illustrated", players=("A", "B", "C"))
     html = client_in(user, language).get(reverse("hand_new", args=[session.pk])).content.decode()
     assert radio_labels(html, "bid") == buttons
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("de", ["Beck zählt 5, das Wikipedia-Beispiel 4", "Hausregel „Spielpunkte nach Ansage“"]),
+        ("en", ["Beck counts 5, the Wikipedia example 4", "house rule “Game points by bid”"]),
+        ("fr", ["Beck compte 5, l’exemple de Wikipédia 4", "« Points du jeu selon l’enchère »"]),
+    ],
+)
+def test_the_illustriertes_bid_says_what_gehalten_counts_and_where_to_set_it(
+    user, make_session, language, words
+):
+    """An announced Zweiblatt is no "Dreieransage", and "gehalten: gehalten"
+    explained nothing: the help names both rule books' numbers and the house rule."""
+    session = make_session(variant="illustrated", players=("A", "B", "C"))
+    client = client_in(user, language)
+    html = client.get(reverse("hand_new", args=[session.pk])).content.decode()
+    help_text = help_of(html, "f-bid")
+    for word in words:
+        assert word in help_text
+    assert "Dreieransage" not in html and "gehalten: gehalten" not in html
+    hand = services.hand_record(
+        session=session, raw={"declarer": "A", "game": "zweiblatt", "bid": "held", "points": 45}
+    )
+    detail = client.get(reverse("hand_detail", args=[session.pk, hand.pk])).content.decode()
+    held = {
+        "de": "gehalten zählt 5: Beck 5, das Wikipedia-Beispiel 4, einstellbar unter „Spielpunkte nach Ansage“",
+        "en": "gehalten counts 5: Beck 5, the Wikipedia example 4, set under “Game points by bid”",
+        "fr": "gehalten compte 5 : Beck 5, l’exemple de Wikipédia 4, réglable sous « Points du jeu selon l’enchère »",
+    }[language]
+    assert held in detail
+    board = client.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    rule = {
+        "de": "Das Wikipedia-Beispiel zählt gehalten 4: das in den Einstellungen des Abends einstellen",
+        "en": "The Wikipedia example counts gehalten 4: set that in the evening&#x27;s settings",
+        "fr": "L’exemple de Wikipédia compte gehalten 4 : le régler dans les réglages de la soirée",
+    }[language]
+    assert rule in board  # the house rule's own help, under the evening's house rules
 
 
 def test_a_chambery_solo_asks_for_2_1_or_0_cards_with_no_empty_choice_beside_0(user, make_session):
