@@ -308,3 +308,15 @@ class TestTheRegularTableInFrench:
         assert bare_colons(visible_text(season)) == []
         assert bare_colons(visible_text(statement)) == []
         assert "Mardi\u00a0: Anna" in statement
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "label"),
+    [("illustrated", ("A", "B", "C"), "Cavalle (3)"), ("chambery", FIVE, "Cavalle (2)")],
+)
+def test_the_card_counter_says_cavalle_in_german(user, make_session, variant, players, label):
+    """The German plural of Cavall is Cavalle (the Illustriertes source text: "3 Points - Cavalle")."""
+    session = make_session(variant=variant, players=players)
+    html = client_in(user, "de").get(reverse("hand_new", args=[session.pk])).content.decode()
+    assert label in html
+    assert "Cavalls" not in html
