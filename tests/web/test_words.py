@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from scoring import services
+from scoring.models import GroupPlayer
 from scoring.services import groups, kasse, stats
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
@@ -320,3 +321,23 @@ def test_the_card_counter_says_cavalle_in_german(user, make_session, variant, pl
     html = client_in(user, "de").get(reverse("hand_new", args=[session.pk])).content.decode()
     assert label in html
     assert "Cavalls" not in html
+
+
+@pytest.mark.parametrize(
+    ("language", "label"),
+    [("de", "Französisches Tarock"), ("en", "French Tarot"), ("fr", "Tarot")],
+)
+def test_the_statistics_chart_names_the_game_whole_in_the_readers_language(user, language, label):
+    group = groups.group_create(owner=user, name="Dienstag")
+    session = services.session_create(
+        owner=user, name="Abend", variant="french", players=list(FIVE[:4]), options={}
+    )
+    groups.group_session_add(group=group, session=session, user=user)
+    services.hand_record(
+        session=session, raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+    )
+    anna = GroupPlayer.objects.get(group=group, name="Anna")
+    html = client_in(user, language).get(reverse("group_player", args=[group.pk, anna.pk])).content.decode()
+    chart = re.search(r'<div class="chart-box">(.*?)</svg>', html, re.S).group(1)
+    assert f">{label} 240</text>" in chart
+    assert "…" not in chart and (language == "en" or "French" not in chart)
