@@ -341,3 +341,19 @@ def test_the_statistics_chart_names_the_game_whole_in_the_readers_language(user,
     chart = re.search(r'<div class="chart-box">(.*?)</svg>', html, re.S).group(1)
     assert f">{label} 240</text>" in chart
     assert "…" not in chart and (language == "en" or "French" not in chart)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("de", "Mit Konto verknüpfen"), ("en", "Link to account"), ("fr", "Associer au compte")],
+)
+def test_the_roster_button_says_it_links_the_player_to_an_account(user, language, words):
+    group = groups.group_create(owner=user, name="Dienstag")
+    session = services.session_create(
+        owner=user, name="Abend", variant="french", players=list(FIVE[:4]), options={}
+    )
+    groups.group_session_add(group=group, session=session, user=user)
+    html = client_in(user, language).get(reverse("group_detail", args=[group.pk])).content.decode()
+    roster = html.split('id="roster"')[1].split("</section>")[0]
+    assert f'<button type="submit" class="small">{words}</button>' in roster
+    assert ">Link</button>" not in roster and ">Lien</button>" not in roster
