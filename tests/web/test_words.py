@@ -357,3 +357,17 @@ def test_the_roster_button_says_it_links_the_player_to_an_account(user, language
     roster = html.split('id="roster"')[1].split("</section>")[0]
     assert f'<button type="submit" class="small">{words}</button>' in roster
     assert ">Link</button>" not in roster and ">Lien</button>" not in roster
+
+
+@pytest.mark.parametrize(("language", "debt"), [("de", "\u22124,00"), ("en", "\u22124.00"), ("fr", "\u22124,00")])
+def test_the_kasse_writes_a_debt_with_the_minus_of_every_other_number(user, language, debt):
+    from tests.web.regular_table import evening
+
+    group = groups.group_create(owner=user, name="Dienstag")
+    garde = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+    session, _ = evening(group, user, [garde], money_rate=Decimal("0.05"))
+    services.session_close(session=session, user=user)
+    html = client_in(user, language).get(reverse("group_kasse", args=[group.pk])).content.decode()
+    balances = html.split("</table>")[0]
+    assert f">{debt}</td>" in balances  # Bert, Carl and Dora owe 80 × 0.05
+    assert not re.search(r">-\d", html)
