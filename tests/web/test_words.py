@@ -371,3 +371,12 @@ def test_the_kasse_writes_a_debt_with_the_minus_of_every_other_number(user, lang
     balances = html.split("</table>")[0]
     assert f">{debt}</td>" in balances  # Bert, Carl and Dora owe 80 × 0.05
     assert not re.search(r">-\d", html)
+
+
+def test_the_german_password_forms_say_dasselbe_passwort(user):
+    """Django's own German says "das selbe Passwort"; the project's catalog puts it right."""
+    html = client_in(user, "de").get(reverse("password_change")).content.decode()
+    assert "Bitte dasselbe Passwort zur Bestätigung erneut eingeben." in html
+    assert "das selbe Passwort" not in html
+    with translation.override("de"):  # the sign-up forms use the same help
+        assert "dasselbe" in translation.gettext("Enter the same password as before, for verification.")
