@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from scoring import services
+from scoring.models import Session
 from scoring.services import groups
 from tests.browser.support import expect, horizontal_overflow, login, screenshot
 from tests.web.regular_table import evening
@@ -59,7 +60,7 @@ def test_nine_letter_names_keep_three_letters_and_none_is_cut(phone, live_server
         assert len(head["text"]) >= 3, head
         assert name.startswith(head["text"]), head
         assert not head["cut"], f"head cut: {head}"
-        assert 0 <= head["left"] and head["right"] <= 390, head
+        assert head["left"] >= 0 and head["right"] <= 390, head
     assert len({head["text"] for head in heads}) == len(players)
     # The key spells out each shortened name once.
     legend = phone.locator("#legend span").all_inner_texts()
@@ -87,14 +88,23 @@ def test_nine_letter_names_keep_three_letters_and_none_is_cut(phone, live_server
 
 def test_the_season_table_keeps_its_names_and_scrolls_to_its_last_column(phone, live_server, player):
     group = groups.group_create(owner=player, name="Dienstag", money_rate=Decimal("0.05"))
-    evening(group, player, [french_hand(SIX, n) for n in range(4)], players=SIX, name="Lang")
+    evening(
+        group,
+        player,
+        [french_hand(SIX, n) for n in range(4)],
+        players=SIX,
+        name="Lang",
+        money_rate=Decimal("0.05"),
+    )
     login(phone, live_server.url, player)
     phone.goto(f"{live_server.url}/groups/{group.pk}/table/")
     wide = phone.locator("#table-french .wide")
     scroller = wide.locator(".table-wrap")
     assert scroller.evaluate("(el) => el.scrollWidth > el.clientWidth"), "the table fits: nothing to show"
     assert horizontal_overflow(phone) == 0
-    more = wide.evaluate("(el) => { const s = getComputedStyle(el, '::before'); return [s.content, s.opacity]; }")
+    more = wide.evaluate(
+        "(el) => { const s = getComputedStyle(el, '::before'); return [s.content, s.opacity]; }"
+    )
     assert more[0] == '"→ more"' and float(more[1]) > 0.9, more
     screenshot(phone, "season-table-start", full_page=False)
 
@@ -107,7 +117,7 @@ def test_the_season_table_keeps_its_names_and_scrolls_to_its_last_column(phone, 
     scroller.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
     expect(money).to_be_in_viewport()
     box = money.bounding_box()
-    assert 0 <= box["x"] and box["x"] + box["width"] <= 390, box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     last = phone.locator("#table-french tbody tr").first.locator("td").last
     expect(last).to_be_in_viewport()
     assert last.inner_text().strip()
@@ -123,6 +133,14 @@ def test_the_season_table_keeps_its_names_and_scrolls_to_its_last_column(phone, 
         ".opacity) < 0.1"
     )
     screenshot(phone, "season-table-end", full_page=False)
+
+    # The evening closed, the Kasse writes each debt with the minus of every other number.
+    services.session_close(session=Session.objects.get(group=group), user=player)
+    phone.goto(f"{live_server.url}/groups/{group.pk}/kasse/")
+    debts = phone.locator("table.plain td.neg").all_inner_texts()
+    assert debts and all(text.startswith("\u2212") for text in debts), debts
+    assert horizontal_overflow(phone) == 0
+    screenshot(phone, "kasse-six-long-names")
 
 
 @pytest.mark.parametrize(
@@ -144,7 +162,14 @@ def test_a_hand_refused_later_says_each_missing_field_once(phone, live_server, p
     client.force_login(player)
     refused = client.post(
         reverse("hand_new", args=[session.pk]),
-        {"token": "refused-once", "action": "save", "dealer": "Dora", "taker": "Anna", "bouts": "2", "points": "56"},
+        {
+            "token": "refused-once",
+            "action": "save",
+            "dealer": "Dora",
+            "taker": "Anna",
+            "bouts": "2",
+            "points": "56",
+        },
         HTTP_X_TAROCK_OUTBOX="1",
     ).content.decode()
     login(phone, live_server.url, player)

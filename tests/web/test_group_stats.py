@@ -3,7 +3,6 @@ that they keep their meaning when hands are corrected or deleted."""
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from decimal import Decimal
 from typing import Any

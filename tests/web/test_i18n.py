@@ -458,7 +458,12 @@ def record_seed_table(session) -> None:
 @pytest.mark.parametrize(
     ("language", "net", "transfer", "rate"),
     [
-        ("de", "\u221219,00", "<strong>Carl</strong> → <strong>Bert</strong>: 8,60", "In Geld, zu 0,05 pro Punkt"),
+        (
+            "de",
+            "\u221219,00",
+            "<strong>Carl</strong> → <strong>Bert</strong>: 8,60",
+            "In Geld, zu 0,05 pro Punkt",
+        ),
         # French sets a (no-break) space before a colon
         (
             "fr",
@@ -502,7 +507,14 @@ def pdf_text(data: bytes) -> str:
     [
         (
             "de",
-            ["Französisches Tarock", "Spieler in Spielreihenfolge", "Geber", "Abrechnung", "Summe", "\u221221,60"],
+            [
+                "Französisches Tarock",
+                "Spieler in Spielreihenfolge",
+                "Geber",
+                "Abrechnung",
+                "Summe",
+                "\u221221,60",
+            ],
         ),
         ("fr", ["Tarot", "Joueurs dans l’ordre du jeu", "Donneur", "Règlement", "Total", "\u221221,60"]),
         ("en", ["French Tarot", "Players in playing order", "Dealer", "Settlement", "Total", "\u221221.60"]),

@@ -154,4 +154,4 @@ def test_a_hand_refused_later_names_its_field_once_and_marks_the_summary(user, m
     )
     assert re.findall(r'id="f-contract-error" role="alert">([^<]+)<', html) == ["Kontrakt: nicht angegeben"]
     summary = re.findall(r"<p ([^>]*)><span class=\"lead\">Nicht gespeichert:</span>", html)
-    assert summary == ['class="open" role="alert" data-summary']
+    assert summary == ['class="open" data-summary role="alert"']

@@ -334,7 +334,8 @@ def test_the_statistics_chart_names_the_game_whole_in_the_readers_language(user,
     )
     groups.group_session_add(group=group, session=session, user=user)
     services.hand_record(
-        session=session, raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+        session=session,
+        raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56},
     )
     anna = GroupPlayer.objects.get(group=group, name="Anna")
     html = client_in(user, language).get(reverse("group_player", args=[group.pk, anna.pk])).content.decode()
@@ -359,7 +360,9 @@ def test_the_roster_button_says_it_links_the_player_to_an_account(user, language
     assert ">Link</button>" not in roster and ">Lien</button>" not in roster
 
 
-@pytest.mark.parametrize(("language", "debt"), [("de", "\u22124,00"), ("en", "\u22124.00"), ("fr", "\u22124,00")])
+@pytest.mark.parametrize(
+    ("language", "debt"), [("de", "\u22124,00"), ("en", "\u22124.00"), ("fr", "\u22124,00")]
+)
 def test_the_kasse_writes_a_debt_with_the_minus_of_every_other_number(user, language, debt):
     from tests.web.regular_table import evening
 
@@ -380,3 +383,17 @@ def test_the_german_password_forms_say_dasselbe_passwort(user):
     assert "das selbe Passwort" not in html
     with translation.override("de"):  # the sign-up forms use the same help
         assert "dasselbe" in translation.gettext("Enter the same password as before, for verification.")
+
+
+def test_the_season_table_says_it_scrolls_in_every_language(user):
+    from tests.web.regular_table import evening
+
+    group = groups.group_create(owner=user, name="Dienstag")
+    evening(group, user, [{"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}])
+    for language, more in (("de", "→ mehr"), ("en", "→ more"), ("fr", "→ suite")):
+        html = client_in(user, language).get(reverse("season_table", args=[group.pk])).content.decode()
+        section = html.split('id="table-french"')[1].split("</section>")[0]
+        assert (
+            f'<div class="wide" data-more="{more}"><div class="table-wrap"><table class="plain ranking">'
+            in section
+        )
