@@ -85,6 +85,20 @@ def test_nine_letter_names_keep_three_letters_and_none_is_cut(phone, live_server
         assert not head["cut"] and head["right"] <= 390, head
     screenshot(phone, f"thumb-bar-{len(players)}-long-names", full_page=False)
 
+    # The print view keeps the sheet's columns and says that it scrolls.
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/sheet/")
+    wrap = phone.locator(".sheet-wrap")
+    assert wrap.evaluate("(el) => el.scrollWidth > el.clientWidth")
+    hint = "(el) => { const s = getComputedStyle(el, '::before'); return [s.content, s.opacity]; }"
+    content, opacity = wrap.evaluate(hint)
+    assert content == '"→ more"' and float(opacity) > 0.9
+    screenshot(phone, f"print-view-{len(players)}-long-names", full_page=False)
+    wrap.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
+    phone.wait_for_function(
+        "() => parseFloat(getComputedStyle(document.querySelector('.sheet-wrap'), '::before').opacity) < 0.1"
+    )
+    assert horizontal_overflow(phone) == 0
+
 
 def test_the_season_table_keeps_its_names_and_scrolls_to_its_last_column(phone, live_server, player):
     group = groups.group_create(owner=player, name="Dienstag", money_rate=Decimal("0.05"))
