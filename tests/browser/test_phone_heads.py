@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from scoring import services
-from scoring.models import Session
+from scoring.models import GroupPlayer, Session
 from scoring.services import groups
-from tests.browser.support import expect, horizontal_overflow, login, screenshot
+from tests.browser.support import assert_accessible, expect, horizontal_overflow, login, screenshot
 from tests.web.regular_table import evening
 
 pytestmark = pytest.mark.browser
@@ -121,6 +121,7 @@ def test_the_season_table_keeps_its_names_and_scrolls_to_its_last_column(phone, 
     )
     assert more[0] == '"→ more"' and float(more[1]) > 0.9, more
     screenshot(phone, "season-table-start", full_page=False)
+    assert_accessible(phone, "the season table at phone size")
 
     money = phone.locator("#table-french thead th").last
     expect(money).to_have_text("Money")
@@ -155,6 +156,13 @@ def test_the_season_table_keeps_its_names_and_scrolls_to_its_last_column(phone, 
     assert debts and all(text.startswith("\u2212") for text in debts), debts
     assert horizontal_overflow(phone) == 0
     screenshot(phone, "kasse-six-long-names")
+
+    # A player's page: its tables scroll in their cards too, and the page stays accessible.
+    first = GroupPlayer.objects.get(group=group, name="Bernhardt")
+    phone.goto(f"{live_server.url}/groups/{group.pk}/players/{first.pk}/")
+    assert horizontal_overflow(phone) == 0
+    assert_accessible(phone, "a player's page at phone size")
+    screenshot(phone, "player-page-long-names")
 
 
 @pytest.mark.parametrize(

@@ -394,6 +394,6 @@ def test_the_season_table_says_it_scrolls_in_every_language(user):
         html = client_in(user, language).get(reverse("season_table", args=[group.pk])).content.decode()
         section = html.split('id="table-french"')[1].split("</section>")[0]
         assert (
-            f'<div class="wide" data-more="{more}"><div class="table-wrap"><table class="plain ranking">'
-            in section
+            f'<div class="wide" data-more="{more}"><div class="table-wrap" tabindex="0">'
+            '<table class="plain ranking">' in section
         )
