@@ -19,6 +19,7 @@ from scoring.presentation import number
 WIDTH, HEIGHT = 520, 300  # narrow enough that the labels stay legible on a phone
 LEFT, RIGHT, TOP, BOTTOM = 48, 118, 14, 28
 LABEL_GAP = 16  # the least vertical distance between two end labels
+LABEL_CHAR = 8.4  # room for one character of a label at the font's size (14), wide letters included
 COLOURS = ("#1b5e20", "#b71c1c", "#0d47a1", "#e65100", "#4a148c", "#37474f")
 GREYS = ("#000000", "#6e6e6e", "#000000", "#6e6e6e", "#3a3a3a", "#9a9a9a")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
@@ -43,10 +44,13 @@ def running_total_svg(
     title: str = "",
     *,
     monochrome: bool = False,
+    whole_labels: bool = False,
 ) -> str:
     """``totals[h][p]``: player p's total after hand h (hand 0 is the start, all 0).
     ``breaks``: hand numbers after which a series or round ended. The x axis
-    counts these hands from 0, whatever their numbers on the whole sheet."""
+    counts these hands from 0, whatever their numbers on the whole sheet.
+    A line's label is its name cut to nine letters, or with ``whole_labels``
+    (a few lines named after games) the whole name, the drawing leaving room for it."""
     palette = GREYS if monochrome else COLOURS
     series: list[list[Fraction | int]] = [[0] * len(players), *[list(t) for t in totals]]
     count = len(series) - 1
@@ -54,7 +58,12 @@ def running_total_svg(
     high = max(max(row) for row in series)
     if low == high:
         low, high = low - 10, high + 10
-    span_x = WIDTH - LEFT - RIGHT
+    labels = [
+        f"{name if whole_labels else _short(name)} {number(total)}"
+        for name, total in zip(players, series[-1], strict=True)
+    ]
+    right = max(RIGHT, label_room(labels))
+    span_x = WIDTH - LEFT - right
     span_y = HEIGHT - TOP - BOTTOM
     # Positions in floats: a drawing needs no exact arithmetic, and a long
     # evening has thousands of points.
@@ -110,10 +119,15 @@ def running_total_svg(
         parts.extend(marker.format(x=x_text[h], y=y_text[h], colour=colour) for h in marked)
         parts.append(
             f'<text x="{x(count) + 8:.1f}" y="{label_ys[index] + 5:.1f}" fill="{colour}">'
-            f"{escape(_short(name))} {escape(number(series[-1][index]))}</text>"
+            f"{escape(labels[index])}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def label_room(labels: Sequence[str]) -> int:
+    """The width right of the lines that the longest end label needs."""
+    return 8 + int(LABEL_CHAR * max((len(label) for label in labels), default=0)) + 1
 
 
 def _short(name: str) -> str:

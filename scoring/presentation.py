@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 from scoring.engine import InvalidInput, Line, Variant
 from scoring.engine.schema import Field, Kind
-from scoring.engine.types import format_number, format_signed, points_from_json
+from scoring.engine.types import MINUS, format_number, format_signed, points_from_json
 from scoring.models import SessionChange
 
 
@@ -41,11 +41,14 @@ def _signed(value: Fraction | int, separator: str) -> str:
 
 def money(value: Decimal) -> str:
     """An amount of money in the reader's format: 8.60 (8,60 in German and French);
-    more decimals only where the amount has them (a rate of 0.0025 per point)."""
+    more decimals only where the amount has them (a rate of 0.0025 per point).
+    A debt carries the same minus as every other number shown (−8,60), and
+    nothing is "−0,00"."""
     amount = Decimal(value)
     exponent = amount.normalize().as_tuple().exponent
     places = max(2, -exponent) if isinstance(exponent, int) else 2
-    return number_format(amount, places)
+    text = number_format(abs(amount) if amount.is_zero() else amount, places)
+    return MINUS + text[1:] if text.startswith("-") else text
 
 
 def render_line(line: Line) -> str:

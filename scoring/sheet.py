@@ -212,9 +212,10 @@ class Sheet:
         return [(name, heads[name]) for name in self.players]
 
     @property
-    def legend(self) -> bool:
-        """Whether a column head is not the whole name, so the names are spelt out."""
-        return any(name != head for name, head in self.heads)
+    def legend(self) -> list[tuple[str, str]]:
+        """The names spelt out under their shortened heads, each once; none when
+        every head is the whole name."""
+        return [(name, head) for name, head in self.heads if name != head]
 
     @cached_property
     def head_rows(self) -> list[HeadRow]:
@@ -563,30 +564,24 @@ def chart_of(
 # How many letters a column head may have, by the number of players: what fits
 # a 390 px wide phone with every number whole.
 HEAD_ROOM = {3: 12, 4: 9, 5: 7, 6: 6}
+HEAD_LEAST = 3  # fewer letters than this tell a table too little
 
 
 def column_heads(players: Sequence[str]) -> dict[str, str]:
     """Short column heads, unique per table: a name that fits its column stays
-    whole; a longer one is cut to its first letters, as few as tell it from
-    every other name (``Annabella``, ``Annemarie``: ``Annab``, ``Annem``)."""
-    room = HEAD_ROOM.get(len(players), min(HEAD_ROOM.values()))
-    heads: dict[str, str] = {}
+    whole; a longer one shows as many of its first letters as fit, never fewer
+    than ``HEAD_LEAST`` (``Bernhardt``, ``Bernadette`` with six players:
+    ``Bernha``, ``Bernad``). Names alike beyond what fits (``Wolfgang11``,
+    ``Wolfgang12``) end their heads in the seat number instead (``Wolfg1``)."""
+    room = max(HEAD_LEAST, HEAD_ROOM.get(len(players), min(HEAD_ROOM.values())))
+    heads = {name: name if len(name) <= room else name[:room].rstrip() for name in players}
+    taken = list(heads.values())
     for seat, name in enumerate(players, 1):
-        others = [other for other in players if other != name]
-        if len(name) <= room:
-            heads[name] = name
-            continue
-        prefix = next(
-            (
-                name[:size]
-                for size in range(1, len(name))
-                if not name[:size].endswith(" ") and not any(o.startswith(name[:size]) for o in others)
-            ),
-            name,
-        )
-        heads[name] = prefix if len(prefix) <= room else f"{name[0]}{seat}"
-    if len(set(heads.values())) < len(heads):  # only a head like "A3" can meet a name
-        heads = {name: str(seat) for seat, name in enumerate(players, 1)}
+        if heads[name] != name and taken.count(heads[name]) > 1:
+            number = str(seat)
+            heads[name] = name[: max(HEAD_LEAST, room - len(number))].rstrip() + number
+    if len(set(heads.values())) < len(heads):  # a head ending in a seat number met a name
+        heads = {name: name[:HEAD_LEAST] + str(seat) for seat, name in enumerate(players, 1)}
     return heads
 
 

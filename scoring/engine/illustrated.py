@@ -126,10 +126,14 @@ GAME_LABEL = {
 # The game's own words in every language, short enough to sit side by side as
 # buttons; the field's help says what each means in the reader's language.
 BID_LABEL = {
-    Bid.ANNOUNCED: gettext_noop("Dreieransage"),
+    Bid.ANNOUNCED: gettext_noop("angesagt"),
     Bid.UNTERER: gettext_noop("Unterer"),
     Bid.HELD: gettext_noop("gehalten"),
 }
+# What a held game counted in a breakdown: the number differs between the rule books.
+HELD_POINTS = gettext_noop(
+    "gehalten counts {points}: Beck 5, the Wikipedia example 4, set under “Game points by bid”"
+)
 KONTRA_LABEL = {1: gettext_noop("Kontra"), 2: gettext_noop("Rekontra"), 3: gettext_noop("Subkontra")}
 KONTRA_CHOICE_LABELS = {0: gettext_noop("none"), **KONTRA_LABEL}
 ANNOUNCED_LABEL = {
@@ -287,7 +291,10 @@ OPTION_FIELDS = (
         "game_points",
         Kind.RECORD,
         gettext_noop("Game points by bid"),
-        help=gettext_noop("What the game itself is worth: announced 3, Unterer 4, held 5 by default."),
+        help=gettext_noop(
+            "What the game itself is worth: angesagt 3, Unterer 4, gehalten 5 as Beck counts (the default). "
+            "The Wikipedia example counts gehalten 4: set that in the evening's settings."
+        ),
         fields=tuple(
             Field(
                 bid.value,
@@ -436,8 +443,9 @@ PLAYED_FIELDS = (
         Kind.CHOICE,
         gettext_noop("How the game came about"),
         help=gettext_noop(
-            "Dreieransage: announced by the declarer; Unterer: taken over from the one who announced; "
-            "gehalten: held. The game points come from this."
+            "angesagt: the declarer announced the game (3 game points); Unterer: taken over from the one "
+            "who announced (4); gehalten: the one who announced kept it against a Unterer (Beck counts 5, "
+            "the Wikipedia example 4). The evening's settings set them (house rule “Game points by bid”)."
         ),
         choices=tuple(Bid),
         choice_labels=BID_LABEL,
@@ -1297,6 +1305,8 @@ class Scoring:
         # The game's own kontra right after what the game came to, before any valat.
         kontra = [KONTRA_LABEL[self.hand.kontra]] if self.hand.kontra else []
         items = [*what[:1], *kontra, *what[1:]]
+        if self.hand.bid is Bid.HELD:  # what a held game counts is a house rule: say which
+            items.append(Line(HELD_POINTS, {"points": self.g}))
         line = Line(
             gettext_noop("{formula} = {value} {who} ({what})"),
             {

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from django.db.models import Max, Min
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scoring import rows
 from scoring.chart import running_total_svg
@@ -244,8 +245,9 @@ def _chart(evenings: Sequence[EveningRow], title: str) -> str:
         if evening.variant in running:
             running[evening.variant] += Fraction(evening.total)
         lines.append([running[key] for key in keys])
-    names = [str(VARIANTS[key].name) for key in keys]
-    return running_total_svg(names, lines, title=title)
+    # Each game by its name in the reader's language, whole: a few lines, room for each label.
+    names = [gettext(VARIANTS[key].name) for key in keys]
+    return running_total_svg(names, lines, title=title, whole_labels=True)
 
 
 # -- the season table ---------------------------------------------------------------------

@@ -103,17 +103,26 @@ self.Outbox = (() => {
   }
 
   // What the server said when it refused with a page: its alerts (a field's
-  // error after the field's label, the conflict). A page without one (an error
-  // page) says nothing: the sheet then gives the status, in the player's words.
+  // error, which names its field, or is put after the field's label; the
+  // conflict), each once. The form's summary by the thumb ("Not saved: …",
+  // marked data-summary) repeats the fields' errors and is read only where
+  // nothing else was said. A page without an alert (an error page) says
+  // nothing: the sheet then gives the status, in the player's words.
   function reasonOf(html) {
     const said = [];
+    const summary = [];
     const alerts = /<(\w+)(\b[^>]*\brole="alert"[^>]*)>([\s\S]*?)<\/\1>/g;
     for (let found = alerts.exec(html); found; found = alerts.exec(html)) {
+      if (/\bdata-summary\b/.test(found[2])) {
+        summary.push(text(found[3].replace(/<span class="lead">[\s\S]*?<\/span>/, "")));
+        continue;
+      }
+      const words = text(found[3]);
       const field = /\bid="([^"]+)-error"/.exec(found[2]);
       const label = field ? labelOf(html, field[1]) : "";
-      said.push((label ? label + ": " : "") + text(found[3]));
+      said.push(label && !words.startsWith(label) ? label + ": " + words : words);
     }
-    return [...new Set(said.filter(Boolean))];
+    return [...new Set((said.some(Boolean) ? said : summary).filter(Boolean))];
   }
 
   async function refusalOf(response) {

@@ -73,7 +73,10 @@ def test_seed_breakdown_reads_line_by_line():
         "Vierzig after the talon: 5 × 1 = 5 for A",
         "A +18 (13 + 5)",
     ]
-    assert result.hands[1].rendered()[0] == "(4 + 2) × 1 = 6 each for A and C (Dreiblatt lost by B with 33)"
+    assert result.hands[1].rendered()[0] == (
+        "(4 + 2) × 1 = 6 each for A and C (Dreiblatt lost by B with 33, "
+        "gehalten counts 4: Beck 5, the Wikipedia example 4, set under “Game points by bid”)"
+    )
 
 
 def test_seed_check_announced_zweiblatt_won_with_39_and_koepfe_before_the_talon():

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
-from scoring.sheet import build_sheet, column_heads
+from scoring.sheet import HEAD_ROOM, build_sheet, column_heads
 from tests.web.test_views import head_row
 
 
@@ -25,12 +25,12 @@ class TestTheBoard:
             r'<th scope="col" data-player="[^"]+"><abbr title="([^"]+)">([^<]+)</abbr></th>', html
         )
         assert heads == [
-            ("Annabella", "Anna"),
-            ("Annemarie", "Anne"),
-            ("Bernhardt", "B"),
-            ("Christina", "C"),
-            ("Dorothea", "D"),
-            ("Elisabeth", "E"),
+            ("Annabella", "Annabe"),
+            ("Annemarie", "Annema"),
+            ("Bernhardt", "Bernha"),
+            ("Christina", "Christ"),
+            ("Dorothea", "Doroth"),
+            ("Elisabeth", "Elisab"),
         ]
         legend = re.search(r'<p class="legend" id="legend">(.*?)</p>', html, re.S).group(1)
         assert re.findall(r"<b>([^<]+)</b> ([^<]+)</span>", legend) == [(h, n) for n, h in heads]
@@ -56,7 +56,7 @@ class TestTheBoard:
             ),
             (
                 ["Wolfgang11", "Wolfgang12", "Bert", "Carl", "Dora", "Emil"],
-                ["W1", "W2", "Bert", "Carl", "Dora", "Emil"],
+                ["Wolfg1", "Wolfg2", "Bert", "Carl", "Dora", "Emil"],
             ),
         ],
     )
@@ -64,6 +64,60 @@ class TestTheBoard:
         found = column_heads(players)
         assert [found[name] for name in players] == heads
         assert len(set(found.values())) == len(players)
+
+    def test_the_name_key_spells_out_only_the_shortened_heads_each_once(self, logged_in, make_session):
+        players = ("Anna", "Bernadette", "Carl", "Franziska", "Emil")
+        session = make_session(players=players)
+        html = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
+        legend = re.search(r'<p class="legend" id="legend">(.*?)</p>', html, re.S).group(1)
+        assert re.findall(r"<b>([^<]+)</b> ([^<]+)</span>", legend) == [
+            ("Bernade", "Bernadette"),
+            ("Franzis", "Franziska"),
+        ]
+        assert "Anna" not in legend and "Carl" not in legend
+
+    @pytest.mark.parametrize(
+        "players",
+        [
+            ("Bernhard", "Bernadette", "Franziska", "Friedrich", "Annemarie"),
+            ("Bernhard", "Bernadette", "Franziska", "Friedrich", "Annemarie", "Anneliese"),
+            ("Bernhardt", "Bernharda", "Franziska", "Friedrich", "Annemarie", "Anneliese"),
+            ("Franziska", "Friedrich", "Bernhardt", "Anna", "Bert"),
+        ],
+    )
+    def test_long_names_keep_at_least_three_letters_unique_and_as_many_as_fit(self, players):
+        heads = column_heads(players)
+        room = HEAD_ROOM[len(players)]
+        assert len(set(heads.values())) == len(players)
+        for name, head in heads.items():
+            assert len(head) >= 3
+            if len(name) <= room:
+                assert head == name  # none cut when it fits
+            elif name[:room] not in (other[:room] for other in players if other != name):
+                assert head == name[:room]  # as much of the name as fits
+            else:
+                assert len(head) <= room and head[-1].isdigit()
+
+    def test_nine_letter_names_sharing_their_first_letters_are_prefixes(self):
+        five = ("Bernhardt", "Bernadett", "Franziska", "Friedrich", "Annemarie")
+        assert column_heads(five) == {
+            "Bernhardt": "Bernhar",
+            "Bernadett": "Bernade",
+            "Franziska": "Franzis",
+            "Friedrich": "Friedri",
+            "Annemarie": "Annemar",
+        }
+        six = (*five, "Anneliese")
+        heads = column_heads(six)
+        assert heads == {
+            "Bernhardt": "Bernha",
+            "Bernadett": "Bernad",
+            "Franziska": "Franzi",
+            "Friedrich": "Friedr",
+            "Annemarie": "Annema",
+            "Anneliese": "Anneli",
+        }
+        assert all(name.startswith(head) for name, head in heads.items())
 
     def test_illustriertes_the_head_shows_the_series_and_the_balance_the_settlement_pays(
         self, logged_in, make_session

@@ -9,7 +9,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.chart import LABEL_GAP, MOST_POINTS, RIGHT, WIDTH, running_total_svg, spread_labels
+from scoring.chart import LABEL_CHAR, LABEL_GAP, MOST_POINTS, RIGHT, WIDTH, running_total_svg, spread_labels
 
 
 def test_a_label_stays_at_its_line_end_when_there_is_room():
@@ -52,3 +52,14 @@ def test_a_long_evenings_chart_draws_a_few_hundred_points_a_line_and_ends_at_the
         assert len(drawn) <= MOST_POINTS + 2
         assert drawn[-1].split(",")[0] == f"{WIDTH - RIGHT:.1f}"  # the last hand is always drawn
     assert ">Anna 80000</text>" in svg and ">Bert \u221280000</text>" in svg
+
+
+def test_whole_labels_keep_a_games_name_and_the_drawing_leaves_room_for_it():
+    names = ["Französisches Tarock", "Illustriertes Tarock"]
+    svg = running_total_svg(names, [[Fraction(-12345), Fraction(678)]], whole_labels=True)
+    labels = re.findall(r'<text x="([\d.]+)" y="[\d.]+" fill="[^"]+">([^<]+)</text>', svg)
+    assert [text for _, text in labels] == ["Französisches Tarock \u221212345", "Illustriertes Tarock 678"]
+    for x, text in labels:
+        assert float(x) + LABEL_CHAR * len(text) <= WIDTH, text
+    # Player names stay cut to nine letters, where the sheet has room for them.
+    assert "Französi…" in running_total_svg(names, [[Fraction(1), Fraction(-1)]])

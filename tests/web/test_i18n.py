@@ -354,7 +354,7 @@ def test_a_refused_hand_names_its_field_in_the_reader_language(user, make_sessio
     data = {"type": "played", "action": "save", "dealer": "Dora", "taker": "Anna", "contract": "garde"}
     data |= {"bouts": "3", "points": "10"}
     html = client_in(user, "de").post(reverse("hand_new", args=[session.pk]), data).content.decode()
-    assert "mit 3 Bouts hat der Angriff 13,5 bis 91 Punkte (angegeben: 10)" in html
+    assert "mit 3 Bouts hat der Alleinspieler 13,5 bis 91 Punkte (angegeben: 10)" in html
     assert session.hands.count() == 0
 
 
@@ -458,17 +458,22 @@ def record_seed_table(session) -> None:
 @pytest.mark.parametrize(
     ("language", "net", "transfer", "rate"),
     [
-        ("de", "-19,00", "<strong>Carl</strong> → <strong>Bert</strong>: 8,60", "In Geld, zu 0,05 pro Punkt"),
+        (
+            "de",
+            "\u221219,00",
+            "<strong>Carl</strong> → <strong>Bert</strong>: 8,60",
+            "In Geld, zu 0,05 pro Punkt",
+        ),
         # French sets a (no-break) space before a colon
         (
             "fr",
-            "-19,00",
+            "\u221219,00",
             "<strong>Carl</strong> → <strong>Bert</strong>\u00a0: 8,60",
             "En argent, à 0,05 le point",
         ),
         (
             "en",
-            "-19.00",
+            "\u221219.00",
             "<strong>Carl</strong> → <strong>Bert</strong>: 8.60",
             "In money, at 0.05 per point",
         ),
@@ -502,10 +507,17 @@ def pdf_text(data: bytes) -> str:
     [
         (
             "de",
-            ["Französisches Tarock", "Spieler in Spielreihenfolge", "Geber", "Abrechnung", "Summe", "-21,60"],
+            [
+                "Französisches Tarock",
+                "Spieler in Spielreihenfolge",
+                "Geber",
+                "Abrechnung",
+                "Summe",
+                "\u221221,60",
+            ],
         ),
-        ("fr", ["Tarot", "Joueurs dans l’ordre du jeu", "Donneur", "Règlement", "Total", "-21,60"]),
-        ("en", ["French Tarot", "Players in playing order", "Dealer", "Settlement", "Total", "-21.60"]),
+        ("fr", ["Tarot", "Joueurs dans l’ordre du jeu", "Donneur", "Règlement", "Total", "\u221221,60"]),
+        ("en", ["French Tarot", "Players in playing order", "Dealer", "Settlement", "Total", "\u221221.60"]),
     ],
 )
 def test_the_pdf_score_sheet_is_in_the_request_language(user, make_session, language, words):

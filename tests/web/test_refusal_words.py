@@ -136,3 +136,22 @@ def test_an_announcement_left_behind_by_a_changed_premium_is_not_sent(user, make
     response = client_in(user, "de").post(reverse("hand_new", args=[session.pk]), data)
     assert response.status_code == 302, alerts(response.content.decode())
     assert Hand.objects.get().inputs["premiums"] == [{"type": "koepfe", "player": "A"}]
+
+
+def test_a_hand_refused_later_names_its_field_once_and_marks_the_summary(user, make_session):
+    """What the phone's outbox reads from a refused hand (static/js/outbox.js):
+    the field's error already names its field; the summary by the thumb repeats
+    it and is marked, so that the outbox does not say it twice."""
+    session = make_session()
+    html = (
+        client_in(user, "de")
+        .post(
+            reverse("hand_new", args=[session.pk]),
+            {"token": "t", "action": "save", "dealer": "Dora", "taker": "Anna", "bouts": "2", "points": "56"},
+            HTTP_X_TAROCK_OUTBOX="1",
+        )
+        .content.decode()
+    )
+    assert re.findall(r'id="f-contract-error" role="alert">([^<]+)<', html) == ["Kontrakt: nicht angegeben"]
+    summary = re.findall(r"<p ([^>]*)><span class=\"lead\">Nicht gespeichert:</span>", html)
+    assert summary == ['class="open" data-summary role="alert"']

@@ -139,7 +139,7 @@ class TestEveryProblemAtOnce:
             {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 1, "points": "90"},
         ).content.decode()
         assert errors_beside(refused) == {
-            "points": "Punkte: mit 1 Bout hat der Angriff 4,5 bis 82,5 Punkte (angegeben: 90)"
+            "points": "Punkte: mit 1 Bout hat der Alleinspieler 4,5 bis 82,5 Punkte (angegeben: 90)"
         }
         shown = " ".join([*summary(html), *errors_beside(html).values(), *errors_beside(refused).values()])
         for path in ("contract", "points", "bouts"):

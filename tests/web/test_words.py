@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from scoring import services
+from scoring.models import GroupPlayer
 from scoring.services import groups, kasse, stats
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
@@ -37,11 +38,19 @@ def help_of(html: str, fieldset_id: str) -> str:
     return re.search(r'<small class="help">([^<]+)</small>', block).group(1)
 
 
-def test_the_french_taker_is_the_angreifer_in_german_never_the_alleinspieler(user, make_session):
+def test_the_french_taker_is_the_alleinspieler_against_the_gegenpartei_in_german(user, make_session):
+    """As the German source text says (RULES.md, French Tarot): Alleinspieler
+    and Gegenpartei, never Angreifer, Angriff or Verteidigung."""
     session = make_session(players=FIVE)
     html = client_in(user, "de").get(reverse("hand_new", args=[session.pk])).content.decode()
-    assert "<legend>Angreifer</legend>" in html
-    assert "Alleinspieler" not in (LOCALE / "de/LC_MESSAGES/django.po").read_text(encoding="utf-8")
+    assert "<legend>Alleinspieler</legend>" in html
+    assert radio_labels(html, "petit_au_bout")[1:] == ["Alleinspieler", "Gegenpartei"]
+    catalog = (LOCALE / "de/LC_MESSAGES/django.po").read_text(encoding="utf-8")
+    for old in ("Angreifer", "Angriff", "Verteidig", "Angr.", "Vert."):
+        assert old not in catalog
+    with translation.override("de"):
+        assert translation.gettext("the taker cannot be his own partner").startswith("der Alleinspieler")
+        assert translation.gettext("chelem by the defence") == "Chelem der Gegenpartei"
     french = client_in(user, "fr").get(reverse("hand_new", args=[session.pk])).content.decode()
     assert "<legend>Preneur</legend>" in french
 
@@ -68,9 +77,9 @@ def test_kontra_is_explained_by_its_buttons_not_by_numbers(user, make_session):
 @pytest.mark.parametrize(
     ("language", "buttons"),
     [
-        ("de", ["Dreieransage", "Unterer", "gehalten"]),
-        ("en", ["Dreieransage", "Unterer", "gehalten"]),
-        ("fr", ["Dreieransage", "Unterer", "gehalten"]),
+        ("de", ["angesagt", "Unterer", "gehalten"]),
+        ("en", ["angesagt", "Unterer", "gehalten"]),
+        ("fr", ["angesagt", "Unterer", "gehalten"]),
     ],
 )
 def test_the_illustriertes_bid_buttons_say_the_games_words_in_every_language(
@@ -79,6 +88,45 @@ def test_the_illustriertes_bid_buttons_say_the_games_words_in_every_language(
     session = make_session(variant="illustrated", players=("A", "B", "C"))
     html = client_in(user, language).get(reverse("hand_new", args=[session.pk])).content.decode()
     assert radio_labels(html, "bid") == buttons
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("de", ["Beck zählt 5, das Wikipedia-Beispiel 4", "Hausregel „Spielpunkte nach Ansage“"]),
+        ("en", ["Beck counts 5, the Wikipedia example 4", "house rule “Game points by bid”"]),
+        ("fr", ["Beck compte 5, l’exemple de Wikipédia 4", "« Points du jeu selon l’enchère »"]),
+    ],
+)
+def test_the_illustriertes_bid_says_what_gehalten_counts_and_where_to_set_it(
+    user, make_session, language, words
+):
+    """An announced Zweiblatt is no "Dreieransage", and "gehalten: gehalten"
+    explained nothing: the help names both rule books' numbers and the house rule."""
+    session = make_session(variant="illustrated", players=("A", "B", "C"))
+    client = client_in(user, language)
+    html = client.get(reverse("hand_new", args=[session.pk])).content.decode()
+    help_text = help_of(html, "f-bid")
+    for word in words:
+        assert word in help_text
+    assert "Dreieransage" not in html and "gehalten: gehalten" not in html
+    hand = services.hand_record(
+        session=session, raw={"declarer": "A", "game": "zweiblatt", "bid": "held", "points": 45}
+    )
+    detail = client.get(reverse("hand_detail", args=[session.pk, hand.pk])).content.decode()
+    held = {
+        "de": "gehalten zählt 5: Beck 5, das Wikipedia-Beispiel 4, einstellbar unter „Spielpunkte nach Ansage“",
+        "en": "gehalten counts 5: Beck 5, the Wikipedia example 4, set under “Game points by bid”",
+        "fr": "gehalten compte 5 : Beck 5, l’exemple de Wikipédia 4, réglable sous « Points du jeu selon l’enchère »",
+    }[language]
+    assert held in detail
+    board = client.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    rule = {
+        "de": "Das Wikipedia-Beispiel zählt gehalten 4: das in den Einstellungen des Abends einstellen",
+        "en": "The Wikipedia example counts gehalten 4: set that in the evening&#x27;s settings",
+        "fr": "L’exemple de Wikipédia compte gehalten 4 : le régler dans les réglages de la soirée",
+    }[language]
+    assert rule in board  # the house rule's own help, under the evening's house rules
 
 
 def test_a_chambery_solo_asks_for_2_1_or_0_cards_with_no_empty_choice_beside_0(user, make_session):
@@ -261,3 +309,91 @@ class TestTheRegularTableInFrench:
         assert bare_colons(visible_text(season)) == []
         assert bare_colons(visible_text(statement)) == []
         assert "Mardi\u00a0: Anna" in statement
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "label"),
+    [("illustrated", ("A", "B", "C"), "Cavalle (3)"), ("chambery", FIVE, "Cavalle (2)")],
+)
+def test_the_card_counter_says_cavalle_in_german(user, make_session, variant, players, label):
+    """The German plural of Cavall is Cavalle (the Illustriertes source text: "3 Points - Cavalle")."""
+    session = make_session(variant=variant, players=players)
+    html = client_in(user, "de").get(reverse("hand_new", args=[session.pk])).content.decode()
+    assert label in html
+    assert "Cavalls" not in html
+
+
+@pytest.mark.parametrize(
+    ("language", "label"),
+    [("de", "Französisches Tarock"), ("en", "French Tarot"), ("fr", "Tarot")],
+)
+def test_the_statistics_chart_names_the_game_whole_in_the_readers_language(user, language, label):
+    group = groups.group_create(owner=user, name="Dienstag")
+    session = services.session_create(
+        owner=user, name="Abend", variant="french", players=list(FIVE[:4]), options={}
+    )
+    groups.group_session_add(group=group, session=session, user=user)
+    services.hand_record(
+        session=session,
+        raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56},
+    )
+    anna = GroupPlayer.objects.get(group=group, name="Anna")
+    html = client_in(user, language).get(reverse("group_player", args=[group.pk, anna.pk])).content.decode()
+    chart = re.search(r'<div class="chart-box">(.*?)</svg>', html, re.S).group(1)
+    assert f">{label} 240</text>" in chart
+    assert "…" not in chart and (language == "en" or "French" not in chart)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("de", "Mit Konto verknüpfen"), ("en", "Link to account"), ("fr", "Associer au compte")],
+)
+def test_the_roster_button_says_it_links_the_player_to_an_account(user, language, words):
+    group = groups.group_create(owner=user, name="Dienstag")
+    session = services.session_create(
+        owner=user, name="Abend", variant="french", players=list(FIVE[:4]), options={}
+    )
+    groups.group_session_add(group=group, session=session, user=user)
+    html = client_in(user, language).get(reverse("group_detail", args=[group.pk])).content.decode()
+    roster = html.split('id="roster"')[1].split("</section>")[0]
+    assert f'<button type="submit" class="small">{words}</button>' in roster
+    assert ">Link</button>" not in roster and ">Lien</button>" not in roster
+
+
+@pytest.mark.parametrize(
+    ("language", "debt"), [("de", "\u22124,00"), ("en", "\u22124.00"), ("fr", "\u22124,00")]
+)
+def test_the_kasse_writes_a_debt_with_the_minus_of_every_other_number(user, language, debt):
+    from tests.web.regular_table import evening
+
+    group = groups.group_create(owner=user, name="Dienstag")
+    garde = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
+    session, _ = evening(group, user, [garde], money_rate=Decimal("0.05"))
+    services.session_close(session=session, user=user)
+    html = client_in(user, language).get(reverse("group_kasse", args=[group.pk])).content.decode()
+    balances = html.split("</table>")[0]
+    assert f">{debt}\xa0€</td>" in balances  # Bert, Carl and Dora owe 80 × 0.05, in the currency
+    assert not re.search(r">-\d", html)
+
+
+def test_the_german_password_forms_say_dasselbe_passwort(user):
+    """Django's own German says "das selbe Passwort"; the project's catalog puts it right."""
+    html = client_in(user, "de").get(reverse("password_change")).content.decode()
+    assert "Bitte dasselbe Passwort zur Bestätigung erneut eingeben." in html
+    assert "das selbe Passwort" not in html
+    with translation.override("de"):  # the sign-up forms use the same help
+        assert "dasselbe" in translation.gettext("Enter the same password as before, for verification.")
+
+
+def test_the_season_table_says_it_scrolls_in_every_language(user):
+    from tests.web.regular_table import evening
+
+    group = groups.group_create(owner=user, name="Dienstag")
+    evening(group, user, [{"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}])
+    for language, more in (("de", "→ mehr"), ("en", "→ more"), ("fr", "→ suite")):
+        html = client_in(user, language).get(reverse("season_table", args=[group.pk])).content.decode()
+        section = html.split('id="table-french"')[1].split("</section>")[0]
+        assert (
+            f'<div class="wide" data-more="{more}"><div class="table-wrap" tabindex="0">'
+            '<table class="plain ranking">' in section
+        )
