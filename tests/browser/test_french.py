@@ -118,12 +118,14 @@ def test_a_french_evening_for_five_on_a_phone(phone, live_server, player):
     phone.locator(f"#hand-{third.pk} tr.what a").click()
     phone.locator('form[action$="/delete/"] button').click()
     expect(phone.locator("#undo")).to_be_visible()
-    expect(phone.locator(f"#hand-{third.pk}")).to_have_count(0)
+    # It stays in its place, struck through, with its number.
+    expect(phone.locator(f"#hand-{third.pk}")).to_have_class(re.compile(r"\bdeleted\b"))
+    expect(phone.locator(f"#hand-{third.pk} .no")).to_have_text("3")
     expect_totals(phone, WITHOUT_HAND_3)
     assert Hand.objects.get(pk=third.pk).deleted_at is not None
     screenshot(phone, "scoreboard-undo")
     phone.locator("#undo button").click()
-    expect(phone.locator(f"#hand-{third.pk}")).to_be_visible()
+    expect(phone.locator(f"#hand-{third.pk}")).not_to_have_class(re.compile(r"\bdeleted\b"))
     expect(phone.locator("#undo")).to_have_count(0)
     expect_totals(phone, TOTALS)
     assert Hand.objects.get(pk=third.pk).deleted_at is None

@@ -51,7 +51,7 @@ def test_an_invited_player_signs_up_and_records_a_hand(phone, page_for, live_ser
 
     phone.locator(f'a[href="/groups/{group.pk}/evenings/new/"]').click()
     phone.locator(f'a[href="/groups/{group.pk}/evenings/new/french/"]').click()
-    expect(phone.locator("#id_money_rate")).to_have_value("0.0500")
+    expect(phone.locator("#id_money_rate")).to_have_value("0.05")
     for seat, name in enumerate(PLAYERS, 1):
         phone.locator(f"#id_seat_{seat}").fill(name)
     phone.locator("#session-form button[type=submit]").click()
