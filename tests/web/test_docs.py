@@ -208,3 +208,18 @@ def test_a_command_line_of_the_docs_runs_as_written(page: str, line: str) -> Non
     )
     assert done.returncode == 0, f"{page}: {line}\n{done.stderr[-2000:]}"
     assert done.stdout.strip(), f"{page}: {line} printed nothing"
+
+
+def test_every_page_of_the_docs_the_code_names_exists() -> None:
+    named: dict[str, set[str]] = {}
+    for folder in ("scoring", "plumbing", "club", "accounts", "tarockscore", "tests", "scripts"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path == Path(__file__):
+                continue
+            for page in re.findall(r"\bdocs/[\w-]+\.md\b", text(path)):
+                named.setdefault(page, set()).add(path.relative_to(ROOT).as_posix())
+    for path in (ROOT / "gunicorn.conf.py", ROOT / "Makefile"):
+        for page in re.findall(r"\bdocs/[\w-]+\.md\b", text(path)):
+            named.setdefault(page, set()).add(path.name)
+    assert {"docs/rules.md", "docs/session-file.md"} <= set(named)
+    assert {page: sorted(paths) for page, paths in named.items() if not (ROOT / page).exists()} == {}
