@@ -223,3 +223,13 @@ def test_every_page_of_the_docs_the_code_names_exists() -> None:
             named.setdefault(page, set()).add(path.name)
     assert {"docs/rules.md", "docs/session-file.md"} <= set(named)
     assert {page: sorted(paths) for page, paths in named.items() if not (ROOT / page).exists()} == {}
+
+
+def test_every_migration_the_docs_name_exists() -> None:
+    migrations = {path.stem for path in ROOT.glob("*/migrations/0*.py")}
+    named = set()
+    for path in DOCS:
+        for span in INLINE.findall(prose(path)):
+            named |= set(re.findall(r"\b\d{4}_[a-z_]+\b", span))
+    assert "0009_fill_hand_stats" in named
+    assert named - migrations == set()
