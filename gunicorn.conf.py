@@ -1,4 +1,4 @@
-"""gunicorn's settings for tarockscore, used by the production command in the README
+"""gunicorn's settings for tarockscore, used by the production command in docs/deployment.md
 and by the load test (scripts/load_test.py). Options given on the command line
 (--bind, --workers, ...) take precedence over these.
 

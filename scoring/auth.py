@@ -28,7 +28,7 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import rows
+from plumbing import queries
 from scoring.models import LoginAttempt, LoginLock, SignupAttempt
 
 WINDOW = timedelta(minutes=15)
@@ -128,7 +128,7 @@ def _forget_old(now: datetime) -> None:
                 model._default_manager.filter(pk__in=ids).delete()
 
 
-_USER = f'SELECT {rows.columns(User, "u")} FROM "{User._meta.db_table}" u WHERE u."id" = %s'
+_USER = f'SELECT {queries.columns(User, "u")} FROM "{User._meta.db_table}" u WHERE u."id" = %s'
 
 
 class RateLimitedBackend(ModelBackend):
@@ -141,10 +141,10 @@ class RateLimitedBackend(ModelBackend):
             pk = User._meta.pk.to_python(user_id)
         except ValidationError:
             return None
-        row = rows.fetch_one(_USER, [pk])
+        row = queries.fetch_one(_USER, [pk])
         if row is None:
             return None
-        user = rows.from_row(User, row)
+        user = queries.from_row(User, row)
         return user if self.user_can_authenticate(user) else None
 
     def authenticate(

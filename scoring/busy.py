@@ -10,7 +10,7 @@ form catches it to show the player's inputs again with the message, and
 covers a write outside a view, such as the session saved after a login.
 
 PostgreSQL lets writers of different rows go on side by side and is the choice
-for many tables at once (README); it never reports this error. What it does
+for many tables at once (docs/deployment.md); it never reports this error. What it does
 report, like any database server, is that it cannot be reached (down,
 restarting, the connection dropped, too many connections) or that a
 transaction had to give way (a deadlock, a serialization failure): nothing of

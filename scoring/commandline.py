@@ -38,7 +38,7 @@ def read_input(file: str | None) -> bytes:
 
 
 def scored(data: bytes) -> bytes:
-    """The document ``score_session`` prints (SESSION_FORMAT.md), as UTF-8 JSON.
+    """The document ``score_session`` prints (docs/session-file.md), as UTF-8 JSON.
     Raises ``InvalidInput`` for a file the rules refuse."""
     result = score_session(read_session(data))
     return (json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n").encode("utf-8")

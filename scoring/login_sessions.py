@@ -11,7 +11,7 @@ from django.contrib.sessions.models import Session
 from django.db import connections
 from django.utils import timezone
 
-from scoring import rows
+from plumbing import queries
 
 _READ = (
     f'SELECT "session_data" FROM "{Session._meta.db_table}" WHERE "session_key" = %s AND "expire_date" > %s'
@@ -22,7 +22,7 @@ class SessionStore(db.SessionStore):
     def _get_session_from_db(self) -> Any:
         key = self.session_key
         now = connections["default"].ops.adapt_datetimefield_value(timezone.now())
-        row = rows.fetch_one(_READ, [key, now]) if key else None
+        row = queries.fetch_one(_READ, [key, now]) if key else None
         if key is None or row is None:
             self._session_key = None
             return None

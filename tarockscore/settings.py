@@ -182,7 +182,7 @@ SIGNUP = env_choice("SIGNUP", ("invitation", "open", "off"), "invitation")
 
 # Games beyond the engine's own, as dotted paths of engine ``Variant`` classes
 # (``scoring.extra_games``); the database's check of known games still needs the
-# game's migration (README, "Adding a game").
+# game's migration (docs/adding-a-game.md).
 TAROCK_EXTRA_GAMES: list[str] = []
 
 LOGIN_URL = "login"

@@ -72,7 +72,7 @@ class SessionResult:
     settlement: Settlement
 
     def to_json(self) -> dict[str, Any]:
-        """The document ``score_session`` prints (SESSION_FORMAT.md)."""
+        """The document ``score_session`` prints (docs/session-file.md)."""
         return result_to_json(
             self.session.players,
             self.hands,

@@ -1,6 +1,6 @@
 """Tarock von Chambéry (Tarot savoyard, 1902 rules) for 3, 4 or 5 players.
 
-RULES.md section 3. Six at the table: the player to the dealer's left (the
+docs/rules.md §3. Six at the table: the player to the dealer's left (the
 previous one in playing order) sits out each hand and gets 0.
 
 Team games (five players; four players in the form ``call_solo`` or
@@ -122,7 +122,7 @@ CARDS_REQUESTED = (2, 1, 0)  # 0: à point
 
 @dataclass(frozen=True)
 class Count:
-    """The numbers of one form of the game (the table of RULES 3.1)."""
+    """The numbers of one form of the game (the table of docs/rules.md §3.1)."""
 
     cards_each: int
     discard: int  # cards the dealer lays away
@@ -586,7 +586,7 @@ def check_mode(mode: Any, playing: int, options: ChamberyOptions) -> None:
 
 
 def check_team(hand: TeamHand, table: Table, options: ChamberyOptions) -> None:
-    """The cross-field rules of RULES 3.2; each refusal names its field."""
+    """The cross-field rules of docs/rules.md §3.2; each refusal names its field."""
     dealer = table.dealer
     if dealer is None:
         raise invalid(
@@ -663,7 +663,7 @@ def check_team(hand: TeamHand, table: Table, options: ChamberyOptions) -> None:
 
 
 def check_three(hand: ThreeHand, table: Table, options: ChamberyOptions) -> None:
-    """Three players: every player's points, adding up to the total (RULES 3.3)."""
+    """Three players: every player's points, adding up to the total (docs/rules.md §3.3)."""
     count = count_for(3, options.deck)
     for player in table.active:
         if player not in hand.points:
@@ -747,7 +747,7 @@ def side_line(hand: TeamHand, table: Table) -> Line:
 
 
 def doubling_reasons(hand: TeamHand, loser_points: int, count: Count) -> list[Line]:
-    """One line per doubling of RULES 3.2, in the order the rules list them."""
+    """One line per doubling of docs/rules.md §3.2, in the order the rules list them."""
     reasons: list[Line] = []
     if loser_points < count.doubled_below:
         reasons.append(
@@ -949,7 +949,7 @@ def _sitting_out_lines(table: Table) -> list[Line]:
 
 
 def score_three(hand: ThreeHand, table: Table, options: ChamberyOptions) -> HandScore:
-    """RULES 3.3: the players below the average pay, those above share it in proportion."""
+    """docs/rules.md §3.3: the players below the average pay, those above share it in proportion."""
     count = count_for(3, options.deck)
     average = count.tie
     breakdown: list[Line] = []

@@ -1,6 +1,6 @@
 """French Tarot for 3, 4 or 5 players (six at the table: the dealer sits out).
 
-RULES.md section 1. The value per defender is
+docs/rules.md §1. The value per defender is
 
     S = sign·(25 + d)·m + p·m + sign·H + C
 
@@ -138,7 +138,7 @@ def required_points(bouts: int) -> int:
 
 
 def point_range(bouts: int) -> tuple[Fraction, Fraction]:
-    """The attack's possible card points with ``bouts`` bouts (RULES 1.2)."""
+    """The attack's possible card points with ``bouts`` bouts (docs/rules.md §1.2)."""
     low = BOUT * bouts
     high = TOTAL - BOUT * (3 - bouts) + (HALF if bouts < 3 else 0)
     return low, high
@@ -353,7 +353,7 @@ FORM_ORDER = ["taker", "contract", "partner", "bouts", "points", "petit_au_bout"
 
 
 def check_hand(hand: FrenchHand, playing: int) -> None:
-    """The cross-field rules of RULES 1.2; each refusal names its field."""
+    """The cross-field rules of docs/rules.md §1.2; each refusal names its field."""
     if hand.partner is not None:
         if playing != 5:
             raise invalid("partner", gettext_noop("a partner is called only with five players"))

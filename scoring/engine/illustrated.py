@@ -1,4 +1,4 @@
-"""Illustriertes Tarock for three players, 54 cards (RULES.md section 2).
+"""Illustriertes Tarock for three players, 54 cards (docs/rules.md §2).
 
 Players write only what they win: a won game gives the declarer
 ``(G + (points − 35)) · M · K``, a lost one gives each opponent
@@ -766,7 +766,7 @@ class Illustrated(Variant):
     def summarize(
         self, players: Sequence[str], hands: Sequence[StoredHand], options: IllustratedOptions
     ) -> Summary:
-        """Series (RULES 2.9): totals include each series' bonus; the net is
+        """Series (docs/rules.md §2.9): totals include each series' bonus; the net is
         settled pair by pair within each series and summed; each series is paid
         on its own (its money rounded to cents by itself)."""
         sections = series(players, hands, options)
@@ -783,14 +783,14 @@ class Illustrated(Variant):
         return Summary(totals=totals, net=net, sections=tuple(sections), parts=tuple(parts))
 
 
-# A renonce hand ends a series without its bonus (RULES 2.9).
+# A renonce hand ends a series without its bonus (docs/rules.md §2.9).
 NO_SERIES_BONUS = "no_series_bonus"
 
 
 def declarer_won(hand: IllustratedHand) -> bool:
     """Whether the declarer's side won the game: a renonce loses it for the side
     that revoked; a valat made wins it for its side, one that failed loses it for
-    the side that announced it; otherwise 36 points win (RULES 2.3, 2.6, 2.7)."""
+    the side that announced it; otherwise 36 points win (docs/rules.md §2.3, 2.6, 2.7)."""
     if hand.renonce is not None:
         return hand.renonce != hand.declarer
     if hand.valat is not None:
@@ -892,7 +892,7 @@ def max_talon_rest(game: Game) -> int:
 
 
 def check_played(hand: IllustratedHand, table: Table, options: IllustratedOptions) -> None:
-    """The cross-field rules of RULES 2.2–2.7; each refusal names its field."""
+    """The cross-field rules of docs/rules.md §2.2–2.7; each refusal names its field."""
     if hand.points is None and hand.renonce is None:
         raise invalid("points", gettext_noop("missing (only a renonce hand may leave out the points)"))
     most = max_talon_rest(hand.game)
@@ -1091,7 +1091,7 @@ def check_valat(hand: IllustratedHand, valat: Valat, options: IllustratedOptions
                 got=hand.points,
             )
         return
-    # The declarer took no trick: all he has is his own discard (RULES 2.6).
+    # The declarer took no trick: all he has is his own discard (docs/rules.md §2.6).
     low, high = discard_points(hand.game)
     if not low <= hand.points <= high:
         if high == 0:
@@ -1121,7 +1121,7 @@ def discard_cards(game: Game) -> Line:
 
 
 def discard_points(game: Game) -> tuple[int, int]:
-    """The fewest and the most points the declarer's discard can count (RULES 2.1, 2.6):
+    """The fewest and the most points the declarer's discard can count (docs/rules.md §2.1, 2.6):
     as many cards as he took from the talon, all plain cards or all worth 5."""
     cards = TALON_TAKEN[game]
     return card_points(CardCount(others=cards)), card_points(CardCount(fives=cards))
@@ -1140,7 +1140,7 @@ def check_mondfang(
         )
     valat = hand.valat
     if valat is not None and valat.made and hand.renonce is None:
-        # The other side took no trick, so it cannot have taken the XXI (RULES 2.5).
+        # The other side took no trick, so it cannot have taken the XXI (docs/rules.md §2.5).
         side = (
             (hand.declarer,)
             if valat.by is ValatBy.DECLARER
@@ -1189,7 +1189,7 @@ def check_trischaken_allowed(options: IllustratedOptions) -> None:
 
 
 def trischaken_total() -> tuple[int, int]:
-    """What the three players' points add up to in a Trischaken (RULES 2.8): all
+    """What the three players' points add up to in a Trischaken (docs/rules.md §2.8): all
     but the untouched talon, whose six cards hold 2 (all plain) to 26 (all worth 5)."""
     return TOTAL - card_points(CardCount(fives=TALON)), TOTAL - card_points(CardCount(others=TALON))
 
@@ -1402,7 +1402,7 @@ def collect(table: Table, credits: Sequence[Credit]) -> HandScore:
 
 
 def game_credits(scoring: Scoring) -> tuple[list[Credit], ValatEffect]:
-    """The game, and the valat with it (RULES 2.3, 2.6)."""
+    """The game, and the valat with it (docs/rules.md §2.3, 2.6)."""
     hand, options = scoring.hand, scoring.options
     assert hand.points is not None
     game = GAME_LABEL[hand.game]
@@ -1472,7 +1472,7 @@ def valat_multiplies(options: IllustratedOptions, premium: PremiumType) -> bool:
 
 
 def premium_credit(scoring: Scoring, premium: Premium, valat: ValatEffect) -> Credit:
-    """RULES 2.4: made, to its player; announced and failed (or a lost silent
+    """docs/rules.md §2.4: made, to its player; announced and failed (or a lost silent
     ultimo, by house rule), to each player of the other side."""
     options = scoring.options
     described = _announced(PREMIUM_LABEL[premium.type], premium.announced)
@@ -1506,7 +1506,7 @@ def premium_credit(scoring: Scoring, premium: Premium, valat: ValatEffect) -> Cr
 
 
 def renonce_credits(scoring: Scoring, offender: str) -> list[Credit]:
-    """RULES 2.7: the game at ``(G + 10) · M · K`` and the declarer's announced
+    """docs/rules.md §2.7: the game at ``(G + 10) · M · K`` and the declarer's announced
     premiums go to the side that did not revoke; nothing else counts."""
     hand = scoring.hand
     game = GAME_LABEL[hand.game]
@@ -1660,7 +1660,7 @@ class CardCount:
 
 
 def card_points(cards: CardCount) -> int:
-    """The points of these cards counted by threes (RULES 2.1):
+    """The points of these cards counted by threes (docs/rules.md §2.1):
     ``round(sum of values − 2/3 · number of cards)``; the whole deck counts 70.
 
     Raises ``InvalidInput`` naming ``cards.<kind>`` for a count the deck cannot have.
@@ -1761,7 +1761,7 @@ def opponents_valat(values: Mapping[str, Any]) -> bool:
 
 
 def discard_counter(game: Any) -> CardCounter:
-    """RULES 2.6: the opponents took every trick, so the declarer's points are his
+    """docs/rules.md §2.6: the opponents took every trick, so the declarer's points are his
     own discard, as many cards as he took from the talon; count those. The help
     says how many cards and what they can count (Dreiblatt 1 to 13)."""
     if game not in tuple(Game):

@@ -1,4 +1,4 @@
-"""Reading and writing the ``tarockscore/1`` session file (SESSION_FORMAT.md).
+"""Reading and writing the ``tarockscore/1`` session file (docs/session-file.md).
 
 Pure: text or parsed JSON in, a validated ``Session`` out, and back. Every
 refusal is an ``InvalidInput`` naming the hand (1-based) and the field.
@@ -492,7 +492,7 @@ def result_to_json(
     settlement: Settlement,
     with_series: bool = False,
 ) -> dict[str, Any]:
-    """What ``score_session`` prints (SESSION_FORMAT.md)."""
+    """What ``score_session`` prints (docs/session-file.md)."""
 
     def numbers(values: Mapping[str, Any]) -> dict[str, int | float]:
         return {name: points_to_json(values[name]) for name in players if name in values}

@@ -388,7 +388,7 @@ class Variant:
         """What each hand moved each player's balance (the points the settlement
         pays); they add up to ``summary.net``. Where the evening settles as it
         stands, the hand's deltas, a section's bonus counted with the hand that ends
-        it. Where each section is settled on its own (RULES 2.9), what the sections
+        it. Where each section is settled on its own (docs/rules.md §2.9), what the sections
         settle after the hand less what they settled before it: the sheet's
         balance after each hand."""
         kind = self.section_kind

@@ -22,7 +22,7 @@ from django.contrib.auth.models import User
 from django.db.models import IntegerField, QuerySet
 from django.db.models.expressions import RawSQL
 
-from scoring import rows
+from plumbing import queries
 from scoring.models import Group, Hand, Membership, Session
 from scoring.services.sessions import restorable_since
 
@@ -79,9 +79,9 @@ def _right_of(user: User) -> RawSQL:
 
 
 # The session's row as every page reads it, with the user's right on it, in one
-# statement written out once (``scoring.rows``): building the same query with
+# statement written out once (``plumbing.queries``): building the same query with
 # the ORM on every request cost more than running it.
-SESSION_COLUMNS = rows.columns(Session, "s")
+SESSION_COLUMNS = queries.columns(Session, "s")
 _SESSION_WIDTH = len(Session._meta.concrete_fields)
 _VERSION = [field.attname for field in Session._meta.concrete_fields].index("version")
 _SESSIONS = f'SELECT {SESSION_COLUMNS} FROM "{Session._meta.db_table}" s WHERE s."deleted_at" IS NULL'
@@ -90,7 +90,7 @@ _SESSION_AND_RIGHT = (
     ' WHERE s."deleted_at" IS NULL AND s."id" = %s'
 )
 _HAND_AND_SESSION_AND_RIGHT = (
-    f"SELECT {SESSION_COLUMNS}, {rows.columns(Hand, 'h')}, {_right_sql('s')}"
+    f"SELECT {SESSION_COLUMNS}, {queries.columns(Hand, 'h')}, {_right_sql('s')}"
     f' FROM "{Hand._meta.db_table}" h INNER JOIN "{Session._meta.db_table}" s ON s."id" = h."session_id"'
     ' WHERE s."deleted_at" IS NULL AND h."id" = %s AND s."id" = %s'
 )
@@ -105,7 +105,7 @@ def session_for(user: User, pk: int, *, need: Right = Right.READ) -> Session:
 def session_and_right(user: User, pk: int, *, need: Right) -> tuple[Session, Right]:
     """A session on which the user has at least the right ``need``, and the right
     they have (what the page offers them): one query."""
-    row = rows.fetch_one(_SESSION_AND_RIGHT, [*_right_params(user), pk])
+    row = queries.fetch_one(_SESSION_AND_RIGHT, [*_right_params(user), pk])
     if row is None or row[-1] < need:
         raise Session.DoesNotExist
     return session_from_row(row[:-1]), Right(row[-1])
@@ -113,7 +113,7 @@ def session_and_right(user: User, pk: int, *, need: Right) -> tuple[Session, Rig
 
 def session_from_row(row: Sequence[Any]) -> Session:
     """The session of a row read with ``SESSION_COLUMNS``."""
-    return rows.from_row(Session, row)
+    return queries.from_row(Session, row)
 
 
 def sessions_of(user: User) -> QuerySet[Session]:
@@ -150,14 +150,14 @@ def group_for(user: User, pk: int, *, owner_only: bool = False) -> Group:
 
 def group_and_role(user: User, pk: int) -> tuple[Group, bool]:
     """A group the user is a member of, and whether they own it: one query."""
-    row = rows.fetch_one(_GROUP_OF_MEMBER, [user.pk, pk])
+    row = queries.fetch_one(_GROUP_OF_MEMBER, [user.pk, pk])
     if row is None:
         raise Group.DoesNotExist
-    return rows.from_row(Group, row[:-1]), row[-1] == Membership.Role.OWNER.value
+    return queries.from_row(Group, row[:-1]), row[-1] == Membership.Role.OWNER.value
 
 
 _GROUP_OF_MEMBER = (
-    f'SELECT {rows.columns(Group, "g")}, m."role" FROM "{Group._meta.db_table}" g'
+    f'SELECT {queries.columns(Group, "g")}, m."role" FROM "{Group._meta.db_table}" g'
     f' INNER JOIN "{Membership._meta.db_table}" m ON m."group_id" = g."id" AND m."user_id" = %s'
     ' WHERE g."id" = %s'
 )
@@ -173,7 +173,7 @@ def shared_row(token: str) -> tuple[Any, ...]:
     """The row of the session behind a share link, not yet made a ``Session``:
     a watcher's poll with nothing changed needs only its version
     (``row_version``); ``Session.DoesNotExist`` if revoked or deleted."""
-    row = rows.fetch_one(f'{_SESSIONS} AND s."share_token" = %s', [token]) if token else None
+    row = queries.fetch_one(f'{_SESSIONS} AND s."share_token" = %s', [token]) if token else None
     if row is None:
         raise Session.DoesNotExist
     return row
@@ -187,10 +187,10 @@ def row_version(row: Sequence[Any]) -> str:
 def hand_of(user: User, pk: int, hand_id: int, *, need: Right) -> tuple[Hand, Right]:
     """A hand of a session on which the user has at least the right ``need``, with
     its session, and the right they have, in one query (``Hand.DoesNotExist`` otherwise)."""
-    row = rows.fetch_one(_HAND_AND_SESSION_AND_RIGHT, [*_right_params(user), hand_id, pk])
+    row = queries.fetch_one(_HAND_AND_SESSION_AND_RIGHT, [*_right_params(user), hand_id, pk])
     if row is None or row[-1] < need:
         raise Hand.DoesNotExist
-    hand = rows.from_row(Hand, row[_SESSION_WIDTH:-1])
+    hand = queries.from_row(Hand, row[_SESSION_WIDTH:-1])
     hand.session = session_from_row(row[:_SESSION_WIDTH])
     return hand, Right(row[-1])
 

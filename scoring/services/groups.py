@@ -21,7 +21,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from scoring import rows
+from plumbing import queries
 from scoring.engine import VARIANTS, InvalidInput
 from scoring.engine.schema import check_name, clean, dump, name_problem
 from scoring.engine.types import gettext_noop, invalid
@@ -423,17 +423,17 @@ def groups_of(user: User) -> list[Group]:
 
 def player_of(group: Group, pk: int) -> GroupPlayer:
     """A player of the group's roster; ``GroupPlayer.DoesNotExist`` otherwise. Read on
-    every view of a player's page: written out once (``scoring.rows``)."""
-    row = rows.fetch_one(_PLAYER_OF_GROUP, [pk, group.pk])
+    every view of a player's page: written out once (``plumbing.queries``)."""
+    row = queries.fetch_one(_PLAYER_OF_GROUP, [pk, group.pk])
     if row is None:
         raise GroupPlayer.DoesNotExist
-    player = rows.from_row(GroupPlayer, row)
+    player = queries.from_row(GroupPlayer, row)
     player.group = group
     return player
 
 
 _PLAYER_OF_GROUP = (
-    f'SELECT {rows.columns(GroupPlayer, "p")} FROM "{GroupPlayer._meta.db_table}" p'
+    f'SELECT {queries.columns(GroupPlayer, "p")} FROM "{GroupPlayer._meta.db_table}" p'
     ' WHERE p."id" = %s AND p."group_id" = %s'
 )
 

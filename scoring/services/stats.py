@@ -20,7 +20,7 @@ from django.db.models import Max, Min
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring import rows
+from plumbing import queries
 from scoring.chart import running_total_svg
 from scoring.engine import VARIANTS, SectionKind, Variant
 from scoring.models import EveningResult, Group, GroupPlayer, Season
@@ -272,8 +272,8 @@ def named_range(season: Season) -> SeasonRange:
     return SeasonRange(f"s{season.pk}", season.name, season.starts_on, season.ends_on, season)
 
 
-# Read on every view of a named season's table: written out once (``scoring.rows``).
-_SEASON_OF_GROUP = f'SELECT {rows.columns(Season, "s")} FROM "{Season._meta.db_table}" s WHERE s."id" = %s AND s."group_id" = %s'
+# Read on every view of a named season's table: written out once (``plumbing.queries``).
+_SEASON_OF_GROUP = f'SELECT {queries.columns(Season, "s")} FROM "{Season._meta.db_table}" s WHERE s."id" = %s AND s."group_id" = %s'
 
 
 def season_range(group: Group, key: str | None) -> SeasonRange:
@@ -285,9 +285,9 @@ def season_range(group: Group, key: str | None) -> SeasonRange:
         return year_range(int(key))
     number = key[1:]
     if key.startswith("s") and 0 < len(number) <= 12 and number.isascii() and number.isdecimal():
-        row = rows.fetch_one(_SEASON_OF_GROUP, [int(number), group.pk])
+        row = queries.fetch_one(_SEASON_OF_GROUP, [int(number), group.pk])
         if row is not None:
-            return named_range(rows.from_row(Season, row))
+            return named_range(queries.from_row(Season, row))
     raise LookupError(f"no season {key!r}")
 
 

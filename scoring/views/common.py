@@ -117,7 +117,7 @@ View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
 
 def quick_gzip_page(view: View) -> View:
-    """A sheet page, compressed for browsers that accept it (README, "Rendered once per change")."""
+    """A sheet page, compressed for browsers that accept it (docs/architecture.md, "Caching")."""
     return cast(View, decorator_from_middleware(QuickGZip)(view))
 
 

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.browser
 PLAYERS = ["Anna", "Bert", "Carl", "Dora", "Emil"]
 
 # Each hand as the form is filled in, and what the preview must show before it
-# is saved (RULES 1.3 and 1.4, five players, the taker gets twice the partner's share).
+# is saved (docs/rules.md §1.3 and 1.4, five players, the taker gets twice the partner's share).
 HANDS: list[tuple[dict[str, str], dict[str, int]]] = [
     # Garde, 2 bouts, 50 of 41: (25 + 9) × 2 = 68; taker 2 × 68, partner 68.
     (

@@ -102,7 +102,7 @@ def test_the_graz_form_offers_an_announcement_and_its_kontra_only_where_the_rule
 
 
 def test_in_an_opponents_valat_the_counter_asks_for_the_declarers_discard(phone, live_server, player):
-    """RULES 2.6: the opponents took every trick, so the declarer's points are his
+    """docs/rules.md §2.6: the opponents took every trick, so the declarer's points are his
     own discard; the counter says so as soon as the valat is entered."""
     session = services.session_create(
         owner=player, name="Valat", variant="illustrated", players=["A", "B", "C"], options={}

@@ -25,7 +25,7 @@ from tests.browser.support import (
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
-# Four players (RULES 1.3): Garde, 2 bouts, 50 of 41: (25 + 9) × 2 = 68 from each defender.
+# Four players (docs/rules.md §1.3): Garde, 2 bouts, 50 of 41: (25 + 9) × 2 = 68 from each defender.
 GARDE = {"taker": "Anna", "contract": "garde", "bouts": "2", "points": "50"}
 # Prise lost, 1 bout, 45 of 51: −(25 + 6) = −31 to each defender.
 PRISE_LOST = {"taker": "Bert", "contract": "prise", "bouts": "1", "points": "45"}
@@ -426,7 +426,7 @@ def sitting_out(page: Any) -> Any:
 def test_at_a_six_player_table_the_next_hand_kept_offline_lets_the_new_dealer_sit_out(
     phone, live_server, player
 ):
-    # With six at a French table the dealer sits out (RULES 1.3): Fritz deals the first hand, Anna the next.
+    # With six at a French table the dealer sits out (docs/rules.md §1.3): Fritz deals the first hand, Anna the next.
     session = french_session(player, "Six", SIX, [])
     login(phone, live_server.url, player)
     open_sheet_for_offline(phone, live_server.url, session)

@@ -24,7 +24,7 @@ from tests.browser.support import (
 pytestmark = pytest.mark.browser
 
 FIVE = ["Anna", "Bert", "Carl", "Dora", "Emil"]
-# The tap budgets, and the taps the README states (each within its budget).
+# The tap budgets, and the taps docs/playing.md states (each within its budget).
 FRENCH_TYPICAL, EXTRA, ILLUSTRATED_TYPICAL, CHAMBERY_CALL = 6, 2, 6, 5
 STATED = {"french": 6, "poignee": 8, "chelem": 8, "illustrated": 5, "chambery": 4}
 

@@ -1,4 +1,4 @@
-"""Tarock von Chambéry: RULES.md section 3, scored hand by hand."""
+"""Tarock von Chambéry: docs/rules.md §3, scored hand by hand."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def test_every_house_rule_has_a_label_a_one_line_help_and_a_default():
 
 
 # --------------------------------------------------------------------------
-# Three players (RULES 3.3)
+# Three players (docs/rules.md §3.3)
 
 
 def test_seed_three_players_each_for_himself():
@@ -134,7 +134,7 @@ def test_three_players_ignore_the_payment_house_rule():
 
 
 # --------------------------------------------------------------------------
-# Five players (RULES 3.2): 68 points, tie 34, doubled below 17
+# Five players (docs/rules.md §3.2): 68 points, tie 34, doubled below 17
 
 
 FIVE_STANDARD = [

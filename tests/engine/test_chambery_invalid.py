@@ -324,7 +324,7 @@ def test_refused(players, hand, options, field, words):
 
 
 # --------------------------------------------------------------------------
-# The discard point (RULES 3.1): wherever it counts, the dealer's side has at least
+# The discard point (docs/rules.md §3.1): wherever it counts, the dealer's side has at least
 # 1 point and a side without the dealer at most total − 1.
 
 DISCARD_POINT_TABLES = [

@@ -185,7 +185,7 @@ def test_a_croise_session_file_reads_back_as_it_was_written():
 
 
 def test_a_croise_session_file_writes_the_mode_of_every_hand_and_still_reads_one_without():
-    # SESSION_FORMAT.md states no default for ``mode``: another program needs it in every hand.
+    # docs/session-file.md states no default for ``mode``: another program needs it in every hand.
     document = {
         "variant": "chambery",
         "players": FOUR,

@@ -1,10 +1,10 @@
-"""French Tarot, RULES.md 1.3: the value of a hand, rule by rule.
+"""French Tarot, docs/rules.md §1.3: the value of a hand, rule by rule.
 
-Every expected number is worked from the formula of RULES 1.3,
+Every expected number is worked from the formula of docs/rules.md §1.3,
 
     S = sign·(25 + d)·m + p·m + sign·H + C
 
-with four players (RULES 1.4: taker +3S, each defender −S) unless a test says
+with four players (docs/rules.md §1.4: taker +3S, each defender −S) unless a test says
 otherwise. ``S`` is the value per defender, seen from the attack's side.
 """
 
@@ -25,7 +25,7 @@ def play(**fields: Any) -> dict[str, Any]:
 
 
 def four_players(value: float) -> dict[str, float]:
-    """RULES 1.4, four players: the taker gets 3S, each defender pays S."""
+    """docs/rules.md §1.4, four players: the taker gets 3S, each defender pays S."""
     return {"Anna": 3 * value, "Bert": -value, "Carl": -value, "Dora": -value}
 
 
@@ -34,7 +34,7 @@ def scored(hand: dict[str, Any], options: dict[str, Any] | None = None) -> HandS
 
 
 # ---------------------------------------------------------------------------
-# The seed's five-hand table (RULES 1.3 checks, 1.4 running totals)
+# The seed's five-hand table (docs/rules.md §1.3 checks, 1.4 running totals)
 
 SEED_RUNNING_TOTALS = [
     {"Anna": 240, "Bert": -80, "Carl": -80, "Dora": -80},
@@ -92,7 +92,7 @@ def test_seed_hand_four_petit_lost_in_the_last_trick_still_won_with_two_bouts() 
 
 
 # ---------------------------------------------------------------------------
-# Contracts and their multipliers (RULES 1.2)
+# Contracts and their multipliers (docs/rules.md §1.2)
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_petite_is_scored_and_written_as_prise() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Bouts, points needed, won and lost (RULES 1.3)
+# Bouts, points needed, won and lost (docs/rules.md §1.3)
 
 
 @pytest.mark.parametrize(
@@ -168,7 +168,7 @@ def test_half_point_short_with_garde_loses_by_one_times_two() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Petit au bout (RULES 1.3: p = ±10, multiplied, does not decide the contract)
+# Petit au bout (docs/rules.md §1.3: p = ±10, multiplied, does not decide the contract)
 
 
 @pytest.mark.parametrize(
@@ -204,7 +204,7 @@ def test_petit_au_bout_does_not_decide_who_wins_the_contract() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Poignées (RULES 1.3: simple 20, double 30, triple 40, to the winner, not multiplied)
+# Poignées (docs/rules.md §1.3: simple 20, double 30, triple 40, to the winner, not multiplied)
 
 
 @pytest.mark.parametrize(
@@ -243,7 +243,7 @@ def test_poignee_with_petit_au_bout_only_the_petit_is_multiplied() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Chelem (RULES 1.3: +400 / −200 / +200 / −200, not multiplied)
+# Chelem (docs/rules.md §1.3: +400 / −200 / +200 / −200, not multiplied)
 
 
 @pytest.mark.parametrize(
@@ -296,7 +296,7 @@ def test_defence_chelem_with_petit_au_bout_and_poignee() -> None:
 
 
 # ---------------------------------------------------------------------------
-# House rule round_to (RULES 1.3: |S| up to a multiple, sign kept)
+# House rule round_to (docs/rules.md §1.3: |S| up to a multiple, sign kept)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""French Tarot: input the rules do not allow (RULES.md 1.2, SESSION_FORMAT.md).
+"""French Tarot: input the rules do not allow (docs/rules.md §1.2, docs/session-file.md).
 
 Every refusal names the field, the hand (1-based) and what is allowed. The bad
 hand is the second of its session, after a valid one, so the hand number is

@@ -1,8 +1,8 @@
 """French Tarot invariants over every valid hand (Hypothesis).
 
-Any hand RULES.md 1.2 allows, at 3, 4, 5 or 6 at the table and with every house
-rule: the deltas sum to zero, the value per defender is the formula of RULES 1.3,
-the shares are those of RULES 1.4, and the breakdown's formula adds up.
+Any hand docs/rules.md §1.2 allows, at 3, 4, 5 or 6 at the table and with every house
+rule: the deltas sum to zero, the value per defender is the formula of docs/rules.md §1.3,
+the shares are those of docs/rules.md §1.4, and the breakdown's formula adds up.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
 CONTRACTS = {"prise": 1, "petite": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
 REQUIRED = {3: 36, 2: 41, 1: 51, 0: 56}
 POIGNEE_VALUE = {"simple": 20, "double": 30, "triple": 40}
-# Trumps a poignée needs, by the number of players in the hand (RULES 1.3).
+# Trumps a poignée needs, by the number of players in the hand (docs/rules.md §1.3).
 POIGNEE_TRUMPS = {
     3: {"simple": 13, "double": 15, "triple": 18},
     4: {"simple": 10, "double": 13, "triple": 15},
@@ -107,7 +107,7 @@ def deals(draw: st.DrawFn) -> Deal:
 
 
 def value_per_defender(hand: dict[str, Any], options: dict[str, Any]) -> tuple[int, int]:
-    """RULES 1.3 worked directly: (S before rounding, S after the house rule)."""
+    """docs/rules.md §1.3 worked directly: (S before rounding, S after the house rule)."""
     points = Fraction(str(hand["points"]))
     required = REQUIRED[hand["bouts"]]
     sign = 1 if points >= required else -1

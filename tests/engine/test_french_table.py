@@ -1,4 +1,4 @@
-"""French Tarot, RULES.md 1.4: who gets what at 3, 4, 5 and 6 at the table,
+"""French Tarot, docs/rules.md §1.4: who gets what at 3, 4, 5 and 6 at the table,
 the dealer and redeals.
 
 Most hands here are Anna's prise with 1 bout and 55 points: 55 − 51 = 4, so the
@@ -178,7 +178,7 @@ def test_three_players_half_point_over_wins_by_one() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Poignée thresholds by the number of players in the hand (RULES 1.2/1.3)
+# Poignée thresholds by the number of players in the hand (docs/rules.md §1.2/1.3)
 
 
 @pytest.mark.parametrize(
@@ -202,7 +202,7 @@ def test_poignees_allowed_by_player_count(players: list[str], sizes: list[str], 
 
 
 # ---------------------------------------------------------------------------
-# Six at the table: the dealer sits out (RULES 1.4)
+# Six at the table: the dealer sits out (docs/rules.md §1.4)
 
 
 def test_six_at_the_table_the_dealer_sits_out_with_zero() -> None:
@@ -291,7 +291,7 @@ def test_six_at_the_table_the_dealer_cannot_be_the_partner() -> None:
 
 
 # ---------------------------------------------------------------------------
-# The dealer and redeals (general rules, RULES 1.4)
+# The dealer and redeals (general rules, docs/rules.md §1.4)
 
 
 def test_hand_without_dealer_is_dealt_by_the_next_player_in_playing_order() -> None:

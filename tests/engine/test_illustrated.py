@@ -1,4 +1,4 @@
-"""Illustriertes Tarock (RULES.md section 2): game, premiums, kontra, valat,
+"""Illustriertes Tarock (docs/rules.md §2): game, premiums, kontra, valat,
 renonce, Mondfang, Trischaken and series, as a rulebook."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ GRAZ = {"profile": "graz"}
 
 
 # --------------------------------------------------------------------------
-# The seed's worked example (RULES 2.4, 2.9)
+# The seed's worked example (docs/rules.md §2.4, 2.9)
 
 
 def test_seed_series_writes_the_classic_notation_and_settles():
@@ -104,7 +104,7 @@ def test_seed_check_opponents_koepfe_after_the_talon_in_an_einblatt():
 
 
 # --------------------------------------------------------------------------
-# The game (RULES 2.3)
+# The game (docs/rules.md §2.3)
 
 
 @pytest.mark.parametrize(
@@ -188,7 +188,7 @@ def test_graz_kontra_on_a_pagat_shows_in_its_line():
 
 
 # --------------------------------------------------------------------------
-# Premiums (RULES 2.4): each premium, each announcement, in a Zweiblatt (M = 2)
+# Premiums (docs/rules.md §2.4): each premium, each announcement, in a Zweiblatt (M = 2)
 
 
 @pytest.mark.parametrize(
@@ -307,7 +307,7 @@ def test_graz_card_combinations_count_only_silently_at_base_value():
 
 
 # --------------------------------------------------------------------------
-# Valat (RULES 2.6)
+# Valat (docs/rules.md §2.6)
 
 
 def test_valat_made_silently_by_the_declarer_adds_12():
@@ -444,7 +444,7 @@ def test_a_failed_announced_valat_never_multiplies_the_premiums(options, factor)
 
 
 # --------------------------------------------------------------------------
-# Renonce (RULES 2.7)
+# Renonce (docs/rules.md §2.7)
 
 RENONCE_PREMIUMS = [
     {"type": "pagat", "player": "A", "announced": "after_talon"},
@@ -501,7 +501,7 @@ def test_renonce_keeps_the_mondfang():
 
 
 # --------------------------------------------------------------------------
-# Mondfang (RULES 2.5)
+# Mondfang (docs/rules.md §2.5)
 
 
 def test_mondfang_is_plus_five_for_the_capturer_and_minus_five_for_the_player_of_the_xxi():
@@ -532,7 +532,7 @@ def test_mondfang_in_a_made_valat_is_taken_by_the_side_that_made_it(
 
 
 # --------------------------------------------------------------------------
-# Trischaken (RULES 2.8)
+# Trischaken (docs/rules.md §2.8)
 
 TRISCHAKEN = {"all_pass": "trischaken"}
 
@@ -564,7 +564,7 @@ def test_a_redeal_writes_nothing():
 
 
 # --------------------------------------------------------------------------
-# Series (RULES 2.9)
+# Series (docs/rules.md §2.9)
 
 
 def test_series_ends_where_someone_reaches_the_target_and_the_next_starts_from_zero():
@@ -747,7 +747,7 @@ def test_breakdown_lines_keep_numbers_as_arguments():
 
 
 # --------------------------------------------------------------------------
-# Counting card points (RULES 2.1)
+# Counting card points (docs/rules.md §2.1)
 
 
 def test_counting_by_threes_king_cavall_and_a_plain_card_make_seven():

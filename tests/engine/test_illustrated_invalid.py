@@ -1,5 +1,5 @@
 """Illustriertes Tarock: input the rules do not allow is refused, naming the
-field and what is allowed (RULES.md 2.2–2.8)."""
+field and what is allowed (docs/rules.md §2.2–2.8)."""
 
 from __future__ import annotations
 
@@ -167,7 +167,7 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             "points",
             "left in the talon (4): 66 (got 60)",
         ),
-        # an opponents' valat: the declarer's points are his own discard (RULES 2.6)
+        # an opponents' valat: the declarer's points are his own discard (docs/rules.md §2.6)
         (
             hand(points=0, valat={"by": "opponents"}),
             None,
@@ -241,7 +241,7 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             "mondfang",
             "rules out this Mondfang",
         ),
-        # in a made valat the other side took no trick, so not the XXI either (RULES 2.5)
+        # in a made valat the other side took no trick, so not the XXI either (docs/rules.md §2.5)
         (
             hand(points=70, valat={"by": "declarer"}, mondfang={"captured_by": "B", "played_by": "A"}),
             GRAZ,
@@ -267,7 +267,7 @@ def refusal(played: dict[str, Any], options: dict[str, Any] | None = None) -> In
             "type",
             "(this session: Keep the talon (Graz))",
         ),
-        # the untouched talon holds 2 to 26 points (RULES 2.8)
+        # the untouched talon holds 2 to 26 points (docs/rules.md §2.8)
         (
             {"type": "trischaken", "points": {"A": 40, "B": 20, "C": 11}},
             {"all_pass": "trischaken"},
@@ -333,7 +333,7 @@ def test_trischaken_points_may_add_up_to_44_and_to_68():
 
 
 def test_a_renonce_hand_does_not_check_its_mondfang_against_the_valat():
-    # the renonce decides the hand and a valat in it counts nothing (RULES 2.7), so the
+    # the renonce decides the hand and a valat in it counts nothing (docs/rules.md §2.7), so the
     # Mondfang is taken as recorded: (3 + 10) for each opponent, +5 and −5 flat
     played = hand(
         renonce="A",

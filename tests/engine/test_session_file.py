@@ -1,4 +1,4 @@
-"""The ``tarockscore/1`` session file (SESSION_FORMAT.md): reading, writing, and
+"""The ``tarockscore/1`` session file (docs/session-file.md): reading, writing, and
 the document ``score_session`` prints."""
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def test_round_to_must_be_a_json_number(value: Any) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Options: every key left out takes its default (RULES 1.3/1.4)
+# Options: every key left out takes its default (docs/rules.md §1.3/1.4)
 
 
 @pytest.mark.parametrize("options", [None, {}, {"five_player_split": "taker_double", "round_to": 1}])

@@ -1,8 +1,8 @@
 """Settlement: net balances to the fewest transfers, money, pairwise nets.
 
-SESSION_FORMAT.md: ``transfers`` settle ``net`` with as few payments as possible.
+docs/session-file.md: ``transfers`` settle ``net`` with as few payments as possible.
 STYLE.md: money only as ``Decimal``, rounded to cents once, still zero-sum.
-RULES.md 2.9: each pair settles the difference of their totals, ``n·s_i − Σs``.
+docs/rules.md §2.9: each pair settles the difference of their totals, ``n·s_i − Σs``.
 """
 
 from __future__ import annotations
@@ -256,7 +256,7 @@ def test_without_a_rate_there_is_no_money() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Pairwise nets (RULES 2.9)
+# Pairwise nets (docs/rules.md §2.9)
 
 
 def test_pairwise_net_of_the_illustrated_seed_series() -> None:

@@ -108,8 +108,8 @@ def test_the_database_accepts_exactly_the_registered_games():
 
 def test_a_new_game_needs_one_migration_for_its_key():
     """With the game in the settings from the start, the models take it up when
-    they are defined, and what ``makemigrations`` finds is the one migration the
-    README names: the game's key added to the database's check of known games
+    they are defined, and what ``makemigrations`` finds is the one migration
+    docs/adding-a-game.md names: the game's key added to the database's check of known games
     (the model's choices are read from the registry whenever they are asked for)."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.web.settings_dummy_game"}
     out = subprocess.run(

@@ -179,7 +179,7 @@ def illustrated(hand: dict, **options: str) -> dict:
 @pytest.mark.parametrize(
     ("document", "expected"),
     [
-        (  # RULES 2.6: in an opponents' valat the declarer has his own discard, 1 to 13 in a Dreiblatt
+        (  # docs/rules.md §2.6: in an opponents' valat the declarer has his own discard, 1 to 13 in a Dreiblatt
             illustrated(
                 {
                     "declarer": "A",
@@ -192,12 +192,12 @@ def illustrated(hand: dict, **options: str) -> dict:
             "hand 1, points: Points: the opponents took every trick (valat): the declarer's points are his discard "
             "of 3 cards in this Dreiblatt, from 1 to 13 (got 0)",
         ),
-        (  # RULES 2.8: the untouched talon holds 2 to 26 points
+        (  # docs/rules.md §2.8: the untouched talon holds 2 to 26 points
             illustrated({"type": "trischaken", "points": {"A": 40, "B": 20, "C": 10}}, all_pass="trischaken"),
             "hand 1, points: Points of each player: the talon is not played and holds 2 to 26 points, so the three players' "
             "points add up to 44 to 68 (got 70)",
         ),
-        (  # RULES 2.5: the side that took no trick cannot have taken the XXI
+        (  # docs/rules.md §2.5: the side that took no trick cannot have taken the XXI
             illustrated(
                 {
                     "declarer": "A",

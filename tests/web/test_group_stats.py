@@ -40,7 +40,7 @@ def by_kind(found: stats.Role) -> dict[str, tuple[int, int]]:
     return {row.kind: (row.times, row.won) for row in found.by_kind}
 
 
-# Two French evenings. Worked out by hand (RULES 1.3, 1.4):
+# Two French evenings. Worked out by hand (docs/rules.md §1.3, 1.4):
 #  1. Anna garde, 2 bouts, 56: (25 + 15) × 2 = 80: Anna +240, the others −80.
 #  2. Bert prise, 1 bout, 40, petit au bout to the defence: −(25 + 11) − 10 = −46:
 #     Bert −138, the others +46.
@@ -244,7 +244,7 @@ class TestIllustrated:
 
 
 class TestChambery:
-    # Four players, call or solo. Worked out by hand (RULES 3.2; 72 points, tie 36):
+    # Four players, call or solo. Worked out by hand (docs/rules.md §3.2; 72 points, tie 36):
     #  1. Dora deals and calls Bert, 40 points: won by 4: Dora and Bert +4, Anna and Carl −4.
     #  2. Anna deals, Carl's solo à point with 30: lost by 6, doubled twice: 24;
     #     Carl −72, the others +24.
@@ -278,7 +278,7 @@ class TestChambery:
 
 class TestTheSettlementsPoints:
     """Every number of the statistics is the evening's balance, what its settlement
-    pays, never the sums the Illustriertes block writes (RULES 2.9)."""
+    pays, never the sums the Illustriertes block writes (docs/rules.md §2.9)."""
 
     # Illustriertes at 0.10 a point, series to 100 (none ends), Trischaken when all pass.
     #  Evening 1 (Anna, Bert, Carl): Anna's Zweiblatt, announced, 44 points, her silent

@@ -1,4 +1,4 @@
-"""The server's settings (gunicorn.conf.py): what the README's production command
+"""The server's settings (gunicorn.conf.py): what the production command of docs/deployment.md
 and the load test run with."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_the_production_command_serves_the_app_and_replaces_a_worker_that_served
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     log = tmp_path / "gunicorn.log"
-    # The README's command, with one worker whose share is three requests, to see it replaced.
+    # The command of docs/deployment.md, with one worker whose share is three requests, to see it replaced.
     command = [GUNICORN, "--config", CONF, "--bind", f"127.0.0.1:{port}", "--workers", "1"]
     command += ["--max-requests", "3", "--max-requests-jitter", "0", "--log-level", "info"]
     with log.open("w") as output:

@@ -202,7 +202,7 @@ def opponents_valat_count(game: str, **cards: int) -> dict[str, str]:
 
 
 def test_in_an_opponents_valat_the_card_counter_counts_the_declarers_discard(logged_in, series_session):
-    # RULES 2.6: the declarer's points are his discard. A Dreiblatt discards three cards:
+    # docs/rules.md §2.6: the declarer's points are his discard. A Dreiblatt discards three cards:
     # a king (5) and two plain cards (1 each): 7 − 2 = 5
     data = opponents_valat_count("dreiblatt", fives=1, others=2)
     html = logged_in.post(reverse("hand_new", args=[series_session.pk]), data).content.decode()
@@ -247,7 +247,7 @@ def test_in_an_opponents_valat_the_card_counter_wants_as_many_cards_as_the_disca
 def test_once_the_opponents_made_a_valat_the_preview_tells_the_counter_what_to_count(
     logged_in, series_session, game, words
 ):
-    """RULES 2.6: the declarer's points are his own discard. Each change of the form
+    """docs/rules.md §2.6: the declarer's points are his own discard. Each change of the form
     brings the counter's help with the preview, so it says so before anything is counted."""
     data = opponents_valat_count(game)
     data.pop("action")

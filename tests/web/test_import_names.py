@@ -1,5 +1,5 @@
 """Importing a session file: what the session is called, the day it was played,
-its money rate (SESSION_FORMAT.md: name, date, money_rate)."""
+its money rate (docs/session-file.md: name, date, money_rate)."""
 
 from __future__ import annotations
 

@@ -204,7 +204,7 @@ class TestThePages:
     def test_at_six_the_hand_form_carries_the_fields_for_every_dealer_for_a_phone_offline(
         self, logged_in, make_session
     ):
-        # Who sits out follows the dealer alone (RULES 1.3: with six, the dealer):
+        # Who sits out follows the dealer alone (docs/rules.md §1.3: with six, the dealer):
         # a phone that moves the dealer on without a connection puts in these.
         six = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
         session = make_session(players=six)

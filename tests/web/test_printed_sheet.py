@@ -58,7 +58,7 @@ def test_one_series_ends_with_its_totals_and_what_it_alone_settles(logged_in, us
         context = exports.printed(build_sheet(session), series=1)
     labels = [str(label) for label, _figures in context["closing"]]
     assert labels == ["Series 1", "Balance"]
-    # RULES.md 2.9's first series: A 120 (bonus included), B 34, C 28; settled pair by
+    # docs/rules.md §2.9's first series: A 120 (bonus included), B 34, C 28; settled pair by
     # pair: A 3 × 120 − 182 = +178, B 3 × 34 − 182 = −80, C 3 × 28 − 182 = −98.
     assert context["closing"][0][1].split() == ["+120", "+34", "+28"]
     assert context["closing"][1][1].split() == ["+178", "\u221280", "\u221298"]
@@ -71,7 +71,7 @@ def test_the_csv_shows_a_series_bonus_on_the_hand_that_ends_the_series(logged_in
     rows = [line.split(",") for line in data.splitlines()]
     header = rows[0]
     a_total = header.index("A: total")
-    # RULES.md 2.9: A reaches 110 with the series' last hand and gets the bonus of 10.
+    # docs/rules.md §2.9: A reaches 110 with the series' last hand and gets the bonus of 10.
     ends = [row for row in rows[1:-1] if row[a_total] == "120"]
     assert len(ends) == 1
     assert rows[-1][0] == "Balance" and rows[-1][a_total] == "178"

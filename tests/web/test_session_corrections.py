@@ -275,7 +275,7 @@ def test_a_deleted_hand_follows_new_house_rules_so_it_comes_back_under_them(make
     services.hand_delete(hand=lost, user=user)
     services.session_change_rules(session=session, user=user, options={"round_to": 10})
     services.hand_restore(hand=lost, user=user)
-    # The petite lost by 3 (51 needed): 25 + 3 = 28 from the attack, rounded up to 30 (RULES 1.3).
+    # The petite lost by 3 (51 needed): 25 + 3 = 28 from the attack, rounded up to 30 (docs/rules.md §1.3).
     assert Hand.objects.get(pk=lost.pk).delta_points()["Bert"] == -3 * 30
     assert all(total % 10 == 0 for total in build_sheet(fresh(session)).totals), "one sheet, one set of rules"
 

@@ -24,13 +24,13 @@ from tests.web.test_views import head_row
 
 MINUS = "\u2212"
 SEEDS = {
-    # file, the totals RULES.md gives for it
+    # file, the totals docs/rules.md gives for it
     "french-seed-table.json": {"Anna": "+108", "Bert": "+172", "Carl": f"{MINUS}380", "Dora": "+100"},
     "illustrated-seed-series.json": {"A": "+120", "B": "+34", "C": "+28"},
     "chambery-seed-three-players.json": {"Amélie": "+22", "Béatrice": "+6", "Cécile": f"{MINUS}28"},
 }
 # How each seed's printed sheet ends: the totals; for Illustriertes, each player's
-# balance, what the settlement pays (RULES.md 2.9: A +178, B −80, C −98), never
+# balance, what the settlement pays (docs/rules.md §2.9: A +178, B −80, C −98), never
 # the sum of the series' totals (+120 +34 +28), which would contradict it.
 CLOSING = {
     "french-seed-table.json": ("Total", SEEDS["french-seed-table.json"]),

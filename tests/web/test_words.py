@@ -39,7 +39,7 @@ def help_of(html: str, fieldset_id: str) -> str:
 
 
 def test_the_french_taker_is_the_alleinspieler_against_the_gegenpartei_in_german(user, make_session):
-    """As the German source text says (RULES.md, French Tarot): Alleinspieler
+    """As the German source text says (docs/rules.md §1): Alleinspieler
     and Gegenpartei, never Angreifer, Angriff or Verteidigung."""
     session = make_session(players=FIVE)
     html = client_in(user, "de").get(reverse("hand_new", args=[session.pk])).content.decode()

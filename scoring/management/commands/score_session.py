@@ -1,6 +1,6 @@
 """python manage.py score_session < session.json
 
-Prints the scored session as JSON (SESSION_FORMAT.md). Invalid input: exit
+Prints the scored session as JSON (docs/session-file.md). Invalid input: exit
 status 2, one line on stderr naming the hand and the field, nothing on stdout.
 ``manage.py`` runs this without starting Django (``scoring.commandline``);
 this command is the same for ``call_command`` and Django's own options.

@@ -1,7 +1,7 @@
-"""Rows read with a statement written out once, made into model instances as the
-ORM makes them. For the few reads on every request (the login session, the
-user, the session a page shows, a watcher's poll), building the query with the
-ORM cost more than running it."""
+"""Every SQL statement written out by hand lives here, and rows read with one are
+made into model instances as the ORM makes them. For the few reads on every
+request (the login session, the user, the session a page shows, a watcher's
+poll), building the query with the ORM cost more than running it."""
 
 from __future__ import annotations
 
