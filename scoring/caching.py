@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from django.core.cache import cache
+from django.core.cache.backends.base import BaseCache
 from django.utils.translation import get_language
 
 from scoring.models import Session
@@ -56,14 +57,37 @@ def cached(key: str, build: Callable[[], T]) -> T:
     return value
 
 
-def within_rate(key: str, most: int, seconds: int = 60) -> bool:
+def within_rate(key: str, most: int, seconds: int = 60, *, store: BaseCache | None = None) -> bool:
     """Count one more request under ``key``: whether it is among the first ``most``
-    within ``seconds`` of the first one counted (per server with the local
-    cache, across servers with a shared one)."""
+    within ``seconds`` of the first one counted.
+
+    The window opens with ``add`` (of servers opening it at once, one succeeds)
+    and each request takes its number with ``incr``. What holds depends on the
+    cache (``CACHE`` in the settings):
+
+    - ``redis://…``: both are single Redis commands (SET NX EX, INCR), atomic
+      across all servers and threads: exactly ``most`` requests pass in a window,
+      however many servers take them at once.
+    - ``local``: atomic within one server process (a lock), but each process
+      counts for itself: up to ``most`` × the server processes in all.
+    - ``database``: one count that every server reads, but ``incr`` reads and then
+      writes it: two servers counting at the same instant may take the same
+      number, so a few more than ``most`` may pass under a burst.
+
+    Django's Redis ``incr`` asks whether the count exists before INCR; should the
+    window expire in between, INCR starts a count without an expiry. So the
+    request that takes number 1 (re)sets the window's expiry: no count outlives
+    its window, and a link is never refused for good.
+    """
+    store = store or cache
     window = f"rate:{key}"
-    cache.add(window, 0, seconds)  # the window opens with its first request
-    try:
-        return cache.incr(window) <= most
-    except ValueError:  # the window's count expired between the two calls
-        cache.add(window, 1, seconds)
-        return True
+    for _attempt in range(2):
+        store.add(window, 0, seconds)  # the window opens with its first request
+        try:
+            count = store.incr(window)
+        except ValueError:  # the window expired between the two calls: open the next one
+            continue
+        if count == 1:
+            store.touch(window, seconds)
+        return bool(count <= most)
+    return True  # two windows expired within two round trips: count nothing

@@ -1,13 +1,17 @@
 """Two app servers, one database, one shared cache: a hand saved through one
 shows at once on the other's sheet, shared board and PDF.
 
-    .venv/bin/python scripts/two_servers.py [--database postgres|sqlite] [--cache database|local]
+    .venv/bin/python scripts/two_servers.py [--database postgres|sqlite] [--cache database|local|redis://HOST:PORT/DB]
 
 Starts two gunicorn instances on two ports of 127.0.0.1 with production
 settings, on one fresh database (PostgreSQL by default) and, with
---cache database, the cache table in it. A phone logged in once uses both (the
-login session is in the database). Prints what it checked; exits 1 if anything
-was stale or missing.
+--cache database, the cache table in it; with --cache redis://127.0.0.1:6379/1
+the two share that Redis database (nothing in it is emptied: every key carries
+the session's version and creation time). A phone logged in once uses both (the
+login session is in the database). With Redis it also checks that a share
+link's limit holds exactly across both servers: phones on both, started at
+once behind a barrier, poll one new link more often than its limit allows.
+Prints what it checked; exits 1 if anything was stale or missing.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import argparse
 import io
 import re
 import sys
+import threading
 import uuid
 from pathlib import Path
 
@@ -25,6 +30,8 @@ sys.path.insert(0, str(ROOT_DIR))
 from scripts.harness import Phone, app_database, hand_form, server  # noqa: E402
 
 PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
+PHONES_PER_SERVER = 6  # watchers of the new link on each server, all polling at once
+EXTRA_POLLS = 60  # polls beyond the link's limit, spread over all the phones
 
 
 def pdf_text(data: bytes) -> str:
@@ -38,11 +45,49 @@ def totals(page: str) -> list[str]:
     return re.findall(r'data-player="[^"]+">([^<]+)<', row.group(1)) if row else []
 
 
+def cache_kind(raw: str) -> str:
+    """--cache: database, local, or a Redis URL (what CACHE in the settings takes)."""
+    if raw in ("database", "local") or raw.startswith(("redis://", "rediss://")):
+        return raw
+    raise argparse.ArgumentTypeError("database, local or redis://host:port/db")
+
+
+def hammer(ports: tuple[int, int], board: str, polls: int) -> list[tuple[int, int]]:
+    """``polls`` polls of a board with nothing changed, from phones on both servers
+    that start together (a barrier); each answer's port and status."""
+    phones = [Phone(port, language="en") for port in ports for _ in range(PHONES_PER_SERVER)]
+    share, rest = divmod(polls, len(phones))
+    start = threading.Barrier(len(phones))
+    answers: list[tuple[int, int]] = []
+    lock = threading.Lock()
+
+    def watch(phone: Phone, count: int) -> None:
+        start.wait()
+        for _ in range(count):
+            status = phone.get(board, **{"HX-Request": "true"}).status
+            with lock:
+                answers.append((phone.port, status))
+
+    threads = [
+        threading.Thread(target=watch, args=(phone, share + (i < rest))) for i, phone in enumerate(phones)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for phone in phones:
+        phone.close()
+    return answers
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="postgres")
-    parser.add_argument("--cache", choices=("database", "local"), default="database")
+    parser.add_argument(
+        "--cache", type=cache_kind, default="database", help="database, local or redis://HOST:PORT/DB"
+    )
     args = parser.parse_args()
+    redis_url = args.cache if "://" in args.cache else ""
     failures: list[str] = []
 
     def check(what: str, ok: bool) -> None:
@@ -55,6 +100,8 @@ def main() -> int:
         from django.db import connection
 
         from scoring import services
+        from scoring.models import Session
+        from scoring.views.sharing import SHARED_BOARD_PER_MINUTE
 
         owner = User.objects.create_user("host", password="table-password-4711")
         session = services.session_create(
@@ -81,6 +128,12 @@ def main() -> int:
                 with connection.cursor() as cursor:
                     cursor.execute("SELECT COUNT(*) FROM tarockscore_cache")
                     check("what it drew is in the cache both servers share", cursor.fetchone()[0] > 0)
+            if redis_url:
+                import redis
+
+                drawn = Session.objects.get(pk=session.pk).sheet_key
+                kept = redis.Redis.from_url(redis_url).scan_iter(match=f"*:session:{drawn}:*")
+                check("what it drew is in the Redis both servers share", next(kept, None) is not None)
 
             saved = one.post(f"{sheet}hands/new/", hand_form("Bert", "Anna", 1, uuid.uuid4().hex))
             check("a hand saved through the first server", saved.status == 302)
@@ -101,6 +154,24 @@ def main() -> int:
             )
             one.close()
             other.close()
+            if redis_url:
+                watched = services.session_create(
+                    owner=owner, name="Watched", variant="french", players=PLAYERS, options={}
+                )
+                link = services.session_share(session=watched)
+                since = Session.objects.get(pk=watched.pk).version
+                polls = SHARED_BOARD_PER_MINUTE + EXTRA_POLLS
+                answers = hammer((first, second), f"/s/{link}/?since={since}", polls)
+                let_through = [port for port, status in answers if status == 204]
+                refused = sum(status == 429 for _, status in answers)
+                check(
+                    f"a link polled {polls} times at once through both servers lets exactly its "
+                    f"{SHARED_BOARD_PER_MINUTE} through: {len(let_through)} answered "
+                    f"({let_through.count(first)} + {let_through.count(second)}), {refused} refused",
+                    len(let_through) == SHARED_BOARD_PER_MINUTE
+                    and refused == EXTRA_POLLS
+                    and {first, second} <= set(let_through),
+                )
     print("result: ok" if not failures else f"result: FAILED ({len(failures)})")
     return 0 if not failures else 1
 

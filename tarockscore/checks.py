@@ -12,6 +12,9 @@ MISSING_KEY = "SECRET_KEY is required when DEBUG is off: set the SECRET_KEY envi
 
 
 def _has_secret_key() -> bool:
+    # Loading the settings first: a value they refuse (CACHE, SIGNUP, ...) stops
+    # the start with its own message, not as a missing key.
+    settings.INSTALLED_APPS  # noqa: B018
     try:
         return bool(settings.SECRET_KEY)
     except ImproperlyConfigured:  # Django's own refusal of an empty key

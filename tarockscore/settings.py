@@ -4,7 +4,8 @@ DEBUG          off unless set to 1/true/yes/on
 SECRET_KEY     required unless DEBUG
 ALLOWED_HOSTS  comma-separated; defaults to localhost only
 DATABASE_URL   dj-database-url; an SQLite file under var/ by default (WAL mode)
-CACHE          where rendered sheets and PDFs are kept: local (default) or database
+CACHE          where rendered sheets and PDFs are kept: local (default), database, or a
+               Redis URL (redis://host:port/db) for several servers
 STATIC_ROOT    where collectstatic puts the static files (default: staticfiles/)
 SIGNUP         invitation (default), open or off: who may make an account
 
@@ -13,8 +14,12 @@ A value that is not understood is an error at start-up, never a silent default.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import re
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -143,9 +148,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Rendered sheets, shared boards and PDFs, kept per session version (scoring.caching).
 # "local": each server process keeps its own (one server). "database": one table
 # in DATABASE_URL that every server reads (several servers behind a proxy; create
-# it once with `manage.py createcachetable`).
-CACHE = os.environ.get("CACHE", "").strip().lower() or "local"
-CACHE_BACKENDS = {
+# it once with `manage.py createcachetable`). "redis://host:port/db": a Redis
+# database every server reads (several servers; Django's own Redis backend, the
+# `redis` package), where the share link's count is exact across servers.
+CACHE_BACKENDS: dict[str, dict[str, Any]] = {
     "local": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "tarockscore",
@@ -160,10 +166,59 @@ CACHE_BACKENDS = {
         # What one release drew is never served by the next (scoring.cache_keys).
         "KEY_FUNCTION": "scoring.cache_keys.release_key",
     },
+    "redis": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "",  # the URL given in CACHE (redis_location)
+        # A Redis that does not answer fails the request within seconds rather
+        # than hold a server thread; Redis itself bounds its memory (maxmemory).
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 5},
+        "KEY_FUNCTION": "scoring.cache_keys.release_key",
+    },
 }
-if CACHE not in CACHE_BACKENDS:
-    raise ImproperlyConfigured(f"CACHE must be one of {', '.join(CACHE_BACKENDS)} (got {CACHE!r})")
-CACHES = {"default": CACHE_BACKENDS[CACHE]}
+REDIS_SCHEMES = ("redis", "rediss")
+
+
+def redis_location(raw: str) -> str:
+    """``raw`` if it is a Redis URL the cache can use: ``redis://`` (or ``rediss://``
+    for TLS), an optional user and password, a host, an optional port and an optional
+    database number, nothing else. Redis' own client would read a mistyped database
+    (``/l``) as database 0; here it is an error that names what is wrong."""
+
+    def refuse(reason: str) -> ImproperlyConfigured:
+        shown = re.sub(r"//[^/]*@", "//…@", raw)  # never the password in a log
+        return ImproperlyConfigured(
+            f"CACHE={shown!r} is not a Redis URL such as redis://127.0.0.1:6379/1: {reason}"
+        )
+
+    parts = urlsplit(raw)
+    if parts.scheme not in REDIS_SCHEMES or not raw.startswith(f"{parts.scheme}://"):
+        raise refuse("it must start with redis:// or rediss://")
+    if not parts.hostname:
+        raise refuse("the host is missing")
+    try:
+        port = parts.port
+    except ValueError:
+        port = 0
+    if port == 0:
+        raise refuse("the port must be a number from 1 to 65535")
+    if "?" in raw or "#" in raw:
+        raise refuse("nothing but the database number may follow the host (no ? or #)")
+    if parts.path not in ("", "/") and not re.fullmatch(r"/\d{1,5}", parts.path):
+        raise refuse("the database must be a number (redis://host:port/1)")
+    if importlib.util.find_spec("redis") is None:
+        raise ImproperlyConfigured("CACHE=redis://… needs the redis package: pip install -r requirements.txt")
+    return raw
+
+
+CACHE = os.environ.get("CACHE", "").strip() or "local"
+if CACHE.lower() in ("local", "database"):
+    CACHES = {"default": CACHE_BACKENDS[CACHE.lower()]}
+elif "://" in CACHE:
+    CACHES = {"default": {**CACHE_BACKENDS["redis"], "LOCATION": redis_location(CACHE)}}
+else:
+    raise ImproperlyConfigured(
+        f"CACHE must be one of local, database or a Redis URL such as redis://127.0.0.1:6379/1 (got {CACHE!r})"
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
@@ -26,6 +27,17 @@ hypothesis_settings.load_profile("tarockscore")
 def empty_cache() -> None:
     """Each test starts with nothing cached (the test databases reuse ids)."""
     cache.clear()
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The Redis database the suite keeps its cache in (``CACHE=redis://…``, as
+    ``make test-redis`` runs it; the autouse ``cache.clear()`` empties that database
+    number only). A test that needs Redis is skipped on the other caches."""
+    default = settings.CACHES["default"]
+    if not default["BACKEND"].endswith(".RedisCache"):
+        pytest.skip("needs the suite run with CACHE=redis://127.0.0.1:6379/1 (make test-redis)")
+    return str(default["LOCATION"])
 
 
 @pytest.fixture

@@ -36,6 +36,8 @@ PRISE_WON = {"taker": "Carl", "contract": "prise", "bouts": "0", "points": "60"}
 # How long a wait may take on a busy shared machine: installing the worker fetches
 # every file it keeps. A wait, not a measure of speed.
 PATIENCE = 60
+# The hands the server stored and that count: neither waiting in the outbox nor deleted.
+STORED_HANDS = "#board tbody.hand:not(.pending):not(.deleted)"
 
 
 def under_the_worker(page: Any) -> None:
@@ -149,7 +151,7 @@ def test_three_hands_recorded_offline_arrive_once_each_in_order(phone, live_serv
 
     # The connection returns: each hand is stored once, in order, and the sheet shows them scored.
     phone.context.set_offline(False)
-    expect(phone.locator("#board tbody.hand:not(.pending):not(.deleted)")).to_have_count(3, timeout=PATIENCE * 1000)
+    expect(phone.locator(STORED_HANDS)).to_have_count(3, timeout=PATIENCE * 1000)
     expect(phone.locator("#board .outbox-entry")).to_have_count(0)
     expect(phone.locator("#offline-note")).to_have_count(0)
     assert [(h["number"], h["taker"]) for h in stored(session)] == [(1, "Anna"), (2, "Bert"), (3, "Carl")]
@@ -180,7 +182,7 @@ def test_a_hand_recorded_offline_and_one_recorded_online_on_another_phone_are_bo
 
     # Back online, the first phone's hand arrives after it: both are kept, numbered as they arrived.
     phone.context.set_offline(False)
-    expect(phone.locator("#board tbody.hand:not(.pending):not(.deleted)")).to_have_count(2, timeout=PATIENCE * 1000)
+    expect(phone.locator(STORED_HANDS)).to_have_count(2, timeout=PATIENCE * 1000)
     assert [(h["number"], h["taker"]) for h in stored(session)] == [(1, "Bert"), (2, "Anna")]
     expect(phone.locator('tr.totals td[data-player="Anna"]')).to_have_text(signed(204 + 31))
 
@@ -197,7 +199,7 @@ def test_a_hand_the_server_refuses_is_kept_with_the_reason_until_it_is_corrected
     phone.context.set_offline(False)
 
     # The complete hand is stored; the one without points is not, and says why, on the sheet.
-    expect(phone.locator("#board tbody.hand:not(.pending):not(.deleted)")).to_have_count(1, timeout=PATIENCE * 1000)
+    expect(phone.locator(STORED_HANDS)).to_have_count(1, timeout=PATIENCE * 1000)
     refused = phone.locator('#board .outbox-entry[data-state="refused"]')
     expect(refused).to_have_count(1)
     expect(refused).to_contain_text("Not stored by the server")
@@ -217,7 +219,7 @@ def test_a_hand_the_server_refuses_is_kept_with_the_reason_until_it_is_corrected
     expect(phone.locator("#preview")).to_contain_text("Not complete yet")
     phone.locator('[name="points"]').fill("50")
     phone.locator("#save").click()
-    expect(phone.locator("#board tbody.hand:not(.pending):not(.deleted)")).to_have_count(2, timeout=PATIENCE * 1000)
+    expect(phone.locator(STORED_HANDS)).to_have_count(2, timeout=PATIENCE * 1000)
     expect(phone.locator("#board .outbox-entry")).to_have_count(0)
     assert [(h["number"], h["taker"]) for h in stored(session)] == [(1, "Bert"), (2, "Anna")]
 
@@ -257,7 +259,7 @@ def test_a_correction_made_offline_meets_a_change_made_elsewhere_with_the_confli
 
     phone.context.set_offline(False)
     # The deletion arrives; the correction does not overwrite the other one: it shows the conflict.
-    expect(phone.locator("#board tbody.hand:not(.pending):not(.deleted)")).to_have_count(1, timeout=PATIENCE * 1000)
+    expect(phone.locator(STORED_HANDS)).to_have_count(1, timeout=PATIENCE * 1000)
     conflict = phone.locator(f'#hand-{first.pk} .outbox-entry[data-state="refused"]')
     expect(conflict).to_contain_text("Someone else changed this hand")
     first.refresh_from_db()
@@ -404,7 +406,7 @@ def test_a_hand_whose_sending_fails_on_a_connection_that_only_looks_alive_is_kep
 
     phone.context.unroute("**/hands/new/", lost)
     phone.reload()
-    expect(phone.locator("#board tbody.hand:not(.pending):not(.deleted)")).to_have_count(1, timeout=PATIENCE * 1000)
+    expect(phone.locator(STORED_HANDS)).to_have_count(1, timeout=PATIENCE * 1000)
     expect(phone.locator("#board .outbox-entry")).to_have_count(0)
     assert [h["taker"] for h in stored(session)] == ["Anna"]
 
@@ -457,7 +459,7 @@ def test_at_a_six_player_table_the_next_hand_kept_offline_lets_the_new_dealer_si
     expect(phone.locator("#board .outbox-entry")).to_have_count(2)
 
     phone.context.set_offline(False)
-    expect(phone.locator("#board tbody.hand:not(.pending):not(.deleted)")).to_have_count(2, timeout=PATIENCE * 1000)
+    expect(phone.locator(STORED_HANDS)).to_have_count(2, timeout=PATIENCE * 1000)
     hands = Hand.objects.filter(session=session).order_by("number")
     assert [(h.dealer, h.inputs["taker"], h.inputs["partner"]) for h in hands] == [
         ("Fritz", "Anna", "Carl"),

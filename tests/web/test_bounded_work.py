@@ -22,6 +22,8 @@ from tests.conftest import fill
 from tests.engine.support import FIXTURES
 from tests.web.test_views import form_data
 
+pytestmark = pytest.mark.cache  # also run with CACHE=redis://… (make test-redis)
+
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 
 

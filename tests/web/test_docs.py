@@ -44,8 +44,6 @@ TOP_FILES = (
     "requirements-dev.txt",
     "requirements.txt",
 )
-# Pages another change adds at the same time; each leaves this list when it lands.
-WRITTEN_IN_PARALLEL = {"docs/deployment-redis.md"}
 
 FENCE = re.compile(r"^```(\S*)\n(.*?)^```$", re.M | re.S)
 INLINE = re.compile(r"`([^`\n]+)`")
@@ -128,10 +126,7 @@ def test_the_readme_is_a_front_door_of_at_most_150_lines() -> None:
 
 @pytest.mark.parametrize("page", DOCS, ids=lambda path: path.relative_to(ROOT).as_posix())
 def test_every_repository_path_a_page_names_exists(page: Path) -> None:
-    missing = [
-        name for name in named_paths(page) if not (ROOT / name).exists() and name not in WRITTEN_IN_PARALLEL
-    ]
-    assert missing == []
+    assert [name for name in named_paths(page) if not (ROOT / name).exists()] == []
 
 
 def test_the_path_check_sees_the_paths_of_a_page() -> None:
@@ -139,10 +134,6 @@ def test_the_path_check_sees_the_paths_of_a_page() -> None:
     readme = named_paths(ROOT / "README.md")
     assert {"docs/rules.md", "docs/playing.md", "docs/architecture.md"} <= set(readme)
     assert "tests/web/test_a_new_game.py" in named_paths(ROOT / "docs" / "adding-a-game.md")
-
-
-def test_a_page_written_alongside_leaves_the_exemptions_once_it_exists() -> None:
-    assert [name for name in WRITTEN_IN_PARALLEL if (ROOT / name).exists()] == []
 
 
 @pytest.mark.parametrize("page", DOCS, ids=lambda path: path.relative_to(ROOT).as_posix())

@@ -20,6 +20,8 @@ from scoring.services import groups, sharing
 from tests.web.regular_table import evening, player
 from tests.web.test_sheets import imported
 
+pytestmark = pytest.mark.cache  # also run with CACHE=redis://… (make test-redis)
+
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # Anna +240
 
 
@@ -167,7 +169,7 @@ def test_a_new_release_draws_the_pages_again_rather_than_serve_the_old_ones(
     assert "base.html" in {template.name for template in logged_in.get(url).templates}
 
 
-@pytest.mark.parametrize("backend", ["local", "database"])
+@pytest.mark.parametrize("backend", ["local", "database", "redis"])
 def test_every_cache_backend_keys_what_it_keeps_by_the_release(backend):
     from tarockscore.settings import CACHE_BACKENDS
 

@@ -8,7 +8,8 @@ import gzip
 import re
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
@@ -19,6 +20,8 @@ from scoring.models import Hand
 from scoring.sheet import SHOWN_HANDS
 from scoring.views.common import quick_gzip_page
 from tests.web.test_views import form_data, sheet_totals
+
+pytestmark = pytest.mark.cache  # also run with CACHE=redis://… (make test-redis)
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # Anna +240
 
@@ -37,8 +40,12 @@ def shown_hands(html: str) -> list[str]:
 
 
 def cached_rows() -> int:
-    """How many hand rows the (local memory) cache holds."""
-    keys: list[str] = list(cache._cache)  # type: ignore[attr-defined]
+    """How many hand rows the cache holds (in local memory, or in Redis)."""
+    store = caches["default"]
+    if isinstance(store, RedisCache):
+        keys = [key.decode() for key in store._cache.get_client().scan_iter(match="*:row:*")]  # type: ignore[attr-defined]
+    else:
+        keys = list(store._cache)  # type: ignore[attr-defined]
     return len([key for key in keys if ":row:" in key])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,9 +12,11 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-from tarockscore.settings import env_bool, env_list
+from tarockscore.settings import env_bool, env_list, redis_location
 
 ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.cache
 
 
 @pytest.mark.parametrize(
@@ -39,7 +42,7 @@ def test_lists(monkeypatch):
 
 
 def _django(code: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG", "DATABASE_URL")}
+    clean = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG", "DATABASE_URL", "CACHE")}
     clean.update(env, DJANGO_SETTINGS_MODULE="tarockscore.settings")
     return subprocess.run(
         [sys.executable, "-c", code],
@@ -118,3 +121,60 @@ def test_an_unknown_cache_is_an_error():
     result = _django("import django.conf; django.conf.settings.CACHES", SECRET_KEY="x", CACHE="memcache")
     assert result.returncode != 0
     assert "CACHE must be one of local, database" in result.stderr
+
+
+def test_several_servers_can_share_the_cache_in_redis_through_djangos_own_backend():
+    code = (
+        "from django.conf import settings; c = settings.CACHES['default'];"
+        "print(c['BACKEND'], c['LOCATION'], c['KEY_FUNCTION'])"
+    )
+    result = _django(code, SECRET_KEY="x", CACHE="redis://:s3cret@cache.internal:6380/3")
+    assert result.stdout.split() == [
+        "django.core.cache.backends.redis.RedisCache",
+        "redis://:s3cret@cache.internal:6380/3",
+        "scoring.cache_keys.release_key",  # what one release drew is never served by the next
+    ], result.stderr
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://127.0.0.1:6379/1",
+        "redis://cache.internal",
+        "redis://cache.internal/",
+        "rediss://u:p@10.0.0.5:6390/0",
+    ],
+)
+def test_a_redis_url_names_a_host_and_at_most_a_port_and_a_database_number(url):
+    assert redis_location(url) == url
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("redis:/127.0.0.1:6379/1", "it must start with redis:// or rediss://"),
+        ("REDIS://127.0.0.1:6379/1", "it must start with redis:// or rediss://"),
+        ("unix:///run/redis.sock", "it must start with redis:// or rediss://"),
+        ("memcache://127.0.0.1:11211", "it must start with redis:// or rediss://"),
+        ("redis://:6379/1", "the host is missing"),
+        ("redis://127.0.0.1:99999/1", "the port must be a number from 1 to 65535"),
+        ("redis://127.0.0.1:redis/1", "the port must be a number from 1 to 65535"),
+        ("redis://127.0.0.1:0/1", "the port must be a number from 1 to 65535"),
+        ("redis://127.0.0.1:6379/l", "the database must be a number"),  # Redis' client would take database 0
+        ("redis://127.0.0.1:6379/1/2", "the database must be a number"),
+        ("redis://127.0.0.1:6379/1?db=2", "nothing but the database number may follow the host"),
+        ("redis://127.0.0.1:6379/1#tests", "nothing but the database number may follow the host"),
+    ],
+)
+def test_a_malformed_redis_url_is_an_error_that_says_what_is_wrong(url, reason):
+    with pytest.raises(ImproperlyConfigured, match=re.escape(reason)):
+        redis_location(url)
+
+
+def test_a_malformed_redis_url_stops_the_app_at_start_without_showing_its_password():
+    result = _django(
+        "import tarockscore.wsgi", SECRET_KEY="x", CACHE="redis://admin:s3cret@cache.internal:6379/one"
+    )
+    assert result.returncode != 0
+    assert "CACHE='redis://…@cache.internal:6379/one' is not a Redis URL" in result.stderr
+    assert "the database must be a number" in result.stderr and "s3cret" not in result.stderr

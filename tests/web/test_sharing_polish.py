@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.urls import reverse
 
 from scoring import services
+
+pytestmark = pytest.mark.cache  # also run with CACHE=redis://… (make test-redis)
 
 GARDE_WON = {"taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 
