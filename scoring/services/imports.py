@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from scoring.engine import read_session, score_hand
 from scoring.engine.session_file import MAX_SESSION_NAME, read_session_name
+from scoring.games import registry
 from scoring.models import Hand, HandChange, Session
 from scoring.services.games import Game
 from scoring.services.hands import snapshot, store
@@ -33,7 +34,7 @@ def session_import(*, owner: User, text: str | bytes, name: str = "", filename: 
 
     The session is called ``name`` when one is given (typed in the form,
     ``--name``), else what the file calls it, else after ``filename``."""
-    document = read_session(text)
+    document = read_session(text, registry())
     explicit = name.strip()
     if explicit:
         explicit = read_session_name(explicit)

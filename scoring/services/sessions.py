@@ -23,6 +23,7 @@ from django.utils import timezone
 from scoring.engine import InvalidInput, Line, variant_for
 from scoring.engine.session_file import read_players
 from scoring.engine.types import gettext_noop
+from scoring.games import registry
 from scoring.models import Player, Seat, Session, SessionChange
 from scoring.services import kasse, standings
 from scoring.services.games import options_json
@@ -108,7 +109,7 @@ def session_create(
     """Open a session; players are found by name among the owner's or created.
     It was played today unless ``played_on`` says otherwise; ``first_dealer``
     deals the first hand (unasked: the last in playing order)."""
-    game_variant = variant_for(variant)
+    game_variant = variant_for(variant, registry())
     names = read_players(list(players), game_variant)
     parsed = game_variant.parse_options(options, names)
     if first_dealer is not None and first_dealer not in names:
