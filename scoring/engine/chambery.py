@@ -61,7 +61,7 @@ from .variant import (
     Section,
     StoredHand,
     Summary,
-    Variant,
+    VariantOf,
     seat_stats,
     sum_deltas,
 )
@@ -288,7 +288,7 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
 FORM_ORDER = ("mode", "partner", "soloist", "cards_requested", "points")
 
 
-class Chambery(Variant):
+class Chambery(VariantOf[ChamberyOptions, TeamHand | ThreeHand]):
     key = "chambery"
     name = gettext_noop("Tarock von Chambéry")
     table_sizes = (3, 4, 5, 6)

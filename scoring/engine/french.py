@@ -31,7 +31,7 @@ from .types import (
     invalid,
     zero_deltas,
 )
-from .variant import HandRecord, HandStats, Variant, seat_stats
+from .variant import HandRecord, HandStats, VariantOf, seat_stats
 
 HALF = Fraction(1, 2)
 TOTAL = Fraction(91)
@@ -150,7 +150,7 @@ def round_up(value: int, step: int) -> int:
     return magnitude if value >= 0 else -magnitude
 
 
-class French(Variant):
+class French(VariantOf[FrenchOptions, FrenchHand]):
     key = "french"
     name = gettext_noop("French Tarot")
     table_sizes = (3, 4, 5, 6)

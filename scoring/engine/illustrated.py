@@ -48,7 +48,7 @@ from .variant import (
     Section,
     StoredHand,
     Summary,
-    Variant,
+    VariantOf,
     seat_stats,
 )
 
@@ -588,7 +588,7 @@ TRISCHAKEN_FIELDS = (
 )
 
 
-class Illustrated(Variant):
+class Illustrated(VariantOf[IllustratedOptions, IllustratedHand | TrischakenHand]):
     key = "illustrated"
     name = gettext_noop("Illustriertes Tarock")
     table_sizes = (3,)

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from .chambery import Chambery
 from .french import French
 from .illustrated import Illustrated
-from .variant import Variant
+from .variant import Variant, VariantOf
 
 # One line per game.
 BUILT_IN: tuple[type[Variant], ...] = (
@@ -55,6 +55,6 @@ def get_variant(key: str, extra: tuple[str, ...] = ()) -> Variant:
 def _import(path: str) -> type[Variant]:
     module, _dot, name = path.rpartition(".")
     game = getattr(importlib.import_module(module), name)
-    if not (isinstance(game, type) and issubclass(game, Variant)):
+    if not (isinstance(game, type) and issubclass(game, VariantOf)):
         raise TypeError(f"{path} is not a game (a Variant class)")
     return game

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext
 
-from scoring.engine import read_session, score_hand
+from scoring.engine import read_session
 from scoring.engine.session_file import MAX_SESSION_NAME, read_session_name
 from scoring.games import registry
 from scoring.models import Hand, HandChange, Session
@@ -51,7 +51,7 @@ def session_import(*, owner: User, text: str | bytes, name: str = "", filename: 
     hands = []
     for number, record in enumerate(document.hands, 1):
         hand = Hand(session=session, number=number, created_by=owner)
-        store(hand, game, record, score_hand(game.variant, record, game.options))
+        store(hand, game.variant.scored_hand(record, game.options))
         hands.append(hand)
     Hand.objects.bulk_create(hands)
     stored = Hand.objects.filter(session=session).order_by("number")

@@ -222,15 +222,15 @@ def _preview(game: services.Game, form: HandForm) -> dict[str, Any]:
     """The live preview: the deltas and the breakdown, or every problem still
     open (each with the input it belongs to), in the players' words."""
     try:
-        record, score = services.hand_check(game=game, raw=form.raw(), from_form=True)
+        scored = services.hand_check(game=game, raw=form.raw(), from_form=True)
     except InvalidInput as error:
         return {"problems": form.locate(error)}
     heads = column_heads(game.players)
     return {
-        "deltas": [(name, score.deltas[name]) for name in game.players],
-        "short": [(heads[name], name, score.deltas[name]) for name in game.players],
-        "lines": score.breakdown,
-        "description": game.variant.describe_record(record),
+        "deltas": [(name, scored.deltas[name]) for name in game.players],
+        "short": [(heads[name], name, scored.deltas[name]) for name in game.players],
+        "lines": scored.breakdown,
+        "description": scored.description,
         "conversions": form.conversions(),
     }
 
