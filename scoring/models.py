@@ -35,7 +35,9 @@ def variant_choices() -> list[tuple[str, str | Promise]]:
 
 
 def hand_type_choices() -> list[tuple[str, str | Promise]]:
-    return [(kind.value, _(kind.label)) for kind in HandType]
+    """Every game's kinds of hand, from the registry (a game's own kinds come with it)."""
+    kinds = {kind.value: kind for variant in registry().values() for kind in variant.hand_types}
+    return [(value, _(kind.label)) for value, kind in kinds.items()]
 
 
 class Player(models.Model):

@@ -412,7 +412,7 @@ def _hand_type(variant: Variant, options: Any, raw: Any) -> HandType:
             allowed=allowed_list(known),
             got=json.dumps(raw),
         )
-    hand_type = HandType(raw)
+    hand_type = variant.hand_type(raw)
     variant.check_hand_type(hand_type, options)
     return hand_type
 

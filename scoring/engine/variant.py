@@ -275,6 +275,13 @@ class VariantOf(Generic[OptionsT, PlayT]):
 
     # -- hands ---------------------------------------------------------------
 
+    def hand_type(self, value: str) -> HandType:
+        """The game's kind of hand written ``value`` (``ValueError`` when it has none)."""
+        for kind in self.hand_types:
+            if kind == value:
+                return kind
+        raise ValueError(f"{self.key} has no kind of hand {value!r}")
+
     def allowed_hand_types(self, options: OptionsT) -> tuple[HandType, ...]:
         """The kinds of hand these house rules allow."""
         return self.hand_types

@@ -108,7 +108,9 @@ def _hand_form(
     data = request.POST if request.method == "POST" and not stored else None
     if hand is not None:
         initial = hand.as_session_hand() if data is None else None
-        return HandForm(game, HandType(hand.type), data=data, initial=initial, dealer=hand.dealer or None)
+        return HandForm(
+            game, game.variant.hand_type(hand.type), data=data, initial=initial, dealer=hand.dealer or None
+        )
     hand_type = _hand_type(game, (data if data is not None else request.GET).get("type"))
     posted = data.get("dealer") if data is not None else None
     dealer = posted if posted in game.players else services.proposed_dealer(session, game)

@@ -64,7 +64,7 @@ def test_the_registry_is_one_line_per_game_and_never_changes_at_run_time(setting
     for mapping in (VARIANTS, with_dummy):
         assert isinstance(mapping, MappingProxyType)
         with pytest.raises(TypeError):
-            mapping["other"] = Dummy()  # type: ignore[index]
+            mapping["other"] = Dummy()
 
 
 def test_a_game_named_twice_or_not_a_game_is_refused_at_start(settings):
