@@ -189,3 +189,29 @@ def hand_state(hand_id: int, *, players: Sequence[str]) -> HandState | None:
     return HandState(
         version=row["version"], deleted=bool(row["deleted"]), seats_changed=bool(row["seats_changed"])
     )
+
+
+@cache
+def _hand_write_sql(fields: tuple[str, ...], players: int) -> str:
+    hand = _hands_model("scoring.Hand")
+    sets = ", ".join(f'"{cast(Any, hand._meta.get_field(name)).column}" = %s' for name in fields)
+    seats = _seats_changed_sql(players, f'{_hands_table("scoring.Hand")}."session_id"')
+    return (
+        f'UPDATE {_hands_table("scoring.Hand")} SET {sets}, "version" = "version" + 1'
+        f' WHERE "id" = %s AND "version" = %s AND "deleted_at" IS NULL AND NOT ({seats})'
+    )
+
+
+def hand_write(hand: Model, fields: Sequence[str], *, version: int, players: Sequence[str]) -> bool:
+    """Write ``fields`` of ``hand`` and count its next version, only if it still
+    is at ``version``, not deleted, and the seats still are ``players``: one
+    statement that checks and writes. False: nothing was written."""
+    connection = connections["default"]
+    model = type(hand)
+    values = [
+        cast(Any, model._meta.get_field(name)).get_db_prep_save(getattr(hand, name), connection)
+        for name in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_hand_write_sql(tuple(fields), len(players)), [*values, hand.pk, version, *players])
+        return bool(cursor.rowcount)

@@ -194,32 +194,42 @@ def hand_edit(
     session = hand.session
     if not new_version(session, open_only=True):
         check_open(Session.objects.get(pk=session.pk))
-    state = queries.hand_state(hand.pk, players=game.players if game is not None else ())
-    if state is None:
-        raise Hand.DoesNotExist(f"hand {hand.pk}")
-    if state.deleted:
-        raise HandConflict(_stored(hand))
-    if game is None or state.seats_changed:
+    if game is None:
         game = game_of(session)
-    if expected_version is not None and state.version != expected_version:
-        current = _stored(hand)
-        if _is_repeat(current, game, raw, user):
-            transaction.set_rollback(True)  # stored already: not even a new version
+    current = hand
+    # One statement checks and writes: the hand as the caller read it, at the
+    # version the form was opened at, the seats as the game knows them. Only
+    # when it writes nothing is the hand read, to say why (a conflict, this very
+    # correction sent again) or to correct it once more as it stands now.
+    for _attempt in range(2):
+        scored = hand_check(game=game, raw=raw, from_form=from_form)
+        before = snapshot(current)
+        store(current, scored)
+        current.updated_at = timezone.now()
+        at = current.version if expected_version is None else expected_version
+        if queries.hand_write(current, WRITTEN_FIELDS, version=at, players=game.players):
+            current.version = at + 1
+            audit(current, user, HandChange.Action.EDITED, before=before)
+            follow_change(session)
             return current
-        raise HandConflict(current)
-    scored = hand_check(game=game, raw=raw, from_form=from_form)
-    current = hand if hand.version == state.version else _stored(hand)
-    before = snapshot(current)
-    store(current, scored)
-    Hand.objects.filter(pk=current.pk).update(
-        **{field: getattr(current, field) for field in SNAPSHOT_FIELDS},
-        version=state.version + 1,
-        updated_at=timezone.now(),
-    )
-    current.version = state.version + 1
-    audit(current, user, HandChange.Action.EDITED, before=before)
-    follow_change(session)
-    return current
+        state = queries.hand_state(hand.pk, players=game.players)
+        if state is None:
+            raise Hand.DoesNotExist(f"hand {hand.pk}")
+        current = _stored(hand)
+        if state.deleted:
+            raise HandConflict(current)
+        if expected_version is not None and state.version != expected_version:
+            if _is_repeat(current, game, raw, user):
+                transaction.set_rollback(True)  # stored already: not even a new version
+                return current
+            raise HandConflict(current)
+        if state.seats_changed:
+            game = game_of(session)
+    raise AssertionError("a hand read under its session's lock was not written")
+
+
+# What a correction writes: the snapshot and the moment.
+WRITTEN_FIELDS = (*SNAPSHOT_FIELDS, "updated_at")
 
 
 def _stored(hand: Hand) -> Hand:

@@ -78,16 +78,19 @@ def test_a_correction_without_a_version_writes_over_a_stale_copy_from_what_is_st
     assert latest.before["hand"]["contract"] == "prise"  # the history saw what was stored
 
 
-def test_a_correction_with_the_game_read_before_a_player_was_renamed_uses_the_new_names(make_session, user):
+def test_a_correction_with_the_game_read_before_a_player_was_renamed_is_judged_with_the_new_names(
+    make_session, user
+):
     session = make_session()
     hand = services.hand_record(session=session, raw=dict(GARDE))
     game = services.game_of(session)
     services.session_rename_player(session=session, user=user, old="Anna", new="Anni")
-    with pytest.raises(InvalidInput):
+    with pytest.raises(InvalidInput) as refused:
         services.hand_edit(hand=Hand.objects.get(pk=hand.pk), raw=dict(PRISE), game=game, expected_version=1)
-    corrected = services.hand_edit(
-        hand=Hand.objects.get(pk=hand.pk), raw={**PRISE, "taker": "Anni"}, game=game, expected_version=1
-    )
+    assert refused.value.field == "taker"
+    stored = Hand.objects.get(pk=hand.pk)
+    assert (stored.version, stored.inputs["taker"], stored.deltas["Anni"]) == (1, "Anni", 240)
+    corrected = services.hand_edit(hand=stored, raw={**PRISE, "taker": "Anni"}, expected_version=1)
     assert corrected.deltas["Anni"] == 120
 
 
