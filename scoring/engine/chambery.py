@@ -364,7 +364,7 @@ class Chambery(VariantOf[ChamberyOptions, TeamHand | ThreeHand]):
             return None
         return players[(players.index(dealer) - 1) % len(players)]
 
-    def needs_dealer(self, players: Sequence[str], options: Any) -> bool:
+    def needs_dealer(self, players: Sequence[str], options: ChamberyOptions) -> bool:
         """Team games need the dealer (his side, his odd point); so does six at the table."""
         return len(players) >= 4
 
@@ -490,7 +490,9 @@ class Chambery(VariantOf[ChamberyOptions, TeamHand | ThreeHand]):
 
     # -- a whole session ------------------------------------------------------
 
-    def summarize(self, players: Sequence[str], hands: Sequence[StoredHand], options: Any) -> Summary:
+    def summarize(
+        self, players: Sequence[str], hands: Sequence[StoredHand], options: ChamberyOptions
+    ) -> Summary:
         """Totals, and a section per Partie: one round in which every player dealt once.
 
         A redeal is a deal too. The last Partie, if not every player has dealt

@@ -648,7 +648,9 @@ class Illustrated(VariantOf[IllustratedOptions, IllustratedHand | TrischakenHand
         if hand_type is TRISCHAKEN:
             check_trischaken_allowed(options)
 
-    def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
+    def hand_fields(
+        self, hand_type: HandType, table: Table, options: IllustratedOptions
+    ) -> tuple[Field, ...]:
         return TRISCHAKEN_FIELDS if hand_type is TRISCHAKEN else PLAYED_FIELDS
 
     def form_fields(
@@ -659,7 +661,11 @@ class Illustrated(VariantOf[IllustratedOptions, IllustratedHand | TrischakenHand
         return played_form_fields(options)
 
     def card_counter(
-        self, hand_type: HandType, table: Table, options: Any, values: Mapping[str, Any] | None = None
+        self,
+        hand_type: HandType,
+        table: Table,
+        options: IllustratedOptions,
+        values: Mapping[str, Any] | None = None,
     ) -> CardCounter:
         if hand_type is TRISCHAKEN:
             return CardCounter((COUNTER_PLAYER, *COUNTER_FIELDS), "points.{player}", count_cards)
