@@ -26,7 +26,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from scoring import caching
-from scoring.engine import HandType, Table
+from scoring.engine import Table
 from scoring.engine.session_file import dumps_document, hand_document, session_document
 from scoring.engine.types import points_to_json
 from scoring.models import Hand, Session
@@ -122,7 +122,7 @@ def session_json(session: Session) -> str:
 def _as_written(game: Game, hand: Hand) -> dict[str, Any]:
     """A stored hand as the session file writes it, its inputs in field order
     (PostgreSQL keeps JSON keys in an order of its own)."""
-    hand_type = HandType(hand.type)
+    hand_type = game.variant.hand_type(hand.type)
     table = Table(game.players, hand.dealer or None, hand.sitting_out or None)
     inputs = game.variant.stored_in_order(hand_type, table, game.options, hand.inputs)
     return hand_document(hand.type, hand.dealer, hand.sitting_out, inputs, hand.note)

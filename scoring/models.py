@@ -19,31 +19,25 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import VARIANTS, HandType, Line, StoredHand
+from scoring.engine import HandType, Line, StoredHand
 from scoring.engine.session_file import hand_document
 from scoring.engine.types import line_from_json, points_from_json
-from scoring.extra_games import load_extra_games
-
-# The games a deployment's settings add join the registry before the choices and
-# the database's check of known games below are read from it.
-load_extra_games()
+from scoring.games import registry
 
 NAME_LENGTH = 40
 
 
 def variant_choices() -> list[tuple[str, str | Promise]]:
-    """The games, from the engine's registry: a new game needs no change here."""
-    return [(key, _(variant.name)) for key, variant in VARIANTS.items()]
-
-
-def known_games_check() -> models.CheckConstraint:
-    """The database's check of known game keys, from the registry: a new game's
-    migration (``makemigrations`` writes it) widens it with the game's key."""
-    return models.CheckConstraint(condition=Q(variant__in=tuple(VARIANTS)), name="session_variant_known")
+    """The games, from the registry: a new game needs no change here, and no
+    migration (the choices are read whenever they are asked for; the database
+    keeps no list of games, the services and forms check the key)."""
+    return [(key, _(variant.name)) for key, variant in registry().items()]
 
 
 def hand_type_choices() -> list[tuple[str, str | Promise]]:
-    return [(kind.value, _(kind.label)) for kind in HandType]
+    """Every game's kinds of hand, from the registry (a game's own kinds come with it)."""
+    kinds = {kind.value: kind for variant in registry().values() for kind in variant.hand_types}
+    return [(value, _(kind.label)) for value, kind in kinds.items()]
 
 
 class Player(models.Model):
@@ -104,7 +98,6 @@ class Session(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
-            known_games_check(),
             models.CheckConstraint(
                 condition=Q(money_rate__isnull=True) | Q(money_rate__gt=Decimal(0)),
                 name="session_money_rate_positive",

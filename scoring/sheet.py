@@ -339,7 +339,7 @@ def build_sheet(session: Session) -> Sheet:
                 index=index + 1,
                 number=number,
                 version=version,
-                type=HandType(hand_type),
+                type=variant.hand_type(hand_type),
                 dealer=dealer,
                 sitting_out=sitting_out,
                 stored_description=description,

@@ -30,3 +30,16 @@ def require_secret_key() -> None:
     """Refuse to serve without a secret key (called by the WSGI and ASGI entry points)."""
     if not _has_secret_key():
         raise ImproperlyConfigured(MISSING_KEY)
+
+
+@register()
+def extra_games_load(app_configs: Any, **kwargs: Any) -> list[Error]:
+    """A game named in ``TAROCK_EXTRA_GAMES`` that cannot be loaded (a typo in its
+    path, not a game, a key taken twice) stops the start, naming the setting."""
+    from scoring.games import SETTING, registry
+
+    try:
+        registry()
+    except (ImportError, AttributeError, TypeError, ValueError) as error:
+        return [Error(f"{SETTING}: {error}", id="tarockscore.E002")]
+    return []

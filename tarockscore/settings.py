@@ -236,8 +236,7 @@ AUTH_PASSWORD_VALIDATORS = [
 SIGNUP = env_choice("SIGNUP", ("invitation", "open", "off"), "invitation")
 
 # Games beyond the engine's own, as dotted paths of engine ``Variant`` classes
-# (``scoring.extra_games``); the database's check of known games still needs the
-# game's migration (docs/adding-a-game.md).
+# (``scoring.games``): nothing else to add, not even a migration.
 TAROCK_EXTRA_GAMES: list[str] = []
 
 LOGIN_URL = "login"

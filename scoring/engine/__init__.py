@@ -6,7 +6,8 @@ Public API::
     result = score_session(session)         # every hand, totals, series, settlement
     score_hand(variant, record, options)    # one hand
     settle(net, rate)                       # who pays whom
-    VARIANTS                                # the games, by key
+    VARIANTS, get_variant(key)              # the games, by key (registry.py)
+    variant.scored_hand(record, options)    # everything a hand's snapshot stores
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from .registry import VARIANTS
+from .registry import VARIANTS, get_variant
 from .session_file import (
     FORMAT,
     Session,
@@ -30,7 +31,18 @@ from .session_file import (
 )
 from .settlement import Settlement, settle
 from .types import HandScore, HandType, InvalidInput, Line, Table
-from .variant import PARTIE, SERIES, HandRecord, Section, SectionKind, StoredHand, Summary, Variant
+from .variant import (
+    PARTIE,
+    SERIES,
+    HandRecord,
+    ScoredHand,
+    Section,
+    SectionKind,
+    StoredHand,
+    Summary,
+    Variant,
+    VariantOf,
+)
 
 __all__ = [
     "FORMAT",
@@ -42,6 +54,7 @@ __all__ = [
     "HandType",
     "InvalidInput",
     "Line",
+    "ScoredHand",
     "Section",
     "SectionKind",
     "Session",
@@ -51,7 +64,9 @@ __all__ = [
     "Summary",
     "Table",
     "Variant",
+    "VariantOf",
     "dumps_session",
+    "get_variant",
     "next_dealer",
     "read_hand",
     "read_session",

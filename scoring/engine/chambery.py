@@ -61,7 +61,7 @@ from .variant import (
     Section,
     StoredHand,
     Summary,
-    Variant,
+    VariantOf,
     seat_stats,
     sum_deltas,
 )
@@ -288,7 +288,7 @@ def fields_for(playing: int, options: ChamberyOptions) -> tuple[Field, ...]:
 FORM_ORDER = ("mode", "partner", "soloist", "cards_requested", "points")
 
 
-class Chambery(Variant):
+class Chambery(VariantOf[ChamberyOptions, TeamHand | ThreeHand]):
     key = "chambery"
     name = gettext_noop("Tarock von Chambéry")
     table_sizes = (3, 4, 5, 6)
@@ -364,7 +364,7 @@ class Chambery(Variant):
             return None
         return players[(players.index(dealer) - 1) % len(players)]
 
-    def needs_dealer(self, players: Sequence[str], options: Any) -> bool:
+    def needs_dealer(self, players: Sequence[str], options: ChamberyOptions) -> bool:
         """Team games need the dealer (his side, his odd point); so does six at the table."""
         return len(players) >= 4
 
@@ -490,7 +490,9 @@ class Chambery(Variant):
 
     # -- a whole session ------------------------------------------------------
 
-    def summarize(self, players: Sequence[str], hands: Sequence[StoredHand], options: Any) -> Summary:
+    def summarize(
+        self, players: Sequence[str], hands: Sequence[StoredHand], options: ChamberyOptions
+    ) -> Summary:
         """Totals, and a section per Partie: one round in which every player dealt once.
 
         A redeal is a deal too. The last Partie, if not every player has dealt

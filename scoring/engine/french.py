@@ -31,7 +31,7 @@ from .types import (
     invalid,
     zero_deltas,
 )
-from .variant import HandRecord, HandStats, Variant, seat_stats
+from .variant import HandRecord, HandStats, VariantOf, seat_stats
 
 HALF = Fraction(1, 2)
 TOTAL = Fraction(91)
@@ -150,7 +150,7 @@ def round_up(value: int, step: int) -> int:
     return magnitude if value >= 0 else -magnitude
 
 
-class French(Variant):
+class French(VariantOf[FrenchOptions, FrenchHand]):
     key = "french"
     name = gettext_noop("French Tarot")
     table_sizes = (3, 4, 5, 6)
@@ -184,12 +184,12 @@ class French(Variant):
     def sitting_out(self, players: Sequence[str], dealer: str | None) -> str | None:
         return dealer if len(players) == 6 else None
 
-    def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
+    def hand_fields(self, hand_type: HandType, table: Table, options: FrenchOptions) -> tuple[Field, ...]:
         """With five playing, a hand form must say who the partner was, or that
         the taker played alone: that choice is never preset."""
         return FIELDS if len(table.active) == 5 else FIELDS_NOBODY_CALLED
 
-    def form_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
+    def form_fields(self, hand_type: HandType, table: Table, options: FrenchOptions) -> tuple[Field, ...]:
         """The fields in the order the table decides them: taker, contract, the
         called partner, bouts, points, the extras. A partner is called only when
         five play; the form leaves the field out otherwise (a session file
@@ -199,7 +199,7 @@ class French(Variant):
         return tuple(fields[name] for name in order)
 
     def build_hand(
-        self, hand_type: HandType, values: dict[str, Any], table: Table, options: Any
+        self, hand_type: HandType, values: dict[str, Any], table: Table, options: FrenchOptions
     ) -> FrenchHand:
         hand = FrenchHand(
             taker=values["taker"],
@@ -217,7 +217,7 @@ class French(Variant):
     def score(self, record: HandRecord, options: FrenchOptions) -> HandScore:
         return score_hand(record.play, record.table, options)
 
-    def played_stats(self, record: HandRecord, options: Any) -> HandStats:
+    def played_stats(self, record: HandRecord, options: FrenchOptions) -> HandStats:
         """The contract; taker, partner and defence, and whether each side won it
         (the points against the bouts' target, whatever the slam or poignées made of
         the value); the petit au bout to each player of the side that took it, a

@@ -48,7 +48,7 @@ from .variant import (
     Section,
     StoredHand,
     Summary,
-    Variant,
+    VariantOf,
     seat_stats,
 )
 
@@ -56,6 +56,8 @@ TOTAL = 70  # the card points of the whole deck
 TO_WIN = 36
 RENONCE_SURPLUS = 10
 MONDFANG = 5
+# Illustriertes' own kind of hand: everyone passed and the hand is played as Trischaken.
+TRISCHAKEN = HandType("trischaken", gettext_noop("Trischaken"))
 TRISCHAKEN_LOSS = -10
 TRISCHAKEN_WIN = 5
 TRISCHAKEN_NO_TRICK = 5
@@ -588,11 +590,11 @@ TRISCHAKEN_FIELDS = (
 )
 
 
-class Illustrated(Variant):
+class Illustrated(VariantOf[IllustratedOptions, IllustratedHand | TrischakenHand]):
     key = "illustrated"
     name = gettext_noop("Illustriertes Tarock")
     table_sizes = (3,)
-    hand_types = (HandType.PLAYED, HandType.REDEAL, HandType.TRISCHAKEN)
+    hand_types = (HandType.PLAYED, HandType.REDEAL, TRISCHAKEN)
     zero_sum = False
     section_kind = SERIES
     options_type = IllustratedOptions
@@ -643,23 +645,29 @@ class Illustrated(Variant):
         return (HandType.PLAYED, HandType.REDEAL)
 
     def check_hand_type(self, hand_type: HandType, options: IllustratedOptions) -> None:
-        if hand_type is HandType.TRISCHAKEN:
+        if hand_type is TRISCHAKEN:
             check_trischaken_allowed(options)
 
-    def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
-        return TRISCHAKEN_FIELDS if hand_type is HandType.TRISCHAKEN else PLAYED_FIELDS
+    def hand_fields(
+        self, hand_type: HandType, table: Table, options: IllustratedOptions
+    ) -> tuple[Field, ...]:
+        return TRISCHAKEN_FIELDS if hand_type is TRISCHAKEN else PLAYED_FIELDS
 
     def form_fields(
         self, hand_type: HandType, table: Table, options: IllustratedOptions
     ) -> tuple[Field, ...]:
-        if hand_type is HandType.TRISCHAKEN:
+        if hand_type is TRISCHAKEN:
             return TRISCHAKEN_FIELDS
         return played_form_fields(options)
 
     def card_counter(
-        self, hand_type: HandType, table: Table, options: Any, values: Mapping[str, Any] | None = None
+        self,
+        hand_type: HandType,
+        table: Table,
+        options: IllustratedOptions,
+        values: Mapping[str, Any] | None = None,
     ) -> CardCounter:
-        if hand_type is HandType.TRISCHAKEN:
+        if hand_type is TRISCHAKEN:
             return CardCounter((COUNTER_PLAYER, *COUNTER_FIELDS), "points.{player}", count_cards)
         if values is not None and opponents_valat(values):
             return discard_counter(values.get("game"))
@@ -668,19 +676,19 @@ class Illustrated(Variant):
     def build_hand(
         self, hand_type: HandType, values: dict[str, Any], table: Table, options: IllustratedOptions
     ) -> IllustratedHand | TrischakenHand:
-        if hand_type is HandType.TRISCHAKEN:
+        if hand_type is TRISCHAKEN:
             return build_trischaken(values, options)
         return build_played(values, table, options)
 
     def score(self, record: HandRecord, options: IllustratedOptions) -> HandScore:
-        if record.type is HandType.TRISCHAKEN:
+        if record.type is TRISCHAKEN:
             return score_trischaken(record.play, record.table)
         return score_played(record.play, record.table, options)
 
     def describe(self, record: HandRecord) -> Line:
         if record.type is HandType.REDEAL:
             return Line(gettext_noop("Redeal"))
-        if record.type is HandType.TRISCHAKEN:
+        if record.type is TRISCHAKEN:
             return describe_trischaken(record.play, record.table)
         return describe_played(record.play)
 
@@ -695,7 +703,7 @@ class Illustrated(Variant):
             most = max(hand.points.values())
             return seat_stats(
                 record.table,
-                HandType.TRISCHAKEN.value,
+                TRISCHAKEN.value,
                 won=lambda p: hand.points[p] != most,
                 marks=lambda p: (
                     (["trischaken_lost"] if hand.points[p] == most else [])

@@ -1,27 +1,60 @@
-"""The games the engine knows, by the key a session file uses: the one list of games."""
+"""The games the engine knows, by the key a session file uses: the one list of games.
+
+A game is a module and one line in ``BUILT_IN`` (python-chess's ``find_variant``).
+Nothing here changes at run time: ``VARIANTS`` is a read-only mapping of the
+built-in games, and ``games(extra)`` is the read-only mapping of the built-in
+games and the extra ones a deployment names (dotted paths of ``Variant``
+classes), built once per list of extra games.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import importlib
+from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
 
 from .chambery import Chambery
 from .french import French
 from .illustrated import Illustrated
-from .variant import Variant
+from .variant import Variant, VariantOf
 
-BUILT_IN: tuple[Variant, ...] = (French(), Illustrated(), Chambery())
+# One line per game.
+BUILT_IN: tuple[type[Variant], ...] = (
+    French,
+    Illustrated,
+    Chambery,
+)
 
-VARIANTS: dict[str, Variant] = {variant.key: variant for variant in BUILT_IN}
+VARIANTS: Mapping[str, Variant] = MappingProxyType({game.key: game() for game in BUILT_IN})
 
 
-def register(extra: Iterable[Variant]) -> None:
-    """Make the registry the built-in games and ``extra`` (games a deployment adds
-    from its settings), in that order. ``VARIANTS`` is changed in place: every
-    module holds that one dict. A key taken twice is refused."""
-    games = {variant.key: variant for variant in BUILT_IN}
-    for variant in extra:
-        if variant.key in games:
+def games(extra: tuple[str, ...] = ()) -> Mapping[str, Variant]:
+    """The built-in games and the ``extra`` ones (dotted paths of ``Variant``
+    classes), in that order, as a read-only mapping; built once per ``extra``.
+    A key taken twice is refused."""
+    return _with_extra(extra) if extra else VARIANTS
+
+
+@lru_cache(maxsize=8)
+def _with_extra(extra: tuple[str, ...]) -> Mapping[str, Variant]:
+    found = dict(VARIANTS)
+    for path in extra:
+        variant = _import(path)()
+        if variant.key in found:
             raise ValueError(f"two games with the key {variant.key!r}")
-        games[variant.key] = variant
-    VARIANTS.clear()
-    VARIANTS.update(games)
+        found[variant.key] = variant
+    return MappingProxyType(found)
+
+
+def get_variant(key: str, extra: tuple[str, ...] = ()) -> Variant:
+    """The game of ``key`` (``KeyError`` when there is none)."""
+    return games(extra)[key]
+
+
+def _import(path: str) -> type[Variant]:
+    module, _dot, name = path.rpartition(".")
+    game = getattr(importlib.import_module(module), name)
+    if not (isinstance(game, type) and issubclass(game, VariantOf)):
+        raise TypeError(f"{path} is not a game (a Variant class)")
+    return game

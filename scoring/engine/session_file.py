@@ -56,16 +56,18 @@ class Session:
     money_rate: Decimal | None = None  # money per point
 
 
-def variant_for(key: Any) -> Variant:
-    """The game module for a session file's ``variant``."""
-    if not isinstance(key, str) or key not in VARIANTS:
+def variant_for(key: Any, games: Mapping[str, Variant] | None = None) -> Variant:
+    """The game module for a session file's ``variant``, among ``games`` (the
+    registry's built-in games unless a deployment's list is given)."""
+    known = VARIANTS if games is None else games
+    if not isinstance(key, str) or key not in known:
         raise invalid(
             "variant",
             gettext_noop("must be one of {allowed} (got {got})"),
-            allowed=allowed_list(VARIANTS),
+            allowed=allowed_list(known),
             got=json.dumps(key),
         )
-    return VARIANTS[key]
+    return known[key]
 
 
 def read_players(raw: Any, variant: Variant) -> tuple[str, ...]:
@@ -254,8 +256,9 @@ def _at(path: tuple[str | int, ...], line: Line) -> InvalidInput:
     return InvalidInput(field or ("hand" if hand else "document"), line, hand)
 
 
-def read_session(document: str | bytes | Any) -> Session:
-    """A validated session from the text (UTF-8) or the parsed JSON of a session file."""
+def read_session(document: str | bytes | Any, games: Mapping[str, Variant] | None = None) -> Session:
+    """A validated session from the text (UTF-8) or the parsed JSON of a session
+    file; its game is one of ``games`` (as for ``variant_for``)."""
     if isinstance(document, str | bytes):
         document = parse_document(document)
     check_document(document)
@@ -270,7 +273,7 @@ def read_session(document: str | bytes | Any) -> Session:
             )
     if document.get("format", FORMAT) != FORMAT:
         raise invalid("format", gettext_noop("must be {allowed}"), allowed=FORMAT)
-    variant = variant_for(document.get("variant"))
+    variant = variant_for(document.get("variant"), games)
     players = read_players(document.get("players"), variant)
     options = variant.parse_options(document.get("options"), players)
     raw_hands = document.get("hands", [])
@@ -409,7 +412,7 @@ def _hand_type(variant: Variant, options: Any, raw: Any) -> HandType:
             allowed=allowed_list(known),
             got=json.dumps(raw),
         )
-    hand_type = HandType(raw)
+    hand_type = variant.hand_type(raw)
     variant.check_hand_type(hand_type, options)
     return hand_type
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, ClassVar, Union
 
 MINUS = "\u2212"  # the typographic minus used in every line shown to players
 
@@ -22,22 +21,42 @@ def gettext_noop(text: str) -> str:
     return text
 
 
-class HandType(StrEnum):
-    PLAYED = "played"
-    REDEAL = "redeal"
-    TRISCHAKEN = "trischaken"
+class HandType(str):
+    """A kind of hand: the word the session file writes (``type``, also its
+    ``value``) and what players call it (``label``, an English template
+    translated at the edge). ``HandType.PLAYED`` and ``HandType.REDEAL`` every
+    game has; a game makes its own kinds in its module (Illustriertes'
+    Trischaken) and lists them in its ``hand_types``; ``Variant.hand_type``
+    finds one by its word. Each kind is one object, compared with ``is``."""
+
+    PLAYED: ClassVar[HandType]
+    REDEAL: ClassVar[HandType]
+    label: str
+
+    def __new__(cls, value: str, label: str) -> HandType:
+        kind = super().__new__(cls, value)
+        kind.label = label
+        return kind
 
     @property
-    def label(self) -> str:
-        """The kind of hand as players name it (an English template, translated at the edge)."""
-        return HAND_TYPE_LABELS[self]
+    def value(self) -> str:
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"HandType({self.value!r})"
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]
+        return (self.value, self.label)
+
+    def __copy__(self) -> HandType:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> HandType:
+        return self
 
 
-HAND_TYPE_LABELS = {
-    HandType.PLAYED: gettext_noop("Played"),
-    HandType.REDEAL: gettext_noop("Redeal"),
-    HandType.TRISCHAKEN: gettext_noop("Trischaken"),
-}
+HandType.PLAYED = HandType("played", gettext_noop("Played"))
+HandType.REDEAL = HandType("redeal", gettext_noop("Redeal"))
 
 
 def to_points(value: int | Fraction) -> Fraction:

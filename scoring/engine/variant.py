@@ -1,10 +1,13 @@
 """The shape every game module has, and the machinery they share.
 
-A game subclasses ``Variant`` and provides: its house rules (``option_fields``
-plus an options dataclass), the inputs of a hand (``hand_fields``), how cleaned
-inputs become its frozen hand dataclass with the cross-field checks
-(``build_hand``), ``score``, and a one-line ``describe`` for score sheets.
-Reading raw input, writing it back and summing a session are done here, once.
+A game subclasses ``VariantOf[Options, Play]`` (its frozen options dataclass and
+its frozen hand dataclass) and provides: its house rules (``option_fields`` plus
+``options_type``), the inputs of a hand (``hand_fields``), how cleaned inputs
+become its hand with the cross-field checks (``build_hand``), ``score``, and a
+one-line ``describe`` for score sheets. Reading raw input, writing it back,
+everything a scored hand stores (``scored_hand``) and summing a session are done
+here, once. ``Variant`` is ``VariantOf[Any, Any]``: any game, and a base for a
+game that does not name its types.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from .schema import Field, clean, dump, in_field_order, label_at, renamed
 from .types import (
@@ -28,6 +31,9 @@ from .types import (
     zero_deltas,
 )
 
+OptionsT = TypeVar("OptionsT")  # a game's house rules: its frozen options dataclass
+PlayT = TypeVar("PlayT")  # a game's played hand: its frozen hand dataclass(es)
+
 
 @dataclass(frozen=True)
 class HandRecord:
@@ -35,7 +41,9 @@ class HandRecord:
 
     type: HandType
     table: Table
-    play: Any = None  # the variant's hand dataclass; None for a redeal
+    # The game's hand dataclass (its ``Variant``'s ``PlayT``); None for a redeal.
+    # Left as ``Any`` here so that each game reads its own hand's fields.
+    play: Any = None
     note: str = ""
 
 
@@ -157,6 +165,33 @@ def seat_stats(
 
 
 @dataclass(frozen=True)
+class ScoredHand:
+    """Everything a snapshot stores of one scored hand, from one engine call
+    (``Variant.scored_hand``): the hand as read, its deltas and breakdown, its
+    inputs as the session file writes them, its line on the sheet, the facts its
+    sections need and what the statistics keep of it."""
+
+    record: HandRecord
+    score: HandScore
+    inputs: Mapping[str, Any]  # the hand's fields as the session file writes them
+    description: Line
+    facts: frozenset[str]
+    stats: HandStats
+
+    @property
+    def deltas(self) -> Mapping[str, Fraction]:
+        return self.score.deltas
+
+    @property
+    def breakdown(self) -> tuple[Line, ...]:
+        return tuple(self.score.breakdown)
+
+    def stored(self) -> StoredHand:
+        """What a score sheet keeps of it."""
+        return StoredHand(self.record.table.dealer, self.score.deltas, self.facts)
+
+
+@dataclass(frozen=True)
 class Section:
     """A run of hands scored as a unit: an Illustriertes series, a Chambéry Partie."""
 
@@ -180,9 +215,11 @@ class Summary:
     parts: tuple[Mapping[str, Fraction], ...] = ()
 
 
-class Variant:
-    """Base of every game module. Subclasses set the class attributes and
-    override ``hand_fields``, ``build_hand``, ``score`` and ``describe``."""
+class VariantOf(Generic[OptionsT, PlayT]):
+    """Base of every game module, generic over the game's options (``OptionsT``)
+    and played hand (``PlayT``): ``class French(VariantOf[FrenchOptions,
+    FrenchHand])``. Subclasses set the class attributes and override
+    ``hand_fields``, ``build_hand``, ``score`` and ``describe``."""
 
     key: ClassVar[str]
     name: ClassVar[str]
@@ -194,27 +231,27 @@ class Variant:
     # How to read ``section_notation``, where the game has one.
     notation_help: ClassVar[str] = ""
     option_fields: ClassVar[tuple[Field, ...]] = ()
-    options_type: ClassVar[type[Any]]
+    options_type: ClassVar[type[Any]]  # builds the game's ``OptionsT`` from cleaned values
 
     # -- house rules ---------------------------------------------------------
 
-    def parse_options(self, raw: Any, players: Sequence[str]) -> Any:
+    def parse_options(self, raw: Any, players: Sequence[str]) -> OptionsT:
         """Validated options for a session of these players; defaults filled in."""
         values = clean(self.option_fields, raw if raw is not None else {}, (), "options.")
-        options = self.options_type(**values)
+        options: OptionsT = self.options_type(**values)
         self.check_options(options, players)
         return options
 
-    def check_options(self, options: Any, players: Sequence[str]) -> None:
+    def check_options(self, options: OptionsT, players: Sequence[str]) -> None:
         """Cross-checks between house rules and the table; raise ``InvalidInput``."""
 
-    def default_options(self, players: Sequence[str]) -> Any:
+    def default_options(self, players: Sequence[str]) -> OptionsT:
         return self.parse_options({}, players)
 
-    def dump_options(self, options: Any) -> dict[str, Any]:
+    def dump_options(self, options: OptionsT) -> dict[str, Any]:
         """Every house rule with the value in force, defaults included, as JSON: a
         session file then scores the same whatever a later version's defaults are."""
-        return dump(self.option_fields, dataclasses.asdict(options), defaults=True)
+        return dump(self.option_fields, dataclasses.asdict(cast(Any, options)), defaults=True)
 
     def check_table(self, players: Sequence[str]) -> None:
         if len(players) not in self.table_sizes:
@@ -232,17 +269,24 @@ class Variant:
         """Who sits out a hand dealt by ``dealer`` (only with six at the table)."""
         return None
 
-    def needs_dealer(self, players: Sequence[str], options: Any) -> bool:
+    def needs_dealer(self, players: Sequence[str], options: OptionsT) -> bool:
         """Whether the first hand must name its dealer."""
         return len(players) == 6
 
     # -- hands ---------------------------------------------------------------
 
-    def allowed_hand_types(self, options: Any) -> tuple[HandType, ...]:
+    def hand_type(self, value: str) -> HandType:
+        """The game's kind of hand written ``value`` (``ValueError`` when it has none)."""
+        for kind in self.hand_types:
+            if kind == value:
+                return kind
+        raise ValueError(f"{self.key} has no kind of hand {value!r}")
+
+    def allowed_hand_types(self, options: OptionsT) -> tuple[HandType, ...]:
         """The kinds of hand these house rules allow."""
         return self.hand_types
 
-    def check_hand_type(self, hand_type: HandType, options: Any) -> None:
+    def check_hand_type(self, hand_type: HandType, options: OptionsT) -> None:
         """Refuse a kind of hand the house rules do not allow, saying why."""
         allowed = self.allowed_hand_types(options)
         if hand_type not in allowed:
@@ -253,29 +297,31 @@ class Variant:
                 got=hand_type.value,
             )
 
-    def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
+    def hand_fields(self, hand_type: HandType, table: Table, options: OptionsT) -> tuple[Field, ...]:
         raise NotImplementedError
 
-    def form_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
+    def form_fields(self, hand_type: HandType, table: Table, options: OptionsT) -> tuple[Field, ...]:
         """The fields a hand form shows: ``hand_fields`` with choices these house
         rules can never accept left out. Validation still uses ``hand_fields``,
         whose refusals explain why."""
         return self.hand_fields(hand_type, table, options)
 
     def card_counter(
-        self, hand_type: HandType, table: Table, options: Any, values: Mapping[str, Any] | None = None
+        self, hand_type: HandType, table: Table, options: OptionsT, values: Mapping[str, Any] | None = None
     ) -> CardCounter | None:
         """The hand form's card-point helper, if the game has one. ``values`` are the
         hand's inputs so far (the session file's shape), where what to count depends on them."""
         return None
 
-    def build_hand(self, hand_type: HandType, values: dict[str, Any], table: Table, options: Any) -> Any:
+    def build_hand(
+        self, hand_type: HandType, values: dict[str, Any], table: Table, options: OptionsT
+    ) -> PlayT:
         """The variant's frozen hand from cleaned values, after cross-field checks."""
         raise NotImplementedError
 
     def parse_play(
-        self, hand_type: HandType, raw: Any, table: Table, options: Any, *, from_form: bool = False
-    ) -> Any:
+        self, hand_type: HandType, raw: Any, table: Table, options: OptionsT, *, from_form: bool = False
+    ) -> PlayT | None:
         """The variant's hand from raw values. Every field's problems are found
         at once; the cross-field checks follow once the fields themselves are
         right. Each refusal carries the label of the field it names.
@@ -290,7 +336,7 @@ class Variant:
             raise error.labelled(lambda path: label_at(fields, path)) from None
 
     def stored_in_order(
-        self, hand_type: HandType, table: Table, options: Any, inputs: Mapping[str, Any]
+        self, hand_type: HandType, table: Table, options: OptionsT, inputs: Mapping[str, Any]
     ) -> dict[str, Any]:
         """A hand's stored inputs with their keys as the session file writes them."""
         if hand_type is HandType.REDEAL:
@@ -298,7 +344,13 @@ class Variant:
         return in_field_order(self.hand_fields(hand_type, table, options), inputs, table.active)
 
     def renamed_inputs(
-        self, hand_type: HandType, table: Table, options: Any, inputs: Mapping[str, Any], old: str, new: str
+        self,
+        hand_type: HandType,
+        table: Table,
+        options: OptionsT,
+        inputs: Mapping[str, Any],
+        old: str,
+        new: str,
     ) -> dict[str, Any]:
         """A hand's stored inputs with the player ``old`` called ``new``; ``table``
         is the hand's table under the old names."""
@@ -306,15 +358,17 @@ class Variant:
             return dict(inputs)
         return renamed(self.hand_fields(hand_type, table, options), inputs, old, new)
 
-    def dump_play(self, hand_type: HandType, play: Any, table: Table, options: Any) -> dict[str, Any]:
+    def dump_play(
+        self, hand_type: HandType, play: PlayT | None, table: Table, options: OptionsT
+    ) -> dict[str, Any]:
         if play is None:
             return {}
-        return dump(self.hand_fields(hand_type, table, options), dataclasses.asdict(play))
+        return dump(self.hand_fields(hand_type, table, options), dataclasses.asdict(cast(Any, play)))
 
-    def score(self, record: HandRecord, options: Any) -> HandScore:
+    def score(self, record: HandRecord, options: OptionsT) -> HandScore:
         raise NotImplementedError
 
-    def score_record(self, record: HandRecord, options: Any) -> HandScore:
+    def score_record(self, record: HandRecord, options: OptionsT) -> HandScore:
         """Score one hand; a redeal scores 0 for everyone. Zero-sum is asserted."""
         if record.type is HandType.REDEAL:
             return HandScore(
@@ -328,6 +382,19 @@ class Variant:
             raise AssertionError(f"{self.key}: a hand must sum to zero: {result.deltas}")
         return result
 
+    def scored_hand(self, record: HandRecord, options: OptionsT) -> ScoredHand:
+        """Everything a snapshot stores of one hand, from this one call: its
+        score (``score_record``), its inputs as the session file writes them, its
+        description, facts and statistics."""
+        return ScoredHand(
+            record=record,
+            score=self.score_record(record, options),
+            inputs=self.dump_play(record.type, record.play, record.table, options),
+            description=self.describe_record(record),
+            facts=self.hand_facts(record),
+            stats=self.hand_stats(record, options),
+        )
+
     def describe(self, record: HandRecord) -> Line:
         """The hand in short, for the scoreboard and the score sheet."""
         raise NotImplementedError
@@ -336,21 +403,21 @@ class Variant:
         """What the game's sections need to know of a hand, stored with its score."""
         return frozenset()
 
-    def hand_stats(self, record: HandRecord, options: Any) -> HandStats:
+    def hand_stats(self, record: HandRecord, options: OptionsT) -> HandStats:
         """What statistics keep of a hand; games name their contracts, roles and
         marks by overriding ``played_stats``."""
         if record.type is HandType.REDEAL or record.play is None:
             return seat_stats(record.table, HandType.REDEAL.value)
         return self.played_stats(record, options)
 
-    def played_stats(self, record: HandRecord, options: Any) -> HandStats:
+    def played_stats(self, record: HandRecord, options: OptionsT) -> HandStats:
         return seat_stats(record.table, record.type.value)
 
     # Labels of the statistics' kinds, roles and marks ("kind.garde", "role.taker",
     # "mark.pagat"), as English templates translated at the edge.
     stat_labels: ClassVar[Mapping[str, str]] = {}
 
-    def section_winners(self, section: Section, options: Any) -> tuple[str, ...]:
+    def section_winners(self, section: Section, options: OptionsT) -> tuple[str, ...]:
         """Who won a complete series or Partie: the highest total (ties: all of them)."""
         if not section.complete or not section.totals:
             return ()
@@ -377,7 +444,7 @@ class Variant:
         """What a section alone settles, where the game settles section by section."""
         return None
 
-    def summarize(self, players: Sequence[str], hands: Sequence[StoredHand], options: Any) -> Summary:
+    def summarize(self, players: Sequence[str], hands: Sequence[StoredHand], options: OptionsT) -> Summary:
         """Totals and net balances; games with series or rounds override this."""
         totals = sum_deltas(players, [hand.deltas for hand in hands])
         return Summary(totals=totals, net=dict(totals))
@@ -414,6 +481,11 @@ class Variant:
             if end is not None:
                 settled, running = after, dict(zero)
         return moves
+
+
+# A game whatever its types: what the registry, the services and the pages hold,
+# and a base a game may subclass without naming its types (``class G(Variant)``).
+Variant = VariantOf[Any, Any]
 
 
 def shown(field: Field, values: Mapping[str, Any]) -> bool:

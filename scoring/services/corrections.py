@@ -188,7 +188,9 @@ def _renamed_document(game: Game, document: dict[str, Any], old: str, new: str) 
     dealer, sitting_out = rest.pop("dealer", None), rest.pop("sitting_out", None)
     hand_type, note = rest.pop("type", HandType.PLAYED.value), rest.pop("note", "")
     table = Table(game.players, dealer, sitting_out)
-    inputs = game.variant.renamed_inputs(HandType(hand_type), table, game.options, rest, old, new)
+    inputs = game.variant.renamed_inputs(
+        game.variant.hand_type(hand_type), table, game.options, rest, old, new
+    )
     return hand_document(
         hand_type,
         new if dealer == old else dealer,

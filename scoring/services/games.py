@@ -11,7 +11,8 @@ from typing import Any
 
 from django.db import connections
 
-from scoring.engine import VARIANTS, Variant
+from scoring.engine import Variant
+from scoring.games import registry
 from scoring.models import Seat, Session
 
 _SEAT_NAMES = f'SELECT "name" FROM "{Seat._meta.db_table}" WHERE "session_id" = %s ORDER BY "position"'
@@ -30,7 +31,7 @@ def game_of(session: Session, seats: Sequence[Seat] | None = None) -> Game:
         seats = getattr(session, "_prefetched_objects_cache", {}).get("seats")
     players = tuple(seat.name for seat in seats) if seats is not None else seat_names(session.pk)
     rules = json.dumps(session.options, sort_keys=True)
-    return Game(VARIANTS[session.variant], players, _house_rules(session.variant, rules, players))
+    return Game(registry()[session.variant], players, _house_rules(session.variant, rules, players))
 
 
 def seat_names(session_id: int) -> tuple[str, ...]:
@@ -44,7 +45,7 @@ def seat_names(session_id: int) -> tuple[str, ...]:
 def _house_rules(variant: str, rules: str, players: tuple[str, ...]) -> Any:
     """The house rules as the engine reads them, parsed once per value (they are
     frozen dataclasses, so one parsed value serves every request)."""
-    return VARIANTS[variant].parse_options(json.loads(rules), players)
+    return registry()[variant].parse_options(json.loads(rules), players)
 
 
 def options_json(options: Any) -> dict[str, Any]:

@@ -22,9 +22,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from plumbing import queries
-from scoring.engine import VARIANTS, InvalidInput
+from scoring.engine import InvalidInput
 from scoring.engine.schema import check_name, clean, dump, name_problem
 from scoring.engine.types import gettext_noop, invalid
+from scoring.games import registry
 from scoring.models import (
     NAME_LENGTH,
     BookingLine,
@@ -112,7 +113,7 @@ def group_update(
 def group_preset(*, group: Group, variant: str, options: Mapping[str, Any]) -> Group:
     """Keep the group's house rules for a game: its new evenings start from them.
     Each rule is checked as a session checks it (``InvalidInput`` naming ``options.<rule>``)."""
-    game = VARIANTS[variant]
+    game = registry()[variant]
     values = clean(game.option_fields, dict(options), (), "options.")
     locked = Group.objects.select_for_update().get(pk=group.pk)
     locked.presets = {**locked.presets, variant: dump(game.option_fields, values, defaults=True)}

@@ -11,22 +11,19 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connections, transaction
-from django.db.models import Exists, F, OuterRef
+from django.db import transaction
 from django.utils import timezone
 
-from scoring.engine import HandRecord, HandScore, InvalidInput, next_dealer, read_hand, score_hand
+from plumbing import queries
+from scoring.engine import InvalidInput, ScoredHand, next_dealer, read_hand
 from scoring.engine.session_file import MAX_HANDS
 from scoring.engine.types import gettext_noop, invalid, line_to_json, points_to_json
-from scoring.models import Hand, HandChange, Seat, Session
-from scoring.services.access import SESSION_COLUMNS, session_from_row
+from scoring.models import Hand, HandChange, Session
 from scoring.services.games import Game, game_of
-from scoring.services.sessions import check_open, follow_change, mark_changed
+from scoring.services.sessions import check_open, follow_change, mark_changed, new_version
 
 
 class HandConflict(Exception):
@@ -39,28 +36,30 @@ class HandConflict(Exception):
 
 def hand_check(
     *, game: Game, raw: dict[str, Any], previous_dealer: str | None = None, from_form: bool = False
-) -> tuple[HandRecord, HandScore]:
-    """Validate and score a hand without saving it (the form's live preview).
-    A hand that names no dealer is dealt by the player after ``previous_dealer``.
-    ``from_form``: entered at the table, so every choice that changes the score
-    must have been made (the partner, or "alone"); nothing is taken as a default.
-    Every problem of the hand is raised at once (``InvalidInput.problems``)."""
+) -> ScoredHand:
+    """Validate and score a hand without saving it (the form's live preview):
+    everything its snapshot would store, from one engine call. A hand that names
+    no dealer is dealt by the player after ``previous_dealer``. ``from_form``:
+    entered at the table, so every choice that changes the score must have been
+    made (the partner, or "alone"); nothing is taken as a default. Every problem
+    of the hand is raised at once (``InvalidInput.problems``)."""
     record = read_hand(game.variant, game.players, game.options, raw, previous_dealer, from_form=from_form)
-    return record, score_hand(game.variant, record, game.options)
+    return game.variant.scored_hand(record, game.options)
 
 
-def store(hand: Hand, game: Game, record: HandRecord, score: HandScore) -> None:
+def store(hand: Hand, scored: ScoredHand) -> None:
     """Write a scored hand's inputs and the engine's result (the snapshot) onto ``hand``."""
+    record = scored.record
     hand.type = record.type.value
     hand.dealer = record.table.dealer or ""
     hand.sitting_out = record.table.sitting_out or ""
-    hand.inputs = game.variant.dump_play(record.type, record.play, record.table, game.options)
+    hand.inputs = dict(scored.inputs)
     hand.note = record.note
-    hand.deltas = {name: points_to_json(value) for name, value in score.deltas.items()}
-    hand.breakdown = [line_to_json(line) for line in score.breakdown]
-    hand.description = line_to_json(game.variant.describe_record(record))
-    hand.facts = sorted(game.variant.hand_facts(record))
-    hand.stats = game.variant.hand_stats(record, game.options).to_json()
+    hand.deltas = {name: points_to_json(value) for name, value in scored.deltas.items()}
+    hand.breakdown = [line_to_json(line) for line in scored.breakdown]
+    hand.description = line_to_json(scored.description)
+    hand.facts = sorted(scored.facts)
+    hand.stats = scored.stats.to_json()
 
 
 def _digest(sent: Mapping[str, Any]) -> str:
@@ -115,18 +114,17 @@ def hand_record(
     read it, checked against the seats under the lock."""
     digest = _digest(raw if sent is None else sent) if client_token else ""
     retoken = f"{client_token[:31]}~{digest}"
-    connection = connections["default"]
-    with connection.cursor() as cursor:
-        # The new version first: writing it takes the session's row lock, which
-        # orders hands recorded at the same moment, and the next statement then
-        # sees every hand committed before it (``mark_changed`` for every other change).
-        changed_at = connection.ops.adapt_datetimefield_value(timezone.now())
-        cursor.execute(_NEW_VERSION, [changed_at, session.pk])
-        players = game.players if game is not None else ()
-        cursor.execute(_recording_state(len(players)), [client_token, retoken, *players, session.pk])
-        row = cursor.fetchone()
-    locked = session_from_row(row[:-6])
-    state = RecordingState(row[-6], row[-5], row[-4], row[-3], row[-2], seats_changed=bool(row[-1]))
+    # The new version first: writing it takes the session's row lock, which
+    # orders hands recorded at the same moment, and the next statement then sees
+    # every hand committed before it. (``new_version`` is the one way every
+    # change of a sheet counts; here without the session object, which a resent
+    # form must leave as it was.)
+    queries.new_version(session.pk, timezone.now())
+    players = game.players if game is not None else ()
+    state = queries.recording_state(session.pk, client_token=client_token, retoken=retoken, players=players)
+    if state is None:
+        raise Session.DoesNotExist(f"session {session.pk}")
+    locked: Session = state.session
     if client_token and state.token_hand is not None:
         existing: Hand | None = Hand.objects.get(pk=state.token_hand)
         if existing is not None and existing.client_digest not in ("", digest):
@@ -140,7 +138,7 @@ def hand_record(
     check_room(state.live_hands)
     if game is None or state.seats_changed:
         game = game_of(locked)
-    record, score = hand_check(game=game, raw=raw, previous_dealer=state.last_dealer, from_form=from_form)
+    scored = hand_check(game=game, raw=raw, previous_dealer=state.last_dealer, from_form=from_form)
     hand = Hand(
         session=locked,
         number=(state.last_number or 0) + 1,
@@ -148,57 +146,11 @@ def hand_record(
         client_digest=digest,
         created_by=user,
     )
-    store(hand, game, record, score)
+    store(hand, scored)
     hand.save()
     audit(hand, user, HandChange.Action.RECORDED, before=None)
     follow_change(locked)
     return hand
-
-
-_NEW_VERSION = (
-    f'UPDATE "{Session._meta.db_table}" SET "version" = "version" + 1, "changed_at" = %s WHERE "id" = %s'
-)
-
-
-@dataclass(frozen=True)
-class RecordingState:
-    """What recording a hand needs to know of its session, read with the session's
-    row lock in the same query: the last number given, the last dealer, a hand
-    already stored under the form's token, and whether the seats still are the
-    ones the caller read."""
-
-    last_number: int | None
-    last_dealer: str | None
-    token_hand: int | None
-    retoken_hand: int | None
-    live_hands: int
-    seats_changed: bool
-
-
-@lru_cache(maxsize=8)
-def _recording_state(players: int) -> str:
-    """One statement, written out once per table size: the session's row and its
-    ``RecordingState``. Its parameters: the form's token, the token with its
-    digest, the ``players`` names the caller read, the session; with no players
-    given, the seats count as changed."""
-    hands = f'FROM "{Hand._meta.db_table}" h WHERE h."session_id" = s."id"'
-    seats = (
-        f'EXISTS (SELECT 1 FROM "{Seat._meta.db_table}" t WHERE t."session_id" = s."id"'
-        f' AND t."name" NOT IN ({", ".join(["%s"] * players)}))'
-        if players
-        else "1 = 1"
-    )
-    return (
-        f"SELECT {SESSION_COLUMNS},"
-        f' (SELECT MAX(h."number") {hands}),'
-        f""" (SELECT h."dealer" {hands} AND h."deleted_at" IS NULL AND h."dealer" <> ''"""
-        ' ORDER BY h."number" DESC LIMIT 1),'
-        f""" (SELECT h."id" {hands} AND h."client_token" = %s AND h."client_token" <> '' LIMIT 1),"""
-        f' (SELECT h."id" {hands} AND h."client_token" = %s LIMIT 1),'
-        f' (SELECT COUNT(*) {hands} AND h."deleted_at" IS NULL),'
-        f" CASE WHEN {seats} THEN 1 ELSE 0 END"
-        f' FROM "{Session._meta.db_table}" s WHERE s."id" = %s'
-    )
 
 
 # What scoring a hand writes (``store``), and so what a correction or a re-score
@@ -231,73 +183,60 @@ def hand_edit(
     when the hand changed or was deleted since ``expected_version`` was read,
     unless the change found is this very correction by the same user (a
     double-tapped or resent form); with ``SessionClosed`` on a closed evening.
-    ``game``: the session's game as the caller read it, with ``hand`` as read at
-    ``expected_version``."""
+    ``game``: the session's game as the caller read it, checked against the
+    seats under the lock."""
     # Every write of an evening's hands takes the session's row first, then the
     # hand's (recording, deleting, restoring, re-scoring, the settings): writers
     # of one evening queue on the session and never wait for each other the
-    # other way round, which PostgreSQL ends as a deadlock.
-    session_taken = False
-    if game is not None and expected_version is not None and hand.version == expected_version:
-        record, score = hand_check(game=game, raw=raw, from_form=from_form)
-        before = snapshot(hand)
-        store(hand, game, record, score)
-        session_taken = _new_version_if_open(hand.session)
-        seats = Seat.objects.filter(session=OuterRef("session_id")).exclude(name__in=game.players)
-        # One statement that writes only if nobody changed the hand (or the
-        # seats) meanwhile; otherwise the locked path below sorts it out (a
-        # conflict, or the closed evening refused). The version is checked on
-        # the hand's own row, never through a join: an UPDATE with a join
-        # becomes "id IN (SELECT ...)", and PostgreSQL then judges the version
-        # by the snapshot taken before it waited for the other phone's
-        # correction, so both corrections would be "saved".
-        written = session_taken and (
-            Hand.objects.filter(pk=hand.pk, version=expected_version, deleted_at__isnull=True)
-            .filter(~Exists(seats))
-            .update(
-                **{field: getattr(hand, field) for field in SNAPSHOT_FIELDS},
-                version=F("version") + 1,
-                updated_at=timezone.now(),
-            )
-        )
-        if written:
-            hand.version += 1
-            audit(hand, user, HandChange.Action.EDITED, before=before)
-            follow_change(hand.session)
-            return hand
-    locked = _locked(hand)
-    if locked.deleted_at is not None:
-        raise HandConflict(locked)
-    game = game_of(locked.session)
-    if expected_version is not None and locked.version != expected_version:
-        if _is_repeat(locked, game, raw, user):
-            if session_taken:
+    # other way round, which PostgreSQL ends as a deadlock. The session's new
+    # version is that first statement; what is read of the hand after it is
+    # what every correction committed before it left.
+    session = hand.session
+    if not new_version(session, open_only=True):
+        check_open(Session.objects.get(pk=session.pk))
+    if game is None:
+        game = game_of(session)
+    current = hand
+    # One statement checks and writes: the hand as the caller read it, at the
+    # version the form was opened at, the seats as the game knows them. Only
+    # when it writes nothing is the hand read, to say why (a conflict, this very
+    # correction sent again) or to correct it once more as it stands now.
+    for _attempt in range(2):
+        scored = hand_check(game=game, raw=raw, from_form=from_form)
+        before = snapshot(current)
+        store(current, scored)
+        current.updated_at = timezone.now()
+        at = current.version if expected_version is None else expected_version
+        if queries.hand_write(current, WRITTEN_FIELDS, version=at, players=game.players):
+            current.version = at + 1
+            audit(current, user, HandChange.Action.EDITED, before=before)
+            follow_change(session)
+            return current
+        state = queries.hand_state(hand.pk, players=game.players)
+        if state is None:
+            raise Hand.DoesNotExist(f"hand {hand.pk}")
+        current = _stored(hand)
+        if state.deleted:
+            raise HandConflict(current)
+        if expected_version is not None and state.version != expected_version:
+            if _is_repeat(current, game, raw, user):
                 transaction.set_rollback(True)  # stored already: not even a new version
-            return locked
-        raise HandConflict(locked)
-    record, score = hand_check(game=game, raw=raw, from_form=from_form)
-    before = snapshot(locked)
-    store(locked, game, record, score)
-    locked.version += 1
-    locked.save()
-    audit(locked, user, HandChange.Action.EDITED, before=before)
-    if session_taken:
-        follow_change(locked.session)  # its new version was given above
-    else:
-        mark_changed(locked.session)
-    return locked
+                return current
+            raise HandConflict(current)
+        if state.seats_changed:
+            game = game_of(session)
+    raise AssertionError("a hand read under its session's lock was not written")
 
 
-def _new_version_if_open(session: Session) -> bool:
-    """``mark_changed`` as the first statement of a change, which takes the
-    session's row lock; only on an open evening (False: closed, nothing written)."""
-    now = timezone.now()
-    opened = Session.objects.filter(pk=session.pk, closed_at__isnull=True)
-    if not opened.update(version=F("version") + 1, changed_at=now):
-        return False
-    session.version += 1
-    session.changed_at = now
-    return True
+# What a correction writes: the snapshot and the moment.
+WRITTEN_FIELDS = (*SNAPSHOT_FIELDS, "updated_at")
+
+
+def _stored(hand: Hand) -> Hand:
+    """The hand as stored now, with the session the caller holds."""
+    stored = Hand.objects.get(pk=hand.pk)
+    stored.session = hand.session
+    return stored
 
 
 def _locked(hand: Hand) -> Hand:
@@ -318,11 +257,11 @@ def _is_repeat(hand: Hand, game: Game, raw: dict[str, Any], user: User | None) -
     if latest.user_id != user.pk:
         return False
     try:
-        record, score = hand_check(game=game, raw=raw)
+        scored = hand_check(game=game, raw=raw)
     except InvalidInput:
         return False
     again = Hand(session=hand.session)
-    store(again, game, record, score)
+    store(again, scored)
     return bool(again.as_session_hand() == hand.as_session_hand())
 
 

@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext
 
-from scoring.engine import read_session, score_hand
+from scoring.engine import read_session
 from scoring.engine.session_file import MAX_SESSION_NAME, read_session_name
+from scoring.games import registry
 from scoring.models import Hand, HandChange, Session
 from scoring.services.games import Game
 from scoring.services.hands import snapshot, store
@@ -33,7 +34,7 @@ def session_import(*, owner: User, text: str | bytes, name: str = "", filename: 
 
     The session is called ``name`` when one is given (typed in the form,
     ``--name``), else what the file calls it, else after ``filename``."""
-    document = read_session(text)
+    document = read_session(text, registry())
     explicit = name.strip()
     if explicit:
         explicit = read_session_name(explicit)
@@ -50,7 +51,7 @@ def session_import(*, owner: User, text: str | bytes, name: str = "", filename: 
     hands = []
     for number, record in enumerate(document.hands, 1):
         hand = Hand(session=session, number=number, created_by=owner)
-        store(hand, game, record, score_hand(game.variant, record, game.options))
+        store(hand, game.variant.scored_hand(record, game.options))
         hands.append(hand)
     Hand.objects.bulk_create(hands)
     stored = Hand.objects.filter(session=session).order_by("number")

@@ -87,14 +87,14 @@ def session_rescore(
         deleted = hand.deleted_at is not None
         before = hand.delta_points()
         try:
-            record, score = hand_check(game=game, raw=hand.as_session_hand(), previous_dealer=previous)
+            scored = hand_check(game=game, raw=hand.as_session_hand(), previous_dealer=previous)
         except InvalidInput as error:
             results.append(RescoredHand(hand, before, None, error))
             previous = previous if deleted else hand.dealer or previous
             continue
-        previous = previous if deleted else record.table.dealer
+        previous = previous if deleted else scored.record.table.dealer
         again = Hand(session=locked)
-        store(again, game, record, score)
+        store(again, scored)
         differences = tuple(name for name in SNAPSHOT_FIELDS if getattr(again, name) != getattr(hand, name))
         results.append(
             RescoredHand(

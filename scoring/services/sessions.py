@@ -17,12 +17,13 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
+from plumbing import queries
 from scoring.engine import InvalidInput, Line, variant_for
 from scoring.engine.session_file import read_players
 from scoring.engine.types import gettext_noop
+from scoring.games import registry
 from scoring.models import Player, Seat, Session, SessionChange
 from scoring.services import kasse, standings
 from scoring.services.games import options_json
@@ -76,14 +77,24 @@ def done_already(session: Session, client_token: str) -> bool:
 
 
 def mark_changed(session: Session) -> None:
-    """The sheet of this session changed: a new version for caches and watchers.
-    The increment happens in the database, so concurrent changes each count;
-    the object's own ``version`` is exact when the caller holds the row lock."""
+    """The sheet of this session changed: a new version for caches and watchers
+    (``new_version``), and what follows every change (``follow_change``)."""
+    new_version(session)
+    follow_change(session)
+
+
+def new_version(session: Session, *, open_only: bool = False) -> bool:
+    """The session's next version, the one way every change of its sheet is
+    counted (``queries.new_version``: in the database, so concurrent changes each
+    count; it takes the session's row lock). The object's own ``version`` is exact
+    when the caller holds the row lock. ``open_only``: only on an open evening
+    (False: closed, nothing written)."""
     now = timezone.now()
-    Session.objects.filter(pk=session.pk).update(version=F("version") + 1, changed_at=now)
+    if not queries.new_version(session.pk, now, open_only=open_only):
+        return False
     session.version += 1
     session.changed_at = now
-    follow_change(session)
+    return True
 
 
 def follow_change(session: Session) -> None:
@@ -108,7 +119,7 @@ def session_create(
     """Open a session; players are found by name among the owner's or created.
     It was played today unless ``played_on`` says otherwise; ``first_dealer``
     deals the first hand (unasked: the last in playing order)."""
-    game_variant = variant_for(variant)
+    game_variant = variant_for(variant, registry())
     names = read_players(list(players), game_variant)
     parsed = game_variant.parse_options(options, names)
     if first_dealer is not None and first_dealer not in names:

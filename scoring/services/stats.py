@@ -22,7 +22,8 @@ from django.utils.translation import gettext
 
 from plumbing import queries
 from scoring.chart import running_total_svg
-from scoring.engine import VARIANTS, SectionKind, Variant
+from scoring.engine import SectionKind, Variant
+from scoring.games import registry
 from scoring.models import EveningResult, Group, GroupPlayer, Season
 
 RECENT = 10  # evenings listed on a player's page
@@ -165,7 +166,7 @@ def player_stats(player: GroupPlayer, *, chart_title: str = "") -> PlayerStats:
     by_game: dict[str, list[EveningRow]] = {}
     for evening in evenings:
         by_game.setdefault(evening.variant, []).append(evening)
-    games = tuple(_game_stats(VARIANTS[key], rows) for key, rows in by_game.items() if key in VARIANTS)
+    games = tuple(_game_stats(registry()[key], rows) for key, rows in by_game.items() if key in registry())
     moneys = [e.money for e in evenings if e.money is not None]
     return PlayerStats(
         player=player,
@@ -238,7 +239,7 @@ def _chart(evenings: Sequence[EveningRow], title: str) -> str:
     """The running total after each evening, one line per game played."""
     if not evenings:
         return ""
-    keys = list(dict.fromkeys(e.variant for e in evenings if e.variant in VARIANTS))
+    keys = list(dict.fromkeys(e.variant for e in evenings if e.variant in registry()))
     running = dict.fromkeys(keys, Fraction(0))
     lines: list[list[Fraction]] = []
     for evening in evenings:
@@ -246,7 +247,7 @@ def _chart(evenings: Sequence[EveningRow], title: str) -> str:
             running[evening.variant] += Fraction(evening.total)
         lines.append([running[key] for key in keys])
     # Each game by its name in the reader's language, whole: a few lines, room for each label.
-    names = [gettext(VARIANTS[key].name) for key in keys]
+    names = [gettext(registry()[key].name) for key in keys]
     return running_total_svg(names, lines, title=title, whole_labels=True)
 
 
@@ -368,7 +369,7 @@ def season_table(group: Group, season: SeasonRange) -> SeasonTable:
         )
     games = tuple(
         GameTable(
-            variant=VARIANTS[key],
+            variant=registry()[key],
             rows=tuple(sorted(found, key=lambda r: (-r.total, r.name))),
             by_average=tuple(
                 sorted(
@@ -378,7 +379,7 @@ def season_table(group: Group, season: SeasonRange) -> SeasonTable:
             ),
         )
         for key, found in sorted(by_game.items())
-        if key in VARIANTS
+        if key in registry()
     )
     return SeasonTable(group, season, games, _winners(group, season), group.min_hands)
 
@@ -420,9 +421,11 @@ def _winners(group: Group, season: SeasonRange) -> tuple[EveningWinners, ...]:
     )
     evenings: dict[int, EveningWinners] = {}
     for played_on, session_id, name, variant, player, total in won:
-        if variant not in VARIANTS:
+        if variant not in registry():
             continue
         found = evenings.get(session_id)
         winners = (*found.winners, player) if found else (player,)
-        evenings[session_id] = EveningWinners(played_on, session_id, name, VARIANTS[variant], winners, total)
+        evenings[session_id] = EveningWinners(
+            played_on, session_id, name, registry()[variant], winners, total
+        )
     return tuple(evenings.values())

@@ -22,8 +22,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import group_exports, pages, services
-from scoring.engine import VARIANTS, InvalidInput, Variant
+from scoring.engine import InvalidInput, Variant
 from scoring.forms import SessionForm
+from scoring.games import registry
 from scoring.group_forms import (
     CURRENCIES,
     GroupForm,
@@ -166,9 +167,9 @@ def group_settings(request: Request, gid: int) -> HttpResponse:
 
 
 def _game(variant: str) -> Variant:
-    if variant not in VARIANTS:
+    if variant not in registry():
         raise Http404("no such game")
-    return VARIANTS[variant]
+    return registry()[variant]
 
 
 def _preset(group: Group, game: Variant) -> dict[str, Any]:

@@ -108,7 +108,9 @@ def _hand_form(
     data = request.POST if request.method == "POST" and not stored else None
     if hand is not None:
         initial = hand.as_session_hand() if data is None else None
-        return HandForm(game, HandType(hand.type), data=data, initial=initial, dealer=hand.dealer or None)
+        return HandForm(
+            game, game.variant.hand_type(hand.type), data=data, initial=initial, dealer=hand.dealer or None
+        )
     hand_type = _hand_type(game, (data if data is not None else request.GET).get("type"))
     posted = data.get("dealer") if data is not None else None
     dealer = posted if posted in game.players else services.proposed_dealer(session, game)
@@ -222,15 +224,15 @@ def _preview(game: services.Game, form: HandForm) -> dict[str, Any]:
     """The live preview: the deltas and the breakdown, or every problem still
     open (each with the input it belongs to), in the players' words."""
     try:
-        record, score = services.hand_check(game=game, raw=form.raw(), from_form=True)
+        scored = services.hand_check(game=game, raw=form.raw(), from_form=True)
     except InvalidInput as error:
         return {"problems": form.locate(error)}
     heads = column_heads(game.players)
     return {
-        "deltas": [(name, score.deltas[name]) for name in game.players],
-        "short": [(heads[name], name, score.deltas[name]) for name in game.players],
-        "lines": score.breakdown,
-        "description": game.variant.describe_record(record),
+        "deltas": [(name, scored.deltas[name]) for name in game.players],
+        "short": [(heads[name], name, scored.deltas[name]) for name in game.players],
+        "lines": scored.breakdown,
+        "description": scored.description,
         "conversions": form.conversions(),
     }
 

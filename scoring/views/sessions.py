@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import services
-from scoring.engine import VARIANTS, InvalidInput, Variant
+from scoring.engine import InvalidInput, Variant
 from scoring.forms import SessionForm
+from scoring.games import registry
 from scoring.models import variant_choices
 from scoring.presentation import number, render_line
 from scoring.schema_forms import SchemaForm
@@ -50,9 +51,9 @@ def session_new_game(request: Request) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_new(request: Request, variant: str) -> HttpResponse:
-    if variant not in VARIANTS:
+    if variant not in registry():
         raise Http404("no such game")
-    game = VARIANTS[variant]
+    game = registry()[variant]
     form, options = _session_forms(request, game)
     if request.method == "POST" and request.POST.get("action") != "refresh" and form.is_valid():
         try:

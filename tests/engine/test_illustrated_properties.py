@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import VARIANTS, HandType, dumps_session, read_session, score_session
-from scoring.engine.illustrated import DECK, CardCount, card_points, count_by_threes
+from scoring.engine.illustrated import DECK, TRISCHAKEN, CardCount, card_points, count_by_threes
 
 PLAYERS = ["A", "B", "C"]
 GAMES = ["dreiblatt", "zweiblatt", "einblatt", "solo"]
@@ -182,7 +182,7 @@ def test_any_valid_session_is_scored_printed_and_settled(document):
         assert list(score.deltas) == PLAYERS
         assert all(Fraction(value).denominator == 1 for value in score.deltas.values())
         assert score.rendered()  # every hand explains itself
-        if record.type is HandType.TRISCHAKEN:
+        if record.type is TRISCHAKEN:
             assert sorted(set(score.deltas.values()) - {-10, 5, 10}) == []
             assert -10 in score.deltas.values()
         elif record.type is HandType.PLAYED and record.play.mondfang is None:

@@ -380,6 +380,7 @@ def test_stored_inputs_are_written_in_field_order_whatever_order_they_were_kept_
     does): the file is written in the fields' order, nested parts too, and a
     key no field names any more is kept at the end rather than dropped."""
     from scoring.engine import VARIANTS
+    from scoring.engine.illustrated import TRISCHAKEN
     from scoring.engine.types import HandType, Table
 
     illustrated = VARIANTS["illustrated"]
@@ -396,7 +397,7 @@ def test_stored_inputs_are_written_in_field_order_whatever_order_they_were_kept_
     assert list(written) == ["declarer", "game", "points", "premiums", "old_field"]
     assert list(written["premiums"][0]) == ["type", "player", "made"]
     trischaken = illustrated.stored_in_order(
-        HandType.TRISCHAKEN, table, options, {"no_trick": [], "points": {"C": 20, "A": 30, "B": 14}}
+        TRISCHAKEN, table, options, {"no_trick": [], "points": {"C": 20, "A": 30, "B": 14}}
     )
     assert list(trischaken) == ["points", "no_trick"] and list(trischaken["points"]) == ["A", "B", "C"]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from scoring.engine import HandRecord, HandScore, HandType, Line, Table, Variant
+from scoring.engine import HandRecord, HandScore, HandType, Line, Table, VariantOf
 from scoring.engine.schema import Field, Kind
 from scoring.engine.types import gettext_noop
 
@@ -24,7 +24,7 @@ class DummyHand:
     winner: str
 
 
-class Dummy(Variant):
+class Dummy(VariantOf[DummyOptions, DummyHand]):
     """The winner gets twice the stake, everyone else pays it."""
 
     key = "dummy"

@@ -1,9 +1,9 @@
-"""Adding a game touches the engine (its module and its registration), its
-templates only if it needs fields of its own, and a migration only for the list
-of games the database accepts. Here a dummy game is registered the way a
-deployment adds one, in the settings (``TAROCK_EXTRA_GAMES``), and everything
-around the engine takes it up by itself: the pages, a hand recorded through the
-form, the sheet, the settlement, the print view and every file."""
+"""Adding a game touches the engine (its module and one line naming it), its
+templates only if it needs fields of its own, and nothing else: no migration
+(the database keeps no list of games). Here a dummy game is named the way a
+deployment adds one, in the settings (``TAROCK_EXTRA_GAMES``: one line), and
+everything around the engine takes it up by itself: the pages, a hand recorded
+through the form, the sheet, the settlement, the print view and every file."""
 
 from __future__ import annotations
 
@@ -16,15 +16,19 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
-from django.db import connection
-from django.db.models import CheckConstraint
 from django.urls import reverse
 
-from scoring.engine import VARIANTS, read_session, score_session
-from scoring.models import Session, known_games_check, variant_choices
+from scoring.engine import VARIANTS, InvalidInput, read_session, score_session
+from scoring.engine.registry import BUILT_IN, games, get_variant
+from scoring.games import registry
+from scoring.models import Session, variant_choices
+from tarockscore.checks import extra_games_load
 from tests.web.dummy_game import PATH, Dummy
 from tests.web.test_sheets import pdf_text
 from tests.web.test_views import sheet_totals
@@ -34,41 +38,47 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def dummy(settings) -> Iterator[None]:
-    """The dummy game registered in the test settings, as a deployment registers one."""
+    """The dummy game named in the test settings, as a deployment names one."""
     settings.TAROCK_EXTRA_GAMES = [PATH]
-    assert isinstance(VARIANTS["dummy"], Dummy)
+    assert isinstance(registry()["dummy"], Dummy)
     yield
 
 
-@pytest.fixture
-def dummy_migrated(dummy, transactional_db) -> Iterator[None]:
-    """... and its one migration applied: the database's check of known games,
-    built from the registry as importing the models with the game registered
-    builds it (``test_a_new_game_needs_one_migration_for_its_key`` shows that)."""
-    old = next(c for c in Session._meta.constraints if c.name == "session_variant_known")
-    new = known_games_check()
-    kept = Session._meta.constraints
-    # SQLite rebuilds the table from the model's constraints: the model holds the new check.
-    Session._meta.constraints = [new if c is old else c for c in kept]
-    with connection.schema_editor() as editor:
-        editor.remove_constraint(Session, old)
-        editor.add_constraint(Session, new)
-    try:
-        yield
-    finally:
-        Session.objects.filter(variant="dummy").delete()
-        Session._meta.constraints = kept
-        with connection.schema_editor() as editor:
-            editor.remove_constraint(Session, new)
-            editor.add_constraint(Session, old)
-
-
 def test_the_settings_add_the_game_to_the_registry_and_taking_it_out_removes_it(settings):
-    assert "dummy" not in VARIANTS
+    assert "dummy" not in registry()
     settings.TAROCK_EXTRA_GAMES = [PATH]
-    assert list(VARIANTS) == ["french", "illustrated", "chambery", "dummy"]
+    assert list(registry()) == ["french", "illustrated", "chambery", "dummy"]
     settings.TAROCK_EXTRA_GAMES = []
-    assert list(VARIANTS) == ["french", "illustrated", "chambery"]
+    assert list(registry()) == ["french", "illustrated", "chambery"]
+
+
+def test_the_registry_is_one_line_per_game_and_never_changes_at_run_time(settings):
+    assert [game.key for game in BUILT_IN] == list(VARIANTS) == ["french", "illustrated", "chambery"]
+    settings.TAROCK_EXTRA_GAMES = [PATH]
+    with_dummy = registry()
+    # The engine's own list stays as it was; the deployment's list is built once.
+    assert "dummy" not in VARIANTS and registry() is with_dummy is games((PATH,))
+    assert (
+        get_variant("dummy", (PATH,)) is with_dummy["dummy"] and get_variant("french") is VARIANTS["french"]
+    )
+    for mapping in (VARIANTS, with_dummy):
+        assert isinstance(mapping, MappingProxyType)
+        with pytest.raises(TypeError):
+            mapping["other"] = Dummy()
+
+
+def test_a_game_named_twice_or_not_a_game_is_refused_at_start(settings):
+    settings.TAROCK_EXTRA_GAMES = [PATH, PATH]
+    (error,) = extra_games_load(None)
+    assert error.id == "tarockscore.E002" and "two games with the key 'dummy'" in error.msg
+    settings.TAROCK_EXTRA_GAMES = ["tests.web.dummy_game.DummyHand"]
+    (error,) = extra_games_load(None)
+    assert error.msg == "TAROCK_EXTRA_GAMES: tests.web.dummy_game.DummyHand is not a game (a Variant class)"
+    settings.TAROCK_EXTRA_GAMES = ["tests.web.dummy_game.Dumy"]
+    (error,) = extra_games_load(None)
+    assert error.msg.startswith("TAROCK_EXTRA_GAMES: ")
+    settings.TAROCK_EXTRA_GAMES = [PATH]
+    assert extra_games_load(None) == []
 
 
 def test_the_engine_scores_the_new_game_from_a_session_file(dummy):
@@ -78,7 +88,7 @@ def test_the_engine_scores_the_new_game_from_a_session_file(dummy):
         "options": {"stake": 3},
         "hands": [{"winner": "B"}],
     }
-    result = score_session(read_session(json.dumps(document)))
+    result = score_session(read_session(json.dumps(document), registry()))
     assert result.to_json()["totals"] == {"A": -3, "B": 6, "C": -3}
 
 
@@ -96,36 +106,33 @@ def test_the_pages_offer_the_new_game_and_its_house_rules(dummy, logged_in):
     assert 'name="options.stake"' in page.content.decode()
 
 
-def test_the_database_accepts_exactly_the_registered_games():
-    (constraint,) = [
-        c
-        for c in Session._meta.constraints
-        if isinstance(c, CheckConstraint) and c.name == "session_variant_known"
-    ]
-    assert constraint.condition.children == [("variant__in", tuple(VARIANTS))]
-    assert constraint == known_games_check()
+def test_a_game_not_registered_is_refused_by_the_service_and_the_model(user, make_session):
+    """The database keeps no list of games: the service and the model check the key."""
+    with pytest.raises(InvalidInput) as refused:
+        make_session(variant="dummy", players=("A", "B", "C"))
+    assert refused.value.field == "variant" and not Session.objects.exists()
+    session = make_session()
+    session.variant = "dummy"
+    with pytest.raises(ValidationError) as invalid:
+        session.full_clean()
+    assert "variant" in invalid.value.error_dict
 
 
-def test_a_new_game_needs_one_migration_for_its_key():
-    """With the game in the settings from the start, the models take it up when
-    they are defined, and what ``makemigrations`` finds is the one migration
-    docs/adding-a-game.md names: the game's key added to the database's check of known games
-    (the model's choices are read from the registry whenever they are asked for)."""
+def test_a_new_game_needs_no_migration():
+    """With the game in the settings from the start, ``makemigrations --check``
+    finds nothing to write: the model's choices are read from the registry
+    whenever they are asked for, and the database keeps no list of games
+    (docs/adding-a-game.md)."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.web.settings_dummy_game"}
-    out = subprocess.run(
-        [sys.executable, "manage.py", "makemigrations", "scoring", "--dry-run"],
+    done = subprocess.run(
+        [sys.executable, "manage.py", "makemigrations", "--check", "--dry-run"],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        check=True,
         timeout=120,
-    ).stdout
-    changes = [line.strip() for line in out.splitlines() if line.strip().startswith(("~", "+", "-"))]
-    assert changes == [
-        "- Remove constraint session_variant_known from model session",
-        "+ Create constraint session_variant_known on model session",
-    ], out
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "No changes detected", done.stdout + done.stderr
 
 
 def test_without_extra_games_no_migration_is_missing(db):
@@ -135,7 +142,7 @@ def test_without_extra_games_no_migration_is_missing(db):
 
 
 def test_a_hand_of_the_new_game_is_recorded_through_the_form_and_every_page_and_file_shows_it(
-    dummy_migrated, logged_in
+    dummy, logged_in
 ):
     created = logged_in.post(
         reverse("session_new_variant", args=["dummy"]),
@@ -183,7 +190,7 @@ def test_a_hand_of_the_new_game_is_recorded_through_the_form_and_every_page_and_
     assert rows[1][0] == "1" and "Bert wins" in rows[1] and rows[1][-6:] == ["-3", "-3", "6", "6", "-3", "-3"]
 
     document = logged_in.get(reverse("session_export", args=[session.pk, "json"])).content.decode()
-    result = score_session(read_session(document)).to_json()
+    result = score_session(read_session(document, registry())).to_json()
     assert json.loads(document)["variant"] == "dummy" and result["totals"] == {
         "Anna": -3,
         "Bert": 6,
@@ -195,3 +202,9 @@ def test_a_hand_of_the_new_game_is_recorded_through_the_form_and_every_page_and_
     text = pdf_text(pdf.content)
     assert "Dummy night" in text and "Bert wins" in text
     assert re.search(r"Anna\s+Bert\s+Carl", text) and re.search(r"−3\s+\+6\s+−3", text), text
+
+    upload = SimpleUploadedFile("dummy.json", document.encode(), content_type="application/json")
+    imported = logged_in.post(reverse("session_import"), {"file": upload})
+    assert imported.status_code == 302, imported.content.decode()[:2000]
+    copy = Session.objects.exclude(pk=session.pk).get(variant="dummy")
+    assert [hand.deltas for hand in copy.hands.all()] == [{"Anna": -3, "Bert": 6, "Carl": -3}]

@@ -228,9 +228,12 @@ def test_text_that_is_not_json_is_refused_the_same_way():
 
 
 def test_a_game_not_registered_is_refused_the_same_way(monkeypatch, capsys):
-    from scoring.engine import registry
+    from types import MappingProxyType
 
-    monkeypatch.delitem(registry.VARIANTS, "chambery", raising=False)
+    from scoring.engine import registry, session_file
+
+    only = {key: game for key, game in registry.VARIANTS.items() if key != "chambery"}
+    monkeypatch.setattr(session_file, "VARIANTS", MappingProxyType(only))
     monkeypatch.setattr("sys.stdin", _Stdin((FIXTURES / "chambery-seed-three-players.json").read_bytes()))
     with pytest.raises(SystemExit) as exit_:
         call_command("score_session")

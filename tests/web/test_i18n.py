@@ -21,6 +21,7 @@ from pypdf import PdfReader
 
 from scoring import services
 from scoring.engine import VARIANTS, HandType, InvalidInput, Line, Table, read_session, score_session
+from scoring.engine.illustrated import TRISCHAKEN
 from scoring.engine.schema import Field, clean
 from scoring.engine.types import Join
 from scoring.presentation import render_line, render_words
@@ -217,7 +218,7 @@ def engine_texts() -> set[str]:
                     if counter is not None:
                         texts |= set(_field_texts(counter.fields))
     illustrated = VARIANTS["illustrated"]
-    texts |= set(_field_texts(illustrated.hand_fields(HandType.TRISCHAKEN, Table(("A", "B", "C")), None)))
+    texts |= set(_field_texts(illustrated.hand_fields(TRISCHAKEN, Table(("A", "B", "C")), None)))
     return texts
 
 

@@ -222,7 +222,7 @@ def test_new_house_rules_rescore_every_hand_and_keep_the_totals_before_and_after
     assert session.options["round_to"] == 10 and session.version > version
     sheet = build_sheet(session)
     game = services.game_of(session)
-    rounded = [services.hand_check(game=game, raw=dict(raw))[1].deltas for raw in (GARDE_WON, PETITE_LOST)]
+    rounded = [services.hand_check(game=game, raw=dict(raw)).deltas for raw in (GARDE_WON, PETITE_LOST)]
     assert sheet.totals == [sum(deltas[name] for deltas in rounded) for name in sheet.players]
     assert sheet.totals != before_totals and all(total % 10 == 0 for total in sheet.totals)
     changed = [hand for hand in hands if Hand.objects.get(pk=hand.pk).deltas != hand.deltas]
