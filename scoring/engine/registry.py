@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from .chambery import Chambery
 from .french import French
 from .illustrated import Illustrated
+from .koenigrufen import Koenigrufen
 from .variant import Variant
 
-BUILT_IN: tuple[Variant, ...] = (French(), Illustrated(), Chambery())
+BUILT_IN: tuple[Variant, ...] = (French(), Illustrated(), Chambery(), Koenigrufen())
 
 VARIANTS: dict[str, Variant] = {variant.key: variant for variant in BUILT_IN}
 

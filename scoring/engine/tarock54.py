@@ -1,0 +1,116 @@
+"""What the Austrian games with 54 cards share (RULES.md 2 and 4): the cards
+counted in thirds, Kontra levels, and premiums and the Valat as items that are
+silent or announced, made or failed.
+
+Card points are exact to the third: ``n`` cards whose counting values add up to
+``Σ`` are worth ``3·Σ − 2·n`` thirds; the 54 cards hold 210 thirds = 70 points.
+Königrufen writes them as points and Blatt (``41/2`` = 125 thirds);
+Illustriertes rounds them to whole points.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from .types import gettext_noop
+
+THIRDS = 210  # the whole deck, 70 points
+POINTS = 70
+# Counting values: kings, Sküs, Mond and Pagat 5; queens 4; Reiter 3; Buben 2; every other card 1.
+CARD_VALUE = {"fives": 5, "queens": 4, "cavalls": 3, "jacks": 2, "others": 1}
+CARD_LIMIT = {"fives": 7, "queens": 4, "cavalls": 4, "jacks": 4, "others": 35}
+
+# Kontra levels: 0 none, 1 Kontra ×2, 2 Re ×4, 3 Sub ×8 (the highest in every set).
+MAX_KONTRA = 3
+KONTRA_LABEL = {1: gettext_noop("Kontra"), 2: gettext_noop("Rekontra"), 3: gettext_noop("Subkontra")}
+KONTRA_CHOICE_LABELS = {0: gettext_noop("none"), **KONTRA_LABEL}
+
+
+def kontra_factor(level: int) -> int:
+    """×1, ×2, ×4, ×8."""
+    return 1 << level
+
+
+def card_thirds(counts: Mapping[str, int]) -> int:
+    """The thirds of a set of cards given by kind (``fives``, ``queens``, …): 3·Σ − 2·n."""
+    value = sum(CARD_VALUE[kind] * number for kind, number in counts.items())
+    cards = sum(counts.values())
+    return 3 * value - 2 * cards
+
+
+POINTS_BLATT = re.compile(r"\s*([0-9]{1,2})\s*(?:/\s*([0-2]))?\s*")
+
+
+def parse_thirds(value: Any) -> int | None:
+    """Card points written as whole points (``41``, ``"41"``) or points and Blatt
+    (``"41/2"``), as thirds; None when it is neither (decimals are not card points here)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return 3 * value if 0 <= value <= 1000 else None
+    if isinstance(value, float):
+        return 3 * int(value) if value.is_integer() and 0 <= value <= 1000 else None
+    if isinstance(value, str):
+        found = POINTS_BLATT.fullmatch(value)
+        if found is None:
+            return None
+        return 3 * int(found.group(1)) + int(found.group(2) or 0)
+    return None
+
+
+def thirds_text(thirds: int) -> str:
+    """``41/2``; whole points without a Blatt as ``41/0``."""
+    return f"{thirds // 3}/{thirds % 3}"
+
+
+def thirds_json(thirds: int) -> int | str:
+    """How a session file writes card points: whole points as a number, else ``"P/B"``."""
+    return thirds // 3 if thirds % 3 == 0 else thirds_text(thirds)
+
+
+def thirds_of(points: Fraction) -> int:
+    """Points kept as a ``Fraction`` of thirds, as whole thirds."""
+    return int(points * 3)
+
+
+class Side(StrEnum):
+    """The two sides of a game: the declarer's (with his partner) and the opponents'."""
+
+    DECLARER = "declarer"
+    OPPONENTS = "opponents"
+
+    @property
+    def other(self) -> Side:
+        return Side.OPPONENTS if self is Side.DECLARER else Side.DECLARER
+
+
+SIDE_LABEL = {
+    Side.DECLARER: gettext_noop("the declarer's side"),
+    Side.OPPONENTS: gettext_noop("the opponents"),
+}
+
+
+@dataclass(frozen=True)
+class Announceable:
+    """A premium or a Valat as recorded: whose side, announced or silent, made or
+    failed, and its own Kontra level (an announced one only)."""
+
+    side: Side
+    announced: bool = False
+    made: bool = True
+    kontra: int = 0
+
+
+def premium_winner(item: Announceable, silent_failure_counts: bool) -> Side | None:
+    """Who wins a premium's item: made, its side; announced and failed, the other
+    side; silent and failed, nobody (or the other side by house rule)."""
+    if item.made:
+        return item.side
+    if item.announced or silent_failure_counts:
+        return item.side.other
+    return None
