@@ -255,7 +255,7 @@ def test_a_renonce_in_a_negative_game_pays_each_opponents_kontra() -> None:
 
 
 def test_the_three_exercise_hands() -> None:
-    hands = [
+    hands: list[dict[str, Any]] = [
         {
             "dealer": "Dora",
             "declarer": "Du",
