@@ -544,7 +544,7 @@ class KoenigrufenHand:
 
 SIDE_CHOICE_LABELS = {
     Side.DECLARER: gettext_noop("the declarer's side"),
-    Side.OPPONENTS: gettext_noop("the opponents"),
+    Side.OPPONENTS: gettext_noop("the opponents' side"),
 }
 
 
@@ -1075,7 +1075,7 @@ def _read_kontra(raw: Mapping[str, Any], game: Game | None, table: Table) -> Any
         if not isinstance(value, Mapping):
             raise invalid(
                 "kontra",
-                gettext_noop("in a {game} each opponent kontras for himself: {{opponent: level}}"),
+                gettext_noop("in a {game} each opponent kontras for himself: give each opponent's level"),
                 game=Line(GAME_LABEL[game]) if game else "",
             )
         levels: dict[str, int] = {}
@@ -1551,10 +1551,7 @@ def _item_line(item: Item, kontra_in_score: bool) -> Line:
     return Line(gettext_noop("{what}: {value} for {side}; {kontra} in money: {formula} = {money}"), args)
 
 
-SIDE_LABEL_FOR = {
-    Side.DECLARER: gettext_noop("the declarer's side"),
-    Side.OPPONENTS: gettext_noop("the opponents"),
-}
+SIDE_LABEL_FOR = SIDE_CHOICE_LABELS
 
 
 def _result(

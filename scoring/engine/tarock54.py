@@ -89,12 +89,6 @@ class Side(StrEnum):
         return Side.OPPONENTS if self is Side.DECLARER else Side.DECLARER
 
 
-SIDE_LABEL = {
-    Side.DECLARER: gettext_noop("the declarer's side"),
-    Side.OPPONENTS: gettext_noop("the opponents"),
-}
-
-
 @dataclass(frozen=True)
 class Announceable:
     """A premium or a Valat as recorded: whose side, announced or silent, made or
