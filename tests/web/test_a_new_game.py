@@ -66,9 +66,9 @@ def dummy_migrated(dummy, transactional_db) -> Iterator[None]:
 def test_the_settings_add_the_game_to_the_registry_and_taking_it_out_removes_it(settings):
     assert "dummy" not in VARIANTS
     settings.TAROCK_EXTRA_GAMES = [PATH]
-    assert list(VARIANTS) == ["french", "illustrated", "chambery", "dummy"]
+    assert list(VARIANTS) == ["french", "illustrated", "chambery", "koenigrufen", "dummy"]
     settings.TAROCK_EXTRA_GAMES = []
-    assert list(VARIANTS) == ["french", "illustrated", "chambery"]
+    assert list(VARIANTS) == ["french", "illustrated", "chambery", "koenigrufen"]
 
 
 def test_the_engine_scores_the_new_game_from_a_session_file(dummy):
