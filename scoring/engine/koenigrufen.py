@@ -29,6 +29,7 @@ from .tarock54 import (
     THIRDS,
     Side,
     kontra_factor,
+    premium_winner,
     thirds_json,
     thirds_text,
 )
@@ -954,7 +955,7 @@ class Koenigrufen(Variant):
             mine = Side.DECLARER if player in declarers else Side.OPPONENTS
             for premium in hand.premiums:
                 if premium.side is mine:
-                    found.append(f"{premium.type.value}" if premium.made else f"{premium.type.value}_failed")
+                    found.append(premium.type.value if premium.made else "premium_failed")
             if hand.valat is not None and hand.valat.side is mine:
                 found.append("valat" if hand.valat.made else "valat_failed")
             return found
@@ -975,10 +976,7 @@ class Koenigrufen(Variant):
         "role.partner": gettext_noop("Partner"),
         "role.opponent": gettext_noop("Opponent"),
         **{f"mark.{premium.value}": label for premium, label in PREMIUM_LABEL.items()},
-        **{
-            f"mark.{premium.value}_failed": Line(gettext_noop("{premium} failed"), {"premium": label}).text
-            for premium, label in PREMIUM_LABEL.items()
-        },
+        "mark.premium_failed": gettext_noop("Premium failed"),
         "mark.valat": gettext_noop("Valat"),
         "mark.valat_failed": gettext_noop("Valat failed"),
         "mark.renonce": gettext_noop("Renonce"),
@@ -1776,11 +1774,8 @@ def premium_item(
     words = _premium_words(premium)
     if not counts_beside_valat(premium, beside):
         return None, Line(gettext_noop("{what}: does not count beside the Valat"), {"what": words})
-    if premium.made:
-        winner = premium.side
-    elif premium.announced or options.silent_failure_counts:
-        winner = premium.side.other
-    else:
+    winner = premium_winner(premium, options.silent_failure_counts)
+    if winner is None:
         return None, Line(gettext_noop("{what}: counts nothing"), {"what": words})
     value, formula = premium_value(premium.type, premium.announced, hand.game, options)
     if len(formula.tokens) > 1:

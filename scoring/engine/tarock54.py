@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
-from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from .types import gettext_noop
 
@@ -73,11 +71,6 @@ def thirds_json(thirds: int) -> int | str:
     return thirds // 3 if thirds % 3 == 0 else thirds_text(thirds)
 
 
-def thirds_of(points: Fraction) -> int:
-    """Points kept as a ``Fraction`` of thirds, as whole thirds."""
-    return int(points * 3)
-
-
 class Side(StrEnum):
     """The two sides of a game: the declarer's (with his partner) and the opponents'."""
 
@@ -89,15 +82,15 @@ class Side(StrEnum):
         return Side.OPPONENTS if self is Side.DECLARER else Side.DECLARER
 
 
-@dataclass(frozen=True)
-class Announceable:
-    """A premium or a Valat as recorded: whose side, announced or silent, made or
-    failed, and its own Kontra level (an announced one only)."""
+class Announceable(Protocol):
+    """A premium or a Valat as recorded: whose side, announced or silent, made or failed."""
 
-    side: Side
-    announced: bool = False
-    made: bool = True
-    kontra: int = 0
+    @property
+    def side(self) -> Side: ...
+    @property
+    def announced(self) -> bool: ...
+    @property
+    def made(self) -> bool: ...
 
 
 def premium_winner(item: Announceable, silent_failure_counts: bool) -> Side | None:

@@ -803,3 +803,40 @@ def test_a_bad_option_is_refused_naming_it(options: dict[str, Any], field: str) 
     with pytest.raises(Exception) as caught:
         read_session({"variant": "koenigrufen", "players": FOUR, "options": options, "hands": []})
     assert getattr(caught.value, "field", None) == field
+
+
+# --------------------------------------------------------------------------
+# What statistics keep of a hand
+
+
+def stats_of(
+    players: list[str], hands: list[dict[str, Any]], options: dict[str, Any] | None = None
+) -> list[Any]:
+    result = session("koenigrufen", players, hands, options)
+    variant = result.session.variant
+    return [variant.hand_stats(record, result.session.options) for record in result.session.hands]
+
+
+def test_statistics_keep_declarer_partner_premiums_and_valat() -> None:
+    (rufer,) = stats_of(FOUR, [{"dealer": "Dora", **settlement_hands()[12]}])
+    assert rufer.kind == "rufer"
+    assert rufer.roles == ("declarer", "partner", "opponent", "opponent")
+    assert rufer.won == (True, True, False, False)
+    assert rufer.marks == (("valat",), ("valat",), (), ())
+    (besser,) = stats_of(FOUR, [settlement_hands()[8]])
+    assert besser.marks[0] == ("premium_failed",)
+
+
+def test_statistics_keep_the_trischaken_loser_buergermeister_and_jungfrau() -> None:
+    (first, second) = stats_of(
+        FOUR, [{"dealer": "Dora", **trischaken((50, 110, 50, 0))}, trischaken((60, 91, 59, 0))]
+    )
+    assert first.kind == "trischaken"
+    assert first.marks == ((), ("trischaken_lost", "buergermeister"), (), ("jungfrau",))
+    assert second.marks[1] == ("trischaken_lost",)
+    assert second.won == (True, False, True, True)
+
+
+def test_at_five_statistics_mark_the_dealer_out() -> None:
+    (stats,) = stats_of(FIVE, [{"dealer": "Carl", "declarer": "Anna", "game": "dreier", "points": 40}])
+    assert stats.roles == ("declarer", "opponent", "out", "opponent", "opponent")
