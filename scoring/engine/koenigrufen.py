@@ -724,6 +724,19 @@ HAND_FIELDS = (
 # Fields whose shape depends on the game (a number or one per player; one player or two).
 SHAPED = ("points", "kontra", "renonce")
 TRISCHAKEN_KEYS = ("declarer", "game", "points", "renonce")
+FORM_ORDER = (
+    "declarer",
+    "game",
+    "partner",
+    "king_in_talon",
+    "bird",
+    "points",
+    "won",
+    "kontra",
+    "premiums",
+    "valat",
+    "renonce",
+)
 CONCEDED_KEYS = ("declarer", "game", "king_in_talon", "bird")
 
 # --------------------------------------------------------------------------
@@ -806,6 +819,30 @@ class Koenigrufen(Variant):
 
     def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
         return HAND_FIELDS
+
+    def form_fields(
+        self, hand_type: HandType, table: Table, options: KoenigrufenOptions
+    ) -> tuple[Field, ...]:
+        """The hand form in the order the table decides (declarer, game, partner or
+        king in the talon, points, Kontra, premiums), offering only the tariff's
+        games in its order and its premiums."""
+        by_name = {f.name: f for f in HAND_FIELDS}
+        narrowed = {
+            **by_name,
+            "game": replace(by_name["game"], choices=options.games()),
+            "points": replace(by_name["points"], shown_when=_when(POSITIVE_GAMES)),
+            "kontra": replace(by_name["kontra"], shown_when=_when(POSITIVE_GAMES)),
+            "premiums": replace(
+                by_name["premiums"],
+                fields=tuple(
+                    replace(f, choices=options.premium_types()) if f.name == "type" else f
+                    for f in by_name["premiums"].fields
+                ),
+                shown_when=_when(POSITIVE_GAMES),
+            ),
+            "valat": replace(by_name["valat"], shown_when=_when(POSITIVE_GAMES)),
+        }
+        return tuple(narrowed[name] for name in FORM_ORDER)
 
     def parse_play(
         self, hand_type: HandType, raw: Any, table: Table, options: Any, *, from_form: bool = False

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from scoring.engine import HandScore, read_session, score_session
-from scoring.engine.koenigrufen import TARIFFS, Game, Scheme, Tariff, trischaken_deltas
+from scoring.engine import HandScore, HandType, Table, read_session, score_session
+from scoring.engine.koenigrufen import TARIFFS, Game, Koenigrufen, Scheme, Tariff, trischaken_deltas
 
 from .support import FIVE, FOUR, fixture, one_hand, refused, session
 
@@ -840,3 +840,16 @@ def test_statistics_keep_the_trischaken_loser_buergermeister_and_jungfrau() -> N
 def test_at_five_statistics_mark_the_dealer_out() -> None:
     (stats,) = stats_of(FIVE, [{"dealer": "Carl", "declarer": "Anna", "game": "dreier", "points": 40}])
     assert stats.roles == ("declarer", "opponent", "out", "opponent", "opponent")
+
+
+def test_the_hand_form_asks_in_the_tables_order_with_only_the_tariffs_games_and_premiums() -> None:
+    variant = Koenigrufen()
+    options = variant.parse_options({"tariff": "wtc_2020"}, FOUR)
+    fields = variant.form_fields(HandType.PLAYED, Table(tuple(FOUR), "Dora"), options)
+    assert [f.name for f in fields][:6] == ["declarer", "game", "partner", "king_in_talon", "bird", "points"]
+    game = next(f for f in fields if f.name == "game")
+    assert game.choices[:3] == (Game.TRISCHAKEN, Game.RUFER, Game.PICCOLO)
+    assert Game.BESSERRUFER not in game.choices and Game.PAGATRUFER in game.choices
+    premiums = next(f for f in fields if f.name == "premiums")
+    types = next(f for f in premiums.fields if f.name == "type")
+    assert "mondfang" not in types.choices and "trull" in types.choices
