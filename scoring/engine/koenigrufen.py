@@ -1606,17 +1606,27 @@ def _result(
             ),
         )
     active = [p for p in table.players if p != table.sitting_out]
+
+    def written(deltas: Mapping[str, Fraction]) -> Line:
+        shown = {p: deltas[p] for p in active}
+        return deltas_line(shown, _one_against_three(shown))
+
     if options.kontra_in_score:
-        lines.append(deltas_line({p: money[p] for p in active}))
+        lines.append(written(money))
         return HandScore(money, tuple(lines))
-    lines.append(
-        Line(gettext_noop("Schrift: {deltas}"), {"deltas": deltas_line({p: schrift[p] for p in active})})
-    )
+    lines.append(Line(gettext_noop("Schrift: {deltas}"), {"deltas": written(schrift)}))
     if money != schrift:
-        lines.append(
-            Line(gettext_noop("Money: {deltas}"), {"deltas": deltas_line({p: money[p] for p in active})})
-        )
+        lines.append(Line(gettext_noop("Money: {deltas}"), {"deltas": written(money)}))
     return HandScore(schrift, tuple(lines), money)
+
+
+def _one_against_three(deltas: Mapping[str, Fraction]) -> dict[str, Arg]:
+    """``3 × 4`` beside the one who gets or pays what each of the three others pays or gets."""
+    for player, value in deltas.items():
+        others = {v for p, v in deltas.items() if p != player}
+        if len(deltas) == 4 and len(others) == 1 and value and value == -3 * next(iter(others)):
+            return {player: Formula((3, " × ", abs(next(iter(others)))))}
+    return {}
 
 
 def score_hand(hand: KoenigrufenHand, table: Table, options: KoenigrufenOptions) -> HandScore:
@@ -1629,7 +1639,7 @@ def score_hand(hand: KoenigrufenHand, table: Table, options: KoenigrufenOptions)
     if hand.game in NEGATIVE_GAMES:
         return score_negative(hand, table, options)
     items, lines = positive_items(hand, options)
-    lines = [*lines, *(_item_line(item, options.kontra_in_score) for item in items)]
+    lines = [*(_item_line(item, options.kontra_in_score) for item in items), *lines]
     lines.append(_mode_line(hand))
     schrift = _pays(table, hand, items, with_kontra=False)
     money = _pays(table, hand, items, with_kontra=True)
