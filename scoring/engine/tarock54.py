@@ -46,13 +46,12 @@ POINTS_BLATT = re.compile(r"\s*([0-9]{1,2})\s*(?:/\s*([0-2]))?\s*")
 
 def parse_thirds(value: Any) -> int | None:
     """Card points written as whole points (``41``, ``"41"``) or points and Blatt
-    (``"41/2"``), as thirds; None when it is neither (decimals are not card points here)."""
+    (``"41/2"``), as thirds; None when it is neither: decimals (``41.5``, ``41.0``) are not
+    card points here, a third is a Blatt."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return 3 * value if 0 <= value <= 1000 else None
-    if isinstance(value, float):
-        return 3 * int(value) if value.is_integer() and 0 <= value <= 1000 else None
     if isinstance(value, str):
         found = POINTS_BLATT.fullmatch(value)
         if found is None:

@@ -543,6 +543,8 @@ REFUSALS = [
     ("a Kontra above Sub", dreier(40, kontra=4), None, "kontra"),
     ("points above 70/0", dreier("70/1"), None, "points"),
     ("points with decimals", dreier(41.5), None, "points"),
+    ("points written as a decimal number", dreier(41.0), None, "points"),
+    ("points as text with decimals", dreier("41.5"), None, "points"),
     ("a Blatt of 3", dreier("41/3"), None, "points"),
     ("a bird in a Dreier", dreier(40, bird="pagat"), None, "bird"),
     (
