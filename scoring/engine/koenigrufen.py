@@ -1036,24 +1036,23 @@ def radl_factor(earlier: Sequence[StoredHand], at_table: int) -> int:
 # Reading the values tables and the fields of two shapes
 
 
-def _bad(path: str, text: str, **args: Arg) -> InvalidInput:
-    return invalid(path, text, **args)
-
-
 def _whole(value: Any, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def read_game_values(raw: Any) -> dict[Game, int]:
     if not isinstance(raw, Mapping):
-        raise _bad("options.game_values", gettext_noop("must be an object {game: value}"))
+        raise invalid(
+            "options.game_values",
+            gettext_noop("must be an object of games and their values, for example dreier: 5"),
+        )
     out: dict[Game, int] = {}
     for key, value in raw.items():
         path = f"options.game_values.{key}"
         if key not in tuple(Game):
-            raise _bad(path, gettext_noop("not a game; games: {allowed}"), allowed=allowed_list(Game))
+            raise invalid(path, gettext_noop("not a game; games: {allowed}"), allowed=allowed_list(Game))
         if not _whole(value, 1, MAX_GAME_VALUE):
-            raise _bad(
+            raise invalid(
                 path,
                 gettext_noop("a whole number from 1 to {high} (got {got})"),
                 high=MAX_GAME_VALUE,
@@ -1065,19 +1064,26 @@ def read_game_values(raw: Any) -> dict[Game, int]:
 
 def read_premium_values(raw: Any) -> dict[str, tuple[int, int]]:
     if not isinstance(raw, Mapping):
-        raise _bad("options.premium_values", gettext_noop("must be an object {premium: [silent, announced]}"))
+        raise invalid(
+            "options.premium_values",
+            gettext_noop(
+                "must be an object of premiums and their two values, for example uhu: [1, 3] (silent, announced)"
+            ),
+        )
     keys = (*(t.value for t in PremiumType), "valat")
     out: dict[str, tuple[int, int]] = {}
     for key, value in raw.items():
         path = f"options.premium_values.{key}"
         if key not in keys:
-            raise _bad(path, gettext_noop("not a premium; premiums: {allowed}"), allowed=allowed_list(keys))
+            raise invalid(
+                path, gettext_noop("not a premium; premiums: {allowed}"), allowed=allowed_list(keys)
+            )
         if not (
             isinstance(value, list)
             and len(value) == 2
             and all(_whole(v, 0, MAX_PREMIUM_VALUE) for v in value)
         ):
-            raise _bad(
+            raise invalid(
                 path,
                 gettext_noop("two whole numbers from 0 to {high}, [silent, announced] (got {got})"),
                 high=MAX_PREMIUM_VALUE,
@@ -1658,10 +1664,6 @@ def _mode_line(hand: KoenigrufenHand) -> Line:
     )
 
 
-def _points_arg(thirds: int) -> str:
-    return thirds_text(thirds)
-
-
 def _game_item_value(hand: KoenigrufenHand, options: KoenigrufenOptions) -> int:
     value = options.game_value(hand.game)
     assert value is not None
@@ -1735,10 +1737,10 @@ def positive_items(hand: KoenigrufenHand, options: KoenigrufenOptions) -> tuple[
             notes.append(Line(gettext_noop("A made silent Valat voids the Kontra on the game")))
             kontra = 0
         what = (
-            Line(gettext_noop("{game} won with {points}"), {"game": label, "points": _points_arg(points)})
+            Line(gettext_noop("{game} won with {points}"), {"game": label, "points": thirds_text(points)})
             if won
             else Line(
-                gettext_noop("{game} lost with {points}"), {"game": label, "points": _points_arg(points)}
+                gettext_noop("{game} lost with {points}"), {"game": label, "points": thirds_text(points)}
             )
         )
         if doubled:

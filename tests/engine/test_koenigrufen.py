@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scoring.engine import HandScore, HandType, Table, read_session, score_session
+from scoring.engine import HandScore, HandType, InvalidInput, Table, read_session, score_session
 from scoring.engine.koenigrufen import TARIFFS, Game, Koenigrufen, Scheme, Tariff, trischaken_deltas
 
 from .support import FIVE, FOUR, fixture, one_hand, refused, session
@@ -855,3 +855,11 @@ def test_the_hand_form_asks_in_the_tables_order_with_only_the_tariffs_games_and_
     premiums = next(f for f in fields if f.name == "premiums")
     types = next(f for f in premiums.fields if f.name == "type")
     assert "mondfang" not in types.choices and "trull" in types.choices
+
+
+@pytest.mark.parametrize("key", ["game_values", "premium_values"])
+def test_a_value_table_that_is_not_an_object_is_refused_in_words(key: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        read_session({"variant": "koenigrufen", "players": FOUR, "options": {key: [5]}, "hands": []})
+    assert caught.value.field == f"options.{key}"
+    assert "for example" in caught.value.describe()
