@@ -1122,10 +1122,13 @@ def _read_kontra(raw: Mapping[str, Any], game: Game | None, table: Table) -> Any
         levels: dict[str, int] = {}
         for name, level in value.items():
             if name not in table.active or name == raw.get("declarer"):
-                raise invalid(
+                raise InvalidInput(
                     f"kontra.{name}",
-                    gettext_noop("not an opponent in this hand; opponents: {allowed}"),
-                    allowed=names(p for p in table.active if p != raw.get("declarer")),
+                    Line(
+                        gettext_noop("not an opponent in this hand; opponents: {allowed}"),
+                        {"allowed": names(p for p in table.active if p != raw.get("declarer"))},
+                    ),
+                    label=_of_player(KONTRA_FIELD.label, str(name)),
                 )
             levels[name] = _opponent_level(name, level)
         return levels
@@ -1139,13 +1142,22 @@ def _read_kontra(raw: Mapping[str, Any], game: Game | None, table: Table) -> Any
     return clean_value(KONTRA_FIELD, value, True, table.active)
 
 
+def _of_player(label: str, name: str) -> Line:
+    """``Kontra, Bert``: a field's label with the player it is about."""
+    return Line(gettext_noop("{outer}, {inner}"), {"outer": Line(label), "inner": name})
+
+
 def _opponent_level(name: str, level: Any) -> int:
     if not _whole(level, 0, MAX_KONTRA):
-        raise invalid(
+        raise InvalidInput(
             f"kontra.{name}",
-            gettext_noop("a Kontra level from 0 to {high}: 1 Kontra, 2 Rekontra, 3 Subkontra (got {got})"),
-            high=MAX_KONTRA,
-            got=str(level),
+            Line(
+                gettext_noop(
+                    "a Kontra level from 0 to {high}: 1 Kontra, 2 Rekontra, 3 Subkontra (got {got})"
+                ),
+                {"high": MAX_KONTRA, "got": str(level)},
+            ),
+            label=_of_player(KONTRA_FIELD.label, name),
         )
     return int(level)
 
@@ -1263,17 +1275,25 @@ def _check_trischaken(hand: KoenigrufenHand, given: set[str], table: Table) -> N
         return
     for name in table.active:
         if 0 < each[name] < 4:
-            raise invalid(
+            raise InvalidInput(
                 f"points.{name}",
-                gettext_noop("0 without a trick, else at least 1/1: one trick holds four cards (got {got})"),
-                got=thirds_text(each[name]),
+                Line(
+                    gettext_noop(
+                        "0 without a trick, else at least 1/1: one trick holds four cards (got {got})"
+                    ),
+                    {"got": thirds_text(each[name])},
+                ),
+                label=_of_player(EACH_FIELD.label, name),
             )
     total = sum(each.values())
     if total != THIRDS:
-        raise invalid(
+        raise InvalidInput(
             "points",
-            gettext_noop("the four players' points add up to 70 (got {got})"),
-            got=thirds_text(total),
+            Line(
+                gettext_noop("the four players' points add up to 70 (got {got})"),
+                {"got": thirds_text(total)},
+            ),
+            label=Line(EACH_FIELD.label),
         )
 
 

@@ -759,6 +759,9 @@ def test_an_impossible_hand_is_refused_naming_its_field(
 ) -> None:
     error = refused("koenigrufen", FOUR, {"dealer": "Dora", **h}, options)
     assert (error.hand, error.field) == (1, field)
+    # One line a reader can take in: the hand, the field, what is wrong.
+    said = error.describe()
+    assert said.startswith(f"hand 1, {field}: ") and "\n" not in said and "{" not in said
 
 
 def test_at_five_the_first_hand_must_name_its_dealer() -> None:
