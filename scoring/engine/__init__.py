@@ -110,7 +110,11 @@ def summarize(variant: Variant, players: Sequence[str], hands: Sequence[StoredHa
 def score_session(session: Session, rate: Decimal | None = None) -> SessionResult:
     """Score every hand of a session and settle it."""
     variant = session.variant
-    scores = tuple(score_hand(variant, hand, session.options) for hand in session.hands)
-    stored = [variant.stored(hand, score) for hand, score in zip(session.hands, scores, strict=True)]
+    scores: list[HandScore] = []
+    stored: list[StoredHand] = []
+    for hand in session.hands:
+        score = variant.score_in_session(hand, session.options, stored)
+        scores.append(score)
+        stored.append(variant.stored(hand, score))
     summary = summarize(variant, session.players, stored, session.options)
-    return SessionResult(session, scores, summary, settle(summary.net, rate, summary.parts))
+    return SessionResult(session, tuple(scores), summary, settle(summary.net, rate, summary.parts))

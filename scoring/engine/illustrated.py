@@ -24,6 +24,15 @@ from typing import Any
 
 from .schema import Field, Kind, clean, label_at
 from .settlement import pairwise_net
+from .tarock54 import (
+    CARD_LIMIT,
+    CARD_VALUE,
+    KONTRA_CHOICE_LABELS,
+    KONTRA_LABEL,
+    POINTS,
+    card_thirds,
+    kontra_factor,
+)
 from .types import (
     Arg,
     Formula,
@@ -52,7 +61,7 @@ from .variant import (
     seat_stats,
 )
 
-TOTAL = 70  # the card points of the whole deck
+TOTAL = POINTS  # the card points of the whole deck
 TO_WIN = 36
 RENONCE_SURPLUS = 10
 MONDFANG = 5
@@ -136,8 +145,6 @@ BID_LABEL = {
 HELD_POINTS = gettext_noop(
     "gehalten counts {points}: Beck 5, the Wikipedia example 4, set under “Game points by bid”"
 )
-KONTRA_LABEL = {1: gettext_noop("Kontra"), 2: gettext_noop("Rekontra"), 3: gettext_noop("Subkontra")}
-KONTRA_CHOICE_LABELS = {0: gettext_noop("none"), **KONTRA_LABEL}
 ANNOUNCED_LABEL = {
     Announced.SILENT: gettext_noop("silent"),
     Announced.AFTER_TALON: gettext_noop("after the talon"),
@@ -1306,7 +1313,7 @@ class Scoring:
         factor: int = 1,
     ) -> Credit:
         """``(G + surplus − talon_rest) · M · K`` (times a valat factor) for each of ``players``."""
-        k = 1 << self.hand.kontra
+        k = kontra_factor(self.hand.kontra)
         head: list[str | int] = ["(", self.g, " + ", surplus]
         head += [" − ", talon_rest, ")"] if talon_rest else [")"]
         value = (self.g + surplus - talon_rest) * self.m * k * factor
@@ -1331,7 +1338,7 @@ class Scoring:
         base = PREMIUM_BASE[premium.type]
         announce = announcement_factor(premium.type, premium.announced)
         level = self.kontra_level(premium.kontra)
-        k = 1 << level
+        k = kontra_factor(level)
         value = base * announce * self.m * k * factor
         what: list[Arg] = [_announced(PREMIUM_LABEL[premium.type], premium.announced)]
         if level:
@@ -1447,7 +1454,7 @@ def game_credits(scoring: Scoring) -> tuple[list[Credit], ValatEffect]:
         ]
 
     if options.valat_scoring is ValatScoring.BECK_ADDITIVE:
-        k = 1 << hand.kontra
+        k = kontra_factor(hand.kontra)
         value = VALAT_VALUE[valat.announced] * scoring.m * k
         kontra = [KONTRA_LABEL[hand.kontra]] if hand.kontra else []
         line = Line(
@@ -1464,7 +1471,7 @@ def game_credits(scoring: Scoring) -> tuple[list[Credit], ValatEffect]:
     if options.valat_scoring is ValatScoring.BECK_FACTOR:
         factor = VALAT_VALUE[valat.announced]
     else:
-        factor = GRAZ_VALAT_FACTOR[valat.announced] << valat.kontra
+        factor = GRAZ_VALAT_FACTOR[valat.announced] * kontra_factor(valat.kontra)
         if valat.kontra:
             what.append(Line(gettext_noop("{kontra} on the valat"), {"kontra": KONTRA_LABEL[valat.kontra]}))
     what.append(Line(gettext_noop("Valat ×{factor}"), {"factor": factor}))
@@ -1636,9 +1643,8 @@ def describe_trischaken(hand: TrischakenHand, table: Table) -> Line:
 # --------------------------------------------------------------------------
 # Counting card points (for the web form's counter)
 
-# Kings, Tarock I (Pagat), XXI (Mond), Sküs: 5; queens 4; cavalls 3; jacks 2; the rest 1.
-CARD_VALUE = {"fives": 5, "queens": 4, "cavalls": 3, "jacks": 2, "others": 1}
-CARD_LIMIT = {"fives": 7, "queens": 4, "cavalls": 4, "jacks": 4, "others": 35}
+# Kings, Tarock I (Pagat), XXI (Mond), Sküs: 5; queens 4; cavalls 3; jacks 2; the rest 1
+# (CARD_VALUE and CARD_LIMIT of the 54-card deck, shared with Königrufen).
 # The 54 cards by value: 7 fives, 4 queens, 4 cavalls, 4 jacks, 19 plain tarocks and 16 pip cards.
 DECK = tuple(value for kind, value in CARD_VALUE.items() for _ in range(CARD_LIMIT[kind]))
 
@@ -1681,9 +1687,9 @@ def card_points(cards: CardCount) -> int:
                 limit=CARD_LIMIT[kind],
                 got=str(number),
             )
-    value = sum(CARD_VALUE[kind] * number for kind, number in cards.by_kind().items())
-    # The fraction is a third or two thirds, never a half: rounding is unambiguous.
-    return round(value - Fraction(2 * cards.cards, 3))
+    # 3·Σ − 2·n thirds; the fraction is a third or two thirds, never a half:
+    # rounding to whole points is unambiguous.
+    return round(Fraction(card_thirds(cards.by_kind()), 3))
 
 
 def count_by_threes(values: Sequence[int]) -> int:

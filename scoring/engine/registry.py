@@ -17,6 +17,7 @@ from types import MappingProxyType
 from .chambery import Chambery
 from .french import French
 from .illustrated import Illustrated
+from .koenigrufen import Koenigrufen
 from .variant import Variant, VariantOf
 
 # One line per game.
@@ -24,6 +25,7 @@ BUILT_IN: tuple[type[Variant], ...] = (
     French,
     Illustrated,
     Chambery,
+    Koenigrufen,
 )
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType({game.key: game() for game in BUILT_IN})

@@ -19,6 +19,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from .tarock54 import parse_thirds, thirds_json
 from .types import InvalidInput, Line, allowed_list, gettext_noop
 
 
@@ -75,6 +76,9 @@ class Field:
     # A player field that never offers the player chosen in this other field
     # (the partner is never the taker).
     other_than: str | None = None
+    # POINTS counted in thirds (Königrufen): whole points (41) or points and Blatt
+    # ("41/2"); the cleaned value is a Fraction of thirds.
+    thirds: bool = False
 
     def label_of(self, choice: Any) -> str:
         return self.choice_labels.get(choice, str(choice))
@@ -495,10 +499,35 @@ def parse_decimal(text: str) -> Decimal | None:
 
 
 def _points(f: Field, here: str, label: Line, value: Any) -> Fraction:
+    if f.thirds:
+        return _thirds(f, here, label, value)
     number = parse_points(value)
     if number is None or not _in_range(f, number) or (number / f.step).denominator != 1:
         raise _range(f, here, label, value)
     return number
+
+
+def _thirds(f: Field, here: str, label: Line, value: Any) -> Fraction:
+    thirds = parse_thirds(value)
+    if thirds is None or not _in_range(f, Fraction(thirds, 3)):
+        raise _fail(
+            here,
+            label,
+            gettext_noop(
+                "whole points from {low} to {high} or points and Blatt such as 41/2, "
+                "at most {high}/0 (got {got})"
+            ),
+            low=f.minimum or Fraction(0),
+            high=f.maximum or Fraction(0),
+            got=_show(value),
+        )
+    return Fraction(thirds, 3)
+
+
+def _point_json(f: Field, value: Fraction) -> int | float | str:
+    if f.thirds:
+        return thirds_json(int(value * 3))
+    return int(value) if value.denominator == 1 else float(value)
 
 
 def _in_range(f: Field, number: Fraction) -> bool:
@@ -513,9 +542,9 @@ def dump_value(f: Field, value: Any, *, defaults: bool = False) -> Any:
         return None
     match f.kind:
         case Kind.POINTS:
-            return int(value) if value.denominator == 1 else float(value)
+            return _point_json(f, value)
         case Kind.PLAYER_POINTS:
-            return {k: (int(v) if v.denominator == 1 else float(v)) for k, v in value.items()}
+            return {k: _point_json(f, v) for k, v in value.items()}
         case Kind.RECORD:
             return dump(f.fields, value, defaults=defaults)
         case Kind.LIST:

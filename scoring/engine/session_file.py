@@ -353,6 +353,8 @@ def _read_hand(
     dealer = rest.pop("dealer", None)
     if dealer is None:
         dealer = next_dealer(players, previous_dealer)
+        if dealer is None and isinstance(rest.get("sitting_out"), str):
+            dealer = variant.dealer_from_sitting_out(players, rest["sitting_out"])
         if dealer is None and variant.needs_dealer(players, options):
             raise invalid(
                 "dealer",
@@ -500,10 +502,19 @@ def result_to_json(
     def numbers(values: Mapping[str, Any]) -> dict[str, int | float]:
         return {name: points_to_json(values[name]) for name in players if name in values}
 
+    def hand_json(hand: HandScore) -> dict[str, Any]:
+        out: dict[str, Any] = {"deltas": numbers(hand.deltas)}
+        if hand.money is not None:
+            out["money"] = numbers(hand.money)
+        out["breakdown"] = hand.rendered()
+        return out
+
     out: dict[str, Any] = {
-        "hands": [{"deltas": numbers(hand.deltas), "breakdown": hand.rendered()} for hand in hands],
+        "hands": [hand_json(hand) for hand in hands],
         "totals": numbers(summary.totals),
     }
+    if summary.money_totals is not None:
+        out["money_totals"] = numbers(summary.money_totals)
     if with_series:
         out["series"] = [
             {

@@ -372,6 +372,9 @@ class HandScore:
 
     deltas: Mapping[str, Fraction]
     breakdown: tuple[Line, ...]
+    # Where a game writes a Kontra-free Schrift (Königrufen with kontra_in_score
+    # off): what the hand pays, every Kontra included. None: the deltas are paid.
+    money: Mapping[str, Fraction] | None = None
 
     def rendered(self, translate: Translate = _identity, number: NumberFormat = format_number) -> list[str]:
         return [line.render(translate, number) for line in self.breakdown]

@@ -116,6 +116,7 @@ class StoredHand:
     dealer: str | None
     deltas: Mapping[str, Fraction]
     facts: frozenset[str] = frozenset()
+    money: Mapping[str, Fraction] | None = None  # what the hand pays, where it differs (HandScore.money)
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ class ScoredHand:
 
     def stored(self) -> StoredHand:
         """What a score sheet keeps of it."""
-        return StoredHand(self.record.table.dealer, self.score.deltas, self.facts)
+        return StoredHand(self.record.table.dealer, self.score.deltas, self.facts, self.score.money)
 
 
 @dataclass(frozen=True)
@@ -213,6 +214,9 @@ class Summary:
     # Where each section is paid on its own (an Illustriertes series): what each
     # settles, adding up to ``net``; the money is rounded part by part.
     parts: tuple[Mapping[str, Fraction], ...] = ()
+    # Where hands carry money besides the Schrift (HandScore.money): its sums,
+    # which ``net`` then settles.
+    money_totals: Mapping[str, Fraction] | None = None
 
 
 class VariantOf(Generic[OptionsT, PlayT]):
@@ -395,6 +399,19 @@ class VariantOf(Generic[OptionsT, PlayT]):
             stats=self.hand_stats(record, options),
         )
 
+    def score_in_session(
+        self, record: HandRecord, options: OptionsT, earlier: Sequence[StoredHand]
+    ) -> HandScore:
+        """Score one hand in its place in a session, ``earlier`` being the hands
+        before it; games where earlier hands change a hand's value (Königrufen's
+        doubled Radl) override this."""
+        return self.score_record(record, options)
+
+    def dealer_from_sitting_out(self, players: Sequence[str], sitting_out: str) -> str | None:
+        """The dealer a first hand implies by naming who sits out, where that
+        names him (at five in Königrufen the dealer sits out)."""
+        return None
+
     def describe(self, record: HandRecord) -> Line:
         """The hand in short, for the scoreboard and the score sheet."""
         raise NotImplementedError
@@ -425,7 +442,7 @@ class VariantOf(Generic[OptionsT, PlayT]):
         return tuple(name for name, total in section.totals.items() if total == best)
 
     def stored(self, record: HandRecord, score: HandScore) -> StoredHand:
-        return StoredHand(record.table.dealer, score.deltas, self.hand_facts(record))
+        return StoredHand(record.table.dealer, score.deltas, self.hand_facts(record), score.money)
 
     def describe_record(self, record: HandRecord) -> Line:
         if record.type is HandType.REDEAL:

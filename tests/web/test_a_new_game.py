@@ -47,13 +47,17 @@ def dummy(settings) -> Iterator[None]:
 def test_the_settings_add_the_game_to_the_registry_and_taking_it_out_removes_it(settings):
     assert "dummy" not in registry()
     settings.TAROCK_EXTRA_GAMES = [PATH]
-    assert list(registry()) == ["french", "illustrated", "chambery", "dummy"]
+    assert list(registry()) == ["french", "illustrated", "chambery", "koenigrufen", "dummy"]
     settings.TAROCK_EXTRA_GAMES = []
-    assert list(registry()) == ["french", "illustrated", "chambery"]
+    assert list(registry()) == ["french", "illustrated", "chambery", "koenigrufen"]
 
 
 def test_the_registry_is_one_line_per_game_and_never_changes_at_run_time(settings):
-    assert [game.key for game in BUILT_IN] == list(VARIANTS) == ["french", "illustrated", "chambery"]
+    assert (
+        [game.key for game in BUILT_IN]
+        == list(VARIANTS)
+        == ["french", "illustrated", "chambery", "koenigrufen"]
+    )
     settings.TAROCK_EXTRA_GAMES = [PATH]
     with_dummy = registry()
     # The engine's own list stays as it was; the deployment's list is built once.

@@ -240,7 +240,9 @@ def test_a_game_not_registered_is_refused_the_same_way(monkeypatch, capsys):
     assert exit_.value.code == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith('variant: must be one of french, illustrated (got "chambery")')
+    assert captured.err.startswith(
+        'variant: must be one of french, illustrated, koenigrufen (got "chambery")'
+    )
 
 
 class _Stdin:

@@ -200,6 +200,7 @@ def engine_texts() -> set[str]:
         "french": [["A", "B", "C", "D"], ["A", "B", "C", "D", "E"]],
         "illustrated": [["A", "B", "C"]],
         "chambery": [["A", "B", "C"], ["A", "B", "C", "D"], ["A", "B", "C", "D", "E"]],
+        "koenigrufen": [["A", "B", "C", "D"], ["A", "B", "C", "D", "E"]],
     }
     for key, variant in VARIANTS.items():
         texts.add(variant.name)
@@ -244,6 +245,9 @@ SESSIONS = [
     "rich-illustrated.json",
     "rich-chambery.json",
     "rich-chambery-croise.json",
+    "koenigrufen-ooe-settlements.json",
+    "koenigrufen-ooe-trischaken.json",
+    "koenigrufen-ooe-renonce.json",
 ]
 
 
@@ -365,6 +369,7 @@ def hand_forms() -> Iterator[tuple[tuple[Field, ...], tuple[str, ...]]]:
         "french": [("A", "B", "C", "D"), ("A", "B", "C", "D", "E")],
         "illustrated": [("A", "B", "C")],
         "chambery": [("A", "B", "C"), ("A", "B", "C", "D"), ("A", "B", "C", "D", "E")],
+        "koenigrufen": [("A", "B", "C", "D"), ("A", "B", "C", "D", "E")],
     }
     extra = {"illustrated": {"all_pass": "trischaken"}, "chambery": {"four_player_form": "croise"}}
     for key, variant in VARIANTS.items():
