@@ -27,7 +27,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import caching
+from plumbing import caching
+from plumbing.pages import TOKEN_MARK
 from scoring.chart import running_total_svg
 from scoring.engine import (
     VARIANTS,
@@ -42,7 +43,6 @@ from scoring.engine import (
 )
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
 from scoring.models import Hand, HandChange, Session
-from scoring.pages import TOKEN_MARK
 from scoring.presentation import house_rules, signed
 from scoring.services.games import Game, game_of
 from scoring.services.hands import proposed_dealer_after
@@ -449,7 +449,7 @@ def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]
 
 
 def sheet_page_key(session: Session, right: int) -> tuple[object, ...]:
-    """What a kept sheet page (``scoring.pages``) shows that may change: this version
+    """What a kept sheet page (``plumbing.pages``) shows that may change: this version
     of the sheet and its frame (``sheet_frame_key``)."""
     return (session.sheet_key, *sheet_frame_key(session, right))
 
@@ -519,7 +519,7 @@ def hand_rows(
         "share_token": share_token,
         "restorable": restorable and not share_token,
         # A deleted row's restore form: the row is kept for every reader of the sheet,
-        # so each page puts its reader's own token in (``scoring.pages``).
+        # so each page puts its reader's own token in (``plumbing.pages``).
         "csrf_mark": TOKEN_MARK,
     }
     parts = []

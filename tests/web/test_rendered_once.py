@@ -14,10 +14,10 @@ from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from plumbing.compression import quick_gzip_page
 from scoring import services
 from scoring.models import Hand
 from scoring.sheet import SHOWN_HANDS
-from scoring.views.common import quick_gzip_page
 from tests.web.test_views import form_data, sheet_totals
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # Anna +240
