@@ -32,8 +32,9 @@ from scoring.engine.session_file import dumps_document, hand_document, session_d
 from scoring.engine.types import points_to_json
 from scoring.models import Hand, Session
 from scoring.presentation import number, render_line
+from scoring.printing import print_context
 from scoring.services.games import Game, game_of
-from scoring.sheet import Sheet, build_sheet, print_context
+from scoring.sheet import Sheet, build_sheet
 
 KINDS = ("json", "csv", "pdf")
 # How a CSV separates cells and writes decimals: {format: (cell separator, decimal separator)}.

@@ -14,7 +14,7 @@ from plumbing.compression import quick_gzip_page
 from scoring import exports
 from scoring.models import Session
 from scoring.services import Right
-from scoring.sheet import sheet_context, sheet_frame_key, sheet_holes, sheet_page_key
+from scoring.sheet_html import sheet_context, sheet_frame_key, sheet_holes, sheet_page_key
 from scoring.views.common import Request, own_session, session_and_right, whole
 
 
