@@ -28,11 +28,11 @@ from functools import cached_property, lru_cache
 from operator import add
 from typing import TYPE_CHECKING, Any
 
-from plumbing.queries import StoredRow
 from scoring.engine import HandType, Line, SectionKind, Settlement, StoredHand, Summary, settle
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
 
 if TYPE_CHECKING:
+    from plumbing.queries import StoredRow
     from scoring.models import Session
     from scoring.services.games import Game
 
