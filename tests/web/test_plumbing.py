@@ -34,7 +34,10 @@ def packages() -> list[Path]:
 
 def project_files() -> list[Path]:
     return sorted(
-        path for folder in [*packages(), PLUMBING] for path in folder.rglob("*.py") if "__pycache__" not in path.parts
+        path
+        for folder in [*packages(), PLUMBING]
+        for path in folder.rglob("*.py")
+        if "__pycache__" not in path.parts
     )
 
 
@@ -155,8 +158,8 @@ def test_the_read_model_reads_no_database_cache_or_template():
 
 def test_the_statements_use_the_apps_own_words():
     """The values the written-out statements compare with are the models' own."""
-    assert queries.OWNER_ROLE == Membership.Role.OWNER.value
-    assert queries.EDITED == HandChange.Action.EDITED.value
+    assert Membership.Role.OWNER.value == queries.OWNER_ROLE
+    assert HandChange.Action.EDITED.value == queries.EDITED
     assert [int(right) for right in Right] == [
         queries.RIGHT_NONE,
         queries.RIGHT_READ,
