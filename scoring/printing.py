@@ -138,9 +138,7 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
         settlement = section.settlement or settle(section.totals, session.money_rate)
         title = _("%(name)s, series %(n)s") % {"name": session.name, "n": series}
     closing = sheet.closing_rows(section)
-    if section is not None or not (
-        sheet.game.variant.section_kind and sheet.game.variant.section_kind.settled_each
-    ):
+    if section is not None or not sheet.settled_each:
         chart = chart_of(players, rows, title=_("Running totals"), monochrome=True)
     else:  # the whole evening of a game settled series by series: the balance, as on the board
         chart = chart_of(players, rows, title=_("Balance after each hand"), balance=True, monochrome=True)

@@ -127,10 +127,11 @@ def hand_rows(
 def board_chart(sheet: Sheet) -> str:
     """The running-total chart of the whole evening (empty before the first hand);
     where series are settled on their own, each player's balance after each hand."""
-    kind = sheet.game.variant.section_kind
-    if kind is not None and kind.settled_each:
-        return chart_of(sheet.players, sheet.rows, title=_("Balance after each hand"), balance=True)
-    return chart_of(sheet.players, sheet.rows, title=_("Running totals"))
+    if not sheet.rows:
+        return ""
+    title = _("Balance after each hand") if sheet.settled_each else _("Running totals")
+    series = sheet.chart_series
+    return running_total_svg(sheet.players, series.lines, series.breaks, title=title)
 
 
 def chart_of(

@@ -243,13 +243,18 @@ class Sheet:
             HeadRow("balance", Line(gettext_noop("Balance")), tuple(settled[name] for name in self.players)),
         ]
 
+    @property
+    def settled_each(self) -> bool:
+        """Whether each series is settled on its own (the balance is what is paid)."""
+        kind = self.game.variant.section_kind
+        return kind is not None and kind.settled_each
+
     @cached_property
     def chart_series(self) -> ChartSeries:
         """The lines of the evening's chart (none before the first hand): the
         running totals; where series are settled on their own, each player's
         balance after each hand."""
-        kind = self.game.variant.section_kind
-        return chart_series_of(self.rows, balance=kind is not None and kind.settled_each)
+        return chart_series_of(self.rows, balance=self.settled_each)
 
     def section(self, number: int) -> SheetSection:
         """A series that is settled on its own, by its number (``LookupError`` if none)."""

@@ -64,7 +64,7 @@ def raw_sql(source: str) -> list[str]:
         if isinstance(node, ast.alias) and node.name.rpartition(".")[2] in ("RawSQL", "RunSQL"):
             found.append(f"{line}: import {node.name}")
         if isinstance(node, ast.JoinedStr):
-            text = "".join(part.value for part in node.values if isinstance(part, ast.Constant))
+            text = "".join(str(part.value) for part in node.values if isinstance(part, ast.Constant))
             if SQL.search(text):
                 found.append(f"{line}: f-string {text[:40]!r}")
         elif (
