@@ -166,3 +166,13 @@ def test_the_statements_use_the_apps_own_words():
         queries.RIGHT_RECORD,
         queries.RIGHT_OWN,
     ]
+
+
+def test_the_release_fingerprint_covers_the_plumbing():
+    """Kept pages and the offline worker's caches are named after the files the
+    pages are drawn from: the plumbing draws them too (the kept-page splice)."""
+    from plumbing import offline
+
+    sources = offline.page_sources()
+    assert (PLUMBING / "pages.py").resolve() in sources
+    assert (PLUMBING / "compression.py").resolve() in sources
