@@ -16,7 +16,7 @@ Why these values:
   one request: a slow request in one thread does not stop it.
 - graceful_timeout 60 s: how long a worker that is ending (after max_requests, or
   on a restart) may take to finish the requests it has started.
-- Each worker starts its PDF drawing server as it starts (scoring.pdf), so the
+- Each worker starts its PDF drawing server as it starts (plumbing.pdf), so the
   first PDF drawn does not wait for WeasyPrint's import; the server ends with it.
 - No control socket: gunicorn's runtime control (gunicornc) is not used, and two
   servers on one machine (a load test beside the app) would share its one path.
@@ -37,12 +37,12 @@ control_socket_disable = True
 
 
 def post_worker_init(worker: object) -> None:
-    from scoring.pdf import start_drawing_server
+    from plumbing.pdf import start_drawing_server
 
     start_drawing_server()
 
 
 def worker_exit(server: object, worker: object) -> None:
-    from scoring.pdf import stop_drawing_server
+    from plumbing.pdf import stop_drawing_server
 
     stop_drawing_server()

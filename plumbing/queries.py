@@ -1,37 +1,75 @@
-"""Every SQL statement written out by hand lives here, and rows read with one are
-made into model instances as the ORM makes them. For the few reads on every
-request (the login session, the user, the session a page shows, a watcher's
-poll), building the query with the ORM cost more than running it."""
+"""Every SQL statement written out by hand lives here (a test keeps it so).
+
+For the few reads on every request (the login session, the user, the session a
+page shows with the reader's right on it, a watcher's poll, a season or a
+roster player of a group's page) and the sheet's stored hands, building the
+query with the ORM cost more than running it (README, "Benchmark": the access
+check of every session page 2.0 → 0.14 ms, the 60-hand sheet built in
+2.8–3.1 → 1.6 ms).
+
+Each statement is built once, the first time it is used (the models are looked
+up by their label then: plumbing imports no app), with every value a parameter.
+A row comes back as a dataclass whose fields are read by column name; a model's
+columns are selected under the name ``alias.column`` and made into an instance
+as the ORM makes it (``from_row``).
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any, TypeVar, cast
 
 from django.apps import apps
 from django.db import connections
-from django.db.models import Model
+from django.db.models import IntegerField, Model
+from django.db.models.expressions import RawSQL
+from django.utils import timezone
 
 M = TypeVar("M", bound=Model)
 
+# The models the statements read, by label.
+SESSION, HAND, HAND_CHANGE, SEAT = "scoring.Session", "scoring.Hand", "scoring.HandChange", "scoring.Seat"
+GROUP, MEMBERSHIP, SEASON, GROUP_PLAYER = (
+    "scoring.Group",
+    "scoring.Membership",
+    "scoring.Season",
+    "scoring.GroupPlayer",
+)
+USER, LOGIN_SESSION = "auth.User", "sessions.Session"
 
-def columns(model: type[Model], alias: str) -> str:
-    """Every column of ``model``'s table, in field order, for ``from_row``."""
-    return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
+
+def model(label: str) -> type[Model]:
+    return apps.get_model(label)
 
 
-def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+def table(label: str) -> str:
+    return f'"{model(label)._meta.db_table}"'
+
+
+def named_columns(label: str, alias: str) -> str:
+    """Every column of the model's table, each selected as ``"alias.column"``, for ``from_named``."""
+    return ", ".join(
+        f'{alias}."{field.column}" AS "{alias}.{field.column}"'
+        for field in model(label)._meta.concrete_fields
+    )
+
+
+def fetch_named(sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
+    """The first row of the statement, by column name."""
     with connections["default"].cursor() as cursor:
         cursor.execute(sql, params)
-        row: tuple[Any, ...] | None = cursor.fetchone()
-        return row
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        return dict(zip([column[0] for column in cursor.description], row, strict=True))
 
 
 def from_row(model: type[M], row: Sequence[Any]) -> M:
-    """The instance of a row read with ``columns(model)``, its values converted as
+    """The instance of a model's columns read in field order, its values converted as
     the ORM converts them (dates, JSON, decimals, for the database in use)."""
     connection = connections["default"]
     fields = model._meta.concrete_fields
@@ -44,6 +82,320 @@ def from_row(model: type[M], row: Sequence[Any]) -> M:
     return model.from_db("default", [field.attname for field in fields], values)
 
 
+def from_named(label: str, row: dict[str, Any], alias: str) -> Any:
+    """The instance of the model's columns read with ``named_columns(label, alias)``."""
+    found = model(label)
+    return from_row(found, [row[f"{alias}.{field.column}"] for field in found._meta.concrete_fields])
+
+
+# -- login sessions and users ---------------------------------------------------------------
+
+
+@cache
+def _login_session_sql() -> str:
+    return (
+        f'SELECT "session_data" FROM {table(LOGIN_SESSION)} WHERE "session_key" = %s AND "expire_date" > %s'
+    )
+
+
+def login_session_data(key: str) -> str | None:
+    """The signed data of a login session not yet expired (Django's own check)."""
+    now = connections["default"].ops.adapt_datetimefield_value(timezone.now())
+    row = fetch_named(_login_session_sql(), [key, now])
+    return None if row is None else str(row["session_data"])
+
+
+@cache
+def _user_sql() -> str:
+    return f'SELECT {named_columns(USER, "u")} FROM {table(USER)} u WHERE u."id" = %s'
+
+
+def user(pk: Any) -> Any:
+    """The user with this id, or None."""
+    row = fetch_named(_user_sql(), [pk])
+    return None if row is None else from_named(USER, row, "u")
+
+
+# -- access: who may see and change an evening ----------------------------------------------
+
+# A user's right on an evening (``scoring.services.access.Right`` takes these values).
+RIGHT_NONE, RIGHT_READ, RIGHT_RECORD, RIGHT_OWN = 0, 1, 2, 3
+RIGHT_PARAMS = 5  # the user's id, this many times
+OWNER_ROLE = "owner"  # a membership's role that owns the group's evenings
+
+
+def right_sql(session: str) -> str:
+    """The rule (``scoring.services.access``): the user's right on the session row
+    ``session`` (a table alias), taking the user's id ``RIGHT_PARAMS`` times."""
+    member = (
+        f'SELECT 1 FROM {table(MEMBERSHIP)} m WHERE m."group_id" = {session}."group_id" AND m."user_id" = %s'
+    )
+    editors = f'"{cast(Any, model(SESSION)).editors.through._meta.db_table}"'
+    editor = f'SELECT 1 FROM {editors} e WHERE e."session_id" = {session}."id" AND e."user_id" = %s'
+    return (
+        "CASE"
+        f' WHEN {session}."group_id" IS NULL AND {session}."owner_id" = %s THEN {RIGHT_OWN:d}'
+        f" WHEN EXISTS ({member} AND m.\"role\" = '{OWNER_ROLE}') THEN {RIGHT_OWN:d}"
+        f" WHEN EXISTS ({member}) THEN {RIGHT_RECORD:d}"
+        f" WHEN EXISTS ({editor}) THEN {RIGHT_RECORD:d}"
+        f' WHEN {session}."owner_id" = %s THEN {RIGHT_READ:d}'  # started it in a group she has left
+        f" ELSE {RIGHT_NONE:d} END"
+    )
+
+
+def right_params(user_id: Any) -> list[Any]:
+    return [user_id] * RIGHT_PARAMS
+
+
+def right_of(user_id: Any) -> RawSQL:
+    """The rule as an expression for the ORM's queries of sessions."""
+    return RawSQL(right_sql(table(SESSION)), right_params(user_id), output_field=IntegerField())
+
+
+@dataclass(frozen=True)
+class SessionAndRight:
+    session: Any  # scoring.Session
+    right: int
+
+
+@dataclass(frozen=True)
+class HandAndRight:
+    hand: Any  # scoring.Hand, its ``session`` set
+    right: int
+
+
+@dataclass(frozen=True)
+class GroupAndRole:
+    group: Any  # scoring.Group
+    role: str
+
+    @property
+    def owner(self) -> bool:
+        return self.role == OWNER_ROLE
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """A session's row as read, not yet made a model instance: a watcher's poll
+    with nothing changed needs only its version."""
+
+    values: dict[str, Any]
+
+    @property
+    def version(self) -> int:
+        return int(self.values["s.version"])
+
+    def session(self) -> Any:
+        return from_named(SESSION, self.values, "s")
+
+
+@cache
+def _session_and_right_sql() -> str:
+    return (
+        f'SELECT {named_columns(SESSION, "s")}, {right_sql("s")} AS "right" FROM {table(SESSION)} s'
+        ' WHERE s."deleted_at" IS NULL AND s."id" = %s'
+    )
+
+
+def session_and_right(user_id: Any, pk: int) -> SessionAndRight | None:
+    """An evening not deleted and the user's right on it, in one statement."""
+    row = fetch_named(_session_and_right_sql(), [*right_params(user_id), pk])
+    return None if row is None else SessionAndRight(from_named(SESSION, row, "s"), int(row["right"]))
+
+
+@cache
+def _hand_and_right_sql() -> str:
+    return (
+        f'SELECT {named_columns(SESSION, "s")}, {named_columns(HAND, "h")}, {right_sql("s")} AS "right"'
+        f' FROM {table(HAND)} h INNER JOIN {table(SESSION)} s ON s."id" = h."session_id"'
+        ' WHERE s."deleted_at" IS NULL AND h."id" = %s AND s."id" = %s'
+    )
+
+
+def hand_and_right(user_id: Any, hand_id: int, pk: int) -> HandAndRight | None:
+    """A hand of an evening not deleted, with its evening and the user's right on it, in one statement."""
+    row = fetch_named(_hand_and_right_sql(), [*right_params(user_id), hand_id, pk])
+    if row is None:
+        return None
+    hand = from_named(HAND, row, "h")
+    hand.session = from_named(SESSION, row, "s")
+    return HandAndRight(hand, int(row["right"]))
+
+
+@cache
+def _group_of_member_sql() -> str:
+    return (
+        f'SELECT {named_columns(GROUP, "g")}, m."role" AS "role" FROM {table(GROUP)} g'
+        f' INNER JOIN {table(MEMBERSHIP)} m ON m."group_id" = g."id" AND m."user_id" = %s'
+        ' WHERE g."id" = %s'
+    )
+
+
+def group_of_member(user_id: Any, pk: int) -> GroupAndRole | None:
+    """A group the user is a member of, and her role in it, in one statement."""
+    row = fetch_named(_group_of_member_sql(), [user_id, pk])
+    return None if row is None else GroupAndRole(from_named(GROUP, row, "g"), str(row["role"]))
+
+
+@cache
+def _shared_sql() -> str:
+    return (
+        f"SELECT {named_columns(SESSION, 's')} FROM {table(SESSION)} s"
+        ' WHERE s."deleted_at" IS NULL AND s."share_token" = %s'
+    )
+
+
+def shared_session(token: str) -> SessionRow | None:
+    """The row of the evening behind a share link, if not revoked or deleted."""
+    row = fetch_named(_shared_sql(), [token]) if token else None
+    return None if row is None else SessionRow(row)
+
+
+@cache
+def _seat_names_sql() -> str:
+    return f'SELECT "name" FROM {table(SEAT)} WHERE "session_id" = %s ORDER BY "position"'
+
+
+def seat_names(session_id: int) -> tuple[str, ...]:
+    """The players of an evening in playing order."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute(_seat_names_sql(), [session_id])
+        at = [column[0] for column in cursor.description].index("name")
+        return tuple(row[at] for row in cursor.fetchall())
+
+
+# -- the regular table ----------------------------------------------------------------------
+
+
+@cache
+def _season_of_group_sql() -> str:
+    return (
+        f'SELECT {named_columns(SEASON, "s")} FROM {table(SEASON)} s WHERE s."id" = %s AND s."group_id" = %s'
+    )
+
+
+def season_of_group(pk: int, group_id: int) -> Any:
+    """A named season of the group (read on every view of its table), or None."""
+    row = fetch_named(_season_of_group_sql(), [pk, group_id])
+    return None if row is None else from_named(SEASON, row, "s")
+
+
+@cache
+def _player_of_group_sql() -> str:
+    return (
+        f"SELECT {named_columns(GROUP_PLAYER, 'p')} FROM {table(GROUP_PLAYER)} p"
+        ' WHERE p."id" = %s AND p."group_id" = %s'
+    )
+
+
+def player_of_group(pk: int, group_id: int) -> Any:
+    """A player of the group's roster (read on every view of her page), or None."""
+    row = fetch_named(_player_of_group_sql(), [pk, group_id])
+    return None if row is None else from_named(GROUP_PLAYER, row, "p")
+
+
+# -- the sheet ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class StoredRow:
+    """A hand as the sheet reads it: never its inputs; its deltas and facts
+    decoded, its description left as JSON text (read only for the rows a page shows).
+    Not frozen: a frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``, which on a 500-hand sheet is time the sheet notices;
+    nothing changes one after it is read."""
+
+    id: int
+    number: int
+    version: int
+    type: str
+    dealer: str
+    sitting_out: str
+    note: str
+    deltas: dict[str, Any]
+    description: str
+    facts: list[str]
+    deleted_at: datetime | None
+    corrected: bool  # corrected after it was recorded (its history has an edit)
+
+
+# What the sheet reads of a hand, by column.
+STORED_FIELDS = (
+    "id",
+    "number",
+    "version",
+    "type",
+    "dealer",
+    "sitting_out",
+    "note",
+    "deltas",
+    "description",
+    "facts",
+)
+EDITED = "edited"  # the history's word for a correction (``HandChange.Action.EDITED``)
+
+
+@cache
+def _stored_rows_sql() -> str:
+    return (
+        "SELECT "
+        + ", ".join(f'h."{name}"' for name in (*STORED_FIELDS, "deleted_at"))
+        + f", EXISTS (SELECT 1 FROM {table(HAND_CHANGE)} c"
+        f""" WHERE c."hand_id" = h."id" AND c."action" = '{EDITED}') AS "corrected\""""
+        f' FROM {table(HAND)} h WHERE h."session_id" = %s ORDER BY h."number"'
+    )
+
+
+def stored_rows(session_id: int) -> list[StoredRow]:
+    """Every hand of the evening in number order, deleted ones too (what the ORM
+    spent building this statement and converting each row was most of the sheet's time)."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute(_stored_rows_sql(), [session_id])
+        names = [column[0] for column in cursor.description]
+        rows = cursor.fetchall()
+    at = {name: names.index(name) for name in (*STORED_FIELDS, "deleted_at", "corrected")}
+    deltas = _json_column([row[at["deltas"]] for row in rows])
+    facts = _json_column([row[at["facts"]] for row in rows])
+    i, n, v, t, d, s, o = (at[name] for name in STORED_FIELDS[:7])
+    text, deleted, corrected = at["description"], at["deleted_at"], at["corrected"]
+    return [
+        StoredRow(
+            row[i],
+            row[n],
+            row[v],
+            row[t],
+            row[d],
+            row[s],
+            row[o],
+            hand_deltas,
+            _json_text(row[text]),
+            hand_facts,
+            None if row[deleted] is None else _moment(row[deleted]),
+            bool(row[corrected]),
+        )
+        for row, hand_deltas, hand_facts in zip(rows, deltas, facts, strict=True)
+    ]
+
+
+def _json_column(values: list[Any]) -> list[Any]:
+    """A JSON column's values as the database driver gave them: text (SQLite),
+    decoded in one go as one array, or decoded already (PostgreSQL)."""
+    if any(isinstance(value, str) for value in values):
+        decoded: list[Any] = json.loads("[" + ",".join(map(_json_text, values)) + "]")
+        return decoded
+    return values
+
+
+def _json_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _moment(value: Any) -> datetime:
+    """A timestamp as the database driver gave it (text on SQLite), aware."""
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return moment if timezone.is_aware(moment) else moment.replace(tzinfo=UTC)
+
+
 # -- hands ----------------------------------------------------------------------------------
 # The save path of a hand (``scoring.services.hands``): the session's new version,
 # the first statement of every change of an evening's sheet (it takes the
@@ -52,27 +404,10 @@ def from_row(model: type[M], row: Sequence[Any]) -> M:
 # kept recording a hand at about 0.65 ms (the ORM's queries: about twice that).
 
 
-def _hands_model(label: str) -> type[Model]:
-    return apps.get_model(label)
-
-
-def _hands_table(label: str) -> str:
-    return f'"{_hands_model(label)._meta.db_table}"'
-
-
-def _hands_named(sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
-    """The statement's first row by column name, or None."""
-    with connections["default"].cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-        return None if row is None else dict(zip([c[0] for c in cursor.description], row, strict=True))
-
-
 @cache
 def _new_version_sql(open_only: bool) -> str:
-    return (
-        f'UPDATE {_hands_table("scoring.Session")} SET "version" = "version" + 1, "changed_at" = %s'
-        ' WHERE "id" = %s' + (' AND "closed_at" IS NULL' if open_only else "")
+    return f'UPDATE {table(SESSION)} SET "version" = "version" + 1, "changed_at" = %s WHERE "id" = %s' + (
+        ' AND "closed_at" IS NULL' if open_only else ""
     )
 
 
@@ -112,21 +447,17 @@ def _seats_changed_sql(players: int, session: str) -> str:
         return "1 = 1"
     names = ", ".join(["%s"] * players)
     return (
-        f"EXISTS (SELECT 1 FROM {_hands_table('scoring.Seat')} t"
+        f"EXISTS (SELECT 1 FROM {table(SEAT)} t"
         f' WHERE t."session_id" = {session} AND t."name" NOT IN ({names}))'
     )
 
 
 @cache
 def _recording_state_sql(players: int) -> str:
-    session = _hands_model("scoring.Session")
-    hands = f'FROM {_hands_table("scoring.Hand")} h WHERE h."session_id" = s."id"'
-    columns = ", ".join(
-        f's."{field.column}" AS "s.{field.column}"' for field in session._meta.concrete_fields
-    )
+    hands = f'FROM {table(HAND)} h WHERE h."session_id" = s."id"'
     seats = _seats_changed_sql(players, 's."id"')
     return (
-        f"SELECT {columns},"
+        f"SELECT {named_columns(SESSION, 's')},"
         f' (SELECT MAX(h."number") {hands}) AS "last_number",'
         f""" (SELECT h."dealer" {hands} AND h."deleted_at" IS NULL AND h."dealer" <> ''"""
         ' ORDER BY h."number" DESC LIMIT 1) AS "last_dealer",'
@@ -135,7 +466,7 @@ def _recording_state_sql(players: int) -> str:
         f' (SELECT h."id" {hands} AND h."client_token" = %s LIMIT 1) AS "retoken_hand",'
         f' (SELECT COUNT(*) {hands} AND h."deleted_at" IS NULL) AS "live_hands",'
         f' CASE WHEN {seats} THEN 1 ELSE 0 END AS "seats_changed"'
-        f' FROM {_hands_table("scoring.Session")} s WHERE s."id" = %s'
+        f' FROM {table(SESSION)} s WHERE s."id" = %s'
     )
 
 
@@ -144,13 +475,11 @@ def recording_state(
 ) -> RecordingState | None:
     """The session's ``RecordingState`` (None: no such session). ``players``: the
     names the caller read, in playing order."""
-    row = _hands_named(_recording_state_sql(len(players)), [client_token, retoken, *players, session_id])
+    row = fetch_named(_recording_state_sql(len(players)), [client_token, retoken, *players, session_id])
     if row is None:
         return None
-    model = _hands_model("scoring.Session")
-    session = from_row(model, [row[f"s.{field.column}"] for field in model._meta.concrete_fields])
     return RecordingState(
-        session=session,
+        session=from_named(SESSION, row, "s"),
         last_number=row["last_number"],
         last_dealer=row["last_dealer"],
         token_hand=row["token_hand"],
@@ -177,13 +506,13 @@ def _hand_state_sql(players: int) -> str:
     return (
         'SELECT h."version" AS "version", h."deleted_at" IS NOT NULL AS "deleted",'
         f' CASE WHEN {seats} THEN 1 ELSE 0 END AS "seats_changed"'
-        f' FROM {_hands_table("scoring.Hand")} h WHERE h."id" = %s'
+        f' FROM {table(HAND)} h WHERE h."id" = %s'
     )
 
 
 def hand_state(hand_id: int, *, players: Sequence[str]) -> HandState | None:
     """The hand's ``HandState`` (None: no such hand)."""
-    row = _hands_named(_hand_state_sql(len(players)), [*players, hand_id])
+    row = fetch_named(_hand_state_sql(len(players)), [*players, hand_id])
     if row is None:
         return None
     return HandState(
@@ -193,11 +522,11 @@ def hand_state(hand_id: int, *, players: Sequence[str]) -> HandState | None:
 
 @cache
 def _hand_write_sql(fields: tuple[str, ...], players: int) -> str:
-    hand = _hands_model("scoring.Hand")
+    hand = model(HAND)
     sets = ", ".join(f'"{cast(Any, hand._meta.get_field(name)).column}" = %s' for name in fields)
-    seats = _seats_changed_sql(players, f'{_hands_table("scoring.Hand")}."session_id"')
+    seats = _seats_changed_sql(players, f'{table(HAND)}."session_id"')
     return (
-        f'UPDATE {_hands_table("scoring.Hand")} SET {sets}, "version" = "version" + 1'
+        f'UPDATE {table(HAND)} SET {sets}, "version" = "version" + 1'
         f' WHERE "id" = %s AND "version" = %s AND "deleted_at" IS NULL AND NOT ({seats})'
     )
 

@@ -8,7 +8,7 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
 
-        from scoring.busy import watch_connection
+        from plumbing.busy import watch_connection
         from tarockscore import checks  # noqa: F401  (registers the start-up checks)
 
-        connection_created.connect(watch_connection, dispatch_uid="scoring.busy.watch_connection")
+        connection_created.connect(watch_connection, dispatch_uid="plumbing.busy.watch_connection")

@@ -128,9 +128,6 @@ def _forget_old(now: datetime) -> None:
                 model._default_manager.filter(pk__in=ids).delete()
 
 
-_USER = f'SELECT {queries.columns(User, "u")} FROM "{User._meta.db_table}" u WHERE u."id" = %s'
-
-
 class RateLimitedBackend(ModelBackend):
     """Django's user and password check, made only for an attempt the limits allow."""
 
@@ -141,11 +138,8 @@ class RateLimitedBackend(ModelBackend):
             pk = User._meta.pk.to_python(user_id)
         except ValidationError:
             return None
-        row = queries.fetch_one(_USER, [pk])
-        if row is None:
-            return None
-        user = queries.from_row(User, row)
-        return user if self.user_can_authenticate(user) else None
+        user = queries.user(pk)
+        return user if user is not None and self.user_can_authenticate(user) else None
 
     def authenticate(
         self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any

@@ -25,15 +25,16 @@ from django.utils.formats import get_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from scoring import caching
+from plumbing import caching
+from plumbing.pdf import PdfFailed, html_to_pdf
 from scoring.engine import Table
 from scoring.engine.session_file import dumps_document, hand_document, session_document
 from scoring.engine.types import points_to_json
 from scoring.models import Hand, Session
-from scoring.pdf import PdfFailed, html_to_pdf
 from scoring.presentation import number, render_line
+from scoring.printing import print_context
 from scoring.services.games import Game, game_of
-from scoring.sheet import Sheet, build_sheet, print_context
+from scoring.sheet import Sheet, build_sheet
 
 KINDS = ("json", "csv", "pdf")
 # How a CSV separates cells and writes decimals: {format: (cell separator, decimal separator)}.

@@ -1,5 +1,5 @@
 """The regular table's files: the season table and a player's statement, as PDF
-through the same pipeline as the score sheets (``scoring.pdf``), and the Kasse's
+through the same pipeline as the score sheets (``plumbing.pdf``), and the Kasse's
 bookings as CSV, written as the sheet's CSV is (``scoring.exports``)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from plumbing.pdf import html_to_pdf
 from scoring.exports import Export, csv_bytes, csv_dialect, csv_text
 from scoring.models import Booking, BookingLine, Group
-from scoring.pdf import html_to_pdf
 from scoring.services.stats import PlayerStats, SeasonTable
 
 

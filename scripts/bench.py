@@ -15,7 +15,7 @@ as a phone makes them (latency, not throughput):
   downloaded (the sheet built, its HTML written, the PDF drawn by a process
   forked from the worker's drawing server, which loaded WeasyPrint when the
   worker started) and downloaded again (from the cache); the peak memory of a
-  drawing in a fresh process of its own (``python -m scoring.pdf``);
+  drawing in a fresh process of its own (``python -m plumbing.pdf``);
 - the PDF of the largest sheet a PDF shows (500 hands), and three at once,
   with the floor page's latency meanwhile and the workers' memory after.
 
@@ -166,10 +166,10 @@ def save_cpu(phone: Phone, sheet: str, saves: int) -> float:
 
 
 def measure_pdfs(phone: Phone, port: int, printed: dict[int, Any], args: Any) -> dict[str, Any]:
+    from plumbing.pdf import MEMORY_BYTES
     from scoring import services
     from scoring.exports import print_html
     from scoring.exports import printed as printed_context
-    from scoring.pdf import MEMORY_BYTES
     from scoring.sheet import build_sheet
 
     out: dict[str, Any] = {"drawn": [], "again": []}
@@ -188,7 +188,7 @@ def measure_pdfs(phone: Phone, port: int, printed: dict[int, Any], args: Any) ->
         html = print_html({**printed_context(build_sheet(session)), "for_pdf": True})
         started = time.perf_counter()
         drawing = subprocess.Popen(
-            [sys.executable, "-m", "scoring.pdf", str(MEMORY_BYTES)],
+            [sys.executable, "-m", "plumbing.pdf", str(MEMORY_BYTES)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=ROOT,

@@ -90,7 +90,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "scoring.busy.DatabaseBusyMiddleware",  # SQLite locked too long: 503 "busy, try again"
+    "plumbing.busy.DatabaseBusyMiddleware",  # SQLite locked too long: 503 "busy, try again"
 ]
 
 ROOT_URLCONF = "tarockscore.urls"
@@ -136,7 +136,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # write waits up to `timeout` seconds for its turn: the largest allowed import
     # (5,000 hands) holds the lock 4-7 s on a quiet 2-core machine and 13-20 s
     # while the load test runs beside it (scripts/bench_import.py). A write that
-    # still finds the database locked is answered "busy, try again" (scoring.busy).
+    # still finds the database locked is answered "busy, try again" (plumbing.busy).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "transaction_mode": "IMMEDIATE",
@@ -145,7 +145,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
-# Rendered sheets, shared boards and PDFs, kept per session version (scoring.caching).
+# Rendered sheets, shared boards and PDFs, kept per session version (plumbing.caching).
 # "local": each server process keeps its own (one server). "database": one table
 # in DATABASE_URL that every server reads (several servers behind a proxy; create
 # it once with `manage.py createcachetable`). "redis://host:port/db": a Redis
@@ -157,14 +157,14 @@ CACHE_BACKENDS: dict[str, dict[str, Any]] = {
         "LOCATION": "tarockscore",
         # A hand's row is about 1 kB: room for many evenings' rows and pages.
         "OPTIONS": {"MAX_ENTRIES": 20_000},
-        "KEY_FUNCTION": "scoring.cache_keys.release_key",
+        "KEY_FUNCTION": "plumbing.cache_keys.release_key",
     },
     "database": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "tarockscore_cache",
         "OPTIONS": {"MAX_ENTRIES": 50_000},
-        # What one release drew is never served by the next (scoring.cache_keys).
-        "KEY_FUNCTION": "scoring.cache_keys.release_key",
+        # What one release drew is never served by the next (plumbing.cache_keys).
+        "KEY_FUNCTION": "plumbing.cache_keys.release_key",
     },
     "redis": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -172,7 +172,7 @@ CACHE_BACKENDS: dict[str, dict[str, Any]] = {
         # A Redis that does not answer fails the request within seconds rather
         # than hold a server thread; Redis itself bounds its memory (maxmemory).
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 5},
-        "KEY_FUNCTION": "scoring.cache_keys.release_key",
+        "KEY_FUNCTION": "plumbing.cache_keys.release_key",
     },
 }
 REDIS_SCHEMES = ("redis", "rediss")
@@ -263,12 +263,12 @@ STORAGES = {
 }
 
 # Session files uploaded for import are small; anything larger is refused while
-# it arrives (scoring.uploads), so it never reaches memory or a temporary file.
+# it arrives (plumbing.uploads), so it never reaches memory or a temporary file.
 SESSION_FILE_MAX_BYTES = 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_HANDLERS = [
-    "scoring.uploads.SizeLimitedUploadHandler",
+    "plumbing.uploads.SizeLimitedUploadHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
 ]
 
@@ -276,7 +276,7 @@ FILE_UPLOAD_HANDLERS = [
 BEHIND_PROXY = env_bool("BEHIND_PROXY")
 
 # Django's database sessions, read with one written-out statement per request.
-SESSION_ENGINE = "scoring.login_sessions"
+SESSION_ENGINE = "plumbing.login_sessions"
 SESSION_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"  # like the session cookie: not sent along with other sites' requests
 CSRF_COOKIE_HTTPONLY = False

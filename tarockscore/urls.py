@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from scoring.auth import RateLimitedLoginView
 
-handler500 = "scoring.busy.server_error"  # a busy SQLite is "busy, try again", never a server error
+handler500 = "plumbing.busy.server_error"  # a busy SQLite is "busy, try again", never a server error
 
 # Django's account pages without the password reset: no mail is sent from here, so
 # a reset link would never arrive. An account's owner changes the password while

@@ -2,7 +2,7 @@
 for them (``DoesNotExist``), so a stranger cannot even learn that it is there.
 
 One rule decides what a user may do with an evening (``Right``), written once
-in SQL (``_RIGHT``) and read with the evening's row in the same statement:
+in SQL (``plumbing.queries.right_sql``) and read with the evening's row in the same statement:
 
 - an evening in no group: its owner owns it; the editors named on it record and
   correct hands; nobody else has any right;
@@ -15,25 +15,24 @@ in SQL (``_RIGHT``) and read with the evening's row in the same statement:
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import IntegerField, QuerySet
-from django.db.models.expressions import RawSQL
+from django.db.models import QuerySet
 
 from plumbing import queries
-from scoring.models import Group, Hand, Membership, Session
+from scoring.models import Group, Hand, Session
 from scoring.services.sessions import restorable_since
 
 
 class Right(enum.IntEnum):
     """What a user may do with an evening; each right includes the ones before it."""
 
-    NONE = 0
-    READ = 1  # the sheet, its hands, the settlement, the print view and the files
-    RECORD = 2  # record, correct, delete and restore hands
-    OWN = 3  # its settings, players' names, house rules, closing, reopening, deleting, sharing, editors
+    NONE = queries.RIGHT_NONE
+    READ = queries.RIGHT_READ  # the sheet, its hands, the settlement, the print view and the files
+    RECORD = queries.RIGHT_RECORD  # record, correct, delete and restore hands
+    OWN = (
+        queries.RIGHT_OWN
+    )  # its settings, players' names, house rules, closing, reopening, deleting, sharing, editors
 
     @property
     def records(self) -> bool:
@@ -42,58 +41,6 @@ class Right(enum.IntEnum):
     @property
     def owns(self) -> bool:
         return self is Right.OWN
-
-
-def _right_sql(session: str) -> str:
-    """The rule: the user's ``Right`` on the session row ``session`` (a table alias),
-    in SQL taking the user's id ``_RIGHT_PARAMS`` times."""
-    member = (
-        f'SELECT 1 FROM "{Membership._meta.db_table}" m'
-        f' WHERE m."group_id" = {session}."group_id" AND m."user_id" = %s'
-    )
-    editor = (
-        f'SELECT 1 FROM "{Session.editors.through._meta.db_table}" e'
-        f' WHERE e."session_id" = {session}."id" AND e."user_id" = %s'
-    )
-    return (
-        "CASE"
-        f' WHEN {session}."group_id" IS NULL AND {session}."owner_id" = %s THEN {Right.OWN:d}'
-        f" WHEN EXISTS ({member} AND m.\"role\" = '{Membership.Role.OWNER.value}') THEN {Right.OWN:d}"
-        f" WHEN EXISTS ({member}) THEN {Right.RECORD:d}"
-        f" WHEN EXISTS ({editor}) THEN {Right.RECORD:d}"
-        f' WHEN {session}."owner_id" = %s THEN {Right.READ:d}'  # started it in a group she has left
-        f" ELSE {Right.NONE:d} END"
-    )
-
-
-_RIGHT_PARAMS = 5
-
-
-def _right_params(user: User) -> list[Any]:
-    return [user.pk] * _RIGHT_PARAMS
-
-
-def _right_of(user: User) -> RawSQL:
-    """The rule for the ORM's queries of sessions."""
-    return RawSQL(_right_sql(f'"{Session._meta.db_table}"'), _right_params(user), output_field=IntegerField())
-
-
-# The session's row as every page reads it, with the user's right on it, in one
-# statement written out once (``plumbing.queries``): building the same query with
-# the ORM on every request cost more than running it.
-SESSION_COLUMNS = queries.columns(Session, "s")
-_SESSION_WIDTH = len(Session._meta.concrete_fields)
-_VERSION = [field.attname for field in Session._meta.concrete_fields].index("version")
-_SESSIONS = f'SELECT {SESSION_COLUMNS} FROM "{Session._meta.db_table}" s WHERE s."deleted_at" IS NULL'
-_SESSION_AND_RIGHT = (
-    f'SELECT {SESSION_COLUMNS}, {_right_sql("s")} FROM "{Session._meta.db_table}" s'
-    ' WHERE s."deleted_at" IS NULL AND s."id" = %s'
-)
-_HAND_AND_SESSION_AND_RIGHT = (
-    f"SELECT {SESSION_COLUMNS}, {queries.columns(Hand, 'h')}, {_right_sql('s')}"
-    f' FROM "{Hand._meta.db_table}" h INNER JOIN "{Session._meta.db_table}" s ON s."id" = h."session_id"'
-    ' WHERE s."deleted_at" IS NULL AND h."id" = %s AND s."id" = %s'
-)
 
 
 def session_for(user: User, pk: int, *, need: Right = Right.READ) -> Session:
@@ -105,22 +52,17 @@ def session_for(user: User, pk: int, *, need: Right = Right.READ) -> Session:
 def session_and_right(user: User, pk: int, *, need: Right) -> tuple[Session, Right]:
     """A session on which the user has at least the right ``need``, and the right
     they have (what the page offers them): one query."""
-    row = queries.fetch_one(_SESSION_AND_RIGHT, [*_right_params(user), pk])
-    if row is None or row[-1] < need:
+    found = queries.session_and_right(user.pk, pk)
+    if found is None or found.right < need:
         raise Session.DoesNotExist
-    return session_from_row(row[:-1]), Right(row[-1])
-
-
-def session_from_row(row: Sequence[Any]) -> Session:
-    """The session of a row read with ``SESSION_COLUMNS``."""
-    return queries.from_row(Session, row)
+    return found.session, Right(found.right)
 
 
 def sessions_of(user: User) -> QuerySet[Session]:
     """Every session the user may open, not deleted, the one played last first
     (the same day: the one opened last)."""
     return (
-        Session.objects.alias(right=_right_of(user))
+        Session.objects.alias(right=queries.right_of(user.pk))
         .filter(right__gte=Right.READ, deleted_at__isnull=True)
         .order_by("-played_on", "-created_at", "-id")
     )
@@ -134,7 +76,7 @@ def session_deleted_for(user: User, pk: int) -> Session:
 def deleted_sessions(user: User) -> QuerySet[Session]:
     """The deleted sessions the user owns that can still be restored, the latest first."""
     return (
-        Session.objects.alias(right=_right_of(user))
+        Session.objects.alias(right=queries.right_of(user.pk))
         .filter(right=Right.OWN, deleted_at__isnull=False, deleted_at__gt=restorable_since())
         .order_by("-deleted_at")
     )
@@ -150,49 +92,42 @@ def group_for(user: User, pk: int, *, owner_only: bool = False) -> Group:
 
 def group_and_role(user: User, pk: int) -> tuple[Group, bool]:
     """A group the user is a member of, and whether they own it: one query."""
-    row = queries.fetch_one(_GROUP_OF_MEMBER, [user.pk, pk])
-    if row is None:
+    found = queries.group_of_member(user.pk, pk)
+    if found is None:
         raise Group.DoesNotExist
-    return queries.from_row(Group, row[:-1]), row[-1] == Membership.Role.OWNER.value
-
-
-_GROUP_OF_MEMBER = (
-    f'SELECT {queries.columns(Group, "g")}, m."role" FROM "{Group._meta.db_table}" g'
-    f' INNER JOIN "{Membership._meta.db_table}" m ON m."group_id" = g."id" AND m."user_id" = %s'
-    ' WHERE g."id" = %s'
-)
+    return found.group, found.owner
 
 
 def session_shared(token: str) -> Session:
     """The session behind a share link (read-only); ``Session.DoesNotExist`` if
     revoked or the session was deleted."""
-    return session_from_row(shared_row(token))
+    session: Session = shared_row(token).session()
+    return session
 
 
-def shared_row(token: str) -> tuple[Any, ...]:
+def shared_row(token: str) -> queries.SessionRow:
     """The row of the session behind a share link, not yet made a ``Session``:
     a watcher's poll with nothing changed needs only its version
     (``row_version``); ``Session.DoesNotExist`` if revoked or deleted."""
-    row = queries.fetch_one(f'{_SESSIONS} AND s."share_token" = %s', [token]) if token else None
+    row = queries.shared_session(token)
     if row is None:
         raise Session.DoesNotExist
     return row
 
 
-def row_version(row: Sequence[Any]) -> str:
+def row_version(row: queries.SessionRow) -> str:
     """The version of a session's row, as a watching phone sends it back."""
-    return str(row[_VERSION])
+    return str(row.version)
 
 
 def hand_of(user: User, pk: int, hand_id: int, *, need: Right) -> tuple[Hand, Right]:
     """A hand of a session on which the user has at least the right ``need``, with
     its session, and the right they have, in one query (``Hand.DoesNotExist`` otherwise)."""
-    row = queries.fetch_one(_HAND_AND_SESSION_AND_RIGHT, [*_right_params(user), hand_id, pk])
-    if row is None or row[-1] < need:
+    found = queries.hand_and_right(user.pk, hand_id, pk)
+    if found is None or found.right < need:
         raise Hand.DoesNotExist
-    hand = queries.from_row(Hand, row[_SESSION_WIDTH:-1])
-    hand.session = session_from_row(row[:_SESSION_WIDTH])
-    return hand, Right(row[-1])
+    hand: Hand = found.hand
+    return hand, Right(found.right)
 
 
 def hand_for(session: Session, hand_id: int) -> Hand:

@@ -9,13 +9,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from django.db import connections
-
+from plumbing import queries
 from scoring.engine import Variant
 from scoring.games import registry
 from scoring.models import Seat, Session
-
-_SEAT_NAMES = f'SELECT "name" FROM "{Seat._meta.db_table}" WHERE "session_id" = %s ORDER BY "position"'
 
 
 @dataclass(frozen=True)
@@ -36,9 +33,7 @@ def game_of(session: Session, seats: Sequence[Seat] | None = None) -> Game:
 
 def seat_names(session_id: int) -> tuple[str, ...]:
     """The players of a session in playing order (one narrow query)."""
-    with connections["default"].cursor() as cursor:
-        cursor.execute(_SEAT_NAMES, [session_id])
-        return tuple(name for (name,) in cursor.fetchall())
+    return queries.seat_names(session_id)
 
 
 @lru_cache(maxsize=512)

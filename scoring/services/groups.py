@@ -425,18 +425,11 @@ def groups_of(user: User) -> list[Group]:
 def player_of(group: Group, pk: int) -> GroupPlayer:
     """A player of the group's roster; ``GroupPlayer.DoesNotExist`` otherwise. Read on
     every view of a player's page: written out once (``plumbing.queries``)."""
-    row = queries.fetch_one(_PLAYER_OF_GROUP, [pk, group.pk])
-    if row is None:
+    player: GroupPlayer | None = queries.player_of_group(pk, group.pk)
+    if player is None:
         raise GroupPlayer.DoesNotExist
-    player = queries.from_row(GroupPlayer, row)
     player.group = group
     return player
-
-
-_PLAYER_OF_GROUP = (
-    f'SELECT {queries.columns(GroupPlayer, "p")} FROM "{GroupPlayer._meta.db_table}" p'
-    ' WHERE p."id" = %s AND p."group_id" = %s'
-)
 
 
 @dataclass(frozen=True)

@@ -273,10 +273,6 @@ def named_range(season: Season) -> SeasonRange:
     return SeasonRange(f"s{season.pk}", season.name, season.starts_on, season.ends_on, season)
 
 
-# Read on every view of a named season's table: written out once (``plumbing.queries``).
-_SEASON_OF_GROUP = f'SELECT {queries.columns(Season, "s")} FROM "{Season._meta.db_table}" s WHERE s."id" = %s AND s."group_id" = %s'
-
-
 def season_range(group: Group, key: str | None) -> SeasonRange:
     """The season a page asks for: this calendar year (no key), a year ("2026"), or
     one of the group's named seasons ("s12"); ``LookupError`` for anything else."""
@@ -286,9 +282,9 @@ def season_range(group: Group, key: str | None) -> SeasonRange:
         return year_range(int(key))
     number = key[1:]
     if key.startswith("s") and 0 < len(number) <= 12 and number.isascii() and number.isdecimal():
-        row = queries.fetch_one(_SEASON_OF_GROUP, [int(number), group.pk])
-        if row is not None:
-            return named_range(queries.from_row(Season, row))
+        season = queries.season_of_group(int(number), group.pk)  # on every view: written out once
+        if season is not None:
+            return named_range(season)
     raise LookupError(f"no season {key!r}")
 
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
-from scoring import offline
+from plumbing import offline
 
 register = template.Library()
 
@@ -23,7 +23,7 @@ def offline_config(context: template.Context) -> SafeString:
         "outbox": static(offline.OUTBOX),
         "texts": offline.texts(),
         # When the page was drawn: a copy kept for offline says "the state of" this time.
-        # A page kept for later views (``scoring.pages``) is drawn with a mark here.
+        # A page kept for later views (``plumbing.pages``) is drawn with a mark here.
         "rendered": context.get("offline_rendered") or int(time.time()),
     }
     return json_script(config, "offline-config")

@@ -13,7 +13,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from scoring import presentation, sheet
+from scoring import presentation, sheet_html
 from scoring.engine import Line
 
 register = template.Library()
@@ -101,10 +101,10 @@ def colon() -> str:
 @register.simple_tag(takes_context=True)
 def hand_rows(context: template.Context, rows: Any, share_token: str | None = None) -> str:
     """The sheet's rows of these hands, the deleted hands among them in their
-    places (``scoring.sheet.hand_rows``), with a restore button for a reader who
+    places (``scoring.sheet_html.hand_rows``), with a restore button for a reader who
     may record on an evening still open."""
     shown, session, right = context["sheet"], context["session"], context.get("right")
     restorable = bool(right is not None and right.records and not session.is_closed)
-    return sheet.hand_rows(
+    return sheet_html.hand_rows(
         shown.lines(rows), shown.players, session.pk, share_token or "", restorable=restorable
     )

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import gzip
 import re
-import secrets
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
-from django.middleware.gzip import GZipMiddleware
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
-from django.utils.crypto import get_random_string
-from django.utils.decorators import decorator_from_middleware
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
@@ -79,46 +73,6 @@ def tells_the_outbox(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
             return refused(gone.reason, status=404)
 
     return answer
-
-
-class QuickGZip(GZipMiddleware):
-    """Django's gzip_page at compression level 1 instead of 6: a sheet page of
-    45 kB compresses three times faster and comes out about a tenth larger.
-    Like Django's, every response gets random padding in its gzip header (its
-    mitigation of BREACH); the rules of what is compressed are Django's."""
-
-    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        if not isinstance(response, HttpResponse) or len(response.content) < 200:
-            return super().process_response(request, response)
-        if response.has_header("Content-Encoding"):
-            return response
-        patch_vary_headers(response, ("Accept-Encoding",))
-        if not gzip_accepted(request):
-            return response
-        compressed = gzip.compress(response.content, compresslevel=1, mtime=0)
-        padding = get_random_string(1 + secrets.randbelow(self.max_random_bytes)).encode() + b"\0"
-        compressed = compressed[:3] + bytes([gzip.FNAME]) + compressed[4:10] + padding + compressed[10:]
-        if len(compressed) >= len(response.content):
-            return response
-        response.content = compressed
-        response.headers["Content-Length"] = str(len(compressed))
-        etag = response.get("ETag")
-        if etag and etag.startswith('"'):
-            response.headers["ETag"] = "W/" + etag
-        response.headers["Content-Encoding"] = "gzip"
-        return response
-
-
-def gzip_accepted(request: HttpRequest) -> bool:
-    return re.search(r"\bgzip\b", request.META.get("HTTP_ACCEPT_ENCODING", "")) is not None
-
-
-View = TypeVar("View", bound=Callable[..., HttpResponseBase])
-
-
-def quick_gzip_page(view: View) -> View:
-    """A sheet page, compressed for browsers that accept it (docs/architecture.md, "Caching")."""
-    return cast(View, decorator_from_middleware(QuickGZip)(view))
 
 
 def whole(raw: str | None) -> int | None:

@@ -21,7 +21,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import group_exports, pages, services
+from plumbing import pages
+from plumbing.qr import qr_svg
+from scoring import group_exports, services
 from scoring.engine import InvalidInput, Variant
 from scoring.forms import SessionForm
 from scoring.games import registry
@@ -36,7 +38,6 @@ from scoring.group_forms import (
 )
 from scoring.models import Booking, Group, GroupPlayer, Invitation, Session, variant_choices
 from scoring.presentation import render_line
-from scoring.qr import qr_svg
 from scoring.schema_forms import SchemaForm
 from scoring.services import Right, groups, kasse, stats
 from scoring.views.common import Request, own_session, posted_token, whole

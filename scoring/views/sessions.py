@@ -15,6 +15,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from plumbing.uploads import upload_too_large
 from scoring import services
 from scoring.engine import InvalidInput, Variant
 from scoring.forms import SessionForm
@@ -22,7 +23,6 @@ from scoring.games import registry
 from scoring.models import variant_choices
 from scoring.presentation import number, render_line
 from scoring.schema_forms import SchemaForm
-from scoring.uploads import upload_too_large
 from scoring.views.common import Request
 
 MAX_IMPORT_BYTES = settings.SESSION_FILE_MAX_BYTES

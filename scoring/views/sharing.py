@@ -10,12 +10,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from scoring import caching, services
+from plumbing import caching
+from plumbing.compression import quick_gzip_page
+from plumbing.qr import qr_svg
+from scoring import services
 from scoring.models import Hand, Session
-from scoring.qr import qr_svg
 from scoring.services import Right
-from scoring.sheet import sheet_context
-from scoring.views.common import Request, own_session, quick_gzip_page, shared_session, whole
+from scoring.sheet_html import sheet_context
+from scoring.views.common import Request, own_session, shared_session, whole
 from scoring.views.hands import hand_page_context
 
 
@@ -77,7 +79,7 @@ def shared_board(request: Request, token: str) -> HttpResponse:
         return HttpResponse(refused, status=429, headers={"Retry-After": "60"})
     if request.htmx and request.GET.get("since") == services.row_version(row):
         return HttpResponse(status=204)  # nothing changed: answered before anything else is made
-    session = services.session_from_row(row)
+    session: Session = row.session()
     board = services.BoardState.of(session)
     template = "scoring/shared.html#board" if request.htmx else "scoring/shared.html"
     context = {

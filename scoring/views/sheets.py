@@ -9,11 +9,13 @@ from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from scoring import exports, pages
+from plumbing import pages
+from plumbing.compression import quick_gzip_page
+from scoring import exports
 from scoring.models import Session
 from scoring.services import Right
-from scoring.sheet import sheet_context, sheet_frame_key, sheet_holes, sheet_page_key
-from scoring.views.common import Request, own_session, quick_gzip_page, session_and_right, whole
+from scoring.sheet_html import sheet_context, sheet_frame_key, sheet_holes, sheet_page_key
+from scoring.views.common import Request, own_session, session_and_right, whole
 
 
 @quick_gzip_page

@@ -334,7 +334,7 @@ def test_a_page_loaded_outside_the_worker_is_taken_under_it(phone, live_server, 
 def test_a_new_version_replaces_the_pages_and_files_kept_by_the_old_one(
     phone, live_server, player, monkeypatch
 ):
-    from scoring import offline
+    from plumbing import offline
 
     monkeypatch.setattr(offline, "cache_version", lambda: "deploy-1")
     session = french_session(player, "Deploys", PLAYERS, [])

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.sheet import HEAD_ROOM, build_sheet, column_heads
+from scoring.sheet_html import board_chart
 from tests.web.test_views import head_row
 
 
@@ -151,4 +152,4 @@ class TestTheBoard:
         # A wrote (5 + 25) × 4 = 120, reached 100 and got the bonus: 130 against 0
         # and 0, so A settles 2 × 130 = +260, B and C −130 each.
         assert sheet.rows[0].balance == (Fraction(260), Fraction(-130), Fraction(-130))
-        assert "A 260" in sheet.chart and "B \u2212130" in sheet.chart
+        assert "A 260" in board_chart(sheet) and "B \u2212130" in board_chart(sheet)

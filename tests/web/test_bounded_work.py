@@ -11,12 +11,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring import pdf, services
+from plumbing import pdf
+from plumbing.pdf import PdfFailed, html_to_pdf
+from scoring import services
 from scoring.engine import InvalidInput
 from scoring.engine.session_file import MAX_HANDS
 from scoring.exports import APPENDIX_MAX_HANDS, PDF_MAX_HANDS
 from scoring.models import Hand, Session
-from scoring.pdf import PdfFailed, html_to_pdf
 from scoring.views.sharing import SHARED_BOARD_PER_MINUTE
 from tests.conftest import fill
 from tests.engine.support import FIXTURES

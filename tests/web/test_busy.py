@@ -19,8 +19,8 @@ from django.db import OperationalError, connection, connections, transaction
 from django.test import RequestFactory
 from django.urls import get_resolver, reverse
 
+from plumbing.busy import RETRY_AFTER, DatabaseBusy, is_busy, server_error
 from scoring import services
-from scoring.busy import RETRY_AFTER, DatabaseBusy, is_busy, server_error
 from scoring.engine.session_file import MAX_HANDS
 from scoring.models import Hand, Player
 from tests.web.test_views import form_data

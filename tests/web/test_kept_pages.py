@@ -14,7 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import offline, services
+from plumbing import offline
+from scoring import services
 from scoring.models import Hand
 from scoring.services import groups, sharing
 from tests.web.regular_table import evening, player
@@ -70,7 +71,7 @@ def test_a_kept_page_says_when_this_view_was_drawn(logged_in, group, monkeypatch
     first = logged_in.get(table_url(group)).content.decode()
     assert abs(drawn_at(first) - time.time()) < 60
     later = time.time() + 3600
-    monkeypatch.setattr("scoring.pages.time", SimpleNamespace(time=lambda: later))
+    monkeypatch.setattr("plumbing.pages.time", SimpleNamespace(time=lambda: later))
     assert drawn_at(logged_in.get(table_url(group)).content.decode()) == int(later)
 
 
@@ -159,7 +160,7 @@ def test_a_new_release_draws_the_pages_again_rather_than_serve_the_old_ones(
     logged_in, make_session, monkeypatch
 ):
     # A shared cache (CACHE=database) outlives a deploy: what the old templates
-    # drew must not be served by the new code (scoring.cache_keys).
+    # drew must not be served by the new code (plumbing.cache_keys).
     session = make_session()
     services.hand_record(session=session, raw=GARDE)
     url = reverse("scoreboard", args=[session.pk])
@@ -173,4 +174,4 @@ def test_a_new_release_draws_the_pages_again_rather_than_serve_the_old_ones(
 def test_every_cache_backend_keys_what_it_keeps_by_the_release(backend):
     from tarockscore.settings import CACHE_BACKENDS
 
-    assert CACHE_BACKENDS[backend]["KEY_FUNCTION"] == "scoring.cache_keys.release_key"
+    assert CACHE_BACKENDS[backend]["KEY_FUNCTION"] == "plumbing.cache_keys.release_key"

@@ -16,7 +16,8 @@ from django.conf import settings
 from django.test import override_settings
 from django.urls import reverse
 
-from scoring import offline, services
+from plumbing import offline
+from scoring import services
 from scoring.models import Hand, HandChange
 from scoring.views import hands as hands_views
 from scripts import make_icons

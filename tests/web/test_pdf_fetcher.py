@@ -19,8 +19,8 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from plumbing.pdf import render
 from scoring import exports, services
-from scoring.pdf import render
 from scoring.sheet import build_sheet
 
 HAND = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
@@ -128,7 +128,7 @@ def test_a_downloaded_sheet_with_a_data_image_and_foreign_urls_draws_and_fetches
 def test_the_fetcher_refuses_every_url_but_data_and_says_so(
     make_session, monkeypatch, tmp_path: Path, web_server, caplog
 ):
-    """The drawing itself (``scoring.pdf.render``, what the drawing process runs), watched in this process."""
+    """The drawing itself (``plumbing.pdf.render``, what the drawing process runs), watched in this process."""
     base, requested = web_server
     css, html, refused = foreign_urls(base, tmp_path)
     opened: list[str] = []

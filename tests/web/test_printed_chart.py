@@ -12,7 +12,9 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from scoring import exports, services
-from scoring.sheet import build_sheet, print_context
+from scoring.printing import print_context
+from scoring.sheet import build_sheet
+from scoring.sheet_html import board_chart
 from tests.web.test_sheets import imported
 
 SIX = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
@@ -64,7 +66,7 @@ def test_the_printed_chart_is_black_and_grey_with_a_dash_pattern_for_every_playe
     # two lines of the same grey never share a dash pattern either
     assert len({(r, pattern) for (r, _, _, _), pattern in zip(lines, patterns, strict=True)}) == 6
     # the screen keeps its colours
-    screen = re.findall(r'<polyline [^>]*stroke="#(\w\w)(\w\w)(\w\w)"', sheet.chart)
+    screen = re.findall(r'<polyline [^>]*stroke="#(\w\w)(\w\w)(\w\w)"', board_chart(sheet))
     assert any(not (r == g == b) for r, g, b in screen)
 
 

@@ -15,7 +15,7 @@ from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 
-from scoring import caching, offline
+from plumbing import caching, offline
 from scoring.views.sharing import SHARED_BOARD_PER_MINUTE
 
 pytestmark = pytest.mark.cache

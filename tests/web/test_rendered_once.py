@@ -15,10 +15,10 @@ from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from plumbing.compression import quick_gzip_page
 from scoring import services
 from scoring.models import Hand
 from scoring.sheet import SHOWN_HANDS
-from scoring.views.common import quick_gzip_page
 from tests.web.test_views import form_data, sheet_totals
 
 pytestmark = pytest.mark.cache  # also run with CACHE=redis://… (make test-redis)

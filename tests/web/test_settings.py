@@ -132,7 +132,7 @@ def test_several_servers_can_share_the_cache_in_redis_through_djangos_own_backen
     assert result.stdout.split() == [
         "django.core.cache.backends.redis.RedisCache",
         "redis://:s3cret@cache.internal:6380/3",
-        "scoring.cache_keys.release_key",  # what one release drew is never served by the next
+        "plumbing.cache_keys.release_key",  # what one release drew is never served by the next
     ], result.stderr
 
 

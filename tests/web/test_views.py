@@ -328,7 +328,7 @@ def board_of(response) -> str:
 # with them, struck through in their places).
 EXPECTED_SCOREBOARD_QUERIES = 5
 # Seen before: the whole page comes from the cache (the reader's CSRF token put in,
-# ``scoring.pages``); only the login session, the user and the session row are read.
+# ``plumbing.pages``); only the login session, the user and the session row are read.
 EXPECTED_CACHED_SCOREBOARD_QUERIES = 3
 
 

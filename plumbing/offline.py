@@ -68,7 +68,8 @@ PAGE_SOURCES = (".html", ".txt", ".py", ".mo")
 
 def page_sources() -> list[Path]:
     """The files that shape the pages the worker keeps: the templates, the Python
-    code of this project's own apps and of its package, the compiled translations."""
+    code of this project's own apps, of its package and of the plumbing, the
+    compiled translations."""
     base, installed = Path(settings.BASE_DIR).resolve(), Path(sys.prefix).resolve()
     engines: list[dict[str, Any]] = settings.TEMPLATES
     folders = [Path(folder) for engine in engines for folder in engine.get("DIRS", [])]
@@ -78,6 +79,7 @@ def page_sources() -> list[Path]:
         if where.is_relative_to(base) and not where.is_relative_to(installed):
             folders.append(where)
     folders.append(base / settings.ROOT_URLCONF.partition(".")[0])  # the project's package
+    folders.append(Path(__file__).resolve().parent)  # this package: kept pages, compression
     found = {
         path.resolve()
         for folder in folders

@@ -11,22 +11,28 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from django.core.cache import cache
 from django.core.cache.backends.base import BaseCache
 from django.utils.translation import get_language
 
-from scoring.models import Session
-
 T = TypeVar("T")
+
+
+class Versioned(Protocol):
+    """What is kept per version: an evening (``Session.sheet_key``: its id and version)."""
+
+    @property
+    def sheet_key(self) -> str: ...
+
 
 # Long enough for an evening and its morning after; a version never changes, so
 # this only bounds how long an unread one takes room.
 SECONDS = 24 * 60 * 60
 
 
-def session_key(session: Session, *parts: object) -> str:
+def session_key(session: Versioned, *parts: object) -> str:
     """The key of something drawn from this version of the session, in the reader's language."""
     return ":".join(["session", session.sheet_key, get_language() or "", *map(str, parts)])
 

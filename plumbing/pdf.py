@@ -11,7 +11,7 @@ it ends, so one big sheet never leaves a worker bloated, and the worker's own
 garbage collection is never touched.
 
 That process is forked from a drawing server, one per server process
-(``python -m scoring.pdf --serve``), which has WeasyPrint imported and its
+(``python -m plumbing.pdf --serve``), which has WeasyPrint imported and its
 fonts loaded once, before the first request (gunicorn.conf.py starts it with
 each worker; elsewhere the first PDF starts it). Importing WeasyPrint in a
 fresh process for every PDF cost half a second or more; a fork costs a few
@@ -142,7 +142,7 @@ class DrawingServer:
         with self.lock:
             if self.process is None or self.process.poll() is not None:
                 self.process = subprocess.Popen(
-                    [sys.executable, "-m", "scoring.pdf", "--serve"],
+                    [sys.executable, "-m", "plumbing.pdf", "--serve"],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     cwd=ROOT,
