@@ -1,4 +1,4 @@
-"""Forms of the regular table: the group, invitations, seasons, payments, sign-up.
+"""Forms of the regular table: the group, invitations, seasons, payments.
 
 They convert what was posted; the services in ``scoring.services.groups`` and
 ``scoring.services.kasse`` check it again and refuse with the field's name.
@@ -7,11 +7,9 @@ They convert what was posted; the services in ``scoring.services.groups`` and
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import InvalidInput
@@ -128,13 +126,3 @@ class PaymentForm(forms.Form):
             "amount": data["amount"],
             "note": data["note"],
         }
-
-
-if TYPE_CHECKING:
-    BaseSignupForm = UserCreationForm[User]
-else:
-    BaseSignupForm = UserCreationForm  # generic only for the type checker
-
-
-class SignupForm(BaseSignupForm):
-    """A user name and a password twice, checked by Django's password validators."""

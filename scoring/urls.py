@@ -1,29 +1,7 @@
-from django.urls import path, register_converter
+from django.urls import path
 
-from scoring.views import accounts, groups, hands, manage, offline, sessions, sharing, sheets
-
-# The largest id a row can have: every table's id is a 64-bit integer (BigAutoField).
-LARGEST_ID = 2**63 - 1
-
-
-class IdConverter:
-    """An id in an address: a whole number a row's id can be. A larger one names
-    nothing (404) on every database, instead of reaching SQLite, which cannot
-    even compare it with an id."""
-
-    regex = "[0-9]+"
-
-    def to_python(self, value: str) -> int:
-        number = int(value)
-        if number > LARGEST_ID:
-            raise ValueError(f"{value} is beyond every id")  # no match: 404
-        return number
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(IdConverter, "id")
+from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
+from scoring.views import groups, hands, manage, offline, sessions, sharing, sheets
 
 urlpatterns = [
     path("", sessions.session_list, name="session_list"),
@@ -59,9 +37,6 @@ urlpatterns = [
     path("sessions/<id:pk>/hands/<id:hand_id>/delete/", hands.hand_delete, name="hand_delete"),
     path("sessions/<id:pk>/hands/<id:hand_id>/restore/", hands.hand_restore, name="hand_restore"),
     # the regular table
-    path("accounts/signup/", accounts.signup, name="signup"),
-    path("join/<str:token>/", accounts.join, name="join"),
-    path("join/<str:token>/signup/", accounts.join_signup, name="join_signup"),
     path("groups/", groups.group_list, name="group_list"),
     path("groups/<id:gid>/", groups.group_detail, name="group_detail"),
     path("groups/<id:gid>/roster/", groups.group_roster, name="group_roster"),

@@ -1,4 +1,5 @@
-"""What every view shares: the request type, access, and reading parameters."""
+"""What every view of the evenings shares: access, the outbox's answers, and
+the request type and parameters (``plumbing.requests``, shared by every app)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from functools import wraps
 from typing import Any, TypeVar, cast
 
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import redirect
@@ -19,30 +19,17 @@ from django.utils.cache import patch_vary_headers
 from django.utils.crypto import get_random_string
 from django.utils.decorators import decorator_from_middleware
 from django.utils.translation import gettext as _
-from django_htmx.middleware import HtmxDetails
 
+from plumbing.requests import FORM_TOKEN as FORM_TOKEN  # the evenings' views read these from here
+from plumbing.requests import Request as Request
+from plumbing.requests import posted_token as posted_token
+from plumbing.requests import whole as whole
 from scoring import services
 from scoring.models import Hand, Session
 
-
-class Request(HttpRequest):
-    """A request to a view behind ``login_required``, with django-htmx's details."""
-
-    user: User
-    htmx: HtmxDetails
-
-
-FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # what a form sends back; anything else gets a new one
 # A phone sending what it kept offline (static/js/outbox.js) says so, and is told
 # what was stored, or why nothing was: the reason as data, never a page to read it from.
 OUTBOX_HEADER, STORED_HEADER, REFUSED_HEADER = "X-Tarock-Outbox", "X-Tarock-Stored", "X-Tarock-Refused"
-
-
-def posted_token(request: HttpRequest) -> str:
-    """The one-time token a money-moving form sent back (payment, reversal,
-    closing, reopening), or "" when it sent none of the app's own format."""
-    posted = request.POST.get("token", "")
-    return posted if FORM_TOKEN.fullmatch(posted) else ""
 
 
 class Gone(Http404):
@@ -119,13 +106,6 @@ View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 def quick_gzip_page(view: View) -> View:
     """A sheet page, compressed for browsers that accept it (README, "Rendered once per change")."""
     return cast(View, decorator_from_middleware(QuickGZip)(view))
-
-
-def whole(raw: str | None) -> int | None:
-    """A non-negative whole number from a request parameter, or None (never an error)."""
-    if raw and len(raw) <= 12 and raw.isascii() and raw.isdecimal():
-        return int(raw)
-    return None
 
 
 def own_session(request: Request, pk: int, *, need: services.Right) -> Session:

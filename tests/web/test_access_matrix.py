@@ -229,9 +229,12 @@ def patterns_of(name: str) -> list[URLPattern]:
 
 
 def app_patterns() -> list[URLPattern]:
+    from accounts import urls as accounts_urls
     from scoring import urls
 
-    return list(urls.urlpatterns)
+    django_pages = {"login", "logout", "password_change", "password_change_done"}
+    own = [pattern for pattern in accounts_urls.urlpatterns if pattern.name not in django_pages]
+    return list(urls.urlpatterns) + own
 
 
 def posted(name: str, world: World) -> dict[str, Any]:

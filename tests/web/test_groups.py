@@ -13,9 +13,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import SignupAttempt
 from scoring import services
 from scoring.engine import InvalidInput
-from scoring.models import Group, GroupPlayer, Invitation, Membership, Seat, Session, SignupAttempt
+from scoring.models import Group, GroupPlayer, Invitation, Membership, Seat, Session
 from scoring.services import groups
 from tests.web.regular_table import evening
 

@@ -15,9 +15,10 @@ from django.test import RequestFactory, override_settings
 from django.urls import reverse
 from django.urls.converters import StringConverter
 
+from accounts.auth import client_address
+from accounts.models import LoginAttempt
 from scoring import services, urls
-from scoring.auth import client_address
-from scoring.models import HandChange, LoginAttempt, Session
+from scoring.models import HandChange, Session
 from scoring.services import groups
 from scoring.views.common import FORM_TOKEN
 from tests.conftest import seed

@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from pypdf import PdfReader
 
+from accounts.models import LoginAttempt
 from scoring import services
 from scoring.models import (
     Booking,
@@ -24,7 +25,6 @@ from scoring.models import (
     Hand,
     HandChange,
     Invitation,
-    LoginAttempt,
     Membership,
     Session,
 )

@@ -20,8 +20,8 @@ from django.test.testcases import LiveServerThread, _StaticFilesHandler
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from scoring.auth import CLEANUP_BATCH, PER_ADDRESS, PER_USERNAME
-from scoring.models import LoginAttempt, LoginLock
+from accounts.auth import CLEANUP_BATCH, PER_ADDRESS, PER_USERNAME
+from accounts.models import LoginAttempt, LoginLock
 from tests.web.test_concurrency import at_once
 
 RESET_PATHS = [

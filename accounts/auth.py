@@ -28,8 +28,8 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import LoginAttempt, LoginLock, SignupAttempt
 from plumbing import queries
-from scoring.models import LoginAttempt, LoginLock, SignupAttempt
 
 WINDOW = timedelta(minutes=15)
 PER_USERNAME = 5  # passwords checked for one user name within the window

@@ -10,13 +10,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import auth
-from scoring.group_forms import SignupForm
+from accounts import auth, services
+from accounts.forms import SignupForm
+from plumbing.requests import Request
 from scoring.models import Invitation
-from scoring.services import accounts, groups
-from scoring.views.common import Request
+from scoring.services import groups
 
-BACKEND = "scoring.auth.RateLimitedBackend"
+BACKEND = "accounts.auth.RateLimitedBackend"
 REFUSED = {
     "revoked": gettext_lazy("This invitation was revoked."),
     "expired": gettext_lazy("This invitation has expired."),
@@ -86,7 +86,7 @@ def _signup(request: Request, token: str) -> HttpResponse:
         return render(request, "registration/signup.html", {"form": form, "token": token}, status=429)
     if form.is_valid():
         try:
-            user = accounts.account_create(
+            user = services.account_create(
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password1"],
                 invitation=token,
