@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from scoring.services.groups import invitation_accept
+from club.services.groups import invitation_accept
 
 
 @transaction.atomic

@@ -12,9 +12,9 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import auth, services
 from accounts.forms import SignupForm
+from club.models import Invitation
+from club.services import groups
 from plumbing.requests import Request
-from scoring.models import Invitation
-from scoring.services import groups
 
 BACKEND = "accounts.auth.RateLimitedBackend"
 REFUSED = {

@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.urls")),
+    path("", include("club.urls")),
 ]

@@ -10,6 +10,10 @@ in SQL (``_RIGHT``) and read with the evening's row in the same statement:
   evening; its members and the editors named on the evening record and correct
   hands. Whoever started the evening and has left the group (or was taken out of
   it) still reads it, as it stands, and changes nothing.
+
+Membership of a group is the regular table's (the ``club`` app's ``Membership``):
+the rule names its table through Django's app registry, so this module (and the
+scoring app) imports nothing of the club app.
 """
 
 from __future__ import annotations
@@ -18,12 +22,13 @@ import enum
 from collections.abc import Sequence
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth.models import User
 from django.db.models import IntegerField, QuerySet
 from django.db.models.expressions import RawSQL
 
 from plumbing import queries
-from scoring.models import Group, Hand, Membership, Session
+from scoring.models import Hand, Session
 from scoring.services.sessions import restorable_since
 
 
@@ -47,6 +52,7 @@ class Right(enum.IntEnum):
 def _right_sql(session: str) -> str:
     """The rule: the user's ``Right`` on the session row ``session`` (a table alias),
     in SQL taking the user's id ``_RIGHT_PARAMS`` times."""
+    Membership = apps.get_model("club", "Membership")
     member = (
         f'SELECT 1 FROM "{Membership._meta.db_table}" m'
         f' WHERE m."group_id" = {session}."group_id" AND m."user_id" = %s'
@@ -138,29 +144,6 @@ def deleted_sessions(user: User) -> QuerySet[Session]:
         .filter(right=Right.OWN, deleted_at__isnull=False, deleted_at__gt=restorable_since())
         .order_by("-deleted_at")
     )
-
-
-def group_for(user: User, pk: int, *, owner_only: bool = False) -> Group:
-    """A group the user is a member of (its owner, with ``owner_only``): one query."""
-    group, owner = group_and_role(user, pk)
-    if owner_only and not owner:
-        raise Group.DoesNotExist
-    return group
-
-
-def group_and_role(user: User, pk: int) -> tuple[Group, bool]:
-    """A group the user is a member of, and whether they own it: one query."""
-    row = queries.fetch_one(_GROUP_OF_MEMBER, [user.pk, pk])
-    if row is None:
-        raise Group.DoesNotExist
-    return queries.from_row(Group, row[:-1]), row[-1] == Membership.Role.OWNER.value
-
-
-_GROUP_OF_MEMBER = (
-    f'SELECT {queries.columns(Group, "g")}, m."role" FROM "{Group._meta.db_table}" g'
-    f' INNER JOIN "{Membership._meta.db_table}" m ON m."group_id" = g."id" AND m."user_id" = %s'
-    ' WHERE g."id" = %s'
-)
 
 
 def session_shared(token: str) -> Session:

@@ -26,6 +26,7 @@ from plumbing.requests import posted_token as posted_token
 from plumbing.requests import whole as whole
 from scoring import services
 from scoring.models import Hand, Session
+from scoring.services.hand_page import hand_page
 
 # A phone sending what it kept offline (static/js/outbox.js) says so, and is told
 # what was stored, or why nothing was: the reason as data, never a page to read it from.
@@ -167,3 +168,20 @@ def on_sheet(hand: Hand) -> str:
     first, so the whole sheet is shown."""
     every = "?all=1" if hand.version > 1 else ""
     return reverse("scoreboard", args=[hand.session_id]) + f"{every}#hand-{hand.pk}"
+
+
+def hand_page_context(
+    hand: Hand, *, share_token: str | None = None, right: services.Right = services.Right.READ
+) -> dict[str, Any]:
+    """A hand's own page: what it scored, how, and (for those who may see the
+    sheet) its history; its buttons for those who may change it."""
+    page = hand_page(hand, history=not share_token)
+    return {
+        "session": hand.session,
+        "hand": hand,
+        "number": hand.number,  # as on the sheet, for good: a deletion renumbers nothing
+        "deltas": page.deltas,
+        "share_token": share_token,
+        "right": right,
+        "changes": page.changes,
+    }

@@ -15,8 +15,14 @@ from scoring.models import Hand, Session
 from scoring.qr import qr_svg
 from scoring.services import Right
 from scoring.sheet import sheet_context
-from scoring.views.common import Request, own_session, quick_gzip_page, shared_session, whole
-from scoring.views.hands import hand_page_context
+from scoring.views.common import (
+    Request,
+    hand_page_context,
+    own_session,
+    quick_gzip_page,
+    shared_session,
+    whole,
+)
 
 
 @login_required

@@ -14,10 +14,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from club.services import groups
 from scoring import offline, services
 from scoring.models import Hand
-from scoring.services import groups, sharing
-from tests.web.regular_table import evening, player
+from scoring.services import sharing
+from tests.club.regular_table import evening, player
 from tests.web.test_sheets import imported
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # Anna +240

@@ -21,12 +21,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from plumbing import queries
-from scoring.engine import VARIANTS, InvalidInput
-from scoring.engine.schema import check_name, clean, dump, name_problem
-from scoring.engine.types import gettext_noop, invalid
-from scoring.models import (
-    NAME_LENGTH,
+from club.models import (
     BookingLine,
     EveningResult,
     Group,
@@ -35,12 +30,15 @@ from scoring.models import (
     Membership,
     RosterChange,
     Season,
-    Seat,
-    Session,
 )
-from scoring.services import kasse
+from club.services import kasse
+from club.services.standings import evening_refresh, statistics_changed
+from plumbing import queries
+from scoring.engine import VARIANTS, InvalidInput
+from scoring.engine.schema import check_name, clean, dump, name_problem
+from scoring.engine.types import gettext_noop, invalid
+from scoring.models import NAME_LENGTH, Seat, Session
 from scoring.services.sessions import session_create
-from scoring.services.standings import evening_refresh, statistics_changed
 
 INVITATION_DAYS = (1, 7, 30)  # how long a new invitation link may be valid
 MOST_USES = 20  # people one invitation link may let in

@@ -14,11 +14,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import SignupAttempt
+from club.models import Group, GroupPlayer, Invitation, Membership
+from club.services import groups
 from scoring import services
 from scoring.engine import InvalidInput
-from scoring.models import Group, GroupPlayer, Invitation, Membership, Seat, Session
-from scoring.services import groups
-from tests.web.regular_table import evening
+from scoring.models import Seat, Session
+from tests.club.regular_table import evening
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 

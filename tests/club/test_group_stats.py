@@ -14,11 +14,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
+from club.chart import running_totals_svg
+from club.models import BookingLine, EveningResult, Group
+from club.services import groups, stats
 from scoring import services
-from scoring.models import BookingLine, EveningResult, Group, Hand
-from scoring.services import groups, stats
+from scoring.models import Hand
 from scoring.sheet import build_sheet
-from tests.web.regular_table import evening, player
+from tests.club.regular_table import evening, player
 
 DAY = date(2026, 3, 3)
 
@@ -106,9 +108,24 @@ class TestFrenchPlayer:
 
     def test_the_running_total_chart_has_a_point_per_evening(self, group, french):
         with translation.override("de"):  # each game named in the reader's language
-            chart = stats.player_stats(player(group, "Anna"), chart_title="Running").chart
+            chart = running_totals_svg(stats.player_stats(player(group, "Anna")).running, "Running")
         assert chart.startswith("<svg") and 'data-player="Französisches Tarock"' in chart
         assert ">Französisches Tarock 694</text>" in chart  # the label at the end: the running total
+
+    def test_the_statistics_return_the_running_totals_as_values_and_draw_nothing(self, group, french):
+        anna = stats.player_stats(player(group, "Anna"))
+        assert anna.running is not None
+        assert [variant.key for variant in anna.running.games] == ["french"]
+        assert anna.running.totals[-1] == (694,) and len(anna.running.totals) == 2  # a value per evening
+        drawn = [
+            name
+            for name, value in vars(anna).items()
+            if isinstance(value, str) or "svg" in name or "chart" in name
+        ]
+        assert drawn == []
+        assert (
+            stats.player_stats(groups.roster_player(group, "Erna")).running is None
+        )  # no evening, no series
 
     def test_a_corrected_hand_and_a_deleted_hand_change_the_statistics_at_once(self, group, user, french):
         (_, first_hands), (_, second_hands) = french
@@ -347,7 +364,7 @@ class TestTheSettlementsPoints:
         assert bert.money == Decimal("-7.40") == game.total * self.RATE
         assert game.worst is not None and game.worst.points == -34  # Anna's Zweiblatt cost him 34
         with translation.override("de"):
-            chart = stats.player_stats(player(group, "Dora"), chart_title="Running").chart
+            chart = running_totals_svg(stats.player_stats(player(group, "Dora")).running, "Running")
         assert ">Illustriertes Tarock 80</text>" in chart  # the label at the end: the running total
 
     def test_the_season_table_ranks_by_what_is_paid_and_names_the_evening_winners_with_it(

@@ -15,20 +15,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from club.models import Booking, BookingLine, EveningResult, Group, GroupPlayer, Membership, RosterChange
+from club.services import groups, kasse, stats
 from scoring import services
 from scoring.engine import InvalidInput
-from scoring.models import (
-    Booking,
-    BookingLine,
-    EveningResult,
-    Group,
-    GroupPlayer,
-    Membership,
-    RosterChange,
-    Seat,
-)
-from scoring.services import groups, kasse, stats
-from tests.web.regular_table import evening, player
+from scoring.models import Seat
+from tests.club.regular_table import evening, player
 
 # Anna's garde, 2 bouts, 56 points: Anna +240, the others −80 each.
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}

@@ -7,17 +7,25 @@ import importlib
 from decimal import Decimal
 
 import pytest
-from django.apps import apps
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from club.models import Booking, EveningResult
+from club.services import groups, kasse
 from scoring import services
-from scoring.models import Booking, EveningResult
-from scoring.services import groups, kasse
-from tests.web import test_group_stats
-from tests.web.regular_table import evening
+from tests.club import test_group_stats
+from tests.club.regular_table import evening
 
 migration = importlib.import_module("scoring.migrations.0010_group_evenings_settled")
+
+
+def today_as_scoring_held_them():
+    """Today's models as the scoring app held them, before the club app took them
+    over (the same tables): what the migration's ``apps.get_model("scoring", …)`` finds."""
+    executor = MigrationExecutor(connection)
+    return executor.loader.project_state(("scoring", "0013_login_limits_to_accounts")).apps
+
+
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 RATE = Decimal("0.10")
 
@@ -49,7 +57,7 @@ def test_illustriertes_rows_written_with_the_block_sums_count_the_balance_afterw
     session = illustrated_evening(group, user)
     for name, block in {"Anna": 34, "Bert": 10, "Carl": 5}.items():  # as stored before
         EveningResult.objects.filter(session=session, player__name=name).update(total=block)
-    migration.settle(apps, None)
+    migration.settle(today_as_scoring_held_them(), None)
     rows = EveningResult.objects.filter(session=session)
     assert {row.player.name: row.total for row in rows} == {"Anna": 53, "Bert": -19, "Carl": -34}
 
@@ -68,7 +76,7 @@ def test_a_deleted_evening_still_booked_is_reversed_and_a_closed_one_never_booke
     Booking.objects.filter(session=brought).delete()  # as stored before: never booked
     assert balances(group)["Anna"] == Decimal("24.00")
 
-    migration.settle(apps, None)
+    migration.settle(today_as_scoring_held_them(), None)
     assert balances(group) == {
         "Anna": Decimal("-8.00"),
         "Bert": Decimal("24.00"),
@@ -78,7 +86,7 @@ def test_a_deleted_evening_still_booked_is_reversed_and_a_closed_one_never_booke
     reversal = Booking.objects.get(kind="reversal")
     assert reversal.session == deleted and reversal.reverses is not None
     count = Booking.objects.count()
-    migration.settle(apps, None)  # once is enough: nothing more to put right
+    migration.settle(today_as_scoring_held_them(), None)  # once is enough: nothing more to put right
     assert Booking.objects.count() == count
 
 

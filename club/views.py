@@ -21,10 +21,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import group_exports, pages, services
-from scoring.engine import VARIANTS, InvalidInput, Variant
-from scoring.forms import SessionForm
-from scoring.group_forms import (
+from club import exports
+from club.forms import (
     CURRENCIES,
     GroupForm,
     GroupSettingsForm,
@@ -33,18 +31,25 @@ from scoring.group_forms import (
     SeasonForm,
     refuse,
 )
-from scoring.models import Booking, Group, GroupPlayer, Invitation, Session, variant_choices
+from club.models import Booking, Group, GroupPlayer, Invitation
+from club.services import groups, kasse, stats
+from club.services.access import group_and_role as member_group_and_role
+from club.services.access import group_for
+from plumbing.requests import Request, posted_token, whole
+from scoring import pages, services
+from scoring.engine import VARIANTS, InvalidInput, Variant
+from scoring.forms import SessionForm
+from scoring.models import Session, variant_choices
 from scoring.presentation import render_line
 from scoring.qr import qr_svg
 from scoring.schema_forms import SchemaForm
-from scoring.services import Right, groups, kasse, stats
-from scoring.views.common import Request, own_session, posted_token, whole
+from scoring.services import Right
 
 
 def own_group(request: Request, gid: int, *, owner_only: bool = False) -> Group:
     """The group if the user is a member (its owner, with ``owner_only``); a 404 otherwise."""
     try:
-        return services.group_for(request.user, gid, owner_only=owner_only)
+        return group_for(request.user, gid, owner_only=owner_only)
     except Group.DoesNotExist:
         raise Http404("no such group") from None
 
@@ -52,7 +57,7 @@ def own_group(request: Request, gid: int, *, owner_only: bool = False) -> Group:
 def group_and_role(request: Request, gid: int) -> tuple[Group, bool]:
     """The group if the user is a member, and whether they own it; a 404 otherwise."""
     try:
-        return services.group_and_role(request.user, gid)
+        return member_group_and_role(request.user, gid)
     except Group.DoesNotExist:
         raise Http404("no such group") from None
 
@@ -294,7 +299,10 @@ def _start_evening(
 def _evening(request: Request, raw: Any, *, need: Right, group: Group | None = None) -> Session:
     """A session on which the user has at least the right ``need`` (the one rule,
     ``services.access``), of ``group`` if given; a deleted one is on no page but the bin."""
-    session = own_session(request, whole(str(raw)) or 0, need=need)
+    try:
+        session = services.session_for(request.user, whole(str(raw)) or 0, need=need)
+    except Session.DoesNotExist:
+        raise Http404("no such evening") from None
     if group is not None and session.group_id != group.pk:
         raise Http404("no such evening in this group")
     return session
@@ -362,7 +370,7 @@ def _player(request: Request, gid: int, pid: int) -> GroupPlayer:
 
 
 def _player_stats(player: GroupPlayer) -> stats.PlayerStats:
-    return stats.player_stats(player, chart_title=_("Running total across evenings"))
+    return stats.player_stats(player)
 
 
 @login_required
@@ -389,7 +397,7 @@ def group_player(request: Request, gid: int, pid: int) -> HttpResponse:
 def group_player_pdf(request: Request, gid: int, pid: int) -> HttpResponse:
     """A player's statement: statistics, evenings and Kasse account, as a PDF."""
     player = _player(request, gid, pid)
-    return _download(group_exports.statement_pdf(_player_stats(player), kasse.statement_of(player)))
+    return _download(exports.statement_pdf(_player_stats(player), kasse.statement_of(player)))
 
 
 def _download(export: Any) -> HttpResponse:
@@ -440,7 +448,7 @@ def _page_key(group: Group, owner: bool, *names: str) -> tuple[object, ...]:
 @require_GET
 def season_pdf(request: Request, gid: int, season: str) -> HttpResponse:
     group, chosen = _season(request, gid, season)
-    return _download(group_exports.season_pdf(stats.season_table(group, chosen)))
+    return _download(exports.season_pdf(stats.season_table(group, chosen)))
 
 
 @login_required
@@ -492,7 +500,7 @@ def group_kasse(request: Request, gid: int) -> HttpResponse:
 def kasse_csv(request: Request, gid: int) -> HttpResponse:
     """Every booking of the Kasse as a CSV for a spreadsheet (``?format=semicolon|comma``)."""
     group = own_group(request, gid)
-    return _download(group_exports.kasse_csv(group, csv_format=request.GET.get("format")))
+    return _download(exports.kasse_csv(group, csv_format=request.GET.get("format")))
 
 
 def _payable(ledger: kasse.Kasse) -> list[GroupPlayer]:

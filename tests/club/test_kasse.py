@@ -9,11 +9,12 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from club.models import Booking, BookingLine, EveningResult, Membership
+from club.services import groups, kasse, stats
 from scoring import services
 from scoring.engine import InvalidInput
-from scoring.models import Booking, BookingLine, EveningResult, Membership, Session
-from scoring.services import groups, kasse, stats
-from tests.web.regular_table import evening, player
+from scoring.models import Session
+from tests.club.regular_table import evening, player
 
 # Anna's garde, 2 bouts, 56 points: Anna +240, the others −80 each.
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}

@@ -9,9 +9,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from club.models import Group, GroupPlayer
+from club.services import groups
 from scoring import services
-from scoring.models import Group, GroupPlayer, Hand, Session
-from scoring.services import groups
+from scoring.models import Hand, Session
 
 
 def evening(

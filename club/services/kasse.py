@@ -24,12 +24,13 @@ from decimal import Decimal
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from club.models import Booking, BookingLine, Group, GroupPlayer
+from club.services.standings import evening_of
 from scoring.engine import InvalidInput
 from scoring.engine.schema import text_problem
 from scoring.engine.settlement import CENT, fewest_transfers
 from scoring.engine.types import gettext_noop, invalid
-from scoring.models import Booking, BookingLine, Group, GroupPlayer, Seat, Session
-from scoring.services.standings import evening_of
+from scoring.models import Seat, Session
 
 MAX_AMOUNT = Decimal("100000.00")  # one payment at a card table
 NOTE_LENGTH = 200

@@ -11,10 +11,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from club.models import Booking, BookingLine, Group
+from club.services.stats import PlayerStats, SeasonTable
 from scoring.exports import Export, csv_bytes, csv_dialect, csv_text
-from scoring.models import Booking, BookingLine, Group
 from scoring.pdf import html_to_pdf
-from scoring.services.stats import PlayerStats, SeasonTable
 
 
 def _pdf(template: str, context: dict[str, object], stem: str) -> Export:

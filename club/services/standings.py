@@ -25,9 +25,10 @@ from typing import Any
 
 from django.db.models import F
 
+from club.models import MONEY_LIMIT, EveningResult, Group
 from scoring.engine import HandType, Settlement, StoredHand, Summary, settle
 from scoring.engine.types import gettext_noop, invalid, points_from_json
-from scoring.models import MONEY_LIMIT, EveningResult, Group, Hand, Seat, Session
+from scoring.models import Hand, Seat, Session
 from scoring.services.games import Game, game_of
 
 # What the rows read of a hand: its snapshot, never its inputs.

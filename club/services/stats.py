@@ -4,7 +4,8 @@ Everything here is read from the rows ``standings`` keeps per player and evening
 themselves summed from each hand's stored snapshot: a page costs a fixed number of
 queries whatever the number of evenings and hands, and a correction or deletion
 shows at once. Points of different games are never added up: totals, averages
-and rankings are per game; money is money in every game.
+and rankings are per game; money is money in every game. Statistics return
+values only: the chart of a player's running totals is drawn by ``club.chart``.
 """
 
 from __future__ import annotations
@@ -18,12 +19,10 @@ from fractions import Fraction
 
 from django.db.models import Max, Min
 from django.utils import timezone
-from django.utils.translation import gettext
 
+from club.models import EveningResult, Group, GroupPlayer, Season
 from plumbing import queries
-from scoring.chart import running_total_svg
 from scoring.engine import VARIANTS, SectionKind, Variant
-from scoring.models import EveningResult, Group, GroupPlayer, Season
 
 RECENT = 10  # evenings listed on a player's page
 TENTH = Decimal("0.1")
@@ -147,6 +146,16 @@ class GameStats:
 
 
 @dataclass(frozen=True)
+class RunningTotals:
+    """A player's running total after each evening, one value per game played
+    (``totals[evening][game]``): the series the player page's chart draws
+    (``club.chart``); statistics never draw."""
+
+    games: tuple[Variant, ...]
+    totals: tuple[tuple[Fraction, ...], ...]
+
+
+@dataclass(frozen=True)
 class PlayerStats:
     player: GroupPlayer
     evenings: int
@@ -154,10 +163,10 @@ class PlayerStats:
     money: Decimal | None
     games: tuple[GameStats, ...]
     recent: tuple[EveningRow, ...]  # the latest evenings, newest first
-    chart: str  # running totals across evenings, one line per game
+    running: RunningTotals | None  # running totals across evenings, one per game (None: no evening)
 
 
-def player_stats(player: GroupPlayer, *, chart_title: str = "") -> PlayerStats:
+def player_stats(player: GroupPlayer) -> PlayerStats:
     """Everything the player page shows (one query)."""
     rows = EveningResult.objects.filter(player=player).order_by("played_on", "session_id")
     # Plain tuples, not model instances: a player of many evenings costs little.
@@ -174,7 +183,7 @@ def player_stats(player: GroupPlayer, *, chart_title: str = "") -> PlayerStats:
         money=sum(moneys, Decimal("0.00")) if moneys else None,
         games=games,
         recent=tuple(reversed(evenings[-RECENT:])),
-        chart=_chart(evenings, chart_title),
+        running=_running(evenings),
     )
 
 
@@ -234,20 +243,18 @@ def _roles(variant: Variant, counts: Counter[str]) -> tuple[Role, ...]:
     return tuple(roles)
 
 
-def _chart(evenings: Sequence[EveningRow], title: str) -> str:
-    """The running total after each evening, one line per game played."""
+def _running(evenings: Sequence[EveningRow]) -> RunningTotals | None:
+    """The running total after each evening, one value per game played (None: no evening)."""
     if not evenings:
-        return ""
+        return None
     keys = list(dict.fromkeys(e.variant for e in evenings if e.variant in VARIANTS))
     running = dict.fromkeys(keys, Fraction(0))
-    lines: list[list[Fraction]] = []
+    lines: list[tuple[Fraction, ...]] = []
     for evening in evenings:
         if evening.variant in running:
             running[evening.variant] += Fraction(evening.total)
-        lines.append([running[key] for key in keys])
-    # Each game by its name in the reader's language, whole: a few lines, room for each label.
-    names = [gettext(VARIANTS[key].name) for key in keys]
-    return running_total_svg(names, lines, title=title, whole_labels=True)
+        lines.append(tuple(running[key] for key in keys))
+    return RunningTotals(games=tuple(VARIANTS[key] for key in keys), totals=tuple(lines))
 
 
 # -- the season table ---------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Template filters of the regular table's pages: statistics labels and averages."""
+"""Template filters of the regular table's pages: statistics labels, averages,
+and the chart of a player's running totals (drawn here, not by the statistics)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ from decimal import Decimal
 
 from django import template
 from django.utils.formats import number_format
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
+from club.chart import running_totals_svg
+from club.services.stats import RunningTotals
 from scoring.engine import Variant
 from scoring.engine.types import MINUS
 
@@ -29,3 +33,9 @@ def average(value: Decimal | None) -> str:
 @register.filter
 def rate(value: int | None) -> str:
     return "–" if value is None else f"{value} %"
+
+
+@register.simple_tag
+def running_chart(running: RunningTotals | None, title: str) -> SafeString:
+    """A player's running totals across evenings as a chart ("" without evenings)."""
+    return SafeString(running_totals_svg(running, title))  # drawn by our own code, labels escaped there

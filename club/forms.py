@@ -1,7 +1,7 @@
 """Forms of the regular table: the group, invitations, seasons, payments.
 
-They convert what was posted; the services in ``scoring.services.groups`` and
-``scoring.services.kasse`` check it again and refuse with the field's name.
+They convert what was posted; the services in ``club.services.groups`` and
+``club.services.kasse`` check it again and refuse with the field's name.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from club.models import GroupPlayer
+from club.services.groups import INVITATION_DAYS, MOST_USES
+from club.services.kasse import BOX, MAX_AMOUNT, NOTE_LENGTH
 from scoring.engine import InvalidInput
-from scoring.models import GroupPlayer
 from scoring.presentation import render_line
 from scoring.schema_forms import DecimalTextField
-from scoring.services.groups import INVITATION_DAYS, MOST_USES
-from scoring.services.kasse import BOX, MAX_AMOUNT, NOTE_LENGTH
 
 
 def refuse(form: forms.Form, error: InvalidInput) -> None:
