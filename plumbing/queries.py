@@ -34,10 +34,10 @@ M = TypeVar("M", bound=Model)
 # The models the statements read, by label.
 SESSION, HAND, HAND_CHANGE, SEAT = "scoring.Session", "scoring.Hand", "scoring.HandChange", "scoring.Seat"
 GROUP, MEMBERSHIP, SEASON, GROUP_PLAYER = (
-    "scoring.Group",
-    "scoring.Membership",
-    "scoring.Season",
-    "scoring.GroupPlayer",
+    "club.Group",
+    "club.Membership",
+    "club.Season",
+    "club.GroupPlayer",
 )
 USER, LOGIN_SESSION = "auth.User", "sessions.Session"
 
@@ -166,7 +166,7 @@ class HandAndRight:
 
 @dataclass(frozen=True)
 class GroupAndRole:
-    group: Any  # scoring.Group
+    group: Any  # club.Group
     role: str
 
     @property

@@ -99,9 +99,9 @@ def evening_document(index: int) -> str:
 
 def build(owner: Any) -> dict[str, str]:
     """The generated group; the pages to measure, by name."""
+    from club.models import EveningResult, GroupPlayer
+    from club.services import groups
     from scoring import services
-    from scoring.models import EveningResult, GroupPlayer
-    from scoring.services import groups
 
     group = groups.group_create(owner=owner, name="Benchmark", money_rate=Decimal("0.05"))
     for index in range(EVENINGS):

@@ -65,6 +65,7 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "") or ("development-only-not-secret" 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
+    "accounts",  # before the admin: its registration/ templates are the ones shown
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -75,6 +76,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "scoring",
+    "club",
 ]
 
 MIDDLEWARE = [
@@ -222,7 +224,7 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTHENTICATION_BACKENDS = ["scoring.auth.RateLimitedBackend"]  # failed logins limited everywhere
+AUTHENTICATION_BACKENDS = ["accounts.auth.RateLimitedBackend"]  # failed logins limited everywhere
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -8,8 +8,10 @@ from typing import Any
 
 from django.db import migrations
 
-from scoring.engine import VARIANTS, InvalidInput
-from scoring.engine.session_file import hand_document, read_hand
+# A frozen copy of the engine (scoring/migrations/frozen): what this migration
+# does never changes with the application's code.
+from scoring.migrations.frozen.engine import VARIANTS, InvalidInput
+from scoring.migrations.frozen.engine.session_file import hand_document, read_hand
 
 BATCH = 500
 

@@ -13,9 +13,10 @@ from typing import Any
 from django.db import migrations
 from django.db.models import F
 
-from scoring.engine import VARIANTS, InvalidInput
-from scoring.services.games import Game
-from scoring.services.standings import evening_from, result_values
+# Frozen copies (scoring/migrations/frozen): what this migration does never
+# changes with the application's code.
+from scoring.migrations.frozen.engine import VARIANTS, InvalidInput
+from scoring.migrations.frozen.standings import Game, evening_from, result_values
 
 
 def settle(apps: Any, schema_editor: Any) -> None:

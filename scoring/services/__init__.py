@@ -10,15 +10,14 @@ By use case, writes apart from reads:
                 rules put right after it started (write)
 - ``hands``     recording, correcting, deleting, restoring hands (write)
 - ``sharing``   share links, editors, the state a watching phone compares
+- ``hand_page`` a hand's own page: its deltas in playing order, its history (read)
 - ``imports``   a session from a ``tarockscore/1`` file (write)
 - ``rescore``   re-scoring stored hands, the one explicit way history changes
-- ``groups``    the regular table: group, members, roster, invitations, house
-                rules, seasons, its evenings (write)
-- ``accounts``  making an account, by invitation or on the open sign-up (write)
-- ``standings`` each player's evening in a group, summed from the stored hands
-                with every change to the evening (write)
-- ``stats``     statistics across a group's evenings and seasons (read)
-- ``kasse``     the group's money box: evenings booked, payments, reversals (write)
+- ``events``    what other apps hear of an evening's changes, in its transaction
+
+The regular table (groups, roster, statistics, standings, Kasse) is the ``club``
+app's; it hears of every change to an evening through ``events``, in the same
+transaction, and this package imports nothing of it.
 
 The sheet itself (the read model of a session) is ``scoring.sheet``; files
 leaving the app are ``scoring.exports``. Each writing function is keyword-only
@@ -29,8 +28,6 @@ before anything is written.
 from scoring.services.access import (
     Right,
     deleted_sessions,
-    group_and_role,
-    group_for,
     hand_for,
     hand_of,
     row_version,
@@ -97,8 +94,6 @@ __all__ = [
     "SessionClosed",
     "deleted_sessions",
     "game_of",
-    "group_and_role",
-    "group_for",
     "hand_check",
     "hand_delete",
     "hand_edit",

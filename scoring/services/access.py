@@ -10,6 +10,10 @@ in SQL (``plumbing.queries.right_sql``) and read with the evening's row in the s
   evening; its members and the editors named on the evening record and correct
   hands. Whoever started the evening and has left the group (or was taken out of
   it) still reads it, as it stands, and changes nothing.
+
+Membership of a group is the regular table's (the ``club`` app's ``Membership``):
+the rule names its table through Django's app registry, so this module (and the
+scoring app) imports nothing of the club app.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from plumbing import queries
-from scoring.models import Group, Hand, Session
+from scoring.models import Hand, Session
 from scoring.services.sessions import restorable_since
 
 
@@ -80,22 +84,6 @@ def deleted_sessions(user: User) -> QuerySet[Session]:
         .filter(right=Right.OWN, deleted_at__isnull=False, deleted_at__gt=restorable_since())
         .order_by("-deleted_at")
     )
-
-
-def group_for(user: User, pk: int, *, owner_only: bool = False) -> Group:
-    """A group the user is a member of (its owner, with ``owner_only``): one query."""
-    group, owner = group_and_role(user, pk)
-    if owner_only and not owner:
-        raise Group.DoesNotExist
-    return group
-
-
-def group_and_role(user: User, pk: int) -> tuple[Group, bool]:
-    """A group the user is a member of, and whether they own it: one query."""
-    found = queries.group_of_member(user.pk, pk)
-    if found is None:
-        raise Group.DoesNotExist
-    return found.group, found.owner
 
 
 def session_shared(token: str) -> Session:

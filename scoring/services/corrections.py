@@ -22,10 +22,9 @@ from django.db import transaction
 from scoring.engine import HandType, InvalidInput, Line, StoredHand, Table
 from scoring.engine.session_file import hand_document, read_money_rate, read_players, read_session_name
 from scoring.engine.types import gettext_noop, line_json_renamed, points_from_json, points_to_json
-from scoring.models import Group, Hand, HandChange, Player, Seat, Session, SessionChange
-from scoring.services import kasse
+from scoring.models import Hand, HandChange, Player, Session, SessionChange
+from scoring.services import events
 from scoring.services.games import Game, game_of, options_json
-from scoring.services.groups import roster_player
 from scoring.services.rescore import RescoredHand, session_rescore
 from scoring.services.sessions import check_open, locked, mark_changed, record_change
 
@@ -108,8 +107,7 @@ def session_rename_player(*, session: Session, user: User | None, old: str, new:
     seat.save(update_fields=["player", "name"])
     if not former.seats.exists():
         former.delete()  # only this table knew the misspelt name
-    if row.group_id is not None:
-        _seat_to_roster(seat, row.group_id, new)
+    events.send_seat_renamed(row, seat, new)  # in a group's evening: the roster's player of that name
     if row.first_dealer == old:
         row.first_dealer = new
         row.save(update_fields=["first_dealer"])
@@ -117,25 +115,8 @@ def session_rename_player(*, session: Session, user: User | None, old: str, new:
     _rename_in_history(row, old, new)
     record_change(row, user, SessionChange.Action.PLAYER, before=old, after=new)
     mark_changed(row)  # the evening's statistics are written again, for the roster's player
-    kasse.evening_settle(session=row, user=user)  # a booked evening: reversed and booked anew
+    events.send_evening_settled(row, user)  # a booked evening: reversed and booked anew
     return row
-
-
-def _seat_to_roster(seat: Seat, group_id: int, name: str) -> None:
-    """In a group's evening the seat moves to the roster's player of the corrected
-    name (a new name joins the roster), so statistics and Kasse follow the right
-    person. The roster's player of the misspelt name goes when nothing else knows
-    it: no other seat, no account linked, nothing booked."""
-    former = seat.roster
-    seat.roster = roster_player(Group.objects.get(pk=group_id), name)
-    seat.save(update_fields=["roster"])
-    if (
-        former is not None
-        and former.user_id is None
-        and not former.seats.exists()
-        and not former.booking_lines.exists()
-    ):
-        former.delete()
 
 
 def _rename_in_hands(session: Session, game: Game, old: str, new: str) -> None:

@@ -4,8 +4,9 @@ the same transaction.
 
 ``session_close`` and ``session_reopen`` are the one place an evening becomes
 final or open again, ``session_delete`` and ``session_restore`` where it leaves
-and comes back: each settles what the evening books into its group's Kasse
-(``kasse.evening_settle``).
+and comes back: each tells the apps built on the evenings that what it books
+may have changed (``events.evening_settled``: the regular table's Kasse settles
+it), in the same transaction.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from scoring.engine.session_file import read_players
 from scoring.engine.types import gettext_noop
 from scoring.games import registry
 from scoring.models import Player, Seat, Session, SessionChange
-from scoring.services import kasse, standings
+from scoring.services import events
 from scoring.services.games import options_json
 
 # How long a deleted session can be restored; ``purge_sessions`` removes it after that.
@@ -99,9 +100,9 @@ def new_version(session: Session, *, open_only: bool = False) -> bool:
 
 def follow_change(session: Session) -> None:
     """What follows every change of a session's sheet besides its new version:
-    the group's statistics (an evening of a group) are written again."""
-    if session.group_id is not None:
-        standings.evening_refresh(session)
+    the apps built on the evenings hear of it in the same transaction
+    (``events.sheet_changed``: a group's statistics are written again)."""
+    events.send_sheet_changed(session)
 
 
 @transaction.atomic
@@ -153,7 +154,7 @@ def session_close(*, session: Session, user: User | None, client_token: str = ""
     row = locked(session)
     if row.closed_at is None and not done_already(row, client_token):
         _stamp(row, user, "closed_at", timezone.now(), SessionChange.Action.CLOSED, client_token)
-        kasse.evening_settle(session=row, user=user)  # a group's evening with a money rate is booked
+        events.send_evening_settled(row, user)  # a group's evening with a money rate is booked
     return row
 
 
@@ -165,7 +166,7 @@ def session_reopen(*, session: Session, user: User | None, client_token: str = "
     row = locked(session)
     if row.closed_at is not None and not done_already(row, client_token):
         _stamp(row, user, "closed_at", None, SessionChange.Action.REOPENED, client_token)
-        kasse.evening_settle(session=row, user=user)  # a counter-booking; closing again books anew
+        events.send_evening_settled(row, user)  # a counter-booking; closing again books anew
     return row
 
 
@@ -177,7 +178,7 @@ def session_delete(*, session: Session, user: User | None) -> Session:
     row = locked(session)
     if row.deleted_at is None:
         _stamp(row, user, "deleted_at", timezone.now(), SessionChange.Action.DELETED)
-        kasse.evening_settle(session=row, user=user)
+        events.send_evening_settled(row, user)
     return row
 
 
@@ -199,7 +200,7 @@ def session_restore(*, session: Session, user: User | None) -> Session:
         if row.deleted_at <= restorable_since():
             raise NotRestorable(f"session {row.pk} was deleted more than {RESTORABLE_DAYS} days ago")
         _stamp(row, user, "deleted_at", None, SessionChange.Action.RESTORED)
-        kasse.evening_settle(session=row, user=user)
+        events.send_evening_settled(row, user)
     return row
 
 

@@ -1,42 +1,29 @@
-"""What every view shares: the request type, access, and reading parameters."""
+"""What every view of the evenings shares: access, the outbox's answers, and
+the request type and parameters (``plumbing.requests``, shared by every app)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django_htmx.middleware import HtmxDetails
 
+from plumbing.requests import FORM_TOKEN as FORM_TOKEN  # the evenings' views read these from here
+from plumbing.requests import Request as Request
+from plumbing.requests import posted_token as posted_token
+from plumbing.requests import whole as whole
 from scoring import services
 from scoring.models import Hand, Session
+from scoring.services.hand_page import hand_page
 
-
-class Request(HttpRequest):
-    """A request to a view behind ``login_required``, with django-htmx's details."""
-
-    user: User
-    htmx: HtmxDetails
-
-
-FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # what a form sends back; anything else gets a new one
 # A phone sending what it kept offline (static/js/outbox.js) says so, and is told
 # what was stored, or why nothing was: the reason as data, never a page to read it from.
 OUTBOX_HEADER, STORED_HEADER, REFUSED_HEADER = "X-Tarock-Outbox", "X-Tarock-Stored", "X-Tarock-Refused"
-
-
-def posted_token(request: HttpRequest) -> str:
-    """The one-time token a money-moving form sent back (payment, reversal,
-    closing, reopening), or "" when it sent none of the app's own format."""
-    posted = request.POST.get("token", "")
-    return posted if FORM_TOKEN.fullmatch(posted) else ""
 
 
 class Gone(Http404):
@@ -73,13 +60,6 @@ def tells_the_outbox(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
             return refused(gone.reason, status=404)
 
     return answer
-
-
-def whole(raw: str | None) -> int | None:
-    """A non-negative whole number from a request parameter, or None (never an error)."""
-    if raw and len(raw) <= 12 and raw.isascii() and raw.isdecimal():
-        return int(raw)
-    return None
 
 
 def own_session(request: Request, pk: int, *, need: services.Right) -> Session:
@@ -141,3 +121,20 @@ def on_sheet(hand: Hand) -> str:
     first, so the whole sheet is shown."""
     every = "?all=1" if hand.version > 1 else ""
     return reverse("scoreboard", args=[hand.session_id]) + f"{every}#hand-{hand.pk}"
+
+
+def hand_page_context(
+    hand: Hand, *, share_token: str | None = None, right: services.Right = services.Right.READ
+) -> dict[str, Any]:
+    """A hand's own page: what it scored, how, and (for those who may see the
+    sheet) its history; its buttons for those who may change it."""
+    page = hand_page(hand, history=not share_token)
+    return {
+        "session": hand.session,
+        "hand": hand,
+        "number": hand.number,  # as on the sheet, for good: a deletion renumbers nothing
+        "deltas": page.deltas,
+        "share_token": share_token,
+        "right": right,
+        "changes": page.changes,
+    }

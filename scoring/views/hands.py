@@ -37,6 +37,7 @@ from scoring.views.common import (
     closed,
     from_outbox,
     hand_and_right,
+    hand_page_context,
     on_sheet,
     own_hand,
     own_session,
@@ -305,23 +306,6 @@ def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpR
     form = _hand_form(request, session, game, hand)
     context = {"preview": _preview(game, form), "game": game, "form": form}
     return render(request, "scoring/hand_form.html#live", context)
-
-
-def hand_page_context(
-    hand: Hand, *, share_token: str | None = None, right: Right = Right.READ
-) -> dict[str, Any]:
-    """A hand's own page: what it scored, how, and (for those who may see the
-    sheet) its history; its buttons for those who may change it."""
-    game = services.game_of(hand.session)
-    return {
-        "session": hand.session,
-        "hand": hand,
-        "number": hand.number,  # as on the sheet, for good: a deletion renumbers nothing
-        "deltas": [(name, hand.delta_points().get(name, 0)) for name in game.players],
-        "share_token": share_token,
-        "right": right,
-        "changes": [] if share_token else list(hand.changes.select_related("user")),
-    }
 
 
 @login_required

@@ -17,8 +17,7 @@ from scoring import services
 from scoring.models import Hand, Session
 from scoring.services import Right
 from scoring.sheet_html import sheet_context
-from scoring.views.common import Request, own_session, shared_session, whole
-from scoring.views.hands import hand_page_context
+from scoring.views.common import Request, hand_page_context, own_session, shared_session, whole
 
 
 @login_required

@@ -352,7 +352,7 @@ HEADER_ROOM = """() => {
 
 def logged_in_pages(owner: User) -> dict[str, str]:
     """A page of every kind a logged-in player sees, with six long names at the table."""
-    from scoring.services.groups import group_create
+    from club.services.groups import group_create
 
     deals = [
         {"dealer": SIX_LONG[5], "taker": SIX_LONG[0], "partner": SIX_LONG[1], "contract": "garde"},

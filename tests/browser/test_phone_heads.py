@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
+from club.models import GroupPlayer
+from club.services import groups
 from scoring import services
-from scoring.models import GroupPlayer, Session
-from scoring.services import groups
+from scoring.models import Session
 from tests.browser.support import assert_accessible, expect, horizontal_overflow, login, screenshot
-from tests.web.regular_table import evening
+from tests.club.regular_table import evening
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from scoring.models import Group, GroupPlayer, Hand, Session
-from scoring.services import groups
+from club.models import Group, GroupPlayer
+from club.services import groups
+from scoring.models import Hand, Session
 from tests.browser.support import (
     assert_accessible,
     expect,

@@ -25,22 +25,12 @@ from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import timezone
 
+from club.models import Booking, BookingLine, Group, GroupPlayer, Invitation, Membership, Season
+from club.services import groups, kasse
 from scoring import services
-from scoring.models import (
-    Booking,
-    BookingLine,
-    Group,
-    GroupPlayer,
-    Hand,
-    Invitation,
-    Membership,
-    Season,
-    Seat,
-    Session,
-    SessionChange,
-)
-from scoring.services import groups, kasse
-from tests.web.regular_table import evening
+from scoring.models import Hand, Seat, Session, SessionChange
+from tests.club.regular_table import evening
+from tests.layout import app_patterns as every_app_pattern
 
 HAND = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 ROLES = ("owner", "member", "removed", "editor", "outsider", "anonymous")
@@ -229,9 +219,7 @@ def patterns_of(name: str) -> list[URLPattern]:
 
 
 def app_patterns() -> list[URLPattern]:
-    from scoring import urls
-
-    return list(urls.urlpatterns)
+    return every_app_pattern()
 
 
 def posted(name: str, world: World) -> dict[str, Any]:

@@ -19,9 +19,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import OperationalError, connections
 
+from club.services import groups
 from scoring import services
 from scoring.models import Hand, HandChange
-from scoring.services import groups
 from scoring.services.sessions import SessionClosed
 
 PASSWORD = "a-long-test-password"

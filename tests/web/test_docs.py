@@ -180,7 +180,9 @@ def test_the_old_names_of_the_rulebook_and_the_session_format_are_gone() -> None
     found = []
     for folder in ("scoring", "plumbing", "club", "accounts", "tarockscore", "tests", "scripts"):
         for path in (ROOT / folder).rglob("*.py"):
-            if path != Path(__file__) and stale.search(text(path)):
+            # Frozen copies inside migrations keep the words they were written with.
+            frozen = "migrations" in path.relative_to(ROOT).parts
+            if path != Path(__file__) and not frozen and stale.search(text(path)):
                 found.append(path.relative_to(ROOT).as_posix())
     assert found == []
 

@@ -435,7 +435,7 @@ SHOWS_NOTHING = "must contain a letter, digit, symbol or punctuation mark"
 
 @pytest.mark.parametrize("name", INVISIBLE)
 def test_a_name_of_invisible_characters_is_refused_in_every_name_field(name, user, logged_in):
-    from scoring.services import groups
+    from club.services import groups
 
     new = reverse("session_new_variant", args=["french"])
     base = {"name": "Freitag", "seat_1": "Anna", "seat_2": "Bert", "seat_3": "Carl", "seat_4": "Dora"}

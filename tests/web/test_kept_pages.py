@@ -14,11 +14,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from club.services import groups
 from plumbing import offline
 from scoring import services
 from scoring.models import Hand
-from scoring.services import groups, sharing
-from tests.web.regular_table import evening, player
+from scoring.services import sharing
+from tests.club.regular_table import evening, player
 from tests.web.test_sheets import imported
 
 pytestmark = pytest.mark.cache  # also run with CACHE=redis://… (make test-redis)

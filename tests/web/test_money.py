@@ -17,20 +17,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from club.models import MONEY_LIMIT, Booking, BookingLine, EveningResult
+from club.services import groups, kasse, stats
 from scoring import services
 from scoring.engine import InvalidInput, read_session, score_session
 from scoring.engine.session_file import MAX_HANDS
-from scoring.models import (
-    MONEY_LIMIT,
-    Booking,
-    BookingLine,
-    EveningResult,
-    Hand,
-    Session,
-    SessionChange,
-)
-from scoring.services import groups, kasse, stats
-from tests.web.regular_table import evening, player
+from scoring.models import Hand, Session, SessionChange
+from tests.club.regular_table import evening, player
 from tests.web.test_concurrency import PASSWORD, Phone, at_once
 
 RATE = Decimal("0.05")

@@ -8,8 +8,9 @@ import ast
 import re
 from pathlib import Path
 
+from club.models import Membership
 from plumbing import queries
-from scoring.models import HandChange, Membership
+from scoring.models import HandChange
 from scoring.services.access import Right
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,12 +15,14 @@ from django.test import RequestFactory, override_settings
 from django.urls import reverse
 from django.urls.converters import StringConverter
 
+from accounts.auth import client_address
+from accounts.models import LoginAttempt
+from club.services import groups
 from scoring import services, urls
-from scoring.auth import client_address
-from scoring.models import HandChange, LoginAttempt, Session
-from scoring.services import groups
+from scoring.models import HandChange, Session
 from scoring.views.common import FORM_TOKEN
 from tests.conftest import seed
+from tests.layout import app_patterns
 from tests.web.test_views import form_data
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
@@ -180,7 +182,7 @@ class TestHostileParameters:
             "season": "all",
             "token": services.session_share(session=session),
         }
-        patterns = [p for p in urls.urlpatterns if p.pattern.converters]
+        patterns = [p for p in app_patterns() if p.pattern.converters]
         # Every whole number in an address is an id, read by the bounded converter.
         assert {type(c) for p in patterns for c in p.pattern.converters.values()} == {
             urls.IdConverter,

@@ -17,18 +17,11 @@ from django.contrib.auth.models import User
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from pypdf import PdfReader
 
+from accounts.models import LoginAttempt
+from club.models import Booking, GroupPlayer, Invitation, Membership
+from club.services import groups, kasse
 from scoring import services
-from scoring.models import (
-    Booking,
-    GroupPlayer,
-    Hand,
-    HandChange,
-    Invitation,
-    LoginAttempt,
-    Membership,
-    Session,
-)
-from scoring.services import groups, kasse
+from scoring.models import Hand, HandChange, Session
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}

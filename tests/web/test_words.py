@@ -13,9 +13,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from club.models import GroupPlayer
+from club.services import groups, kasse, stats
 from scoring import services
-from scoring.models import GroupPlayer
-from scoring.services import groups, kasse, stats
+from tests import layout
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 FIVE = ("Anna", "Bert", "Carl", "Dora", "Emil")
@@ -215,11 +216,11 @@ def colons_outside_translations(template: str) -> list[str]:
 
 
 def test_the_app_pages_write_label_colons_as_the_language_sets_them():
-    templates = Path(__file__).resolve().parents[2] / "templates"
-    pages = [templates / "base.html", *sorted(templates.rglob("*/*.html"))]
+    pages = [(folder, page) for folder, page in layout.templates() if page.relative_to(folder).parent.name]
+    pages.insert(0, (layout.TEMPLATE_DIRS[0], layout.TEMPLATE_DIRS[0] / "base.html"))
     found = {
-        str(page.relative_to(templates)): colons
-        for page in pages
+        str(page.relative_to(folder)): colons
+        for folder, page in pages
         if (colons := colons_outside_translations(page.read_text(encoding="utf-8")))
     }
     assert found == {}
@@ -364,7 +365,7 @@ def test_the_roster_button_says_it_links_the_player_to_an_account(user, language
     ("language", "debt"), [("de", "\u22124,00"), ("en", "\u22124.00"), ("fr", "\u22124,00")]
 )
 def test_the_kasse_writes_a_debt_with_the_minus_of_every_other_number(user, language, debt):
-    from tests.web.regular_table import evening
+    from tests.club.regular_table import evening
 
     group = groups.group_create(owner=user, name="Dienstag")
     garde = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
@@ -386,7 +387,7 @@ def test_the_german_password_forms_say_dasselbe_passwort(user):
 
 
 def test_the_season_table_says_it_scrolls_in_every_language(user):
-    from tests.web.regular_table import evening
+    from tests.club.regular_table import evening
 
     group = groups.group_create(owner=user, name="Dienstag")
     evening(group, user, [{"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}])

@@ -1,0 +1,440 @@
+"""The shape every game module has, and the machinery they share.
+
+A game subclasses ``Variant`` and provides: its house rules (``option_fields``
+plus an options dataclass), the inputs of a hand (``hand_fields``), how cleaned
+inputs become its frozen hand dataclass with the cross-field checks
+(``build_hand``), ``score``, and a one-line ``describe`` for score sheets.
+Reading raw input, writing it back and summing a session are done here, once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from .schema import Field, clean, dump, in_field_order, label_at, renamed
+from .types import (
+    HandScore,
+    HandType,
+    InvalidInput,
+    Line,
+    Table,
+    allowed_list,
+    gettext_noop,
+    invalid,
+    zero_deltas,
+)
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand as played: its type, the table, the variant's inputs, a note."""
+
+    type: HandType
+    table: Table
+    play: Any = None  # the variant's hand dataclass; None for a redeal
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class CardCounter:
+    """The card-point helper of a hand form: count the cards by kind, get the points.
+
+    ``fields`` are the counts (and whatever else the count needs, e.g. tricks);
+    the points go into the hand field ``target`` (``points``), or into
+    ``points.<player>`` when ``target`` is ``points.{player}`` and the counter
+    has a ``player`` field. ``help`` says what to count where the game asks for
+    something other than the cards a side took.
+    """
+
+    fields: tuple[Field, ...]
+    target: str
+    count: Callable[[Mapping[str, Any]], int]
+    help: Line | None = None
+
+    def target_for(self, values: Mapping[str, Any]) -> str:
+        return self.target.format(player=values.get("player", ""))
+
+
+@dataclass(frozen=True)
+class SectionKind:
+    """How a game groups its hands (an Illustriertes series, a Chambéry Partie),
+    as data for pages and sheets: they never compare game names."""
+
+    key: str
+    label: str  # "Series": what one of them is called
+    title: str  # "Series {n}"
+    end: str  # "End of series {n}"
+    won: str  # "Series won": a player's count of them on the statistics pages
+    # The sheet's running totals start again from 0 after each section.
+    restarts_totals: bool
+    # Each section is settled on its own (pair by pair, series by series).
+    settled_each: bool
+    settlement_help: str = ""
+
+
+SERIES = SectionKind(
+    key="series",
+    label=gettext_noop("Series"),
+    title=gettext_noop("Series {n}"),
+    end=gettext_noop("End of series {n}"),
+    won=gettext_noop("Series won"),
+    restarts_totals=True,
+    settled_each=True,
+    settlement_help=gettext_noop(
+        "Each pair of players settles the difference of their totals, series by series."
+    ),
+)
+PARTIE = SectionKind(
+    key="partie",
+    label=gettext_noop("Partie"),
+    title=gettext_noop("Partie {n}"),
+    end=gettext_noop("End of Partie {n}"),
+    won=gettext_noop("Parties won"),
+    restarts_totals=False,
+    settled_each=False,
+)
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """What a score sheet keeps of a scored hand: enough to sum a session again
+    without reading (or re-judging) the hand's inputs. ``facts`` are the few
+    things the game's sections need to know of a hand (``Variant.hand_facts``)."""
+
+    dealer: str | None
+    deltas: Mapping[str, Fraction]
+    facts: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class HandStats:
+    """What statistics across evenings keep of one hand, written with its score
+    (``Variant.hand_stats``), so they are counted from what was recorded and never
+    by judging the inputs again. Everything is per seat, in playing order, so a
+    player whose name is corrected keeps his statistics.
+
+    ``kind``: the contract, game or mode (``garde``, ``zweiblatt``, ``solo``), or
+    the kind of hand (``redeal``, ``trischaken``). ``roles``: each seat's part in
+    it (``taker``, ``partner``, ``defender``, ``declarer``, ``opponent``,
+    ``soloist``), ``out`` when sitting out, empty when everyone plays for himself.
+    ``won``: whether the seat's side won the game (None: a draw, or no game to
+    win). ``marks``: what the seat did that the statistics count (``pagat``,
+    ``petit_au_bout``, ``trischaken_lost``)."""
+
+    kind: str
+    roles: tuple[str, ...]
+    won: tuple[bool | None, ...]
+    marks: tuple[tuple[str, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "roles": list(self.roles),
+            "won": list(self.won),
+            "marks": [list(marks) for marks in self.marks],
+        }
+
+
+def seat_stats(
+    table: Table,
+    kind: str,
+    role: Callable[[str], str] = lambda player: "",
+    won: Callable[[str], bool | None] = lambda player: None,
+    marks: Callable[[str], Sequence[str]] = lambda player: (),
+) -> HandStats:
+    """A hand's statistics from what each seat did; a seat sitting out is ``out``."""
+    out = table.sitting_out
+    return HandStats(
+        kind=kind,
+        roles=tuple("out" if p == out else role(p) for p in table.players),
+        won=tuple(None if p == out else won(p) for p in table.players),
+        marks=tuple(() if p == out else tuple(marks(p)) for p in table.players),
+    )
+
+
+@dataclass(frozen=True)
+class Section:
+    """A run of hands scored as a unit: an Illustriertes series, a Chambéry Partie."""
+
+    kind: str  # its SectionKind's key
+    first: int  # 0-based index of the first hand
+    last: int  # 0-based index of the last hand
+    totals: Mapping[str, Fraction]  # the section's totals, bonus included
+    bonus: Mapping[str, Fraction]  # only the players who got a bonus
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a whole session adds up to."""
+
+    totals: Mapping[str, Fraction]
+    net: Mapping[str, Fraction]  # zero-sum, what settlement works from
+    sections: tuple[Section, ...] = ()
+    # Where each section is paid on its own (an Illustriertes series): what each
+    # settles, adding up to ``net``; the money is rounded part by part.
+    parts: tuple[Mapping[str, Fraction], ...] = ()
+
+
+class Variant:
+    """Base of every game module. Subclasses set the class attributes and
+    override ``hand_fields``, ``build_hand``, ``score`` and ``describe``."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    table_sizes: ClassVar[tuple[int, ...]]  # how many people may sit at the table
+    hand_types: ClassVar[tuple[HandType, ...]] = (HandType.PLAYED, HandType.REDEAL)
+    zero_sum: ClassVar[bool] = True
+    # How the game groups its hands: SERIES (Illustriertes), PARTIE (Chambéry), or not at all.
+    section_kind: ClassVar[SectionKind | None] = None
+    # How to read ``section_notation``, where the game has one.
+    notation_help: ClassVar[str] = ""
+    option_fields: ClassVar[tuple[Field, ...]] = ()
+    options_type: ClassVar[type[Any]]
+
+    # -- house rules ---------------------------------------------------------
+
+    def parse_options(self, raw: Any, players: Sequence[str]) -> Any:
+        """Validated options for a session of these players; defaults filled in."""
+        values = clean(self.option_fields, raw if raw is not None else {}, (), "options.")
+        options = self.options_type(**values)
+        self.check_options(options, players)
+        return options
+
+    def check_options(self, options: Any, players: Sequence[str]) -> None:
+        """Cross-checks between house rules and the table; raise ``InvalidInput``."""
+
+    def default_options(self, players: Sequence[str]) -> Any:
+        return self.parse_options({}, players)
+
+    def dump_options(self, options: Any) -> dict[str, Any]:
+        """Every house rule with the value in force, defaults included, as JSON: a
+        session file then scores the same whatever a later version's defaults are."""
+        return dump(self.option_fields, dataclasses.asdict(options), defaults=True)
+
+    def check_table(self, players: Sequence[str]) -> None:
+        if len(players) not in self.table_sizes:
+            raise invalid(
+                "players",
+                gettext_noop("{game} is played by {allowed} players (got {got})"),
+                game=Line(self.name),
+                allowed=allowed_list(self.table_sizes),
+                got=str(len(players)),
+            )
+
+    # -- the table -----------------------------------------------------------
+
+    def sitting_out(self, players: Sequence[str], dealer: str | None) -> str | None:
+        """Who sits out a hand dealt by ``dealer`` (only with six at the table)."""
+        return None
+
+    def needs_dealer(self, players: Sequence[str], options: Any) -> bool:
+        """Whether the first hand must name its dealer."""
+        return len(players) == 6
+
+    # -- hands ---------------------------------------------------------------
+
+    def allowed_hand_types(self, options: Any) -> tuple[HandType, ...]:
+        """The kinds of hand these house rules allow."""
+        return self.hand_types
+
+    def check_hand_type(self, hand_type: HandType, options: Any) -> None:
+        """Refuse a kind of hand the house rules do not allow, saying why."""
+        allowed = self.allowed_hand_types(options)
+        if hand_type not in allowed:
+            raise invalid(
+                "type",
+                gettext_noop("must be one of {allowed} with these house rules (got {got})"),
+                allowed=allowed_list(allowed),
+                got=hand_type.value,
+            )
+
+    def hand_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
+        raise NotImplementedError
+
+    def form_fields(self, hand_type: HandType, table: Table, options: Any) -> tuple[Field, ...]:
+        """The fields a hand form shows: ``hand_fields`` with choices these house
+        rules can never accept left out. Validation still uses ``hand_fields``,
+        whose refusals explain why."""
+        return self.hand_fields(hand_type, table, options)
+
+    def card_counter(
+        self, hand_type: HandType, table: Table, options: Any, values: Mapping[str, Any] | None = None
+    ) -> CardCounter | None:
+        """The hand form's card-point helper, if the game has one. ``values`` are the
+        hand's inputs so far (the session file's shape), where what to count depends on them."""
+        return None
+
+    def build_hand(self, hand_type: HandType, values: dict[str, Any], table: Table, options: Any) -> Any:
+        """The variant's frozen hand from cleaned values, after cross-field checks."""
+        raise NotImplementedError
+
+    def parse_play(
+        self, hand_type: HandType, raw: Any, table: Table, options: Any, *, from_form: bool = False
+    ) -> Any:
+        """The variant's hand from raw values. Every field's problems are found
+        at once; the cross-field checks follow once the fields themselves are
+        right. Each refusal carries the label of the field it names.
+        ``from_form``: a hand form must have answered every ``ask`` field."""
+        if hand_type is HandType.REDEAL:
+            return None
+        fields = self.hand_fields(hand_type, table, options)
+        values = clean(fields, raw, table.active, from_form=from_form)
+        try:
+            return self.build_hand(hand_type, values, table, options)
+        except InvalidInput as error:
+            raise error.labelled(lambda path: label_at(fields, path)) from None
+
+    def stored_in_order(
+        self, hand_type: HandType, table: Table, options: Any, inputs: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A hand's stored inputs with their keys as the session file writes them."""
+        if hand_type is HandType.REDEAL:
+            return dict(inputs)
+        return in_field_order(self.hand_fields(hand_type, table, options), inputs, table.active)
+
+    def renamed_inputs(
+        self, hand_type: HandType, table: Table, options: Any, inputs: Mapping[str, Any], old: str, new: str
+    ) -> dict[str, Any]:
+        """A hand's stored inputs with the player ``old`` called ``new``; ``table``
+        is the hand's table under the old names."""
+        if hand_type is HandType.REDEAL:
+            return dict(inputs)
+        return renamed(self.hand_fields(hand_type, table, options), inputs, old, new)
+
+    def dump_play(self, hand_type: HandType, play: Any, table: Table, options: Any) -> dict[str, Any]:
+        if play is None:
+            return {}
+        return dump(self.hand_fields(hand_type, table, options), dataclasses.asdict(play))
+
+    def score(self, record: HandRecord, options: Any) -> HandScore:
+        raise NotImplementedError
+
+    def score_record(self, record: HandRecord, options: Any) -> HandScore:
+        """Score one hand; a redeal scores 0 for everyone. Zero-sum is asserted."""
+        if record.type is HandType.REDEAL:
+            return HandScore(
+                zero_deltas(record.table.players),
+                (Line(gettext_noop("Redeal: nobody scores, the deal passes on")),),
+            )
+        result = self.score(record, options)
+        if list(result.deltas) != list(record.table.players):
+            raise AssertionError(f"{self.key}: deltas must list every player in order")
+        if self.zero_sum and sum(result.deltas.values()) != 0:
+            raise AssertionError(f"{self.key}: a hand must sum to zero: {result.deltas}")
+        return result
+
+    def describe(self, record: HandRecord) -> Line:
+        """The hand in short, for the scoreboard and the score sheet."""
+        raise NotImplementedError
+
+    def hand_facts(self, record: HandRecord) -> frozenset[str]:
+        """What the game's sections need to know of a hand, stored with its score."""
+        return frozenset()
+
+    def hand_stats(self, record: HandRecord, options: Any) -> HandStats:
+        """What statistics keep of a hand; games name their contracts, roles and
+        marks by overriding ``played_stats``."""
+        if record.type is HandType.REDEAL or record.play is None:
+            return seat_stats(record.table, HandType.REDEAL.value)
+        return self.played_stats(record, options)
+
+    def played_stats(self, record: HandRecord, options: Any) -> HandStats:
+        return seat_stats(record.table, record.type.value)
+
+    # Labels of the statistics' kinds, roles and marks ("kind.garde", "role.taker",
+    # "mark.pagat"), as English templates translated at the edge.
+    stat_labels: ClassVar[Mapping[str, str]] = {}
+
+    def section_winners(self, section: Section, options: Any) -> tuple[str, ...]:
+        """Who won a complete series or Partie: the highest total (ties: all of them)."""
+        if not section.complete or not section.totals:
+            return ()
+        best = max(section.totals.values())
+        return tuple(name for name, total in section.totals.items() if total == best)
+
+    def stored(self, record: HandRecord, score: HandScore) -> StoredHand:
+        return StoredHand(record.table.dealer, score.deltas, self.hand_facts(record))
+
+    def describe_record(self, record: HandRecord) -> Line:
+        if record.type is HandType.REDEAL:
+            return Line(gettext_noop("Redeal"))
+        return self.describe(record)
+
+    # -- a whole session ------------------------------------------------------
+
+    def section_notation(
+        self, players: Sequence[str], deltas: Sequence[Mapping[str, Fraction]], section: Section
+    ) -> dict[str, Line] | None:
+        """A section as the game's paper block writes it, if it has such a notation."""
+        return None
+
+    def section_net(self, section: Section) -> Mapping[str, Fraction] | None:
+        """What a section alone settles, where the game settles section by section."""
+        return None
+
+    def summarize(self, players: Sequence[str], hands: Sequence[StoredHand], options: Any) -> Summary:
+        """Totals and net balances; games with series or rounds override this."""
+        totals = sum_deltas(players, [hand.deltas for hand in hands])
+        return Summary(totals=totals, net=dict(totals))
+
+    def balance_moves(
+        self, players: Sequence[str], hands: Sequence[StoredHand], summary: Summary
+    ) -> list[dict[str, Fraction]]:
+        """What each hand moved each player's balance (the points the settlement
+        pays); they add up to ``summary.net``. Where the evening settles as it
+        stands, the hand's deltas, a section's bonus counted with the hand that ends
+        it. Where each section is settled on its own (RULES 2.9), what the sections
+        settle after the hand less what they settled before it: the sheet's
+        balance after each hand."""
+        kind = self.section_kind
+        ends = {section.last: section for section in summary.sections if section.complete}
+        zero = dict.fromkeys(players, Fraction(0))
+        moves: list[dict[str, Fraction]] = []
+        running, before, settled = dict(zero), dict(zero), dict(zero)
+        for index, hand in enumerate(hands):
+            end = ends.get(index)
+            if kind is None or not kind.settled_each:
+                bonus = end.bonus if end is not None else {}
+                moves.append(
+                    {name: hand.deltas.get(name, Fraction(0)) + bonus.get(name, 0) for name in players}
+                )
+                continue
+            for name in players:
+                running[name] += hand.deltas.get(name, Fraction(0))
+            standing = end.totals if end is not None else running
+            net = self.section_net(Section(kind.key, index, index, standing, {}, end is not None)) or {}
+            after = {name: settled[name] + net.get(name, Fraction(0)) for name in players}
+            moves.append({name: after[name] - before[name] for name in players})
+            before = after
+            if end is not None:
+                settled, running = after, dict(zero)
+        return moves
+
+
+def shown(field: Field, values: Mapping[str, Any]) -> bool:
+    """Whether a field applies, given the value of the field it depends on."""
+    if field.shown_when is None:
+        return True
+    controller, choices = field.shown_when
+    chosen = values.get(controller)
+    return chosen in (None, "") or str(chosen) in choices
+
+
+def sum_deltas(players: Sequence[str], deltas: Sequence[Mapping[str, Fraction]]) -> dict[str, Fraction]:
+    """Each player's sum. Whole points are added as integers (exact, and far
+    cheaper than adding ``Fraction``s over a long evening), half points as
+    fractions."""
+    whole = dict.fromkeys(players, 0)
+    totals = zero_deltas(players)
+    for hand in deltas:
+        for name, value in hand.items():
+            if value.denominator == 1:
+                whole[name] += value.numerator
+            else:
+                totals[name] += value
+    return {name: total + whole[name] for name, total in totals.items()}
