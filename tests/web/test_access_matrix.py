@@ -499,7 +499,7 @@ def test_public_pages_say_what_they_said_before(world, client, settings):
         reverse("service_worker"),
     ]
     marked = [client.get(url) for url in urls]
-    settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if m != "scoring.privacy.PrivatePagesMiddleware"]
+    settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if m != "plumbing.privacy.PrivatePagesMiddleware"]
     cache.clear()
     unmarked = [client.get(url) for url in urls]
     for url, before, after in zip(urls, unmarked, marked, strict=True):
