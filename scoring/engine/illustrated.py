@@ -27,11 +27,11 @@ from .settlement import pairwise_net
 from .tarock54 import (
     CARD_LIMIT,
     CARD_VALUE,
-    KONTRA_CHOICE_LABELS,
     KONTRA_LABEL,
     POINTS,
     card_thirds,
     kontra_factor,
+    kontra_field,
 )
 from .types import (
     Arg,
@@ -270,19 +270,6 @@ def valat_levels(profile: Profile) -> tuple[Announced, ...]:
     return tuple(Announced)
 
 
-def _kontra_field(name: str, label: str, help_text: str) -> Field:
-    return Field(
-        name,
-        Kind.INT,
-        label,
-        help=help_text,
-        minimum=Fraction(0),
-        maximum=Fraction(3),
-        choice_labels=KONTRA_CHOICE_LABELS,
-        default=0,
-    )
-
-
 OPTION_FIELDS = (
     Field(
         "profile",
@@ -476,7 +463,7 @@ PLAYED_FIELDS = (
         complement=Fraction(TOTAL),
         side_labels=(gettext_noop("Declarer"), gettext_noop("Opponents")),
     ),
-    _kontra_field(
+    kontra_field(
         "kontra",
         gettext_noop("Kontra on the game"),
         gettext_noop("Kontra doubles, Rekontra ×4, Subkontra ×8 (beck: the whole hand)."),
@@ -503,7 +490,7 @@ PLAYED_FIELDS = (
                 help=gettext_noop("Card combinations and Ohne … cannot fail."),
                 default=True,
             ),
-            _kontra_field(
+            kontra_field(
                 "kontra",
                 gettext_noop("Kontra on this premium"),
                 gettext_noop("Profile graz only, on an announced premium."),
@@ -531,7 +518,7 @@ PLAYED_FIELDS = (
             ),
             Field("announced", Kind.CHOICE, gettext_noop("Announced"), **ANNOUNCED_FIELD_ARGS),
             Field("made", Kind.BOOL, gettext_noop("Made"), default=True),
-            _kontra_field(
+            kontra_field(
                 "kontra",
                 gettext_noop("Kontra on the valat"),
                 gettext_noop("Profile graz only, when announced."),

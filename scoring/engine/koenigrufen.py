@@ -21,17 +21,25 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from .schema import Field, Kind, clean, clean_value, in_field_order, label_at, renamed
+from .schema import (
+    Field,
+    Kind,
+    clean,
+    clean_value,
+    in_field_order,
+    label_at,
+    renamed,
+    thirds_json,
+    thirds_text,
+)
 from .tarock54 import (
-    KONTRA_CHOICE_LABELS,
     KONTRA_LABEL,
     MAX_KONTRA,
     THIRDS,
     Side,
     kontra_factor,
+    kontra_field,
     premium_winner,
-    thirds_json,
-    thirds_text,
 )
 from .types import (
     Arg,
@@ -549,19 +557,6 @@ SIDE_CHOICE_LABELS = {
 }
 
 
-def _kontra_field(name: str, label: str, help_text: str) -> Field:
-    return Field(
-        name,
-        Kind.INT,
-        label,
-        help=help_text,
-        minimum=Fraction(0),
-        maximum=Fraction(MAX_KONTRA),
-        choice_labels=KONTRA_CHOICE_LABELS,
-        default=0,
-    )
-
-
 def _when(games: frozenset[Game] | set[Game]) -> tuple[str, tuple[str, ...]]:
     return ("game", tuple(game.value for game in Game if game in games))
 
@@ -588,7 +583,7 @@ EACH_FIELD = Field(
     maximum=Fraction(70),
     thirds=True,
 )
-KONTRA_FIELD = _kontra_field(
+KONTRA_FIELD = kontra_field(
     "kontra",
     gettext_noop("Kontra"),
     gettext_noop(
@@ -686,7 +681,7 @@ HAND_FIELDS = (
             ),
             Field("announced", Kind.BOOL, gettext_noop("Announced"), default=False),
             Field("made", Kind.BOOL, gettext_noop("Made"), default=True),
-            _kontra_field(
+            kontra_field(
                 "kontra",
                 gettext_noop("Kontra on this premium"),
                 gettext_noop("Only on an announced premium."),
@@ -711,7 +706,7 @@ HAND_FIELDS = (
             ),
             Field("announced", Kind.BOOL, gettext_noop("Announced"), default=False),
             Field("made", Kind.BOOL, gettext_noop("Made"), default=True),
-            _kontra_field(
+            kontra_field(
                 "kontra", gettext_noop("Kontra on the Valat"), gettext_noop("Only on an announced Valat.")
             ),
         ),

@@ -19,7 +19,6 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from .tarock54 import parse_thirds, thirds_json
 from .types import InvalidInput, Line, allowed_list, gettext_noop
 
 
@@ -623,3 +622,33 @@ def _renamed_value(f: Field | None, value: Any, old: str, new: str) -> Any:
     if f.kind is Kind.LIST and isinstance(value, list):
         return [renamed(f.fields, item, old, new) if isinstance(item, Mapping) else item for item in value]
     return value
+
+
+# Card points counted in thirds (the Austrian games' Blatt): how they are written.
+POINTS_BLATT = re.compile(r"\s*([0-9]{1,2})\s*(?:/\s*([0-2]))?\s*")
+
+
+def parse_thirds(value: Any) -> int | None:
+    """Card points written as whole points (``41``, ``"41"``) or points and Blatt
+    (``"41/2"``), as thirds; None when it is neither: decimals (``41.5``, ``41.0``) are not
+    card points here, a third is a Blatt."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return 3 * value if 0 <= value <= 1000 else None
+    if isinstance(value, str):
+        found = POINTS_BLATT.fullmatch(value)
+        if found is None:
+            return None
+        return 3 * int(found.group(1)) + int(found.group(2) or 0)
+    return None
+
+
+def thirds_text(thirds: int) -> str:
+    """``41/2``; whole points without a Blatt as ``41/0``."""
+    return f"{thirds // 3}/{thirds % 3}"
+
+
+def thirds_json(thirds: int) -> int | str:
+    """How a session file writes card points: whole points as a number, else ``"P/B"``."""
+    return thirds // 3 if thirds % 3 == 0 else thirds_text(thirds)

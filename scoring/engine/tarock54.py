@@ -10,11 +10,12 @@ Illustriertes rounds them to whole points.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, Protocol
+from fractions import Fraction
+from typing import Protocol
 
+from .schema import Field, Kind
 from .types import gettext_noop
 
 THIRDS = 210  # the whole deck, 70 points
@@ -34,40 +35,25 @@ def kontra_factor(level: int) -> int:
     return 1 << level
 
 
+def kontra_field(name: str, label: str, help_text: str) -> Field:
+    """A Kontra level asked on an item: none, Kontra, Rekontra or Subkontra."""
+    return Field(
+        name,
+        Kind.INT,
+        label,
+        help=help_text,
+        minimum=Fraction(0),
+        maximum=Fraction(MAX_KONTRA),
+        choice_labels=KONTRA_CHOICE_LABELS,
+        default=0,
+    )
+
+
 def card_thirds(counts: Mapping[str, int]) -> int:
     """The thirds of a set of cards given by kind (``fives``, ``queens``, …): 3·Σ − 2·n."""
     value = sum(CARD_VALUE[kind] * number for kind, number in counts.items())
     cards = sum(counts.values())
     return 3 * value - 2 * cards
-
-
-POINTS_BLATT = re.compile(r"\s*([0-9]{1,2})\s*(?:/\s*([0-2]))?\s*")
-
-
-def parse_thirds(value: Any) -> int | None:
-    """Card points written as whole points (``41``, ``"41"``) or points and Blatt
-    (``"41/2"``), as thirds; None when it is neither: decimals (``41.5``, ``41.0``) are not
-    card points here, a third is a Blatt."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return 3 * value if 0 <= value <= 1000 else None
-    if isinstance(value, str):
-        found = POINTS_BLATT.fullmatch(value)
-        if found is None:
-            return None
-        return 3 * int(found.group(1)) + int(found.group(2) or 0)
-    return None
-
-
-def thirds_text(thirds: int) -> str:
-    """``41/2``; whole points without a Blatt as ``41/0``."""
-    return f"{thirds // 3}/{thirds % 3}"
-
-
-def thirds_json(thirds: int) -> int | str:
-    """How a session file writes card points: whole points as a number, else ``"P/B"``."""
-    return thirds // 3 if thirds % 3 == 0 else thirds_text(thirds)
 
 
 class Side(StrEnum):
