@@ -95,6 +95,14 @@ def test_the_settlement_page_pays_the_money(logged_in, cup):
     for transfer in result.settlement.money_transfers:
         assert money_text(transfer.amount) in page
     assert money_text(result.settlement.money["Anna"]).lstrip("-−") in page
+    assert 'id="money-help"' in page  # the points paid are not the sheet's totals: said so
+
+
+def test_in_german_the_money_row_is_geld(client_for, user, cup):
+    session, _ = cup
+    client = client_for(user)
+    page = client.get(reverse("scoreboard", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert ">Geld<" in page and "jedes Kontra wird in Geld bezahlt" in page
 
 
 def test_the_csv_has_money_columns_whose_sums_are_the_money_totals(logged_in, cup):
@@ -129,7 +137,7 @@ def test_the_pdf_prints_the_schrift_the_money_and_who_pays_whom(logged_in, cup):
         assert money_text(transfer.amount) in text
 
 
-def test_with_kontra_in_score_there_is_one_number(user):
+def test_with_kontra_in_score_there_is_one_number(user, client_for):
     text = fixture_text("koenigrufen-ooe-settlements.json", options={"tariff": "ooe_2023"})
     session = services.session_import(owner=user, text=text)
     result = score_session(read_session(text))
@@ -140,6 +148,9 @@ def test_with_kontra_in_score_there_is_one_number(user):
     assert (
         sheet.settlement.net == result.summary.totals == dict(zip(sheet.players, sheet.totals, strict=True))
     )
+    client = client_for(user)
+    assert '<tr class="money">' not in client.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    assert 'id="money-help"' not in client.get(reverse("settlement", args=[session.pk])).content.decode()
 
 
 def test_a_recorded_and_corrected_hand_stores_its_money(make_session):
