@@ -263,3 +263,20 @@ def test_without_doubled_radl_a_correction_touches_no_other_hand(make_session, u
     services.hand_edit(hand=first, raw=rufer("Dora"), user=user, expected_version=1)
     second.refresh_from_db()
     assert second.version == 1 and not second.changes.filter(action=HandChange.Action.RESCORED).exists()
+
+
+def test_the_live_preview_of_a_hand_in_a_radl_shows_it_doubled(logged_in, make_session):
+    session, hands = radl_session(make_session)
+    response = logged_in.post(
+        reverse("hand_preview", args=[session.pk]),
+        {"dealer": "Carl", "declarer": "Bert", "game": "rufer", "partner": "Carl", "points": "41/2"},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert "Doubled Radl" in html  # the fifth hand, the Trischaken second: inside its Radl
+    edited = logged_in.post(
+        reverse("hand_edit_preview", args=[session.pk, hands[0].pk]),
+        {"dealer": "Carl", "declarer": "Bert", "game": "rufer", "partner": "Carl", "points": "41/2"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "Doubled Radl" not in edited.content.decode()  # the first hand: before the Trischaken
