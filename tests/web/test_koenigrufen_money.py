@@ -280,3 +280,26 @@ def test_the_live_preview_of_a_hand_in_a_radl_shows_it_doubled(logged_in, make_s
         HTTP_HX_REQUEST="true",
     )
     assert "Doubled Radl" not in edited.content.decode()  # the first hand: before the Trischaken
+
+
+def test_turning_kontra_in_score_off_stores_each_hands_money_and_on_again_drops_it(make_session, user):
+    session = make_session(variant="koenigrufen", players=["Anna", "Bert", "Carl", "Dora"])
+    kontrad = {
+        "dealer": "Anna",
+        "declarer": "Anna",
+        "game": "besserrufer",
+        "bird": "pagat",
+        "partner": "Bert",
+        "points": "47/0",
+        "premiums": [{"type": "pagat", "side": "declarer", "announced": True, "kontra": 1}],
+    }
+    hand = services.hand_record(session=session, raw=kontrad)
+    assert hand.deltas == {"Anna": 5, "Bert": 5, "Carl": -5, "Dora": -5} and hand.money is None
+    services.session_change_rules(session=session, user=user, options={"kontra_in_score": False})
+    hand.refresh_from_db()
+    assert hand.deltas == {"Anna": 3, "Bert": 3, "Carl": -3, "Dora": -3}
+    assert hand.money == {"Anna": 5, "Bert": 5, "Carl": -5, "Dora": -5}
+    assert build_sheet(session).settlement.net == {"Anna": 5, "Bert": 5, "Carl": -5, "Dora": -5}
+    services.session_change_rules(session=session, user=user, options={"kontra_in_score": True})
+    hand.refresh_from_db()
+    assert hand.deltas == {"Anna": 5, "Bert": 5, "Carl": -5, "Dora": -5} and hand.money is None
