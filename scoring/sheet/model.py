@@ -249,9 +249,13 @@ class Sheet:
     @property
     def money_totals(self) -> tuple[Fraction, ...] | None:
         """What each player is paid in all (seat order), where hands pay money
-        beside their Schrift and it adds up to other totals; else None."""
+        beside their Schrift and some hand's money differs from it (even where
+        the totals happen to agree: the hand's money line is explained); else None."""
         money = self.summary.money_totals
-        if money is None or all(money[name] == self.summary.totals[name] for name in self.players):
+        if money is None:
+            return None
+        same = all(money[name] == self.summary.totals[name] for name in self.players)
+        if same and all(row.money is None for row in self.rows):
             return None
         return tuple(money[name] for name in self.players)
 

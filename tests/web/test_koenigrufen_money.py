@@ -303,3 +303,27 @@ def test_turning_kontra_in_score_off_stores_each_hands_money_and_on_again_drops_
     services.session_change_rules(session=session, user=user, options={"kontra_in_score": True})
     hand.refresh_from_db()
     assert hand.deltas == {"Anna": 5, "Bert": 5, "Carl": -5, "Dora": -5} and hand.money is None
+
+
+def test_kontras_that_cancel_out_still_show_their_money_and_its_totals(make_session):
+    session = make_session(
+        variant="koenigrufen",
+        players=["Anna", "Bert", "Carl", "Dora"],
+        options={"tariff": "ooe_2023", "kontra_in_score": False},
+    )
+    kontrad = {
+        "dealer": "Anna",
+        "declarer": "Anna",
+        "game": "besserrufer",
+        "bird": "pagat",
+        "partner": "Bert",
+        "points": "47/0",
+        "premiums": [{"type": "pagat", "side": "declarer", "announced": True, "kontra": 1}],
+    }
+    back = {**kontrad, "dealer": "Bert", "declarer": "Carl", "partner": "Dora"}
+    services.hand_record(session=session, raw=kontrad)
+    services.hand_record(session=session, raw=back)
+    sheet = build_sheet(session)
+    assert sheet.totals == [0, 0, 0, 0] and all(row.money is not None for row in sheet.rows)
+    assert sheet.money_totals == (0, 0, 0, 0)
+    assert [row.key for row in sheet.head_rows] == ["totals", "money"]
