@@ -317,6 +317,7 @@ class StoredRow:
     facts: list[str]
     deleted_at: datetime | None
     corrected: bool  # corrected after it was recorded (its history has an edit)
+    money: dict[str, Any] | None = None  # what the hand pays, where stored apart from its deltas
 
 
 # What the sheet reads of a hand, by column.
@@ -331,6 +332,7 @@ STORED_FIELDS = (
     "deltas",
     "description",
     "facts",
+    "money",
 )
 EDITED = "edited"  # the history's word for a correction (``HandChange.Action.EDITED``)
 
@@ -356,6 +358,7 @@ def stored_rows(session_id: int) -> list[StoredRow]:
     at = {name: names.index(name) for name in (*STORED_FIELDS, "deleted_at", "corrected")}
     deltas = _json_column([row[at["deltas"]] for row in rows])
     facts = _json_column([row[at["facts"]] for row in rows])
+    money = _json_column([row[at["money"]] for row in rows])
     i, n, v, t, d, s, o = (at[name] for name in STORED_FIELDS[:7])
     text, deleted, corrected = at["description"], at["deleted_at"], at["corrected"]
     return [
@@ -372,8 +375,9 @@ def stored_rows(session_id: int) -> list[StoredRow]:
             hand_facts,
             None if row[deleted] is None else _moment(row[deleted]),
             bool(row[corrected]),
+            hand_money,
         )
-        for row, hand_deltas, hand_facts in zip(rows, deltas, facts, strict=True)
+        for row, hand_deltas, hand_facts, hand_money in zip(rows, deltas, facts, money, strict=True)
     ]
 
 

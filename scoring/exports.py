@@ -180,11 +180,16 @@ def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
     kind = sheet.game.variant.section_kind
     header = [_("Hand"), _("Dealer"), _("Sits out"), _("Kind of hand")]
     header += ([_(kind.label)] if kind else []) + [_("What was played")]
+    # Where hands pay money beside their Schrift (Königrufen's Kontras in cash): each
+    # player's money too, after the Schrift's columns, and its total on the last line.
+    paid = sheet.money_totals is not None
     for name in sheet.players:
         header += [
             _text(_("%(name)s: points") % {"name": name}),
             _text(_("%(name)s: total") % {"name": name}),
         ]
+    if paid:
+        header += [_text(_("%(name)s: money") % {"name": name}) for name in sheet.players]
     rows.append(header)
     section = 1
     for row in sheet.rows:
@@ -198,6 +203,8 @@ def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
         totals = [ends.totals[name] for name in sheet.players] if ends is not None else row.totals
         for delta, total in zip(row.deltas, totals, strict=True):
             cells += [plain(delta), plain(total)]
+        if paid:
+            cells += [plain(value) for value in (row.money or row.deltas)]
         rows.append(cells)
         if row.section_end is not None:
             section += 1
@@ -205,6 +212,8 @@ def session_csv(sheet: Sheet, *, csv_format: str | None = None) -> bytes:
         last = [render_line(closing.label), "", "", ""] + ([""] if kind else []) + [""]
         for value in closing.values:
             last += ["", plain(value)]
+        if paid:
+            last += [""] * len(sheet.players)
         rows.append(last)
     return csv_bytes(rows, separator=separator)
 

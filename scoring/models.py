@@ -159,6 +159,10 @@ class Hand(models.Model):
     inputs = models.JSONField(default=dict)  # the game's fields, as in the session file
     note = models.CharField(max_length=500, blank=True)
     deltas = models.JSONField(default=dict)  # {name: number}, every player of the session
+    # What the hand pays where that differs from what it writes (engine
+    # ``HandScore.money``: Königrufen's Schrift without Kontra beside the money
+    # with it); null where the deltas are both.
+    money = models.JSONField(null=True, blank=True, default=None)
     breakdown = models.JSONField(default=list)  # engine Lines as JSON
     description = models.JSONField(default=dict)  # the hand in short, an engine Line as JSON
     # What the game's sections need to know of the hand (engine ``hand_facts``),
@@ -199,11 +203,17 @@ class Hand(models.Model):
         return self.deleted_at is not None
 
     def stored(self) -> StoredHand:
-        """The hand as the engine sums a session: dealer, deltas, facts, as stored."""
-        return StoredHand(self.dealer or None, self.delta_points(), frozenset(self.facts))
+        """The hand as the engine sums a session: dealer, deltas, facts, money, as stored."""
+        return StoredHand(
+            self.dealer or None, self.delta_points(), frozenset(self.facts), self.money_points()
+        )
 
     def delta_points(self) -> dict[str, Fraction]:
         return {name: points_from_json(value) for name, value in self.deltas.items()}
+
+    def money_points(self) -> dict[str, Fraction] | None:
+        """What the hand pays, where it is stored apart from its deltas."""
+        return None if self.money is None else {name: points_from_json(v) for name, v in self.money.items()}
 
     def breakdown_lines(self) -> list[Line]:
         return [line_from_json(item) for item in self.breakdown]

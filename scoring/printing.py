@@ -65,7 +65,10 @@ def _columns(texts: Sequence[str], width: int) -> str:
 
 
 def _figure_width(players: Sequence[str], rows: Sequence[SheetRow], totals: Sequence[Points]) -> int:
-    widest = max((len(signed(value)) for row in rows for value in (*row.deltas, *row.totals)), default=1)
+    widest = max(
+        (len(signed(value)) for row in rows for value in (*row.deltas, *row.totals, *(row.money or ()))),
+        default=1,
+    )
     widest = max(widest, *(len(signed(value)) for value in totals))
     longest = min(max(len(name) for name in players), NAME_WIDTH)
     return max(FIGURE_WIDTH, widest + 1, longest + 1)
@@ -85,6 +88,8 @@ def _printed(
             continue
         figures = _columns([signed(v) for v in row.deltas], width) + "\n"
         figures += _columns([signed(v) for v in row.totals], width)
+        if row.money is not None:  # what the hand pays with its Kontras, under its Schrift
+            figures += "\n" + _columns([signed(v) for v in row.money], width)
         section_figures = ""
         if row.section_end is not None:
             section = row.section_end

@@ -32,7 +32,7 @@ from scoring.models import Hand, Seat, Session
 from scoring.services.games import Game, game_of
 
 # What the rows read of a hand: its snapshot, never its inputs.
-HAND_FIELDS = ("id", "type", "dealer", "sitting_out", "deltas", "facts", "stats")
+HAND_FIELDS = ("id", "type", "dealer", "sitting_out", "deltas", "money", "facts", "stats")
 
 
 def as_decimal(value: Fraction) -> Decimal:
@@ -99,7 +99,9 @@ def evening_of(session: Session, seats: Sequence[Seat]) -> Evening:
 def evening_from(game: Game, hands: Sequence[Any], money_rate: Decimal | None) -> Evening:
     """Sum an evening from its hands' stored snapshots, in order (no query: the
     hands are anything with ``HAND_FIELDS``, a migration's rows too)."""
-    stored = [StoredHand(hand.dealer or None, _deltas(hand), frozenset(hand.facts)) for hand in hands]
+    stored = [
+        StoredHand(hand.dealer or None, _deltas(hand), frozenset(hand.facts), _money(hand)) for hand in hands
+    ]
     summary = game.variant.summarize(game.players, stored, game.options)
     tallies = {name: Tally() for name in game.players}
     moves = game.variant.balance_moves(game.players, stored, summary)
@@ -123,8 +125,13 @@ def evening_from(game: Game, hands: Sequence[Any], money_rate: Decimal | None) -
 
 def result_values(evening: Evening) -> dict[str, dict[str, Any]]:
     """Each player's row of the evening (``EveningResult``'s own fields), by name:
-    the points are the balance, what the settlement pays, never the block's sums."""
-    totals = evening.summary.net
+    the points are the balance, what the settlement pays, never the block's sums
+    — except where hands pay money beside their Schrift: then the Schrift, and
+    the money is what is paid."""
+    # Rankings count the Schrift where hands pay money beside it (Königrufen's
+    # Kontras in cash); the money column is the settlement's, the money.
+    summary = evening.summary
+    totals = summary.net if summary.money_totals is None else summary.totals
     played = any(tally.hands for tally in evening.tallies.values())
     best = max(totals.values()) if played and len(set(totals.values())) > 1 else None
     money = evening.settlement.money or {}
@@ -159,6 +166,12 @@ def check_money(values: Mapping[str, Mapping[str, Any]]) -> None:
 
 def _deltas(hand: Any) -> dict[str, Fraction]:
     return {name: points_from_json(value) for name, value in hand.deltas.items()}
+
+
+def _money(hand: Any) -> dict[str, Fraction] | None:
+    """What the hand pays where it is stored apart from its deltas (a row without it: none)."""
+    money = getattr(hand, "money", None)
+    return None if money is None else {name: points_from_json(value) for name, value in money.items()}
 
 
 def statistics_changed(group_id: int) -> None:

@@ -916,6 +916,9 @@ class Koenigrufen(Variant):
         hand: KoenigrufenHand = record.play
         return score_hand(hand, record.table, options)
 
+    def looks_back(self, options: KoenigrufenOptions) -> bool:
+        return options.doubled_radl
+
     def score_in_session(
         self, record: HandRecord, options: KoenigrufenOptions, earlier: Sequence[StoredHand]
     ) -> HandScore:

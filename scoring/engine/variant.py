@@ -386,13 +386,16 @@ class VariantOf(Generic[OptionsT, PlayT]):
             raise AssertionError(f"{self.key}: a hand must sum to zero: {result.deltas}")
         return result
 
-    def scored_hand(self, record: HandRecord, options: OptionsT) -> ScoredHand:
+    def scored_hand(
+        self, record: HandRecord, options: OptionsT, earlier: Sequence[StoredHand] = ()
+    ) -> ScoredHand:
         """Everything a snapshot stores of one hand, from this one call: its
-        score (``score_record``), its inputs as the session file writes them, its
-        description, facts and statistics."""
+        score (``score_in_session`` after the ``earlier`` hands of its session),
+        its inputs as the session file writes them, its description, facts and
+        statistics."""
         return ScoredHand(
             record=record,
-            score=self.score_record(record, options),
+            score=self.score_in_session(record, options, earlier),
             inputs=self.dump_play(record.type, record.play, record.table, options),
             description=self.describe_record(record),
             facts=self.hand_facts(record),
@@ -406,6 +409,12 @@ class VariantOf(Generic[OptionsT, PlayT]):
         before it; games where earlier hands change a hand's value (Königrufen's
         doubled Radl) override this."""
         return self.score_record(record, options)
+
+    def looks_back(self, options: OptionsT) -> bool:
+        """Whether ``score_in_session`` reads the earlier hands under these house
+        rules (Königrufen's doubled Radl): only then does a hand's place in the
+        session change its score."""
+        return False
 
     def dealer_from_sitting_out(self, players: Sequence[str], sitting_out: str) -> str | None:
         """The dealer a first hand implies by naming who sits out, where that

@@ -48,6 +48,7 @@ from scoring.services.corrections import (
 from scoring.services.games import Game, game_of, options_json
 from scoring.services.hands import (
     HandConflict,
+    earlier_hands,
     hand_check,
     hand_delete,
     hand_edit,
@@ -93,6 +94,7 @@ __all__ = [
     "RulesRefused",
     "SessionClosed",
     "deleted_sessions",
+    "earlier_hands",
     "game_of",
     "hand_check",
     "hand_delete",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from plumbing import queries
-from scoring.engine import InvalidInput, ScoredHand, next_dealer, read_hand
+from scoring.engine import InvalidInput, ScoredHand, StoredHand, next_dealer, read_hand
 from scoring.engine.session_file import MAX_HANDS
 from scoring.engine.types import gettext_noop, invalid, line_to_json, points_to_json
 from scoring.models import Hand, HandChange, Session
@@ -35,16 +35,39 @@ class HandConflict(Exception):
 
 
 def hand_check(
-    *, game: Game, raw: dict[str, Any], previous_dealer: str | None = None, from_form: bool = False
+    *,
+    game: Game,
+    raw: dict[str, Any],
+    previous_dealer: str | None = None,
+    from_form: bool = False,
+    earlier: Sequence[StoredHand] = (),
 ) -> ScoredHand:
     """Validate and score a hand without saving it (the form's live preview):
     everything its snapshot would store, from one engine call. A hand that names
     no dealer is dealt by the player after ``previous_dealer``. ``from_form``:
     entered at the table, so every choice that changes the score must have been
-    made (the partner, or "alone"); nothing is taken as a default. Every problem
-    of the hand is raised at once (``InvalidInput.problems``)."""
+    made (the partner, or "alone"); nothing is taken as a default. ``earlier``:
+    the evening's live hands before it, as stored, where the game reads them
+    (``earlier_hands``). Every problem of the hand is raised at once
+    (``InvalidInput.problems``)."""
     record = read_hand(game.variant, game.players, game.options, raw, previous_dealer, from_form=from_form)
-    return game.variant.scored_hand(record, game.options)
+    return game.variant.scored_hand(record, game.options, earlier)
+
+
+def earlier_hands(session_id: int, game: Game, *, before: int | None = None) -> list[StoredHand]:
+    """The evening's live hands before hand number ``before`` (all of them:
+    ``None``), in number order, as stored, where the house rules make a hand's
+    score depend on them (doubled Radl); else none, and no query."""
+    if not game.variant.looks_back(game.options):
+        return []
+    hands = Hand.objects.filter(session_id=session_id, deleted_at__isnull=True)
+    if before is not None:
+        hands = hands.filter(number__lt=before)
+    return [hand.stored() for hand in hands.order_by("number").only(*STORED_FIELDS)]
+
+
+# What ``Hand.stored`` reads.
+STORED_FIELDS = ("id", "dealer", "deltas", "facts", "money")
 
 
 def store(hand: Hand, scored: ScoredHand) -> None:
@@ -56,6 +79,8 @@ def store(hand: Hand, scored: ScoredHand) -> None:
     hand.inputs = dict(scored.inputs)
     hand.note = record.note
     hand.deltas = {name: points_to_json(value) for name, value in scored.deltas.items()}
+    money = scored.score.money
+    hand.money = None if money is None else {name: points_to_json(value) for name, value in money.items()}
     hand.breakdown = [line_to_json(line) for line in scored.breakdown]
     hand.description = line_to_json(scored.description)
     hand.facts = sorted(scored.facts)
@@ -138,7 +163,13 @@ def hand_record(
     check_room(state.live_hands)
     if game is None or state.seats_changed:
         game = game_of(locked)
-    scored = hand_check(game=game, raw=raw, previous_dealer=state.last_dealer, from_form=from_form)
+    scored = hand_check(
+        game=game,
+        raw=raw,
+        previous_dealer=state.last_dealer,
+        from_form=from_form,
+        earlier=earlier_hands(locked.pk, game),
+    )
     hand = Hand(
         session=locked,
         number=(state.last_number or 0) + 1,
@@ -162,6 +193,7 @@ SNAPSHOT_FIELDS = (
     "inputs",
     "note",
     "deltas",
+    "money",
     "breakdown",
     "description",
     "facts",
@@ -202,7 +234,8 @@ def hand_edit(
     # when it writes nothing is the hand read, to say why (a conflict, this very
     # correction sent again) or to correct it once more as it stands now.
     for _attempt in range(2):
-        scored = hand_check(game=game, raw=raw, from_form=from_form)
+        earlier = earlier_hands(session.pk, game, before=current.number)
+        scored = hand_check(game=game, raw=raw, from_form=from_form, earlier=earlier)
         before = snapshot(current)
         store(current, scored)
         current.updated_at = timezone.now()
@@ -210,6 +243,7 @@ def hand_edit(
         if queries.hand_write(current, WRITTEN_FIELDS, version=at, players=game.players):
             current.version = at + 1
             audit(current, user, HandChange.Action.EDITED, before=before)
+            later_rescored(session=session, game=game, user=user, start=current.number + 1)
             follow_change(session)
             return current
         state = queries.hand_state(hand.pk, players=game.players)
@@ -280,6 +314,9 @@ def hand_delete(*, hand: Hand, user: User | None = None, expected_version: int |
         locked.version += 1
         locked.save(update_fields=["deleted_at", "version", "updated_at"])
         audit(locked, user, HandChange.Action.DELETED, before=snapshot(locked))
+        later_rescored(
+            session=locked.session, game=game_of(locked.session), user=user, start=locked.number + 1
+        )
         mark_changed(locked.session)
     return locked
 
@@ -299,8 +336,47 @@ def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
         locked.version += 1
         locked.save(update_fields=["deleted_at", "version", "updated_at"])
         audit(locked, user, HandChange.Action.RESTORED, before=None)
+        later_rescored(session=locked.session, game=game, user=user, start=locked.number)
         mark_changed(locked.session)
     return locked
+
+
+def later_rescored(*, session: Session, game: Game, user: User | None, start: int) -> int:
+    """Where a hand's score depends on the hands before it (doubled Radl), a
+    correction, deletion or restoring of one hand changes the hands after it:
+    the live hands from number ``start`` on are scored again in their new place,
+    in the same transaction, and each whose snapshot changes is stored with a
+    "re-scored" history entry (docs/playing.md). The caller holds the session's
+    row. Returns how many changed; under other rules nothing is read."""
+    if not game.variant.looks_back(game.options):
+        return 0
+    earlier: list[StoredHand] = []
+    previous: str | None = None
+    changed = 0
+    for hand in Hand.objects.filter(session_id=session.pk, deleted_at__isnull=True).order_by("number"):
+        if hand.number >= start:
+            try:
+                scored = hand_check(
+                    game=game, raw=hand.as_session_hand(), previous_dealer=previous, earlier=earlier
+                )
+            except (
+                InvalidInput
+            ):  # refused under today's rules: left as stored (``session_rescore`` reports it)
+                scored = None
+            if scored is not None:
+                again = Hand(session=session)
+                store(again, scored)
+                if any(getattr(again, name) != getattr(hand, name) for name in SNAPSHOT_FIELDS):
+                    before = snapshot(hand)
+                    for name in SNAPSHOT_FIELDS:
+                        setattr(hand, name, getattr(again, name))
+                    hand.version += 1
+                    hand.save()
+                    audit(hand, user, HandChange.Action.RESCORED, before=before)
+                    changed += 1
+        earlier.append(hand.stored())
+        previous = hand.dealer or previous
+    return changed
 
 
 def check_room(live_hands: int) -> None:
@@ -313,7 +389,10 @@ def check_room(live_hands: int) -> None:
 
 def snapshot(hand: Hand) -> dict[str, Any]:
     """A hand as its history keeps it: as the session file writes it, and its result."""
-    return {"hand": hand.as_session_hand(), "deltas": dict(hand.deltas), "description": hand.description}
+    kept = {"hand": hand.as_session_hand(), "deltas": dict(hand.deltas), "description": hand.description}
+    if hand.money is not None:
+        kept["money"] = dict(hand.money)
+    return kept
 
 
 def audit(hand: Hand, user: User | None, action: str, *, before: dict[str, Any] | None) -> None:

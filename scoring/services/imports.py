@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext
 
-from scoring.engine import read_session
+from scoring.engine import StoredHand, read_session
 from scoring.engine.session_file import MAX_SESSION_NAME, read_session_name
 from scoring.games import registry
 from scoring.models import Hand, HandChange, Session
@@ -49,9 +49,14 @@ def session_import(*, owner: User, text: str | bytes, name: str = "", filename: 
     )
     game = Game(document.variant, document.players, document.options)
     hands = []
+    earlier: list[
+        StoredHand
+    ] = []  # each hand is scored in its place, as ``score_session`` does (doubled Radl)
     for number, record in enumerate(document.hands, 1):
         hand = Hand(session=session, number=number, created_by=owner)
-        store(hand, game.variant.scored_hand(record, game.options))
+        scored = game.variant.scored_hand(record, game.options, earlier)
+        store(hand, scored)
+        earlier.append(scored.stored())
         hands.append(hand)
     Hand.objects.bulk_create(hands)
     stored = Hand.objects.filter(session=session).order_by("number")

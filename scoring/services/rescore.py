@@ -15,7 +15,7 @@ from fractions import Fraction
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from scoring.engine import InvalidInput, Line
+from scoring.engine import InvalidInput, Line, StoredHand
 from scoring.models import Hand, HandChange, Session
 from scoring.services.games import Game, game_of
 from scoring.services.hands import SNAPSHOT_FIELDS, audit, hand_check, snapshot, store
@@ -83,18 +83,25 @@ def session_rescore(
     results: list[RescoredHand] = []
     updates: list[tuple[Hand, dict[str, object]]] = []
     previous: str | None = None  # the dealer of the last live hand: a deleted one passes no deal on
+    earlier: list[StoredHand] = []  # the live hands before, as they will stand (doubled Radl reads them)
     for hand in Hand.objects.filter(session=locked).order_by("number"):
         deleted = hand.deleted_at is not None
         before = hand.delta_points()
         try:
-            scored = hand_check(game=game, raw=hand.as_session_hand(), previous_dealer=previous)
+            scored = hand_check(
+                game=game, raw=hand.as_session_hand(), previous_dealer=previous, earlier=earlier
+            )
         except InvalidInput as error:
             results.append(RescoredHand(hand, before, None, error))
             previous = previous if deleted else hand.dealer or previous
+            if not deleted:
+                earlier.append(hand.stored())  # left as stored
             continue
         previous = previous if deleted else scored.record.table.dealer
         again = Hand(session=locked)
         store(again, scored)
+        if not deleted:
+            earlier.append(again.stored())
         differences = tuple(name for name in SNAPSHOT_FIELDS if getattr(again, name) != getattr(hand, name))
         results.append(
             RescoredHand(

@@ -86,6 +86,9 @@ class SheetRow:
     # they settle as they stand, else what the game's sections settle so far.
     balance: tuple[Points, ...] = ()
     corrected: bool = False  # corrected after it was recorded (its history has an edit)
+    # What the hand pays (in seat order), only where that differs from what it
+    # writes: Königrufen's Kontras paid beside the Kontra-free Schrift.
+    money: tuple[Points, ...] | None = None
 
     deleted = False
 
@@ -207,7 +210,7 @@ class Sheet:
         what the settlement pays (a sum of series totals would not be)."""
         kind = self.game.variant.section_kind
         if kind is None or not kind.settled_each:
-            return [HeadRow("totals", Line(gettext_noop("Total")), tuple(self.totals))]
+            return [HeadRow("totals", Line(gettext_noop("Total")), tuple(self.totals)), *self.money_rows]
         current = self.sections[-1] if self.sections else None
         if current is not None and not current.complete:
             number, running = current.number, tuple(current.totals[name] for name in self.players)
@@ -230,7 +233,7 @@ class Sheet:
         series, its totals (bonus included) and what that series alone settles."""
         kind = self.game.variant.section_kind
         if kind is None or not kind.settled_each:
-            return [HeadRow("totals", Line(gettext_noop("Total")), tuple(self.totals))]
+            return [HeadRow("totals", Line(gettext_noop("Total")), tuple(self.totals)), *self.money_rows]
         if section is None:
             return [self.head_rows[-1]]
         settled = section.settlement.net if section.settlement is not None else section.totals
@@ -241,6 +244,38 @@ class Sheet:
                 tuple(section.totals[n] for n in self.players),
             ),
             HeadRow("balance", Line(gettext_noop("Balance")), tuple(settled[name] for name in self.players)),
+        ]
+
+    @property
+    def money_totals(self) -> tuple[Fraction, ...] | None:
+        """What each player is paid in all (seat order), where hands pay money
+        beside their Schrift and some hand's money differs from it (even where
+        the totals happen to agree: the hand's money line is explained); else None."""
+        money = self.summary.money_totals
+        if money is None:
+            return None
+        same = all(money[name] == self.summary.totals[name] for name in self.players)
+        if same and all(row.money is None for row in self.rows):
+            return None
+        return tuple(money[name] for name in self.players)
+
+    @property
+    def money_rows(self) -> list[HeadRow]:
+        """The money's totals under the Schrift's, where they differ: what the settlement pays."""
+        money = self.money_totals
+        if money is None:
+            return []
+        return [
+            HeadRow(
+                "money",
+                Line(gettext_noop("Money")),
+                money,
+                Line(
+                    gettext_noop(
+                        "The totals above are the Schrift, without Kontra; each Kontra is paid in money."
+                    )
+                ),
+            )
         ]
 
     @property
@@ -273,6 +308,7 @@ def read_sheet(session: Session, game: Game, stored: Sequence[StoredRow], *, nex
             hand.dealer or None,
             {name: _points(value) for name, value in hand.deltas.items()},
             frozenset(hand.facts),
+            None if hand.money is None else {name: _points(value) for name, value in hand.money.items()},
         )
         for hand in hands
     ]
@@ -336,6 +372,7 @@ def read_sheet(session: Session, game: Game, stored: Sequence[StoredRow], *, nex
                 section_end=end,
                 balance=balance,
                 corrected=hand.corrected,
+                money=_money_row(snapshot, players, row_deltas),
             )
         )
         if restarts and end is not None:
@@ -375,6 +412,16 @@ def chart_series_of(rows: Sequence[SheetRow], *, balance: bool = False) -> Chart
         lines = [[total - base for total, base in zip(row.overall, start, strict=True)] for row in rows]
     breaks = [row.index - first.index + 1 for row in rows if row.section_end is not None]
     return ChartSeries(lines, breaks)
+
+
+def _money_row(
+    hand: StoredHand, players: Sequence[str], deltas: tuple[Points, ...]
+) -> tuple[Points, ...] | None:
+    """The hand's money in seat order, where it differs from its deltas."""
+    if hand.money is None:
+        return None
+    money = tuple(_exact(hand.money.get(name, 0)) for name in players)
+    return None if money == deltas else money
 
 
 def _settled(net: Any, session: Session) -> Settlement | None:

@@ -222,11 +222,13 @@ def _hand_type(game: services.Game, raw: str | None) -> HandType:
     return allowed.get(raw or "", HandType.PLAYED)
 
 
-def _preview(game: services.Game, form: HandForm) -> dict[str, Any]:
+def _preview(game: services.Game, form: HandForm, session: Session, hand: Hand | None) -> dict[str, Any]:
     """The live preview: the deltas and the breakdown, or every problem still
-    open (each with the input it belongs to), in the players' words."""
+    open (each with the input it belongs to), in the players' words; scored in
+    the hand's place, as saving it will (doubled Radl)."""
+    earlier = services.earlier_hands(session.pk, game, before=hand.number if hand is not None else None)
     try:
-        scored = services.hand_check(game=game, raw=form.raw(), from_form=True)
+        scored = services.hand_check(game=game, raw=form.raw(), from_form=True, earlier=earlier)
     except InvalidInput as error:
         return {"problems": form.locate(error)}
     heads = column_heads(game.players)
@@ -262,7 +264,7 @@ def _hand_page(
         "hand": hand,
         "token": token,
         # A redeal has nothing to fill in: what it scores shows at once.
-        "preview": _preview(game, form)
+        "preview": _preview(game, form, session, hand)
         if (request.method == "POST" or hand or form.hand_type is HandType.REDEAL)
         else None,
         "preview_url": preview_url,
@@ -304,7 +306,7 @@ def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpR
     hand = own_hand(request, pk, hand_id, need=Right.RECORD) if hand_id is not None else None
     game = services.game_of(session)
     form = _hand_form(request, session, game, hand)
-    context = {"preview": _preview(game, form), "game": game, "form": form}
+    context = {"preview": _preview(game, form, session, hand), "game": game, "form": form}
     return render(request, "scoring/hand_form.html#live", context)
 
 

@@ -29,9 +29,9 @@ def test_a_snapshot_comes_from_one_engine_call(make_session, monkeypatch):
     calls: list[str] = []
     original = French.scored_hand
 
-    def counted(self, record, options):
+    def counted(self, record, options, earlier=()):
         calls.append("scored_hand")
-        return original(self, record, options)
+        return original(self, record, options, earlier)
 
     monkeypatch.setattr(French, "scored_hand", counted)
     session = make_session()
