@@ -432,8 +432,9 @@ TARIFF_FIELD = Field(
     gettext_noop("Tariff"),
     help=gettext_noop(
         "Whose values: OÖ 4/2023 (the default, the Upper Austrian cups), Sauwald 2019, "
-        "Wiener Tarockcup 2020, Tiroler Tarockcup 2020 or tarockapp.at. It decides the games "
-        "offered, their values, the Valat and the Trischaken scheme."
+        "Wiener Tarockcup 2020, Tiroler Tarockcup 2020 or tarockapp.at. It decides which games "
+        "are offered and what each is worth, how a Valat counts (the game ×4 / ×8, or 10 / 20 "
+        "beside it) and how a Trischaken is paid. Kontra goes up to Subkontra (×8) in every tariff."
     ),
     choices=tuple(Tariff),
     choice_labels=TARIFF_LABEL,
@@ -456,7 +457,10 @@ OPTION_FIELDS = (
         "silent_failure_counts",
         Kind.BOOL,
         gettext_noop("A silent bird or König ultimo that fails counts"),
-        help=gettext_noop("Off (the default): it counts nothing. On: the other side gets its silent value."),
+        help=gettext_noop(
+            "A silent Pagat, Uhu, Kakadu, Quapil or König ultimo played in its trick and the trick lost. "
+            "Off (the default, every cup): it counts nothing. On: the other side gets its silent value."
+        ),
         default=False,
     ),
     Field(
@@ -472,7 +476,11 @@ OPTION_FIELDS = (
         "trischaken",
         Kind.CHOICE,
         gettext_noop("Trischaken is paid"),
-        help=gettext_noop("As the tariff's cup pays it (the default), or as another cup does."),
+        help=gettext_noop(
+            "Who pays in a Trischaken: the player with the most points loses, more as Bürgermeister "
+            "(35 or 36 points and more, by cup), and a Jungfrau (no trick) is paid; the cups differ "
+            "in the amounts and in who shares them. As the tariff says (the default): its cup's way."
+        ),
         choices=tuple(Scheme),
         choice_labels=SCHEME_LABEL,
         nullable=True,
@@ -968,14 +976,20 @@ class Koenigrufen(Variant):
         if hand.game is Game.TRISCHAKEN:
             each = hand.each or {}
             most = max(each.values()) if each else 0
+            # The Trischaker among the most points loses alone (docs/rules.md §4.13).
+            losers = (
+                {hand.declarer}
+                if each.get(hand.declarer) == most
+                else {p for p, thirds in each.items() if thirds == most}
+            )
             threshold = bürgermeister_threshold(options)
             return seat_stats(
                 table,
                 Game.TRISCHAKEN.value,
-                won=lambda p: None if not each else each[p] != most,
+                won=lambda p: None if not each else p not in losers,
                 marks=lambda p: (
-                    (["trischaken_lost"] if each and each[p] == most else [])
-                    + (["buergermeister"] if each and each[p] == most and each[p] >= threshold else [])
+                    (["trischaken_lost"] if each and p in losers else [])
+                    + (["buergermeister"] if each and p in losers and each[p] >= threshold else [])
                     + (["jungfrau"] if each and each[p] == 0 else [])
                     + (["renonce"] if p in hand.renonce else [])
                 ),
@@ -2208,7 +2222,7 @@ def trischaken_deltas(
             else:
                 pay(ranked[0], ranked[3], v)
                 pay(ranked[1], ranked[2], v)
-    lines.append(deltas_line(deltas))
+    # The hand's deltas are written once, by _result, after these lines.
     return deltas, lines
 
 
