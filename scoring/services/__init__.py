@@ -45,7 +45,7 @@ from scoring.services.corrections import (
     session_edit,
     session_rename_player,
 )
-from scoring.services.games import Game, game_of, options_json
+from scoring.services.games import Game, form_defaults, game_of, options_json
 from scoring.services.hands import (
     HandConflict,
     hand_check,
@@ -93,6 +93,7 @@ __all__ = [
     "RulesRefused",
     "SessionClosed",
     "deleted_sessions",
+    "form_defaults",
     "game_of",
     "hand_check",
     "hand_delete",

@@ -43,6 +43,15 @@ def _house_rules(variant: str, rules: str, players: tuple[str, ...]) -> Any:
     return registry()[variant].parse_options(json.loads(rules), players)
 
 
+def form_defaults(variant: Variant) -> dict[str, Any]:
+    """The house rules a new evening's form starts from: each option's own default where
+    the form offers it, so a choice that follows another stays open (Königrufen's
+    Trischaken scheme is "as the tariff says", whichever tariff is picked); the
+    options' defaults for the rest."""
+    defaults = dataclasses.asdict(variant.options_type())
+    return {**defaults, **{f.name: f.default for f in variant.option_fields if f.nullable and f.default is None}}
+
+
 def options_json(options: Any) -> dict[str, Any]:
     """Every house rule, defaults included, as stored with a session."""
     return dataclasses.asdict(options)
