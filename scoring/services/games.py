@@ -49,7 +49,10 @@ def form_defaults(variant: Variant) -> dict[str, Any]:
     Trischaken scheme is "as the tariff says", whichever tariff is picked); the
     options' defaults for the rest."""
     defaults = dataclasses.asdict(variant.options_type())
-    return {**defaults, **{f.name: f.default for f in variant.option_fields if f.nullable and f.default is None}}
+    return {
+        **defaults,
+        **{f.name: f.default for f in variant.option_fields if f.nullable and f.default is None},
+    }
 
 
 def options_json(options: Any) -> dict[str, Any]:
