@@ -194,3 +194,15 @@ def test_the_breakdown_reads_in_each_language(user, language):
     # A Trischaken writes its deltas once.
     trischaken = page(imported("koenigrufen-ooe-trischaken.json"), 1)
     assert trischaken.count("Anna 0, Bert −3, Carl 0, Dora +3") == 1
+
+
+def test_the_tariffs_own_trischaken_scheme_is_its_default_on_the_evenings_rules(user, make_session):
+    wtc = make_session(variant="koenigrufen", options={"tariff": "wtc_2020"})
+    tirol_paid_as_wtc = make_session(
+        variant="koenigrufen", options={"tariff": "tirol_2020", "trischaken": "wtc"}
+    )
+    client = client_in(user, "de")
+    rules = text(client.get(reverse("scoreboard", args=[wtc.pk])).content.decode())
+    assert "Trischaken wird bezahlt Wiener Tarockcup (Standard)" in rules
+    rules = text(client.get(reverse("scoreboard", args=[tirol_paid_as_wtc.pk])).content.decode())
+    assert "Trischaken wird bezahlt Wiener Tarockcup Wer" in rules
