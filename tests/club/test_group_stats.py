@@ -604,3 +604,26 @@ class TestKoenigrufen:
             ("Anna", -141, 32),
         ]
         assert {r.name: r.total for r in game.rows} == sheets
+
+    def test_at_five_the_dealer_sitting_out_plays_no_hand(self, group, user):
+        five = ("Anna", "Bert", "Carl", "Dora", "Emil")
+        hands: list[dict[str, Any]] = [
+            {"dealer": "Emil", "declarer": "Anna", "game": "rufer", "partner": "Bert", "points": "40"},
+            {"declarer": "Emil", "game": "dreier", "points": "40"},
+            {
+                "declarer": "Anna",
+                "game": "trischaken",
+                "points": {"Anna": "20", "Carl": "30/1", "Dora": "19/2", "Emil": "0"},
+            },
+        ]
+        evening(group, user, hands, variant="koenigrufen", players=five)
+        emil = game_of(stats.player_stats(player(group, "Emil")), "koenigrufen")
+        assert (emil.hands, emil.total) == (2, 12 + 3)  # his Dreier won, 4 from each; a Jungfrau paid 3
+        assert by_kind(role(emil, "declarer")) == {"kind.dreier": (1, 1)}
+        assert [r.role for r in emil.roles] == ["role.declarer"]  # sitting out is no part he had
+        assert dict(emil.marks) == {"mark.jungfrau": 1}
+        bert = game_of(stats.player_stats(player(group, "Bert")), "koenigrufen")
+        # Bert dealt the Trischaken: it is not among his games.
+        assert bert.hands == 2 and dict(bert.kinds) == {"kind.rufer": 1, "kind.dreier": 1}
+        carl = game_of(stats.player_stats(player(group, "Carl")), "koenigrufen")
+        assert carl.hands == 3 and dict(carl.marks) == {"mark.trischaken_lost": 1}
