@@ -45,7 +45,14 @@ from scoring.services.corrections import (
     session_edit,
     session_rename_player,
 )
-from scoring.services.games import Game, form_defaults, game_of, options_json
+from scoring.services.games import (
+    Game,
+    form_defaults,
+    game_of,
+    options_json,
+    rules_form_initial,
+    with_unshown_rules,
+)
 from scoring.services.hands import (
     HandConflict,
     hand_check,
@@ -107,6 +114,7 @@ __all__ = [
     "options_json",
     "proposed_dealer",
     "row_version",
+    "rules_form_initial",
     "session_add_editor",
     "session_and_right",
     "session_board_state",
@@ -129,4 +137,5 @@ __all__ = [
     "sessions_of",
     "sessions_purge",
     "shared_row",
+    "with_unshown_rules",
 ]

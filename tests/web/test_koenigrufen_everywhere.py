@@ -206,3 +206,27 @@ def test_the_tariffs_own_trischaken_scheme_is_its_default_on_the_evenings_rules(
     assert "Trischaken wird bezahlt Wiener Tarockcup (Standard)" in rules
     rules = text(client.get(reverse("scoreboard", args=[tirol_paid_as_wtc.pk])).content.decode())
     assert "Trischaken wird bezahlt Wiener Tarockcup Wer" in rules
+
+
+def test_changing_the_rules_brings_the_new_tariffs_trischaken_and_keeps_the_values_of_the_file(
+    logged_in, make_session
+):
+    session = make_session(variant="koenigrufen", options={"game_values": {"dreier": 5}})
+    services.hand_record(
+        session=session, raw={"dealer": "Dora", "declarer": "Anna", "game": "dreier", "points": "40"}
+    )
+    url = reverse("session_rules", args=[session.pk])
+    assert '<option value="" selected>' in house_rules_form(logged_in.get(url).content.decode())
+    data = {"options.tariff": "wtc_2020", "options.kontra_in_score": "true"}
+    data |= {"options.win_threshold": "35/2", "options.trischaken": ""}
+    assert logged_in.post(url, data).status_code == 302
+    session.refresh_from_db()
+    assert session.options["tariff"] == "wtc_2020" and session.options["trischaken"] == "wtc"
+    assert session.options["game_values"] == {"dreier": 5}
+    # The Dreier is still worth the session file's 5: Anna +15, each opponent −5.
+    assert session.hands.get().deltas == {"Anna": 15, "Bert": -5, "Carl": -5, "Dora": -5}
+
+
+def house_rules_form(html: str) -> str:
+    start = html.index('id="house-rules"')
+    return html[start : html.index("</fieldset>\n", html.index('id="f-options-trischaken"', start))]
