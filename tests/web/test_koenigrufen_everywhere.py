@@ -93,7 +93,7 @@ def test_the_trischaken_option_starts_at_as_the_tariff_says(user):
 
 def five_at_the_table(make_session: Any) -> Session:
     session = make_session(variant="koenigrufen", players=FIVE, first_dealer="Emil")
-    hands = [
+    hands: list[dict[str, Any]] = [
         {"dealer": "Emil", "declarer": "Anna", "game": "rufer", "partner": "Bert", "points": "40"},
         {"declarer": "Bert", "game": "dreier", "points": "30"},
         {
@@ -126,8 +126,8 @@ def test_at_five_the_dealer_sits_out_writes_0_and_the_next_dealer_is_proposed_in
     assert sheet_totals(board) == {"Anna": 1, "Bert": -11, "Carl": 0, "Dora": 3, "Emil": 7}
     assert "Als Nächstes gibt: Carl" in text(board)
     form = client.get(reverse("hand_new", args=[session.pk])).content.decode()
-    dealer = re.search(r'<select id="f-dealer".*?</select>', form, re.S)
-    assert dealer and '<option value="Carl" selected' in dealer.group(0)
+    dealers = re.search(r'<select id="f-dealer".*?</select>', form, re.S)
+    assert dealers and '<option value="Carl" selected' in dealers.group(0)
     assert "Carl setzt in diesem Spiel aus." in form
     declarers = re.search(
         r'<fieldset class="field seg seat-source" id="f-declarer">.*?</fieldset>', form, re.S
