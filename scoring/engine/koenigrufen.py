@@ -1785,16 +1785,18 @@ def positive_items(hand: KoenigrufenHand, options: KoenigrufenOptions) -> tuple[
         items.append(Item(what, v * (2 if doubled else 1), winner, kontra_factor(kontra), kontra))
         if valat is not None:
             fixed = multipliers[1] if valat.announced else multipliers[0]
-            value, formula = (
-                (2 * fixed, Formula((fixed, " × ", 2))) if game in SOLO_GAMES else (fixed, Formula((fixed,)))
-            )
+            solo = game in SOLO_GAMES
+            value = 2 * fixed if solo else fixed
             level = 0 if void else valat.kontra
             items.append(
                 Item(
+                    # The value follows the colon; a formula only where it doubles in a solo game.
                     Line(
                         gettext_noop("{valat} ({formula})"),
-                        {"valat": _valat_words(valat), "formula": formula},
-                    ),
+                        {"valat": _valat_words(valat), "formula": Formula((fixed, " × ", 2))},
+                    )
+                    if solo
+                    else _valat_words(valat),
                     value,
                     valat.side if valat.made else valat.side.other,
                     kontra_factor(level),

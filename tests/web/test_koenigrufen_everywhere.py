@@ -13,8 +13,10 @@ from django.utils import translation
 from django.utils.html import escape
 
 from scoring import services
+from scoring.engine import read_session, score_session
 from scoring.engine.koenigrufen import OPTION_FIELDS
 from scoring.models import Session
+from scoring.presentation import render_line
 from tests.engine.support import FIXTURES
 from tests.web.test_i18n import client_in
 from tests.web.test_views import sheet_totals
@@ -230,3 +232,27 @@ def test_changing_the_rules_brings_the_new_tariffs_trischaken_and_keeps_the_valu
 def house_rules_form(html: str) -> str:
     start = html.index('id="house-rules"')
     return html[start : html.index("</fieldset>\n", html.index('id="f-options-trischaken"', start))]
+
+
+def test_a_fixed_valat_writes_its_value_once_and_its_doubling_in_a_solo_game():
+    hands = [
+        {
+            "dealer": "Dora",
+            "declarer": "Anna",
+            "game": "dreier",
+            "points": "70",
+            "valat": {"side": "declarer", "announced": True},
+        },
+        {"declarer": "Anna", "game": "solodreier", "points": "70", "valat": {"side": "declarer"}},
+    ]
+    document = {
+        "variant": "koenigrufen",
+        "players": list(FIVE[:4]),
+        "options": {"tariff": "wtc_2020"},
+        "hands": hands,
+    }
+    result = score_session(read_session(document))
+    with translation.override("de"):
+        dreier, solo = ([render_line(line) for line in score.breakdown] for score in result.hands)
+    assert "Valat angesagt von der Spielerpartei, gemacht: 20 für die Spielerpartei" in dreier
+    assert "stiller Valat der Spielerpartei (10 × 2): 20 für die Spielerpartei" in solo
