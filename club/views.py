@@ -3,7 +3,6 @@ statistics across evenings, and the Kasse."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -180,7 +179,7 @@ def _game(variant: str) -> Variant:
 
 def _preset(group: Group, game: Variant) -> dict[str, Any]:
     """The group's house rules for a game, the rulebook's defaults where it has none."""
-    return {**dataclasses.asdict(game.options_type()), **group.presets.get(game.key, {})}
+    return {**services.form_defaults(game), **group.presets.get(game.key, {})}
 
 
 @login_required

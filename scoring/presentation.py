@@ -93,6 +93,13 @@ def house_rules(variant: Variant, options: Any) -> list[Rule]:
     """Every house rule of a session, marking those that differ from the default."""
     values = dataclasses.asdict(options)
     defaults = dataclasses.asdict(variant.options_type())
+    # A rule whose default follows another (Königrufen's Trischaken scheme follows the
+    # tariff) is at its default when the other rules alone give the same value.
+    follows = [f.name for f in variant.option_fields if f.nullable and f.default is None]
+    if follows:
+        rest = {key: value for key, value in variant.dump_options(options).items() if key not in follows}
+        followed = dataclasses.asdict(variant.parse_options(rest, ()))
+        defaults |= {name: followed[name] for name in follows}
     return [
         Rule(
             label=gettext(f.label),

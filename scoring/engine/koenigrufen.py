@@ -440,8 +440,9 @@ TARIFF_FIELD = Field(
     gettext_noop("Tariff"),
     help=gettext_noop(
         "Whose values: OÖ 4/2023 (the default, the Upper Austrian cups), Sauwald 2019, "
-        "Wiener Tarockcup 2020, Tiroler Tarockcup 2020 or tarockapp.at. It decides the games "
-        "offered, their values, the Valat and the Trischaken scheme."
+        "Wiener Tarockcup 2020, Tiroler Tarockcup 2020 or tarockapp.at. It decides which games "
+        "are offered and what each is worth, how a Valat counts (the game ×4 / ×8, or 10 / 20 "
+        "beside it) and how a Trischaken is paid. Kontra goes up to Subkontra (×8) in every tariff."
     ),
     choices=tuple(Tariff),
     choice_labels=TARIFF_LABEL,
@@ -464,7 +465,10 @@ OPTION_FIELDS = (
         "silent_failure_counts",
         Kind.BOOL,
         gettext_noop("A silent bird or König ultimo that fails counts"),
-        help=gettext_noop("Off (the default): it counts nothing. On: the other side gets its silent value."),
+        help=gettext_noop(
+            "A silent Pagat, Uhu, Kakadu, Quapil or König ultimo played in its trick and the trick lost. "
+            "Off (the default, every cup): it counts nothing. On: the other side gets its silent value."
+        ),
         default=False,
     ),
     Field(
@@ -480,7 +484,11 @@ OPTION_FIELDS = (
         "trischaken",
         Kind.CHOICE,
         gettext_noop("Trischaken is paid"),
-        help=gettext_noop("As the tariff's cup pays it (the default), or as another cup does."),
+        help=gettext_noop(
+            "Who pays in a Trischaken: the player with the most points loses, more as Bürgermeister "
+            "(35 or 36 points and more, by cup), and a Jungfrau (no trick) is paid; the cups differ "
+            "in the amounts and in who shares them. As the tariff says (the default): its cup's way."
+        ),
         choices=tuple(Scheme),
         choice_labels=SCHEME_LABEL,
         nullable=True,
@@ -966,14 +974,20 @@ class Koenigrufen(Variant):
         if hand.game is Game.TRISCHAKEN:
             each = hand.each or {}
             most = max(each.values()) if each else 0
+            # The Trischaker among the most points loses alone (docs/rules.md §4.13).
+            losers = (
+                {hand.declarer}
+                if each.get(hand.declarer) == most
+                else {p for p, thirds in each.items() if thirds == most}
+            )
             threshold = bürgermeister_threshold(options)
             return seat_stats(
                 table,
                 Game.TRISCHAKEN.value,
-                won=lambda p: None if not each else each[p] != most,
+                won=lambda p: None if not each else p not in losers,
                 marks=lambda p: (
-                    (["trischaken_lost"] if each and each[p] == most else [])
-                    + (["buergermeister"] if each and each[p] == most and each[p] >= threshold else [])
+                    (["trischaken_lost"] if each and p in losers else [])
+                    + (["buergermeister"] if each and p in losers and each[p] >= threshold else [])
                     + (["jungfrau"] if each and each[p] == 0 else [])
                     + (["renonce"] if p in hand.renonce else [])
                 ),
@@ -1769,16 +1783,18 @@ def positive_items(hand: KoenigrufenHand, options: KoenigrufenOptions) -> tuple[
         items.append(Item(what, v * (2 if doubled else 1), winner, kontra_factor(kontra), kontra))
         if valat is not None:
             fixed = multipliers[1] if valat.announced else multipliers[0]
-            value, formula = (
-                (2 * fixed, Formula((fixed, " × ", 2))) if game in SOLO_GAMES else (fixed, Formula((fixed,)))
-            )
+            solo = game in SOLO_GAMES
+            value = 2 * fixed if solo else fixed
             level = 0 if void else valat.kontra
             items.append(
                 Item(
+                    # The value follows the colon; a formula only where it doubles in a solo game.
                     Line(
                         gettext_noop("{valat} ({formula})"),
-                        {"valat": _valat_words(valat), "formula": formula},
-                    ),
+                        {"valat": _valat_words(valat), "formula": Formula((fixed, " × ", 2))},
+                    )
+                    if solo
+                    else _valat_words(valat),
                     value,
                     valat.side if valat.made else valat.side.other,
                     kontra_factor(level),
@@ -2206,7 +2222,7 @@ def trischaken_deltas(
             else:
                 pay(ranked[0], ranked[3], v)
                 pay(ranked[1], ranked[2], v)
-    lines.append(deltas_line(deltas))
+    # The hand's deltas are written once, by _result, after these lines.
     return deltas, lines
 
 

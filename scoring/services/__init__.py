@@ -45,7 +45,14 @@ from scoring.services.corrections import (
     session_edit,
     session_rename_player,
 )
-from scoring.services.games import Game, game_of, options_json
+from scoring.services.games import (
+    Game,
+    form_defaults,
+    game_of,
+    options_json,
+    rules_form_initial,
+    with_unshown_rules,
+)
 from scoring.services.hands import (
     HandConflict,
     earlier_hands,
@@ -95,6 +102,7 @@ __all__ = [
     "SessionClosed",
     "deleted_sessions",
     "earlier_hands",
+    "form_defaults",
     "game_of",
     "hand_check",
     "hand_delete",
@@ -108,6 +116,7 @@ __all__ = [
     "options_json",
     "proposed_dealer",
     "row_version",
+    "rules_form_initial",
     "session_add_editor",
     "session_and_right",
     "session_board_state",
@@ -130,4 +139,5 @@ __all__ = [
     "sessions_of",
     "sessions_purge",
     "shared_row",
+    "with_unshown_rules",
 ]

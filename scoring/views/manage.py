@@ -95,13 +95,13 @@ def session_rules(request: Request, pk: int) -> HttpResponse:
         return closed(request, session)
     game = services.game_of(session)
     posted = request.POST if request.method == "POST" else None
-    options = SchemaForm(
-        game.variant.option_fields, (), prefix="options.", data=posted, initial=session.options
-    )
+    initial = services.rules_form_initial(game.variant, session.options)
+    options = SchemaForm(game.variant.option_fields, (), prefix="options.", data=posted, initial=initial)
     refused: list[services.RescoredHand] = []
     if posted is not None and posted.get("action") != "refresh":
         try:
-            result = services.session_change_rules(session=session, user=request.user, options=options.raw)
+            raw = services.with_unshown_rules(game.variant, session.options, options.raw)
+            result = services.session_change_rules(session=session, user=request.user, options=raw)
         except InvalidInput as error:
             options.add_error(error)
         except services.RulesRefused as refusal:

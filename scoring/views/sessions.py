@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -82,7 +80,7 @@ def _session_forms(request: Request, game: Variant) -> tuple[SessionForm, Schema
     form = SessionForm(
         data, seats=max(game.table_sizes), initial={"name": _("Tarock evening, %(date)s") % {"date": today}}
     )
-    defaults = dataclasses.asdict(game.options_type())
+    defaults = services.form_defaults(game)
     return form, SchemaForm(game.option_fields, (), prefix="options.", data=data, initial=defaults)
 
 

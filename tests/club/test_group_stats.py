@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -18,9 +19,11 @@ from club.chart import running_totals_svg
 from club.models import BookingLine, EveningResult, Group
 from club.services import groups, stats
 from scoring import services
+from scoring.engine import read_session, score_session
 from scoring.models import Hand
 from scoring.sheet import build_sheet
 from tests.club.regular_table import evening, player
+from tests.engine.support import FIXTURES
 
 DAY = date(2026, 3, 3)
 
@@ -494,3 +497,133 @@ def test_a_deleted_evening_leaves_the_statistics_and_a_restored_one_comes_back(u
     assert not EveningResult.objects.filter(session=session).exists()
     services.session_restore(session=session, user=user)
     assert EveningResult.objects.get(session=session, player=player(group, "Anna")).total == 240
+
+
+class TestKoenigrufen:
+    """The three worked Königrufen sessions (tests/fixtures/koenigrufen-*.json) brought into
+    the group through the services: the 16 settlements, the nine Trischaken results and the
+    seven Renonce examples (docs/rules.md §4.17). Anna declares every hand."""
+
+    FILES = (
+        "koenigrufen-ooe-settlements.json",
+        "koenigrufen-ooe-trischaken.json",
+        "koenigrufen-ooe-renonce.json",
+    )
+
+    @pytest.fixture
+    def evenings(self, group, user):
+        for name in self.FILES:
+            session = services.session_import(owner=user, text=(FIXTURES / name).read_text(encoding="utf-8"))
+            groups.group_session_add(group=group, session=session, user=user)
+
+    def test_declarer_and_partner_rates_by_game(self, group, evenings):
+        anna = game_of(stats.player_stats(player(group, "Anna")), "koenigrufen")
+        assert (anna.evenings, anna.hands) == (3, 32)
+        declarer = role(anna, "declarer")
+        # Conceded (a king in the talon) and a Renonce of her own are lost; Bert's Renonce wins her Dreier.
+        assert by_kind(declarer) == {
+            "kind.rufer": (2, 2),
+            "kind.piccolo": (1, 1),
+            "kind.solorufer": (2, 1),
+            "kind.besserrufer": (4, 2),
+            "kind.sechserdreier": (4, 1),
+            "kind.dreier": (5, 3),
+            "kind.farbensolo": (1, 1),
+            "kind.bettel_ouvert": (1, 0),
+        }
+        assert (declarer.times, declarer.won, declarer.rate) == (20, 11, 55)
+        bert = game_of(stats.player_stats(player(group, "Bert")), "koenigrufen")
+        partner = role(bert, "partner")
+        assert by_kind(partner) == {
+            "kind.rufer": (2, 2),
+            "kind.solorufer": (1, 0),
+            "kind.besserrufer": (2, 2),
+        }
+        assert (partner.times, partner.won, partner.rate) == (5, 4, 80)
+        assert role(bert, "opponent").times == 15
+        carl = game_of(stats.player_stats(player(group, "Carl")), "koenigrufen")
+        assert by_kind(role(carl, "partner")) == {"kind.besserrufer": (1, 0)}  # Anna's Renonce
+        # Every hand that is not a Trischaken has a declarer: 20 hands, 12 Trischaken.
+        assert dict(anna.kinds)["kind.trischaken"] == 12
+        assert sum(n for key, n in anna.kinds if key != "kind.trischaken") == 20
+
+    def test_premiums_made_and_failed_valats_and_trischaken(self, group, evenings):
+        marks = {
+            name: dict(game_of(stats.player_stats(player(group, name)), "koenigrufen").marks)
+            for name in ("Anna", "Bert", "Carl", "Dora")
+        }
+        # Pagat: Anna's announced one with Bert (hand 2), her silent one beside the Valat (10) and
+        # her announced one in the Dreier (11); the opponents' silent one (4).
+        assert [marks[name].get("mark.pagat") for name in marks] == [3, 2, 1, 1]
+        # The Uhu Anna and Bert announced and lost (hand 9).
+        assert [marks[name].get("mark.premium_failed") for name in marks] == [1, 1, None, None]
+        # Valats made: Anna's silent one (10), Anna's and Bert's announced one (13), the
+        # opponents' silent one (12); Anna's announced one failed (11).
+        assert [marks[name].get("mark.valat") for name in marks] == [2, 2, 1, 1]
+        assert [marks[name].get("mark.valat_failed") for name in marks] == [1, None, None, None]
+        # Trischaken: Anna loses alone where she ties for the most (2, 7); tied losers each lose.
+        assert [marks[name].get("mark.trischaken_lost") for name in marks] == [2, 7, 3, 1]
+        # Bürgermeister: Anna 36/0, Bert 35/2 and 36/2.
+        assert [marks[name].get("mark.buergermeister") for name in marks] == [1, 2, None, None]
+        # Jungfrau: no trick at all.
+        assert [marks[name].get("mark.jungfrau") for name in marks] == [3, None, None, 4]
+        assert [marks[name].get("mark.renonce") for name in marks] == [3, 4, 1, None]
+
+    def test_the_player_page_and_the_season_table_show_them(self, group, evenings):
+        with translation.override("de"):
+            html = render_to_string(
+                "groups/_player_stats.html", {"stats": stats.player_stats(player(group, "Anna"))}
+            )
+        page = html.split('id="game-koenigrufen"')[1].split("</section>")[0]
+        assert "<h2>Königrufen</h2>" in page
+        assert "<h3>Spieler: 20 Mal</h3>" in page
+        assert (
+            '<th scope="row">Besserrufer</th><td class="r">4</td><td class="r">2</td><td class="r">50' in page
+        )
+        for label, n in [
+            ("Valat", 2),
+            ("Valat verloren", 1),
+            ("Prämie verloren", 1),
+            ("Trischaken verloren", 2),
+            ("Bürgermeister", 1),
+            ("Jungfrau", 3),
+        ]:
+            assert f"<li>{label}: <strong>{n}</strong></li>" in page
+        # The season table ranks by the Schrift, as the sheets total it.
+        sheets: dict[str, Fraction] = {}
+        for name in self.FILES:
+            result = score_session(read_session((FIXTURES / name).read_text(encoding="utf-8")))
+            for who, total in result.summary.totals.items():
+                sheets[who] = sheets.get(who, Fraction(0)) + total
+        [game] = stats.season_table(group, stats.season_range(group, None)).games
+        assert game.variant.key == "koenigrufen"
+        assert [(r.name, r.total, r.hands) for r in game.rows] == [
+            ("Dora", 92, 32),
+            ("Carl", 70, 32),
+            ("Bert", -21, 32),
+            ("Anna", -141, 32),
+        ]
+        assert {r.name: r.total for r in game.rows} == sheets
+
+    def test_at_five_the_dealer_sitting_out_plays_no_hand(self, group, user):
+        five = ("Anna", "Bert", "Carl", "Dora", "Emil")
+        hands: list[dict[str, Any]] = [
+            {"dealer": "Emil", "declarer": "Anna", "game": "rufer", "partner": "Bert", "points": "40"},
+            {"declarer": "Emil", "game": "dreier", "points": "40"},
+            {
+                "declarer": "Anna",
+                "game": "trischaken",
+                "points": {"Anna": "20", "Carl": "30/1", "Dora": "19/2", "Emil": "0"},
+            },
+        ]
+        evening(group, user, hands, variant="koenigrufen", players=five)
+        emil = game_of(stats.player_stats(player(group, "Emil")), "koenigrufen")
+        assert (emil.hands, emil.total) == (2, 12 + 3)  # his Dreier won, 4 from each; a Jungfrau paid 3
+        assert by_kind(role(emil, "declarer")) == {"kind.dreier": (1, 1)}
+        assert [r.role for r in emil.roles] == ["role.declarer"]  # sitting out is no part he had
+        assert dict(emil.marks) == {"mark.jungfrau": 1}
+        bert = game_of(stats.player_stats(player(group, "Bert")), "koenigrufen")
+        # Bert dealt the Trischaken: it is not among his games.
+        assert bert.hands == 2 and dict(bert.kinds) == {"kind.rufer": 1, "kind.dreier": 1}
+        carl = game_of(stats.player_stats(player(group, "Carl")), "koenigrufen")
+        assert carl.hands == 3 and dict(carl.marks) == {"mark.trischaken_lost": 1}

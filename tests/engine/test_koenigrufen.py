@@ -842,6 +842,18 @@ def test_statistics_keep_the_trischaken_loser_buergermeister_and_jungfrau() -> N
     assert second.won == (True, False, True, True)
 
 
+def test_statistics_count_only_the_trischaker_lost_when_he_ties_for_the_most() -> None:
+    # Anna (the Trischaker) and Bert 25 points each: Anna alone loses and pays (§4.13);
+    # Bert, tied with her, did not lose. Without Anna among them, both tied players lost.
+    (tied_with_t, tied_without_t) = stats_of(
+        FOUR, [{"dealer": "Dora", **trischaken((75, 75, 30, 30))}, trischaken((36, 75, 75, 24))]
+    )
+    assert tied_with_t.marks == (("trischaken_lost",), (), (), ())
+    assert tied_with_t.won == (False, True, True, True)
+    assert tied_without_t.marks == ((), ("trischaken_lost",), ("trischaken_lost",), ())
+    assert tied_without_t.won == (True, False, False, True)
+
+
 def test_at_five_statistics_mark_the_dealer_out() -> None:
     (stats,) = stats_of(FIVE, [{"dealer": "Carl", "declarer": "Anna", "game": "dreier", "points": 40}])
     assert stats.roles == ("declarer", "opponent", "out", "opponent", "opponent")

@@ -226,3 +226,117 @@ def test_every_migration_the_docs_name_exists() -> None:
             named |= set(re.findall(r"\b\d{4}_[a-z_]+\b", span))
     assert "0009_fill_hand_stats" in named
     assert named - migrations == set()
+
+
+def koenigrufen_tables() -> str:
+    """docs/playing.md's Königrufen tables, drawn from the engine's own data: the five
+    tariff sets (games and values, Valat, Kontra, Trischaken) and the house rules."""
+    from scoring.engine import tarock54
+    from scoring.engine.koenigrufen import (
+        BIRD_GAMES,
+        GAME_LABEL,
+        OPTION_FIELDS,
+        PREMIUM_LABEL,
+        PREMIUM_VALUES,
+        SCHEME_LABEL,
+        TARIFFS,
+        VALAT_FIXED,
+        VALAT_MULTIPLIERS,
+        BesideValat,
+        Game,
+        PremiumType,
+        ValatModel,
+    )
+    from scoring.engine.schema import Kind
+
+    beside = {
+        BesideValat.ANNOUNCED_ONLY: "announced ones only",
+        BesideValat.WTC: "all but a silent Trull or Vier Könige",
+        BesideValat.TIROL: "birds, König ultimo, Mondfang",
+    }
+    sets = list(TARIFFS.items())
+
+    def row(label: str, cells: list[str]) -> str:
+        return f"| {label} | " + " | ".join(cells) + " |"
+
+    def value(game: Game, values: dict[Game, int]) -> str:
+        if game not in values:
+            return "–"
+        if game in BIRD_GAMES:
+            return f"{values[game]} + bird"
+        if game is Game.SECHSERDREIER:
+            return f"{values[game]} (lost {2 * values[game]})"
+        return str(values[game])
+
+    lines = [
+        row("tariff", [f"`{tariff.value}`" for tariff, _ in sets]),
+        "|" + "---|" * (len(sets) + 1),
+        row("whose", [tariff_set.label for _, tariff_set in sets]),
+    ]
+    for game in Game:
+        lines.append(row(GAME_LABEL[game], [value(game, dict(tariff_set.games)) for _, tariff_set in sets]))
+    lines += [
+        row(
+            "Valat",
+            [
+                "the game ×{} / ×{}".format(*VALAT_MULTIPLIERS)
+                if tariff_set.valat is ValatModel.MULTIPLIER
+                else "{} / {} beside the game".format(*VALAT_FIXED)
+                for _, tariff_set in sets
+            ],
+        ),
+        row("premiums beside a Valat", [beside[tariff_set.beside_valat] for _, tariff_set in sets]),
+        row(
+            "a made silent Valat voids the Kontra on the game",
+            ["yes" if tariff_set.silent_valat_voids_kontra else "no" for _, tariff_set in sets],
+        ),
+        row(
+            "Mondfang, 1. Sack, 2. Sack",
+            ["1 / 2 each" if PremiumType.MONDFANG in tariff_set.extras else "–" for _, tariff_set in sets],
+        ),
+        row(
+            "highest Kontra",
+            [
+                f"{tarock54.KONTRA_LABEL[tarock54.MAX_KONTRA]} ×{tarock54.kontra_factor(tarock54.MAX_KONTRA)}"
+                for _ in sets
+            ],
+        ),
+        row("Trischaken paid", [SCHEME_LABEL[tariff_set.scheme] for _, tariff_set in sets]),
+    ]
+    premiums = ", ".join(
+        "{} {} / {}".format(PREMIUM_LABEL[premium], *PREMIUM_VALUES[premium]) for premium in PREMIUM_VALUES
+    )
+    pagat = PREMIUM_VALUES[PremiumType.PAGAT][1]
+    lines += [
+        "",
+        f"Premiums, silent / announced, in every tariff: {premiums}. A bird game is worth its value "
+        "plus its bird as an announced premium of the declarer's side, scored once: a Pagatrufer "
+        f"is 1 + {pagat} = {1 + pagat}.",
+        "",
+        "| house rule | values | default | what it changes |",
+        "|---|---|---|---|",
+    ]
+    for field in OPTION_FIELDS:
+        if field.kind is Kind.BOOL:
+            values = "`true`, `false`"
+            default = f"`{str(field.default).lower()}`"
+        else:
+            values = ", ".join(f"`{choice}`" for choice in field.choices)
+            default = f"`{field.default}`" if field.default is not None else "the tariff's"
+        lines.append(f"| `{field.name}` | {values} | {default} | {field.help} |")
+    lines += [
+        "| `game_values` | `{game: value}` | `{}` | Changes or adds single game values of the tariff "
+        '(session file only), e.g. `{"dreier": 5}`. |',
+        "| `premium_values` | `{type: [silent, announced]}`, `valat` included | `{}` | Changes or adds "
+        'single premium values (session file only), e.g. `{"uhu": [1, 3]}`. |',
+    ]
+    return "\n".join(lines)
+
+
+def test_the_koenigrufen_tables_of_the_playing_guide_are_the_engines() -> None:
+    assert koenigrufen_tables() in text(ROOT / "docs" / "playing.md")
+
+
+def test_the_readme_lists_koenigrufen_with_the_other_games() -> None:
+    games = text(ROOT / "README.md").split("## The games")[1].split("\n## ")[0]
+    assert "- **Königrufen**" in games
