@@ -719,8 +719,8 @@ def _draw_grid(w: Widget, f: Field, value: Any, players: Sequence[str], errors: 
             hidden=not item,
         )
         row = [who_widget, how_widget]
-        if kontra is not None:
-            announcing = [_state(a, m) for a, m in states if _announced(announced, {announced.name: a})]
+        announcing = [_state(a, m) for a, m in states if _announced(announced, {announced.name: a})]
+        if kontra is not None and announcing:
             row.append(
                 Widget(
                     name=f"{name}.kontra",
