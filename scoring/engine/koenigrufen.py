@@ -754,6 +754,9 @@ FORM_ORDER = (
     "renonce",
 )
 CONCEDED_KEYS = ("declarer", "game", "king_in_talon", "bird")
+# What a hand form sends even when left alone (the partner "nobody" beside a king in the
+# talon): none of them at its default records anything.
+UNTOUCHED_KEYS = ("partner", "kontra", "premiums", "valat", "renonce")
 
 # The hand form's own shapes of the fields that depend on the game: the side's
 # points (typed for either side), each player's in a Trischaken; the Kontra on
@@ -985,7 +988,12 @@ class Koenigrufen(Variant):
         try:
             if problems:
                 raise InvalidInput.several(problems)
-            return build_hand({**values, **shaped}, set(raw), table, options)
+            given = set(raw)
+            if from_form:
+                # A form sends its untouched controls (no Kontra, no premium, no
+                # Renonce): they record nothing, so a conceded hand may have them.
+                given -= {key for key in UNTOUCHED_KEYS if raw.get(key) in (None, 0, [], {})}
+            return build_hand({**values, **shaped}, given, table, options)
         except InvalidInput as error:
             raise error.labelled(lambda path: label_at(HAND_FIELDS, path)) from None
 

@@ -136,3 +136,15 @@ def test_the_card_counter_counts_in_thirds():
         HandType.PLAYED, Table(PLAYERS, "Dora", None), options, {"game": "trischaken"}
     )
     assert each is not None and each.target == "points.{player}"
+
+
+def test_the_king_in_the_talon_played_on_or_conceded(logged_in, session):
+    played = post(game="rufer", partner="", king_in_talon="played", points="36", kontra="0")
+    assert logged_in.post(reverse("hand_new", args=[session.pk]), played).status_code == 302
+    conceded = {**post(game="rufer", partner="", king_in_talon="conceded", kontra="0"), "token": "t2"}
+    assert logged_in.post(reverse("hand_new", args=[session.pk]), conceded).status_code == 302
+    stored = [hand.inputs for hand in Hand.objects.order_by("number")]
+    assert [(h.get("partner"), h["king_in_talon"], h.get("points")) for h in stored] == [
+        (None, "played", 36),
+        (None, "conceded", None),
+    ]
