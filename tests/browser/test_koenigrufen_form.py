@@ -5,6 +5,7 @@ the premium grid of both Austrian games."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from scoring.engine import HandRecord, HandType, Table, score_hand
 from scoring.models import Session
 from scoring.services.games import game_of
 from tests.browser.support import expect, login, screenshot
+from tests.browser.test_offline import PATIENCE, STORED_HANDS, open_sheet_for_offline
 from tests.browser.test_table_loop import Taps, last_hand, open_form, session_of
 
 pytestmark = pytest.mark.browser
@@ -203,3 +205,42 @@ def test_an_illustriertes_hand_with_three_premiums_in_twelve_taps(german, live_s
         ],
     }
     assert last_hand(session).delta_points() == engine_deltas(session, raw)
+
+
+def test_the_new_controls_work_offline(german, live_server, player):
+    """The premium grid, won or lost and each opponent's Kontra from the copy
+    of the form kept on the phone, sent once the connection returns."""
+    session = session_of(player, "koenigrufen", FOUR)
+    open_sheet_for_offline(german, live_server.url, session)
+    german.context.set_offline(True)
+
+    german.locator("#new-hand").click()
+    taps = Taps(german).hand({"declarer": "Anna", "game": "rufer", "partner": "Carl"}, "41/2")
+    premium(taps, "pagat", "declarer", "true")
+    german.locator("#save").click()
+    expect(german).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
+
+    german.locator("#new-hand").click()
+    taps = Taps(german).hand({"declarer": "Bert", "game": "piccolo", "won": "false"})
+    taps.choose("kontra.Dora", "2")
+    german.locator("#save").click()
+    expect(german.locator("#board .outbox-entry")).to_have_count(2)
+    # The summary tells what was chosen, not the premiums left at "—".
+    expect(german.locator("#board .outbox-entry").nth(0)).to_contain_text("Pagat")
+    expect(german.locator("#board .outbox-entry").nth(0)).not_to_contain_text("Trull")
+
+    german.context.set_offline(False)
+    expect(german.locator(STORED_HANDS)).to_have_count(2, timeout=PATIENCE * 1000)
+    first, second = session.hands.order_by("number")
+    rufer = {
+        "declarer": "Anna",
+        "game": "rufer",
+        "partner": "Carl",
+        "points": "41/2",
+        "premiums": [{"type": "pagat", "side": "declarer", "announced": True}],
+    }
+    assert first.delta_points() == engine_deltas(session, rufer)
+    assert first.inputs["premiums"] == [{"type": "pagat", "side": "declarer", "announced": True}]
+    piccolo = {"declarer": "Bert", "game": "piccolo", "won": False, "kontra": {"Dora": 2}}
+    assert second.inputs["kontra"] == {"Dora": 2}
+    assert second.delta_points() == engine_deltas(session, piccolo)
