@@ -562,7 +562,7 @@ SIDE_CHOICE_LABELS = {
 
 
 # A premium grid's columns: the side, in a word.
-SIDE_SHORT_LABELS = {Side.DECLARER: gettext_noop("Declarer"), Side.OPPONENTS: gettext_noop("Opponents")}
+SIDE_SHORT_LABELS = {Side.DECLARER: gettext_noop("Declarer"), Side.OPPONENTS: gettext_noop("Defenders")}
 
 
 def _kontra_field(name: str, label: str, help_text: str) -> Field:
