@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from scoring.engine import HandType, InvalidInput, Table, get_variant
 from scoring.models import Hand
@@ -113,7 +114,8 @@ def test_a_premium_without_how_it_went_is_named_beside_its_row():
     options = variant.parse_options({}, PLAYERS)
     with pytest.raises(InvalidInput) as refused:
         variant.parse_play(HandType.PLAYED, f.raw, Table(PLAYERS, "Dora", None), options, from_form=True)
-    f.add_error(refused.value)
+    with translation.override("en"):
+        f.add_error(refused.value)
     assert f.errors["premiums.pagat.how"] == ["Pagat, How it went missing"]
 
 
