@@ -108,10 +108,13 @@ class Widget:
     when: list[str] = field(default_factory=list)
     controls: int = 0  # other inputs show for some of this one's choices: its number among such fields
     sides: list[Choice] = field(default_factory=list)  # whose points: the recorded side or the other
+    # The second shape of a value drawn under the same name (each player's points
+    # beside the side's): its own HTML id, so every id on the page is one element's.
+    id_suffix: str = ""
 
     @property
     def id(self) -> str:
-        return widget_id(self.name)
+        return widget_id(self.name) + self.id_suffix
 
     @property
     def options(self) -> list[Choice]:
@@ -285,7 +288,7 @@ class SchemaForm:
         a call), so choosing shows it at once."""
         controllers = {f.shown_when[0] for f in self.fields if f.shown_when}
         sources = {f.other_than for f in self.fields if f.other_than}
-        widgets = []
+        widgets: list[Widget] = []
         for f in self.fields:
             shared = any(o is not f and o.name == f.name for o in self.fields)
             # A field sharing its name with another (each player's points in a
@@ -296,6 +299,8 @@ class SchemaForm:
                 else self.raw
             )
             widget = _widget(f, self.players, raw, self.prefix, self.errors if with_errors else {})
+            if any(w.name == widget.name for w in widgets):
+                widget.id_suffix = "-each"
             widget.refresh = f.name in controllers
             widget.rare = f.rare and _empty(self.raw.get(f.name, MISSING)) and not widget.errors
             widget.seat_source = f.name in sources

@@ -4,6 +4,7 @@ refusal lands beside the control it is about."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -150,3 +151,12 @@ def test_the_king_in_the_talon_played_on_or_conceded(logged_in, session):
         (None, "played", 36),
         (None, "conceded", None),
     ]
+
+
+def test_every_id_on_the_form_is_one_elements(logged_in, session):
+    html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+    form = html[html.index('<div id="hand-fields">') : html.index('<section id="preview"')]
+    ids = re.findall(r'\sid="([^"]+)"', form)
+    assert ids and len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+    # The side's points and each player's, the Kontra on the game and each opponent's.
+    assert {"f-points", "f-points-each", "f-kontra", "f-kontra-each"} <= set(ids)
