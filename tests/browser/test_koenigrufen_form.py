@@ -13,7 +13,7 @@ import pytest
 from scoring.engine import HandRecord, HandType, Table, score_hand
 from scoring.models import Session
 from scoring.services.games import game_of
-from tests.browser.support import expect, login, screenshot
+from tests.browser.support import assert_accessible, expect, horizontal_overflow, login, screenshot
 from tests.browser.test_offline import PATIENCE, STORED_HANDS, open_sheet_for_offline
 from tests.browser.test_table_loop import Taps, last_hand, open_form, session_of
 
@@ -91,6 +91,8 @@ def test_a_rufer_with_partner_and_points_in_five_taps_premiums_two_more_each(ger
     expect(german.locator("#preview .breakdown")).to_contain_text("Uhu angesagt")
     expect(german.locator("#quick .short")).to_be_visible()
     screenshot(german, "koenigrufen-form-rufer-two-premiums")
+    assert_accessible(german, "the Königrufen hand form with two premiums")
+    assert horizontal_overflow(german) == 0
     taps.save()
     # The side toggle and the Kontra one tap each.
     assert taps.count == 11 <= PREMIUM + FURTHER_PREMIUM + 1 + 1, taps.count
@@ -159,6 +161,7 @@ def test_a_trischaken_with_each_players_points_in_seven_taps(german, live_server
         taps.fill(f"points.{name}", points)
     expect(german.locator("#quick .short")).to_be_visible()
     screenshot(german, "koenigrufen-form-trischaken")
+    assert_accessible(german, "the Königrufen hand form in a Trischaken")
     taps.save()
     assert taps.count == 7 <= TRISCHAKEN, taps.count
     raw = {
