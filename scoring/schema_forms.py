@@ -710,14 +710,15 @@ def _draw_grid(w: Widget, f: Field, value: Any, players: Sequence[str], errors: 
             errors=list(errors.get(f"{name}.who", [])),
         )
         states = _grid_states(f, choice, announced)
-        state = (
-            _state(item.get(announced.name), item.get(made.name, True)) if announced.name in item else None
-        )
+        # A stored premium leaves out what is at its default (silent, made); one
+        # posted without how it went holds None: not answered.
+        level = item.get(announced.name, announced.default) if item else None
+        state = None if level is None else _state(level, item.get(made.name, True))
         how_widget = Widget(
             name=f"{name}.how",
             kind="radio",
             label=gettext("How it went"),
-            value=state if item.get(announced.name) is not None else UNANSWERED,
+            value=UNANSWERED if state is None else state,
             choices=[(_state(a, m), _state_label(announced, a, m)) for a, m in states],
             errors=list(errors.get(f"{name}.how", [])),
             shown_when=(f"{name}.who", " ".join(c for c, _ in who_widget.choices if c)),

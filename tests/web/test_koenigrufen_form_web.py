@@ -160,3 +160,29 @@ def test_every_id_on_the_form_is_one_elements(logged_in, session):
     assert ids and len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
     # The side's points and each player's, the Kontra on the game and each opponent's.
     assert {"f-points", "f-points-each", "f-kontra", "f-kontra-each"} <= set(ids)
+
+
+def test_a_stored_hand_opens_for_correction_as_it_was_entered(logged_in, session):
+    rufer = post(
+        game="rufer",
+        partner="Carl",
+        points="41/2",
+        kontra="0",
+        **{
+            "premiums.trull.who": "declarer",
+            "premiums.trull.how": "false",
+            "premiums.uhu.who": "opponents",
+            "premiums.uhu.how": "true-failed",
+        },
+    )
+    assert logged_in.post(reverse("hand_new", args=[session.pk]), rufer).status_code == 302
+    hand = Hand.objects.get()
+    html = logged_in.get(reverse("hand_edit", args=[session.pk, hand.pk])).content.decode()
+    for name, value in (
+        ("partner", "Carl"),
+        ("premiums.trull.who", "declarer"),
+        ("premiums.trull.how", "false"),
+        ("premiums.uhu.how", "true-failed"),
+    ):
+        assert f'name="{name}" value="{value}" checked' in html, name
+    assert 'name="points" value="41/2"' in html
