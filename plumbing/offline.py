@@ -31,6 +31,8 @@ OUTBOX = "js/outbox.js"
 PRECACHE = (
     "css/app.css",
     "js/offline.js",
+    # The hand form's own script: what a tap shows (a premium's announcement, its Kontra) offline too.
+    "js/hand-form.js",
     OUTBOX,
     "django_htmx/htmx-2.min.js",
     "favicon.svg",

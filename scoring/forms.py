@@ -73,7 +73,7 @@ class HandForm:
             if self.counter is not None
             else None
         )
-        self.counted: int | None = None
+        self.counted: int | str | None = None
         self.note = (source.get("note") or "") if isinstance(source.get("note", ""), str) else ""
         self.errors: dict[str, list[str]] = {}
         self.other_errors: list[str] = []
@@ -152,7 +152,7 @@ class HandForm:
         ]
         known = set(drawn)
         placed = []
-        for problem in error.problems:
+        for problem in map(self.game.reworded, error.problems):
             name = problem.field if problem.field in COMMON_FIELDS else self.game.place(problem, known)
             rank = drawn.index(name) if name in known else len(drawn)
             placed.append((rank, widget_id(name) if name in known else "hand-fields", render_words(problem)))

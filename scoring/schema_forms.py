@@ -23,7 +23,8 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from scoring.engine import InvalidInput, Line
-from scoring.engine.schema import Field, Kind, parse_decimal, parse_points
+from scoring.engine.schema import Field, Kind, parse_decimal, parse_points, parse_thirds, thirds_json
+from scoring.engine.tarock54 import THIRDS
 from scoring.engine.types import gettext_noop
 from scoring.engine.variant import shown
 from scoring.presentation import render_words
@@ -107,10 +108,13 @@ class Widget:
     when: list[str] = field(default_factory=list)
     controls: int = 0  # other inputs show for some of this one's choices: its number among such fields
     sides: list[Choice] = field(default_factory=list)  # whose points: the recorded side or the other
+    # The second shape of a value drawn under the same name (each player's points
+    # beside the side's): its own HTML id, so every id on the page is one element's.
+    id_suffix: str = ""
 
     @property
     def id(self) -> str:
-        return widget_id(self.name)
+        return widget_id(self.name) + self.id_suffix
 
     @property
     def options(self) -> list[Choice]:
@@ -181,7 +185,7 @@ class SchemaForm:
         # that choice is made (a solo's cards in a call, or before a game is
         # chosen): the page hides it, and what it still holds was not chosen.
         for f in self.fields:
-            if not self.applies(f):
+            if not self.applies(f) and not any(o.name == f.name and self.applies(o) for o in self.fields):
                 self.raw.pop(f.name, None)
         self.errors: dict[str, list[str]] = {}
         self.other_errors: list[str] = []
@@ -202,7 +206,7 @@ class SchemaForm:
     def add_error(self, error: InvalidInput) -> None:
         """Each problem of a refusal beside the input it names, in the players' words."""
         known = self.names()
-        for problem in error.problems:
+        for problem in map(self.reworded, error.problems):
             name = self.place(problem, known)
             if name is None:
                 self.other_errors.append(render_words(problem))
@@ -213,6 +217,7 @@ class SchemaForm:
         """The drawn input a problem belongs to, or None when nothing drawn is it."""
         known = self.names() if known is None else known
         name = problem.field if problem.field.startswith(self.prefix) else self.prefix + problem.field
+        name = self._in_grid(name)
         while name and name not in known:
             # "premiums[2].player" may be shown as a whole row: fall back to its parent.
             trimmed = re.sub(r"(\.[^.\[\]]+|\[\d+\])$", "", name)
@@ -221,20 +226,57 @@ class SchemaForm:
             name = trimmed
         return name if name in known else None
 
+    def reworded(self, problem: InvalidInput) -> InvalidInput:
+        """A premium of the grid given a side but not how it went: said so in the
+        grid's words ("Uhu, how it went missing"), not as the row's empty value."""
+        found = re.match(r"([^.\[]+)\[(\d+)\]\.announced$", problem.field.removeprefix(self.prefix))
+        grid = next((f for f in self.fields if found and f.name == found.group(1) and f.grid), None)
+        rows = self.raw.get(grid.name) if grid is not None else None
+        if found is None or grid is None or not isinstance(rows, list) or int(found.group(2)) > len(rows):
+            return problem
+        row = rows[int(found.group(2)) - 1]
+        if row.get("announced") is not None:
+            return problem
+        kind = _grid_fields(grid)[0]
+        label = Line(
+            gettext_noop("{outer}, {inner}"),
+            {"outer": Line(kind.label_of(row.get(kind.name))), "inner": Line(gettext_noop("How it went"))},
+        )
+        return InvalidInput(
+            problem.field, Line(gettext_noop("{field} missing"), {"field": label}), label=label
+        )
+
+    def _in_grid(self, name: str) -> str:
+        """A premium row's path (``premiums[2].kontra``) as its grid row's input
+        (``premiums.pagat.kontra``), where the premiums are drawn as a grid."""
+        found = re.match(r"([^.\[]+)\[(\d+)\](?:\.([^.]+))?$", name.removeprefix(self.prefix))
+        grid = next((f for f in self.fields if found and f.name == found.group(1) and f.grid), None)
+        rows = self.raw.get(grid.name) if grid is not None else None
+        if found is None or grid is None or not isinstance(rows, list) or int(found.group(2)) > len(rows):
+            return name
+        row = rows[int(found.group(2)) - 1]
+        inner = found.group(3) or ""
+        part = {"announced": "how", "made": "how", "kontra": "kontra"}.get(inner, "who")
+        return f"{self.prefix}{grid.name}.{row.get('type')}.{part}"
+
     def conversions(self) -> list[Line]:
         """Points typed for the other side, and what the recorded side has."""
         lines = []
         for f in self.fields:
             if f.name in self.typed and f.complement is not None:
                 own, other = f.side_labels
+                typed: Any = parse_points(self.typed[f.name]) or Fraction(0)
+                points: Any = parse_points(self.raw.get(f.name)) or Fraction(0)
+                if f.thirds:
+                    typed, points = self.typed[f.name], str(self.raw.get(f.name))
                 lines.append(
                     Line(
                         gettext_noop("{other} {typed} → {own} {points}"),
                         {
                             "other": Line(other),
-                            "typed": parse_points(self.typed[f.name]) or Fraction(0),
+                            "typed": typed,
                             "own": Line(own),
-                            "points": parse_points(self.raw.get(f.name)) or Fraction(0),
+                            "points": points,
                         },
                     )
                 )
@@ -246,9 +288,19 @@ class SchemaForm:
         a call), so choosing shows it at once."""
         controllers = {f.shown_when[0] for f in self.fields if f.shown_when}
         sources = {f.other_than for f in self.fields if f.other_than}
-        widgets = []
+        widgets: list[Widget] = []
         for f in self.fields:
-            widget = _widget(f, self.players, self.raw, self.prefix, self.errors if with_errors else {})
+            shared = any(o is not f and o.name == f.name for o in self.fields)
+            # A field sharing its name with another (each player's points in a
+            # Trischaken, the side's otherwise) holds the value only where it applies.
+            raw = (
+                {k: v for k, v in self.raw.items() if k != f.name}
+                if shared and not self.applies(f)
+                else self.raw
+            )
+            widget = _widget(f, self.players, raw, self.prefix, self.errors if with_errors else {})
+            if any(w.name == widget.name for w in widgets):
+                widget.id_suffix = "-each"
             widget.refresh = f.name in controllers
             widget.rare = f.rare and _empty(self.raw.get(f.name, MISSING)) and not widget.errors
             widget.seat_source = f.name in sources
@@ -257,6 +309,10 @@ class SchemaForm:
                 widget.hidden = not self.applies(f)
             if f.kind is Kind.PLAYER:
                 self._seat(widget, f)
+            if f.kind is Kind.PLAYER_LEVELS:
+                # Each player's row carries the seat: the page hides the declarer's.
+                for child in widget.children:
+                    child.attrs = {"seat": str(self.seats.get(child.label, ""))}
             if f.complement is not None:
                 self._sides(widget, f)
             widgets.append(widget)
@@ -326,6 +382,12 @@ def _parse_fields(
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in fields:
+        if f.shown_when is not None and any(o is not f and o.name == f.name for o in fields):
+            # Two shapes of one value (the Kontra on the game or each opponent's):
+            # only the one the chosen game asks for is read.
+            controller, choices = f.shown_when
+            if _text(out.get(controller)) not in choices:
+                continue
         value = _parse(f, players, data, prefix + f.name)
         if (
             f.complement is not None
@@ -342,6 +404,12 @@ def _other_side(f: Field, value: Any, typed: dict[str, str]) -> Any:
     """Points counted for the other side, turned into the recorded side's: the
     table counts the smaller pile. Anything that is not such a number goes to
     the engine as typed, to be refused there in the players' words."""
+    if f.thirds:
+        thirds = parse_thirds(value) if isinstance(value, str) else None
+        if thirds is None or not 0 <= thirds <= THIRDS:
+            return value
+        typed[f.name] = value
+        return str(thirds_json(THIRDS - thirds))
     number = parse_points(value) if isinstance(value, str) else None
     if number is None or f.complement is None or not 0 <= number <= f.complement:
         return value
@@ -390,6 +458,9 @@ def _parse_int(f: Field, players: Sequence[str], data: Mapping[str, Any], name: 
 
 
 def _parse_bool(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
+    if f.ask:  # two buttons, neither preset: not answered is no answer
+        text = _get(data, name)
+        return MISSING if text not in ("true", "false") else text == "true"
     return _get(data, name) in ("on", "true", "1")
 
 
@@ -400,8 +471,56 @@ def _parse_record(f: Field, players: Sequence[str], data: Mapping[str, Any], nam
     return values
 
 
+def _parse_grid(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
+    """The rows of a premium grid: one per type given a side (or player), in the
+    types' order; how it went (announced, made) as tapped, left out unanswered
+    (the engine then names it: nothing is preset)."""
+    kind, who, announced, made, kontra = _grid_fields(f)
+    rows = []
+    for choice in kind.choices:
+        row = f"{name}.{choice}"
+        chosen = _get(data, f"{row}.who")
+        if not chosen:
+            continue
+        values: dict[str, Any] = {kind.name: _text(choice), who.name: chosen}
+        state = _get(data, f"{row}.how")
+        states = {_state(a, m): (a, m) for a, m in _grid_states(f, choice, announced)}
+        if state in states:
+            values[announced.name], values[made.name] = states[state]
+        else:
+            values[announced.name] = None
+        level = _get(data, f"{row}.kontra")
+        if kontra is not None and level.isdecimal() and int(level) and _announced(announced, values):
+            values[kontra.name] = int(level)
+        rows.append(values)
+    return rows
+
+
+def _grid_fields(f: Field) -> tuple[Field, Field, Field, Field, Field | None]:
+    """A premium list's type, side (or player), announcement, made and Kontra fields."""
+    by_name = {s.name: s for s in f.fields}
+    who = next(s for s in f.fields if s.name in ("side", "player"))
+    return by_name["type"], who, by_name["announced"], by_name["made"], by_name.get("kontra")
+
+
+def _grid_states(f: Field, choice: Any, announced: Field) -> tuple[tuple[Any, bool], ...]:
+    levels = announced.choices if announced.kind is Kind.CHOICE else (False, True)
+    every = tuple((a, m) for m in (True, False) for a in levels)
+    return tuple(f.states.get(choice, every))
+
+
+def _announced(announced: Field, values: Mapping[str, Any]) -> bool:
+    return values.get(announced.name) not in (None, False, announced.default)
+
+
+def _state(announced: Any, made: bool) -> str:
+    return f"{_text(announced)}{'' if made else '-failed'}"
+
+
 def _parse_list(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
     """The filled rows of a list; the form says how many rows it drew (``name.rows``)."""
+    if f.grid:
+        return _parse_grid(f, players, data, name)
     drawn = _get(data, name + ".rows")
     count = min(int(drawn), f.max_items or 10) if drawn.isdecimal() else 0
     rows = []
@@ -435,7 +554,15 @@ def _parse_player_points(f: Field, players: Sequence[str], data: Mapping[str, An
 def _parse_player_list(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
     getlist = getattr(data, "getlist", None)
     chosen = getlist(name) if getlist else data.get(name, [])
-    return [p for p in players if p in chosen]
+    picked = [p for p in players if p in chosen]
+    return None if f.nullable and not picked else picked
+
+
+def _parse_player_levels(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
+    """Each player's level; 0 (none) left out, nothing at all when nobody has one."""
+    given = {p: _get(data, f"{name}.{p}") for p in players}
+    levels = {p: int(v) if v.isdecimal() else v for p, v in given.items() if v and v != "0"}
+    return levels or MISSING
 
 
 PARSERS: dict[Kind, Parser] = {
@@ -449,6 +576,7 @@ PARSERS: dict[Kind, Parser] = {
     Kind.LIST: _parse_list,
     Kind.PLAYER_POINTS: _parse_player_points,
     Kind.PLAYER_LIST: _parse_player_list,
+    Kind.PLAYER_LEVELS: _parse_player_levels,
 }
 
 
@@ -505,7 +633,11 @@ def _draw_choice(w: Widget, f: Field, value: Any, players: Sequence[str], errors
     w.choices = _choices(f, f.choices)
     # A few choices are buttons, one tap each (long labels wrap); many read
     # better in a list.
-    fits = len(w.choices) <= 5 or (len(w.choices) <= 6 and sum(len(label) for _, label in w.choices) <= 48)
+    fits = (
+        f.buttons
+        or len(w.choices) <= 5
+        or (len(w.choices) <= 6 and sum(len(label) for _, label in w.choices) <= 48)
+    )
     w.kind, w.value = ("radio" if fits else "select"), _value(f, value)
     if w.kind == "select" and not (f.nullable and f.null_choice) and w.value == "":
         # A list must not pre-select its first choice for the player.
@@ -530,7 +662,8 @@ def _draw_int(w: Widget, f: Field, value: Any, players: Sequence[str], errors: E
 def _draw_points(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
     w.kind, w.value = "points", _text(None if value is MISSING else value)
     # Whole points get the digits-only keypad; half points need the decimal one.
-    keypad = "numeric" if f.step.denominator == 1 else "decimal"
+    # Points and Blatt ("41/2") need the slash: the keyboard with it.
+    keypad = "text" if f.thirds else "numeric" if f.step.denominator == 1 else "decimal"
     w.attrs = {"inputmode": keypad, "autocomplete": "off", "enterkeyhint": "next"}
     if f.maximum is not None:
         w.attrs["max"] = _text(f.maximum)
@@ -538,6 +671,10 @@ def _draw_points(w: Widget, f: Field, value: Any, players: Sequence[str], errors
 
 
 def _draw_bool(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
+    if f.ask:  # won or lost: two buttons, neither preset
+        w.kind, w.value = "radio", _value(f, value)
+        w.choices = [(_text(v), gettext(f.label_of(v))) for v in (True, False)]
+        return
     w.kind, w.value = "checkbox", "true" if value else ""
 
 
@@ -551,8 +688,74 @@ def _draw_record(w: Widget, f: Field, value: Any, players: Sequence[str], errors
     w.children = [_widget(s, players, given, w.name + ".", errors) for s in f.fields]
 
 
+def _draw_grid(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
+    """A premium grid: a row per type with its side (or player) and how it went,
+    and the Kontra on it once announced; a row is emptied by its "—"."""
+    kind, who, announced, made, kontra = _grid_fields(f)
+    given = {
+        str(item.get(kind.name)): item
+        for item in (value if isinstance(value, list | tuple) else ())
+        if isinstance(item, Mapping)
+    }
+    w.kind, w.value = "grid", ""
+    for choice in kind.choices:
+        name = f"{w.name}.{_text(choice)}"
+        item = given.get(_text(choice), {})
+        who_widget = Widget(
+            name=f"{name}.who",
+            kind="radio",
+            label=gettext(kind.label_of(choice)),
+            value=_text(item.get(who.name)),
+            choices=[("", "—"), *(_choices(who, players if who.kind is Kind.PLAYER else who.choices))],
+            errors=list(errors.get(f"{name}.who", [])),
+        )
+        states = _grid_states(f, choice, announced)
+        # A stored premium leaves out what is at its default (silent, made); one
+        # posted without how it went holds None: not answered.
+        level = item.get(announced.name, announced.default) if item else None
+        state = None if level is None else _state(level, item.get(made.name, True))
+        how_widget = Widget(
+            name=f"{name}.how",
+            kind="radio",
+            label=gettext("How it went"),
+            value=UNANSWERED if state is None else state,
+            choices=[(_state(a, m), _state_label(announced, a, m)) for a, m in states],
+            errors=list(errors.get(f"{name}.how", [])),
+            shown_when=(f"{name}.who", " ".join(c for c, _ in who_widget.choices if c)),
+            hidden=not item,
+        )
+        row = [who_widget, how_widget]
+        announcing = [_state(a, m) for a, m in states if _announced(announced, {announced.name: a})]
+        if kontra is not None and announcing:
+            row.append(
+                Widget(
+                    name=f"{name}.kontra",
+                    kind="radio",
+                    label=gettext(kontra.label),
+                    value=_text(item.get(kontra.name, 0)),
+                    choices=_choices(kontra, list(range(0, int(kontra.maximum or 0) + 1))),
+                    errors=list(errors.get(f"{name}.kontra", [])),
+                    shown_when=(f"{name}.how", " ".join(announcing)),
+                    hidden=state not in announcing,
+                )
+            )
+        w.rows.append(row)
+
+
+def _state_label(announced: Field, value: Any, made: bool) -> str:
+    """ "silent", "announced", "silent, failed" …: how a premium went, in a word or two."""
+    if announced.kind is Kind.CHOICE:
+        label = gettext(announced.label_of(value))
+    else:
+        label = gettext("announced") if value else gettext("silent")
+    return label if made else gettext("%(how)s, failed") % {"how": label}
+
+
 def _draw_list(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
     """The rows given so far and one empty row to fill in, up to the field's limit."""
+    if f.grid:
+        _draw_grid(w, f, value, players, errors)
+        return
     items = list(value) if isinstance(value, list | tuple) else []
     count = min(len(items) + 1, f.max_items or 10)
     w.kind, w.value = "list", str(count)
@@ -602,7 +805,26 @@ def _draw_player_points(w: Widget, f: Field, value: Any, players: Sequence[str],
 
 
 def _draw_player_list(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
-    w.kind, w.values, w.choices = "checkboxes", [_text(v) for v in (value or ())], [(p, p) for p in players]
+    chosen = [value] if isinstance(value, str) else list(value or ())
+    w.kind, w.values, w.choices = "checkboxes", [_text(v) for v in chosen], [(p, p) for p in players]
+
+
+def _draw_player_levels(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
+    """A row of level buttons per player (the declarer's row is hidden by the page)."""
+    given = value if isinstance(value, Mapping) else {}
+    w.kind = "player_levels"
+    levels = list(range(int(f.minimum or 0), int(f.maximum or 0) + 1))
+    w.children = [
+        Widget(
+            name=f"{w.name}.{p}",
+            kind="radio",
+            label=p,
+            value=_text(given.get(p, 0)),
+            choices=_choices(f, levels),
+            errors=list(errors.get(f"{w.name}.{p}", [])),
+        )
+        for p in players
+    ]
 
 
 DRAWERS: dict[Kind, Drawer] = {
@@ -616,4 +838,5 @@ DRAWERS: dict[Kind, Drawer] = {
     Kind.LIST: _draw_list,
     Kind.PLAYER_POINTS: _draw_player_points,
     Kind.PLAYER_LIST: _draw_player_list,
+    Kind.PLAYER_LEVELS: _draw_player_levels,
 }

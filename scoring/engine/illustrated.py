@@ -1719,7 +1719,17 @@ def played_form_fields(options: IllustratedOptions) -> tuple[Field, ...]:
                     # A silent premium cannot be kontra'd.
                     item = replace(item, shown_when=("announced", (Announced.AFTER_TALON.value,)))
                 items.append(item)
-            return replace(field, fields=tuple(items))
+            # Drawn as a grid: a premium's player, then how it went, as these rules allow.
+            states = {
+                t: tuple(
+                    (level, made)
+                    for made in (True, False)
+                    for level in announcement_levels(t, options.profile)
+                    if made or t not in CANNOT_FAIL
+                )
+                for t in premium_types(options)
+            }
+            return replace(field, fields=tuple(items), grid=True, states=states)
         if field.name == "valat":
             items = [
                 replace(item, choices=valat_levels(options.profile)) if item.name == "announced" else item

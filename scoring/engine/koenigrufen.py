@@ -33,10 +33,14 @@ from .schema import (
     thirds_text,
 )
 from .tarock54 import (
+    CARD_LIMIT,
+    CARD_VALUE,
+    KONTRA_CHOICE_LABELS,
     KONTRA_LABEL,
     MAX_KONTRA,
     THIRDS,
     Side,
+    card_thirds,
     kontra_factor,
     kontra_field,
     premium_winner,
@@ -58,7 +62,16 @@ from .types import (
     names,
     zero_deltas,
 )
-from .variant import HandRecord, HandStats, StoredHand, Summary, Variant, seat_stats, sum_deltas
+from .variant import (
+    CardCounter,
+    HandRecord,
+    HandStats,
+    StoredHand,
+    Summary,
+    Variant,
+    seat_stats,
+    sum_deltas,
+)
 
 # --------------------------------------------------------------------------
 # The games
@@ -565,6 +578,10 @@ SIDE_CHOICE_LABELS = {
 }
 
 
+# A premium grid's columns: the side, in a word.
+SIDE_SHORT_LABELS = {Side.DECLARER: gettext_noop("Declarer"), Side.OPPONENTS: gettext_noop("Defenders")}
+
+
 def _when(games: frozenset[Game] | set[Game]) -> tuple[str, tuple[str, ...]]:
     return ("game", tuple(game.value for game in Game if game in games))
 
@@ -741,6 +758,68 @@ FORM_ORDER = (
     "renonce",
 )
 CONCEDED_KEYS = ("declarer", "game", "king_in_talon", "bird")
+# What a hand form sends even when left alone (the partner "nobody" beside a king in the
+# talon): none of them at its default records anything.
+UNTOUCHED_KEYS = ("partner", "kontra", "premiums", "valat", "renonce")
+
+# The hand form's own shapes of the fields that depend on the game: the side's
+# points (typed for either side), each player's in a Trischaken; the Kontra on
+# the game, each opponent's in a negative game; one or two Renonce offenders.
+FORM_POINTS_FIELD = replace(
+    POINTS_FIELD,
+    nullable=False,
+    ask=True,
+    asked_unless="renonce",
+    complement=Fraction(70),
+    side_labels=(gettext_noop("Declarer"), gettext_noop("Opponents")),
+    shown_when=_when(POSITIVE_GAMES),
+)
+FORM_EACH_FIELD = replace(
+    EACH_FIELD,
+    help=gettext_noop("Each player's card points, 41 or 41/2; 0 for a Jungfrau (no trick)."),
+    shown_when=("game", (Game.TRISCHAKEN.value,)),
+)
+FORM_OPPONENT_KONTRA_FIELD = Field(
+    "kontra",
+    Kind.PLAYER_LEVELS,
+    gettext_noop("Kontra of each opponent"),
+    help=gettext_noop("Each opponent kontras for himself: Kontra ×2, Rekontra ×4, Subkontra ×8."),
+    minimum=Fraction(0),
+    maximum=Fraction(MAX_KONTRA),
+    choice_labels=KONTRA_CHOICE_LABELS,
+    default=0,
+    shown_when=_when(NEGATIVE_GAMES),
+    other_than="declarer",
+)
+FORM_RENONCE_FIELD = replace(RENONCE_FIELD, kind=Kind.PLAYER_LIST, null_label="")
+
+
+# The card counter, as Illustriertes counts the same 54 cards, in thirds here.
+COUNTER_FIELDS = tuple(
+    Field(kind, Kind.INT, label, minimum=Fraction(0), maximum=Fraction(CARD_LIMIT[kind]), default=0)
+    for kind, label in (
+        ("fives", gettext_noop("Kings, Pagat, Mond, Sküs (5)")),
+        ("queens", gettext_noop("Queens (4)")),
+        ("cavalls", gettext_noop("Cavalls (3)")),
+        ("jacks", gettext_noop("Jacks (2)")),
+        ("others", gettext_noop("Other cards (1)")),
+    )
+)
+COUNTER_PLAYER = Field("player", Kind.PLAYER, gettext_noop("Whose cards"), required=True)
+
+
+def count_thirds(values: Mapping[str, Any]) -> str:
+    """The points of the counted cards as the sheet writes them: ``41`` or ``41/2``."""
+    return str(thirds_json(card_thirds({kind: values[kind] for kind in CARD_VALUE})))
+
+
+def premium_states(premium: PremiumType) -> tuple[tuple[bool, bool], ...]:
+    """How a premium can go, as (announced, made): silent or announced, made or
+    failed; a silent one fails only where it is played in its trick (4.5)."""
+    if premium in MAY_FAIL_SILENT:
+        return ((False, True), (True, True), (False, False), (True, False))
+    return ((False, True), (True, True), (True, False))
+
 
 # --------------------------------------------------------------------------
 # The variant
@@ -830,22 +909,59 @@ class Koenigrufen(Variant):
         king in the talon, points, Kontra, premiums), offering only the tariff's
         games in its order and its premiums."""
         by_name = {f.name: f for f in HAND_FIELDS}
+        types = options.premium_types()
         narrowed = {
             **by_name,
-            "game": replace(by_name["game"], choices=options.games()),
-            "points": replace(by_name["points"], shown_when=_when(POSITIVE_GAMES)),
+            "game": replace(by_name["game"], choices=options.games(), buttons=True),
+            "won": replace(
+                by_name["won"],
+                ask=True,
+                asked_unless="renonce",
+                choice_labels={True: gettext_noop("won"), False: gettext_noop("lost")},
+            ),
+            # A partner or the king in the talon: asked, never preset.
+            "partner": replace(by_name["partner"], ask=True),
             "kontra": replace(by_name["kontra"], shown_when=_when(POSITIVE_GAMES)),
             "premiums": replace(
                 by_name["premiums"],
                 fields=tuple(
-                    replace(f, choices=options.premium_types()) if f.name == "type" else f
+                    replace(f, choices=types)
+                    if f.name == "type"
+                    else replace(f, choice_labels=SIDE_SHORT_LABELS)
+                    if f.name == "side"
+                    else f
                     for f in by_name["premiums"].fields
                 ),
                 shown_when=_when(POSITIVE_GAMES),
+                grid=True,
+                states={t: premium_states(t) for t in types},
             ),
             "valat": replace(by_name["valat"], shown_when=_when(POSITIVE_GAMES)),
+            "renonce": FORM_RENONCE_FIELD,
         }
-        return tuple(narrowed[name] for name in FORM_ORDER)
+        return tuple(
+            field
+            for name in FORM_ORDER
+            for field in (
+                (FORM_POINTS_FIELD, FORM_EACH_FIELD)
+                if name == "points"
+                else (narrowed["kontra"], FORM_OPPONENT_KONTRA_FIELD)
+                if name == "kontra"
+                else (narrowed[name],)
+            )
+        )
+
+    def card_counter(
+        self,
+        hand_type: HandType,
+        table: Table,
+        options: KoenigrufenOptions,
+        values: Mapping[str, Any] | None = None,
+    ) -> CardCounter:
+        """Count a side's cards (in a Trischaken a player's) in thirds: ``41/2``."""
+        if values is not None and values.get("game") == Game.TRISCHAKEN.value:
+            return CardCounter((COUNTER_PLAYER, *COUNTER_FIELDS), "points.{player}", count_thirds)
+        return CardCounter(COUNTER_FIELDS, "points", count_thirds)
 
     def parse_play(
         self, hand_type: HandType, raw: Any, table: Table, options: Any, *, from_form: bool = False
@@ -876,7 +992,12 @@ class Koenigrufen(Variant):
         try:
             if problems:
                 raise InvalidInput.several(problems)
-            return build_hand({**values, **shaped}, set(raw), table, options)
+            given = set(raw)
+            if from_form:
+                # A form sends its untouched controls (no Kontra, no premium, no
+                # Renonce): they record nothing, so a conceded hand may have them.
+                given -= {key for key in UNTOUCHED_KEYS if raw.get(key) in (None, 0, [], {})}
+            return build_hand({**values, **shaped}, given, table, options)
         except InvalidInput as error:
             raise error.labelled(lambda path: label_at(HAND_FIELDS, path)) from None
 

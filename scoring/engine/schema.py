@@ -33,6 +33,7 @@ class Kind(StrEnum):
     LIST = "list"  # a list of records
     PLAYER_POINTS = "player_points"  # {player: points} for every player in the hand
     PLAYER_LIST = "player_list"  # distinct player names
+    PLAYER_LEVELS = "player_levels"  # {player: whole number in range}, players left out have 0
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,13 @@ class Field:
     # POINTS counted in thirds (Königrufen): whole points (41) or points and Blatt
     # ("41/2"); the cleaned value is a Fraction of thirds.
     thirds: bool = False
+    # CHOICE: drawn as buttons however many choices (the game, tapped once).
+    buttons: bool = False
+    # LIST of premiums: a form may draw it as a grid, one row per choice of its
+    # ``type`` field, a row's side (or player) and how it went tapped; ``states``
+    # gives per type the allowed (announced, made) pairs (empty: every pair).
+    grid: bool = False
+    states: Mapping[Any, tuple[tuple[Any, bool], ...]] = field(default_factory=dict)
 
     def label_of(self, choice: Any) -> str:
         return self.choice_labels.get(choice, str(choice))
@@ -356,6 +364,13 @@ def clean_value(
             return _items(f, here, label, value, players)
         case Kind.PLAYER_POINTS:
             return _player_points(f, here, label, value, players)
+        case Kind.PLAYER_LEVELS:
+            if not isinstance(value, Mapping):
+                raise _fail(here, label, gettext_noop("must be an object (got {got})"), got=_show(value))
+            return {
+                _player(f"{here}.{name}", label, name, players): _int(f, f"{here}.{name}", label, level)
+                for name, level in value.items()
+            }
         case Kind.PLAYER_LIST:
             if not isinstance(value, list):
                 raise _fail(here, label, gettext_noop("must be a list (got {got})"), got=_show(value))

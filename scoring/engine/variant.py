@@ -60,7 +60,7 @@ class CardCounter:
 
     fields: tuple[Field, ...]
     target: str
-    count: Callable[[Mapping[str, Any]], int]
+    count: Callable[[Mapping[str, Any]], int | str]  # whole points, or "41/2" in thirds
     help: Line | None = None
 
     def target_for(self, values: Mapping[str, Any]) -> str:

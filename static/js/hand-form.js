@@ -9,7 +9,8 @@
      hidden, and shows once that game is chosen, without a round trip that
      could drop a tap made meanwhile. The stylesheet does this by itself where
      the browser knows :has; elsewhere this script keeps the "off" class right.
-   - Choosing the taker clears a partner choice of the same player.
+   - Choosing the taker clears a partner choice of the same player (and his own
+     Kontra row in a Piccolo or Bettel).
    - The bar with the result and Save stays above the on-screen keypad. */
 (function () {
   "use strict";
@@ -128,6 +129,11 @@
           partner.checked = false;
         }
       });
+      /* The declarer kontras nobody: his own row (hidden) goes back to none. */
+      var own = form.querySelector('.seat-row[data-row-seat="' + seat + '"] input[value="0"]');
+      if (seat && own) {
+        own.checked = true;
+      }
     }
     showDependents(form);
   }

@@ -86,6 +86,11 @@
     const parts = [];
     const chosen = form.querySelectorAll("#hand-fields input:checked, #hand-fields select, #hand-fields input[type=text]");
     for (const input of chosen) {
+      // What the page hides was not chosen; a premium row left at "—" and an
+      // opponent without Kontra are nothing to tell.
+      if (input.closest(".when.off")) continue;
+      if (input.closest(".grid-row") && !input.value) continue;
+      if (input.closest(".seat-row") && input.value === "0") continue;
       let value = input.value.trim();
       if (input.type === "radio" || input.type === "checkbox") value = input.closest("label").textContent.trim();
       if (input.tagName === "SELECT") value = input.selectedOptions[0]?.textContent.trim();

@@ -27,16 +27,13 @@ def test_an_illustriertes_hand_with_premiums_kontra_and_counted_cards(phone, liv
     choose(phone, "game", "zweiblatt")
     choose(phone, "bid", "announced")  # three buttons in every language
     choose(phone, "kontra", "1")
-    # First premium row: the declarer's Köpfe, announced before the talon.
-    field(phone, "premiums[1].type").select_option("koepfe")
-    choose(phone, "premiums[1].player", "A")
-    choose(phone, "premiums[1].announced", "before_talon")
-    phone.locator('button[value="more:premiums"]').click()
-    # Second row: an opponent's Königstrull, declared silently.
-    expect(field(phone, "premiums[1].type")).to_have_value("koepfe")
-    field(phone, "premiums[2].type").select_option("koenigstrull")
-    choose(phone, "premiums[2].player", "B")
-    expect(phone.locator('input[name="premiums[2].announced"][value="silent"]')).to_be_checked()
+    # The premium grid: the declarer's Köpfe, announced before the talon.
+    choose(phone, "premiums.koepfe.who", "A")
+    choose(phone, "premiums.koepfe.how", "before_talon")
+    # An opponent's Königstrull, declared silently.
+    choose(phone, "premiums.koenigstrull.who", "B")
+    choose(phone, "premiums.koenigstrull.how", "silent")
+    expect(phone.locator('input[name="premiums.koepfe.how"][value="before_talon"]')).to_be_checked()
 
     # The declarer's cards: 5 fives, 2 queens, 2 cavalls, 2 jacks, 9 others:
     # 25 + 8 + 6 + 4 + 9 = 52 for 20 cards, 52 − 2/3 × 20 = 38.7, so 39 points.
@@ -53,7 +50,7 @@ def test_an_illustriertes_hand_with_premiums_kontra_and_counted_cards(phone, liv
     phone.locator('#card-counter button[value="count"]').click()
     expect(field(phone, "points")).to_have_value("39")
     expect(phone.locator("#card-counter .counted")).to_contain_text("39")
-    expect(field(phone, "premiums[2].type")).to_have_value("koenigstrull")
+    expect(phone.locator('input[name="premiums.koenigstrull.who"][value="B"]')).to_be_checked()
 
     # Zweiblatt ×2, Kontra ×2 on everything (profile beck): the game
     # (3 + 39 − 35) × 2 × 2 = 28, Köpfe 2 × 2 × 2 × 2 = 16, Königstrull 5 × 2 × 2 = 20.
@@ -67,9 +64,10 @@ def test_an_illustriertes_hand_with_premiums_kontra_and_counted_cards(phone, liv
     hand = Hand.objects.get(session=session)
     assert hand.delta_points() == {"A": 44, "B": 20, "C": 0}
     assert hand.inputs["points"] == 39 and hand.inputs["kontra"] == 1
+    # In the grid's order (the premiums' order), not the order they were tapped.
     assert [(p["type"], p["player"], p.get("announced", "silent")) for p in hand.inputs["premiums"]] == [
-        ("koepfe", "A", "before_talon"),
         ("koenigstrull", "B", "silent"),
+        ("koepfe", "A", "before_talon"),
     ]
     # The head: the running series, and the balance the settlement pays:
     # A 3 × 44 − 64 = +68, B 3 × 20 − 64 = −4, C −64.
@@ -87,18 +85,18 @@ def test_the_graz_form_offers_an_announcement_and_its_kontra_only_where_the_rule
     )
     login(phone, live_server.url, player)
     phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
-    announced = phone.locator("#f-premiums-1-announced")
-    kontra = phone.locator("#f-premiums-1-kontra")
-    expect(announced).to_be_hidden()  # no premium chosen yet
-    field(phone, "premiums[1].type").select_option("pagat")
+    announced = phone.locator("#f-premiums-pagat-how")
+    kontra = phone.locator("#f-premiums-pagat-kontra")
+    expect(announced).to_be_hidden()  # no player chosen for the Pagat yet
+    choose(phone, "premiums.pagat.who", "A")
     expect(announced).to_be_visible()
     expect(kontra).to_be_hidden()  # a silent Pagat cannot be kontra'd
-    choose(phone, "premiums[1].announced", "after_talon")
+    choose(phone, "premiums.pagat.how", "after_talon")
     expect(kontra).to_be_visible()
     # Köpfe is only ever silent under the Graz rules: nothing to announce, nothing to kontra.
-    field(phone, "premiums[1].type").select_option("koepfe")
-    expect(announced).to_be_hidden()
-    expect(kontra).to_be_hidden()
+    choose(phone, "premiums.koepfe.who", "A")
+    expect(phone.locator('input[name="premiums.koepfe.how"]')).to_have_count(1)
+    expect(phone.locator("#f-premiums-koepfe-kontra")).to_have_count(0)
 
 
 def test_in_an_opponents_valat_the_counter_asks_for_the_declarers_discard(phone, live_server, player):

@@ -31,20 +31,14 @@ def hand_post(hand: dict, token: str) -> dict[str, str]:
     for key in ("declarer", "game", "bid", "points", "kontra", "renonce", "talon_rest"):
         if key in hand:
             data[key] = str(hand[key])
-    premiums = hand.get("premiums", [])
-    data["premiums.rows"] = str(len(premiums) + 1)
-    for i, premium in enumerate(premiums, 1):
-        data[f"premiums[{i}].type"] = premium["type"]
-        data[f"premiums[{i}].player"] = premium["player"]
-        data[f"premiums[{i}].announced"] = premium.get("announced", "silent")
-        if premium.get("made", True):
-            data[f"premiums[{i}].made"] = "true"
+    # The premium grid: a row per premium, its player and how it went.
+    for premium in hand.get("premiums", []):
+        row = f"premiums.{premium['type']}"
+        data[f"{row}.who"] = premium["player"]
+        how = premium.get("announced", "silent")
+        data[f"{row}.how"] = how if premium.get("made", True) else f"{how}-failed"
         if "kontra" in premium:
-            data[f"premiums[{i}].kontra"] = str(premium["kontra"])
-    # the empty spare row the page always shows, with its defaults
-    spare = len(premiums) + 1
-    data[f"premiums[{spare}].announced"] = "silent"
-    data[f"premiums[{spare}].made"] = "true"
+            data[f"{row}.kontra"] = str(premium["kontra"])
     return data
 
 
@@ -124,16 +118,18 @@ def test_score_session_prints_the_series():
 def test_premium_rows_offer_only_what_the_profile_allows(logged_in, make_session):
     beck = make_session(variant="illustrated", players=PLAYERS)
     html = logged_in.get(reverse("hand_new", args=[beck.pk])).content.decode()
-    assert '<option value="vierzig">' in html
-    assert '<option value="uhu">' not in html  # Uhu is off by default
-    assert 'name="premiums[1].kontra"' not in html  # beck: one kontra for the whole hand
-    assert 'value="before_talon"' in html
+    # The premium grid: a row per premium these rules know, how it went as they allow.
+    assert 'name="premiums.vierzig.who"' in html
+    assert 'name="premiums.uhu.who"' not in html  # Uhu is off by default
+    assert 'name="premiums.pagat.kontra"' not in html  # beck: one kontra for the whole hand
+    assert 'name="premiums.pagat.how" value="before_talon"' in html
     graz = make_session(variant="illustrated", players=PLAYERS, options={"profile": "graz", "uhu": True})
     html = logged_in.get(reverse("hand_new", args=[graz.pk])).content.decode()
-    assert '<option value="vierzig">' not in html
-    assert '<option value="uhu">' in html
-    assert 'name="premiums[1].kontra"' in html
-    assert 'name="premiums[1].announced" value="before_talon"' not in html
+    assert 'name="premiums.vierzig.who"' not in html
+    assert 'name="premiums.uhu.who"' in html
+    assert 'name="premiums.pagat.kontra"' in html
+    assert 'name="premiums.pagat.how" value="before_talon"' not in html
+    assert 'name="premiums.koepfe.how" value="after_talon"' not in html  # Graz: only ultimos announced
     assert 'name="mondfang.captured_by"' in html
 
 

@@ -103,39 +103,42 @@ def test_an_imported_file_keeps_the_field_path_and_adds_the_words(user):
 def test_the_graz_form_offers_an_announcement_only_for_an_ultimo(user, make_session):
     session = make_session(variant="illustrated", players=PLAYERS, options=GRAZ)
     html = client_in(user, "de").get(reverse("hand_new", args=[session.pk])).content.decode()
-    # The row's announcement and its Kontra show only for the choices the rules allow
-    # them: drawn "off" while no premium is chosen, and for a premium chosen as it is.
+    # A premium's announcement and its Kontra show only for the choices the rules allow
+    # them: drawn "off" while no player has the premium, and for a premium chosen as it is.
     assert (
-        '<div class="when off" data-shown-when="premiums[1].type" data-shown-for="pagat uhu">'
-        '\n\n<fieldset class="field seg" id="f-premiums-1-announced">' in html
+        '<div class="when off" data-shown-when="premiums.pagat.who" data-shown-for="A B C">'
+        '\n\n<fieldset class="field seg" id="f-premiums-pagat-how">' in html
     )
     assert (
-        '<div class="when off" data-shown-when="premiums[1].announced" data-shown-for="after_talon">' in html
+        '<div class="when off" data-shown-when="premiums.pagat.how" data-shown-for="after_talon after_talon-failed">'
+        in html
     )
+    assert 'name="premiums.koepfe.how" value="after_talon"' not in html  # Graz: Köpfe only silent
     pagat = hand_post({"premiums": [{"type": "pagat", "player": "A", "announced": "after_talon"}]}, "p")
     preview = client_in(user, "de").post(reverse("hand_new", args=[session.pk]), pagat).content.decode()
-    assert '<div class="when" data-shown-when="premiums[1].type" data-shown-for="pagat uhu">' in preview
+    assert '<div class="when" data-shown-when="premiums.pagat.who" data-shown-for="A B C">' in preview
     assert (
-        '<div class="when" data-shown-when="premiums[1].announced" data-shown-for="after_talon">' in preview
+        '<div class="when" data-shown-when="premiums.pagat.how" data-shown-for="after_talon after_talon-failed">'
+        in preview
     )
     beck = make_session(variant="illustrated", players=PLAYERS)
     assert (
-        'data-shown-when="premiums[1].type"'
+        'data-shown-when="premiums.pagat.how"'
         not in client_in(user, "de").get(reverse("hand_new", args=[beck.pk])).content.decode()
     )
 
 
 def test_an_announcement_left_behind_by_a_changed_premium_is_not_sent(user, make_session):
-    """Pagat after the talon with a Kontra, then the row changed to Köpfe: the page
-    hides both, and the hand is saved with a silent Köpfe, not refused."""
+    """Pagat after the talon with a Kontra, then tapped back to silent: the page
+    hides the Kontra, and the hand is saved with a silent Pagat, not refused."""
     session = make_session(variant="illustrated", players=PLAYERS, options=GRAZ)
-    premium = {"type": "koepfe", "player": "A", "announced": "after_talon", "kontra": 1}
+    premium = {"type": "pagat", "player": "A", "announced": "silent", "kontra": 1}
     data = hand_post(
         {"declarer": "A", "game": "dreiblatt", "bid": "announced", "points": 40, "premiums": [premium]}, "t"
     )
     response = client_in(user, "de").post(reverse("hand_new", args=[session.pk]), data)
     assert response.status_code == 302, alerts(response.content.decode())
-    assert Hand.objects.get().inputs["premiums"] == [{"type": "koepfe", "player": "A"}]
+    assert Hand.objects.get().inputs["premiums"] == [{"type": "pagat", "player": "A"}]
 
 
 def test_a_hand_refused_later_names_its_field_once_and_marks_the_summary(user, make_session):
