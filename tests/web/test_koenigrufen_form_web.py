@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
@@ -186,3 +187,22 @@ def test_a_stored_hand_opens_for_correction_as_it_was_entered(logged_in, session
     ):
         assert f'name="{name}" value="{value}" checked' in html, name
     assert 'name="points" value="41/2"' in html
+
+
+def test_the_stylesheet_shows_the_fields_of_every_game_of_the_tariff(logged_in, session):
+    """Points, Kontra and premiums show by CSS once their game is tapped, for all
+    thirteen games of the tariff (a Sechserdreier is the eighth): every for-K-N
+    class the form draws has its rule."""
+    css = (settings.BASE_DIR / "static" / "css" / "app.css").read_text(encoding="utf-8")
+    html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+    game = re.search(r'<fieldset class="[^"]*controls-(\d)[^"]*" id="f-game">(.*?)</fieldset>', html, re.S)
+    assert game is not None
+    numbers = dict(re.findall(r'value="(\w+)" data-choice="(\d+)"', game.group(2)))
+    assert numbers["sechserdreier"] == "8" and len(numbers) == 13
+    drawn = set(re.findall(r"\bfor-(\d+)-(\d+)\b", html))
+    assert (game.group(1), numbers["solodreier"]) in drawn
+    for controls, choice in drawn:
+        rule = (
+            f'form:has(.controls-{controls} [data-choice="{choice}"]:checked) .when.for-{controls}-{choice}'
+        )
+        assert rule in css, rule
