@@ -206,3 +206,21 @@ def test_the_stylesheet_shows_the_fields_of_every_game_of_the_tariff(logged_in, 
             f'form:has(.controls-{controls} [data-choice="{choice}"]:checked) .when.for-{controls}-{choice}'
         )
         assert rule in css, rule
+
+
+def test_the_preview_of_a_trischaken_lists_each_line_of_its_breakdown_once(logged_in, session):
+    """Who pays is written once, after the loser, the Bürgermeister and the
+    Jungfrau (the Trischaken scorer once wrote the deltas itself as well)."""
+    points = {"points.Anna": "10", "points.Bert": "40", "points.Carl": "20", "points.Dora": "0"}
+    data = post(game="trischaken", action="preview", **points)
+    html = logged_in.post(reverse("hand_preview", args=[session.pk]), data).content.decode()
+    breakdown = re.search(r'<ol class="breakdown">(.*?)</ol>', html, re.S)
+    assert breakdown is not None
+    lines = re.findall(r"<li>(.*?)</li>", breakdown.group(1))
+    assert lines == [
+        "Trischaken: Anna 10/0, Bert 40/0, Carl 20/0, Dora 0/0",
+        "Most points: Bert",
+        "Bert is Bürgermeister",
+        "Jungfrau: Dora",
+        "Anna 0, Bert −6, Carl 0, Dora +6",
+    ]
