@@ -2351,6 +2351,13 @@ def trischaken_deltas(
 # Describing a hand for the score sheet
 
 
+def _with_kontra(words: Line, level: int) -> Line:
+    """An announced premium or Valat and the Kontra said on it, if any."""
+    if not level:
+        return words
+    return Line(gettext_noop("{what} ({kontra})"), {"what": words, "kontra": Line(KONTRA_LABEL[level])})
+
+
 def describe_hand(hand: KoenigrufenHand) -> Line:
     pieces: list[Arg] = [hand.declarer, Line(GAME_LABEL[hand.game])]
     if hand.game in BIRD_GAMES and hand.called_bird is not None and hand.game not in BIRD_CALLERS:
@@ -2379,9 +2386,9 @@ def describe_hand(hand: KoenigrufenHand) -> Line:
         called = hand.game in BIRD_GAMES and premium.type.value == getattr(hand.called_bird, "value", None)
         if called and premium.made and not premium.kontra:
             continue
-        pieces.append(_premium_words(premium))
+        pieces.append(_with_kontra(_premium_words(premium), premium.kontra))
     if hand.valat is not None:
-        pieces.append(_valat_words(hand.valat))
+        pieces.append(_with_kontra(_valat_words(hand.valat), hand.valat.kontra))
     if hand.renonce:
         pieces.append(Line(gettext_noop("Renonce {players}"), {"players": Join(hand.renonce)}))
     return Line("{pieces}", {"pieces": Join(tuple(pieces), " · ")})

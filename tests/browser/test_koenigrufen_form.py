@@ -29,7 +29,8 @@ def engine_deltas(session: Session, raw: dict[str, Any]) -> dict[str, int]:
     game = game_of(session)
     dealer = raw.get("dealer", game.players[-1])
     table = Table(game.players, dealer, game.variant.sitting_out(game.players, dealer))
-    play = game.variant.parse_play(HandType.PLAYED, raw, table, game.options)
+    fields = {key: value for key, value in raw.items() if key != "dealer"}
+    play = game.variant.parse_play(HandType.PLAYED, fields, table, game.options)
     score = score_hand(game.variant, HandRecord(HandType.PLAYED, table, play), game.options)
     return {name: int(value) for name, value in score.deltas.items()}
 

@@ -878,3 +878,32 @@ def test_a_value_table_that_is_not_an_object_is_refused_in_words(key: str) -> No
         read_session({"variant": "koenigrufen", "players": FOUR, "options": {key: [5]}, "hands": []})
     assert caught.value.field == f"options.{key}"
     assert "for example" in caught.value.describe()
+
+
+def test_the_short_line_names_the_kontra_on_an_announced_premium_and_valat():
+    """The sheet's line for a hand says which Kontra lay on a premium or a Valat,
+    not only the one on the game."""
+    hands = [
+        {
+            "dealer": "Dora",
+            "declarer": "Anna",
+            "game": "besserrufer",
+            "partner": "Carl",
+            "bird": "pagat",
+            "points": 44,
+            "premiums": [{"type": "pagat", "side": "declarer", "announced": True, "kontra": 1}],
+        },
+        {
+            "dealer": "Dora",
+            "declarer": "Bert",
+            "game": "rufer",
+            "partner": "Carl",
+            "points": 70,
+            "valat": {"side": "declarer", "announced": True, "kontra": 2},
+        },
+    ]
+    result = session("koenigrufen", FOUR, hands)
+    assert [str(Koenigrufen().describe(record)) for record in result.session.hands] == [
+        "Anna · Besserrufer · Pagat · with Carl · 44/0 · Pagat announced by the declarer's side, made (Kontra)",
+        "Bert · Rufer · with Carl · 70/0 · a Valat announced by the declarer's side, made (Rekontra)",
+    ]

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
@@ -186,3 +187,40 @@ def test_a_stored_hand_opens_for_correction_as_it_was_entered(logged_in, session
     ):
         assert f'name="{name}" value="{value}" checked' in html, name
     assert 'name="points" value="41/2"' in html
+
+
+def test_the_stylesheet_shows_the_fields_of_every_game_of_the_tariff(logged_in, session):
+    """Points, Kontra and premiums show by CSS once their game is tapped, for all
+    thirteen games of the tariff (a Sechserdreier is the eighth): every for-K-N
+    class the form draws has its rule."""
+    css = (settings.BASE_DIR / "static" / "css" / "app.css").read_text(encoding="utf-8")
+    html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+    game = re.search(r'<fieldset class="[^"]*controls-(\d)[^"]*" id="f-game">(.*?)</fieldset>', html, re.S)
+    assert game is not None
+    numbers = dict(re.findall(r'value="(\w+)" data-choice="(\d+)"', game.group(2)))
+    assert numbers["sechserdreier"] == "8" and len(numbers) == 13
+    drawn = set(re.findall(r"\bfor-(\d+)-(\d+)\b", html))
+    assert (game.group(1), numbers["solodreier"]) in drawn
+    for controls, choice in drawn:
+        rule = (
+            f'form:has(.controls-{controls} [data-choice="{choice}"]:checked) .when.for-{controls}-{choice}'
+        )
+        assert rule in css, rule
+
+
+def test_the_preview_of_a_trischaken_lists_each_line_of_its_breakdown_once(logged_in, session):
+    """Who pays is written once, after the loser, the Bürgermeister and the
+    Jungfrau (the Trischaken scorer once wrote the deltas itself as well)."""
+    points = {"points.Anna": "10", "points.Bert": "40", "points.Carl": "20", "points.Dora": "0"}
+    data = post(game="trischaken", action="preview", **points)
+    html = logged_in.post(reverse("hand_preview", args=[session.pk]), data).content.decode()
+    breakdown = re.search(r'<ol class="breakdown">(.*?)</ol>', html, re.S)
+    assert breakdown is not None
+    lines = re.findall(r"<li>(.*?)</li>", breakdown.group(1))
+    assert lines == [
+        "Trischaken: Anna 10/0, Bert 40/0, Carl 20/0, Dora 0/0",
+        "Most points: Bert",
+        "Bert is Bürgermeister",
+        "Jungfrau: Dora",
+        "Anna 0, Bert −6, Carl 0, Dora +6",
+    ]
