@@ -32,7 +32,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy plumbing scoring club accounts tarockscore scripts tests
+	$(BIN)/mypy plumbing scoring club accounts tournaments tarockscore scripts tests
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)

@@ -94,6 +94,12 @@ class Session(models.Model):
     # are cached per version, and a watching phone compares it.
     version = models.PositiveIntegerField(default=1)
     changed_at = models.DateTimeField(null=True, blank=True)
+    # A session played to a number of hands (a tournament's table-round): the
+    # hand form closes at it; redeals do not count toward it.
+    hands_target = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Run by something else (a tournament): its options and players are locked,
+    # and it is not closed, reopened or deleted on its own.
+    managed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "template_partials",
     "scoring",
     "club",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

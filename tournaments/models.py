@@ -1,0 +1,359 @@
+"""Tournaments, cups and their seasons (``TOURNAMENTS.md`` §8).
+
+A tournament ties many table-rounds together; each table-round is one ordinary
+``scoring.Session`` (created when the table is first opened), so hands, their
+history, the sheet, sharing and the PDF work there as for any evening. What the
+ranking reads is ``RoundResult``: one row per entrant and round, rewritten in
+the same transaction as every change to its table, never the hands themselves.
+The pure rules (draw, ranking, cup points, the tournament file) are
+``tournaments.core``; these models hold what was decided and played.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import NAME_LENGTH, Player, Session, variant_choices
+
+MONEY = {"max_digits": 15, "decimal_places": 2}
+
+
+class Cup(models.Model):
+    """A series of tournaments over a season, ranked by cup points (§5)."""
+
+    class Scheme(models.TextChoices):
+        FIXED = "fixed", _("fixed table")
+        HEINE = "heine", _("Heine points")
+        TIROL_FORMULA = "tirol_formula", _("Tirol formula")
+        CUSTOM = "custom", _("own table")
+
+    class FinalMode(models.TextChoices):
+        EXTRA = "extra", _("on top of the best results")
+        REGULAR = "regular", _("as one more tournament")
+        NONE = "none", _("not counted")
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="cups")
+    group = models.ForeignKey(
+        "club.Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="cups"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    season = models.CharField(_("season"), max_length=40)
+    starts_on = models.DateField(_("first day"), null=True, blank=True)
+    ends_on = models.DateField(_("last day"), null=True, blank=True)
+    scheme = models.CharField(_("cup points"), max_length=16, choices=Scheme.choices, default=Scheme.FIXED)
+    points_table = models.JSONField(default=list, blank=True)  # custom: points of places 1, 2, …
+    best_n = models.CharField(_("results counted"), max_length=8, default="6")  # a number, "all" or "half"
+    final_mode = models.CharField(
+        _("the final"), max_length=8, choices=FinalMode.choices, default=FinalMode.EXTRA
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.season}"
+
+
+class CupPlayer(models.Model):
+    """One name in a cup's player register; merged entries point at the one kept."""
+
+    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=NAME_LENGTH)
+    place = models.CharField(_("place or club"), max_length=60, blank=True)
+    roster = models.ForeignKey(
+        "club.GroupPlayer", null=True, blank=True, on_delete=models.SET_NULL, related_name="cup_players"
+    )
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["name", "place", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    """A tournament day: one game and house rules for every table, its settings (§11)."""
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("registration")
+        RUNNING = "running", _("running")
+        PROVISIONAL = "provisional", _("provisional")
+        FINAL = "final", _("final")
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments")
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_tournaments"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    played_on = models.DateField(_("day"))
+    variant = models.CharField(_("game"), max_length=20, choices=variant_choices)
+    options = models.JSONField(default=dict)  # the house rules, as in a session file
+    money_rate = models.DecimalField(
+        _("money per point"), null=True, blank=True, max_digits=9, decimal_places=4
+    )
+    settings = models.JSONField(default=dict)  # every setting of §11 with the value in force
+    seed = models.CharField(max_length=6)  # the draw number, six digits
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTRATION)
+    group = models.ForeignKey(
+        "club.Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
+    cup = models.ForeignKey(Cup, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments")
+    cup_final = models.BooleanField(default=False)
+    cup_factor = models.PositiveSmallIntegerField(default=1)
+    board_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    version = models.PositiveIntegerField(default=1)  # bumped with every change the ranking or board shows
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)  # made final
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-played_on", "-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(money_rate__isnull=True) | Q(money_rate__gt=Decimal(0)),
+                name="tournament_money_rate_positive",
+            ),
+            models.CheckConstraint(condition=Q(cup_factor__in=[1, 2]), name="tournament_cup_factor_1_or_2"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def ranking_key(self) -> str:
+        """This version of the tournament's ranking, for cache keys (as ``Session.sheet_key``)."""
+        return f"{self.pk}.{self.version}.{self.created_at.timestamp():.6f}"
+
+
+class Entrant(models.Model):
+    """Someone registered for a tournament, with a start number (§1.2)."""
+
+    class Kind(models.TextChoices):
+        PLAYER = "player", _("player")
+        FILLER = "filler", _("filler")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("playing")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    number = models.PositiveIntegerField()  # the start number, 1, 2, …
+    name = models.CharField(_("name"), max_length=NAME_LENGTH)
+    place = models.CharField(_("place or club"), max_length=60, blank=True)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    roster = models.ForeignKey(
+        "club.GroupPlayer", null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+    cup_player = models.ForeignKey(
+        CupPlayer, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.PLAYER)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    left_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_round = models.PositiveSmallIntegerField(default=1)  # a late entry's first round
+    fee_paid = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="entrant_number_unique"),
+            models.UniqueConstraint(fields=["tournament", "name"], name="entrant_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    """Round k of a tournament: planned → drawn → released → complete (§1.3)."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("planned")
+        DRAWN = "drawn", _("drawn")
+        RELEASED = "released", _("released")
+        COMPLETE = "complete", _("complete")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    draw = models.JSONField(default=dict)  # seed, method, byes, changes
+    drawn_at = models.DateTimeField(null=True, blank=True)
+    released_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} R{self.number}"
+
+
+class TableRound(models.Model):
+    """One table in one round; its hands are an ordinary session (§1.5)."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting")  # round not released
+        OPEN = "open", _("open")  # released, no hand yet
+        PLAYING = "playing", _("playing")
+        COMPLETE = "complete", _("complete")  # target reached, not signed
+        SIGNED = "signed", _("signed")
+        ENDED = "ended", _("ended early")
+        DESK = "desk", _("entered at the desk")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    size = models.PositiveSmallIntegerField()
+    hands_target = models.PositiveSmallIntegerField()
+    first_dealer = models.PositiveSmallIntegerField(default=1)  # seat position, 1-based
+    session = models.OneToOneField(
+        Session, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_table"
+    )
+    link_token = models.CharField(max_length=64, unique=True)
+    short_code = models.CharField(max_length=8)  # typed when the QR code cannot be read
+    claim_digest = models.CharField(max_length=64, blank=True, default="")
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    handover_digest = models.CharField(max_length=64, blank=True, default="")
+    handover_until = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    signed_at = models.DateTimeField(null=True, blank=True)
+    scorer_name = models.CharField(max_length=NAME_LENGTH, blank=True)
+    checker_name = models.CharField(max_length=NAME_LENGTH, blank=True)
+    end_reason = models.CharField(max_length=200, blank=True)
+    desk_sums = models.JSONField(null=True, blank=True)  # {start number: points}, a paper sheet typed in
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique_per_round"),
+            models.CheckConstraint(condition=Q(size__in=[4, 5]), name="table_size_4_or_5"),
+        ]
+
+    def __str__(self) -> str:
+        return f"R{self.round_id} T{self.number}"
+
+    @property
+    def is_locked(self) -> bool:
+        """Signed, ended or typed in: its link is read-only and its sums are in the ranking."""
+        return self.status in (self.Status.SIGNED, self.Status.ENDED, self.Status.DESK)
+
+
+class TableSeat(models.Model):
+    """An entrant's seat at a table of a round; one seat per entrant and round."""
+
+    table = models.ForeignKey(TableRound, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()  # 1-based, playing order
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entrant"], name="one_seat_per_entrant_and_round"),
+            models.UniqueConstraint(fields=["table", "position"], name="one_entrant_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}.{self.position}"
+
+
+class RoundResult(models.Model):
+    """An entrant's result in one round, as the ranking reads it (§4.1)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="results")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="results")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="results")
+    table = models.ForeignKey(
+        TableRound, null=True, blank=True, on_delete=models.CASCADE, related_name="results"
+    )
+    points = models.DecimalField(max_digits=12, decimal_places=1, default=Decimal(0))
+    counted = models.BooleanField(default=False)  # the table is signed, ended or typed in
+    money = models.DecimalField(null=True, blank=True, **MONEY)
+    kontra_cash = models.DecimalField(null=True, blank=True, **MONEY)
+    table_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    hands_played = models.PositiveSmallIntegerField(default=0)
+    bye = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["round", "entrant"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entrant"], name="one_result_per_entrant_and_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}: {self.entrant_id} {self.points}"
+
+
+class TournamentPlace(models.Model):
+    """An entrant's place, written when the ranking is provisional and again when final."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="places")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="places")
+    place = models.PositiveIntegerField()
+    total = models.DecimalField(max_digits=12, decimal_places=1)
+    tie_note = models.CharField(max_length=80, blank=True)
+    cup_points = models.DecimalField(max_digits=9, decimal_places=2, default=Decimal(0))
+    final = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["tournament", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "entrant"], name="one_place_per_entrant")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.place}. {self.entrant_id}"
+
+
+class TournamentChange(models.Model):
+    """The audit: every draw, redraw, swap, move, withdrawal, end, opening, sign-off, reopening."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("created")
+        ENTER = "enter", _("entrant added")
+        DRAW = "draw", _("drawn")
+        REDRAW = "redraw", _("drawn again")
+        RELEASE = "release", _("released")
+        SWAP = "swap", _("swapped")
+        MOVE = "move", _("moved")
+        WITHDRAW = "withdraw", _("withdrawn")
+        END = "end", _("ended early")
+        OPEN = "open", _("table opened")
+        SIGN = "sign", _("signed")
+        DESK = "desk", _("typed in at the desk")
+        CLAIM = "claim", _("table claimed")
+        REISSUE = "reissue", _("link reissued")
+        PROVISIONAL = "provisional", _("provisional")
+        FINAL = "final", _("made final")
+        REOPEN = "reopen", _("reopened")
+        SETTINGS = "settings", _("settings changed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=12, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    device = models.CharField(max_length=40, blank=True)  # a table phone's label
+    at = models.DateTimeField(auto_now_add=True)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    client_token = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} {self.action}"
