@@ -20,8 +20,6 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.models import NAME_LENGTH, Player, Session, variant_choices
 
-MONEY = {"max_digits": 15, "decimal_places": 2}
-
 
 class Cup(models.Model):
     """A series of tournaments over a season, ranked by cup points (§5)."""
@@ -278,8 +276,8 @@ class RoundResult(models.Model):
     )
     points = models.DecimalField(max_digits=12, decimal_places=1, default=Decimal(0))
     counted = models.BooleanField(default=False)  # the table is signed, ended or typed in
-    money = models.DecimalField(null=True, blank=True, **MONEY)
-    kontra_cash = models.DecimalField(null=True, blank=True, **MONEY)
+    money = models.DecimalField(null=True, blank=True, max_digits=15, decimal_places=2)
+    kontra_cash = models.DecimalField(null=True, blank=True, max_digits=15, decimal_places=2)
     table_rank = models.PositiveSmallIntegerField(null=True, blank=True)
     hands_played = models.PositiveSmallIntegerField(default=0)
     bye = models.BooleanField(default=False)
