@@ -9,4 +9,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.urls")),
     path("", include("club.urls")),
+    path("", include("tournaments.urls")),
+    path("", include("tournaments.public_urls")),
 ]
