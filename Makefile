@@ -8,7 +8,14 @@ STAMP := $(VENV)/.installed
 # Redis database 1 of the local server: the tests empty this database number only.
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 
-.PHONY: run test test-redis lint format typecheck pytest clean bench load
+# The phone's engine: the pinned Pyodide (package.json, package-lock.json) from npm, its
+# runtime files copied to var/pyodide/<version>/ and the engine bundle built into
+# var/phone/ (manage.py build_phone); the engine's tests under Pyodide need the pure
+# wheels of tests/pyodide/requirements.txt in var/pyodide-test/.
+NODE_STAMP := node_modules/.installed
+PYODIDE_WHEELS := var/pyodide-test/.downloaded
+
+.PHONY: run test test-redis lint format typecheck pytest clean bench load phone test-pyodide
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,7 +25,24 @@ $(STAMP): requirements.txt requirements-dev.txt
 var:
 	mkdir -p var
 
-run: $(STAMP) var
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+phone: $(STAMP) $(NODE_STAMP) var
+	DEBUG=1 $(BIN)/python manage.py build_phone
+
+$(PYODIDE_WHEELS): tests/pyodide/requirements.txt $(STAMP)
+	rm -rf var/pyodide-test
+	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --platform any \
+		--python-version 3.14 --implementation py -r tests/pyodide/requirements.txt -d var/pyodide-test
+	touch $(PYODIDE_WHEELS)
+
+# The engine's test suite (tests/engine) under the pinned Pyodide in Node.
+test-pyodide: $(NODE_STAMP) $(PYODIDE_WHEELS)
+	node tests/pyodide/run_engine_tests.mjs
+
+run: $(STAMP) var phone
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py ensure_first_user
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
@@ -34,16 +58,16 @@ format: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy plumbing scoring club accounts tournaments tarockscore scripts tests
 
-pytest: $(STAMP)
+pytest: $(STAMP) phone
 	$(BIN)/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
 
-test: lint typecheck pytest
+test: lint typecheck pytest test-pyodide
 
 test-redis: $(STAMP)
 	CACHE=$(TEST_REDIS_URL) $(BIN)/python -m pytest -p no:cacheprovider -m "cache or redis" $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache node_modules
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

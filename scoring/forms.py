@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import HandType, InvalidInput, Line, Table
+from scoring.engine.form_input import chosen_dealer, note_of, session_hand
 from scoring.engine.schema import clean, name_problem
 from scoring.engine.session_file import MAX_NAME
 from scoring.presentation import render_line, render_words
@@ -49,8 +50,7 @@ class HandForm:
         self.options = options
         self.hand_type = hand_type
         source: Mapping[str, Any] = data if data is not None else (initial or {})
-        chosen = source.get("dealer") or dealer
-        self.dealer = chosen if chosen in self.players else (dealer or self.players[-1])
+        self.dealer = chosen_dealer(self.players, source.get("dealer"), dealer)
         table = Table(self.players, self.dealer, variant.sitting_out(self.players, self.dealer))
         self.sitting_out = table.sitting_out
         fields = () if hand_type is HandType.REDEAL else variant.form_fields(hand_type, table, options)
@@ -74,19 +74,14 @@ class HandForm:
             else None
         )
         self.counted: int | str | None = None
-        self.note = (source.get("note") or "") if isinstance(source.get("note", ""), str) else ""
+        self.note = note_of(source)
         self.errors: dict[str, list[str]] = {}
         self.other_errors: list[str] = []
 
     def raw(self) -> dict[str, Any]:
         """The hand in the session file's shape, ready for the services."""
-        out: dict[str, Any] = {"dealer": self.dealer}
-        if self.hand_type is not HandType.PLAYED:
-            out["type"] = self.hand_type.value
-        out.update(self.game.raw)
-        if self.note.strip():
-            out["note"] = self.note.strip()
-        return out
+        # The same reading as the phone's (scoring/engine/form_input.py: read_hand).
+        return session_hand(self.dealer, self.hand_type, self.game.raw, self.note)
 
     def count_cards(self) -> None:
         """The card counter: count the cards by kind, put the points in the hand."""

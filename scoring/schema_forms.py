@@ -23,17 +23,28 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from scoring.engine import InvalidInput, Line
-from scoring.engine.schema import Field, Kind, parse_decimal, parse_points, parse_thirds, thirds_json
-from scoring.engine.tarock54 import THIRDS
+from scoring.engine.form_input import (  # the posted form's reading, shared with the phone
+    MISSING,
+    OTHER_SIDE,
+    _announced,
+    _answered,
+    _empty,
+    _grid_fields,
+    _grid_states,
+    _state,
+    _text,
+    applies,
+    drop_unchosen,
+    in_grid,
+    parse_fields,
+    reworded,
+)
+from scoring.engine.schema import Field, Kind, parse_decimal, parse_points
 from scoring.engine.types import gettext_noop
-from scoring.engine.variant import shown
 from scoring.presentation import render_words
 
-MISSING = object()
 # The choice a player did not make yet: no radio of an asked field is checked.
 UNANSWERED = None
-# The posted value of the other side in a points field with a side toggle.
-OTHER_SIDE = "other"
 
 
 class DecimalTextField(forms.DecimalField):
@@ -124,30 +135,6 @@ class Widget:
         ]
 
 
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Fraction | float | Decimal):
-        number = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
-        if number.denominator == 1:
-            return str(number.numerator)
-        return str(float(number))
-    return str(value)
-
-
-def _filled(fields: Sequence[Field], values: Mapping[str, Any]) -> bool:
-    """Whether a row or record was filled in: one of its required inputs has a
-    value (inputs with a default, such as "announced: silent", do not count)."""
-    deciding = [f for f in fields if f.required] or [f for f in fields if f.kind is not Kind.BOOL]
-    return any(not _empty(values.get(f.name, MISSING)) for f in deciding)
-
-
-def _empty(value: Any) -> bool:
-    return value is MISSING or value is None or value == "" or value == [] or value == {}
-
-
 class SchemaForm:
     """A form over engine fields; ``raw`` is the session-file shape of its values.
 
@@ -175,30 +162,21 @@ class SchemaForm:
         # Points typed for the other side, as typed: shown again as they were.
         self.typed: dict[str, str] = {}
         self.raw: dict[str, Any] = (
-            _parse_fields(self.fields, self.players, data, prefix, self.typed)
+            parse_fields(self.fields, self.players, data, prefix, self.typed)
             if data is not None
             else _answered(self.fields, initial)
             if initial is not None
             else {}
         )
-        # An input that applies only to some choice of another is dropped unless
-        # that choice is made (a solo's cards in a call, or before a game is
-        # chosen): the page hides it, and what it still holds was not chosen.
-        for f in self.fields:
-            if not self.applies(f) and not any(o.name == f.name and self.applies(o) for o in self.fields):
-                self.raw.pop(f.name, None)
+        # An input that applies only to some choice of another is dropped unless that choice is made.
+        drop_unchosen(self.fields, self.raw)
         self.errors: dict[str, list[str]] = {}
         self.other_errors: list[str] = []
 
     def applies(self, f: Field) -> bool:
         """Whether a field applies to what is chosen: one shown only for some
         choices of another applies once one of them is chosen."""
-        if f.shown_when is None:
-            return True
-        controller, choices = f.shown_when
-        default = next((c.default for c in self.fields if c.name == controller), None)
-        chosen = self.raw.get(controller, default)
-        return chosen is not None and _text(chosen) in choices
+        return applies(self.fields, self.raw, f)
 
     def names(self) -> set[str]:
         return {w.name for w in walk_widgets(self.widgets(with_errors=False))}
@@ -227,37 +205,12 @@ class SchemaForm:
         return name if name in known else None
 
     def reworded(self, problem: InvalidInput) -> InvalidInput:
-        """A premium of the grid given a side but not how it went: said so in the
-        grid's words ("Uhu, how it went missing"), not as the row's empty value."""
-        found = re.match(r"([^.\[]+)\[(\d+)\]\.announced$", problem.field.removeprefix(self.prefix))
-        grid = next((f for f in self.fields if found and f.name == found.group(1) and f.grid), None)
-        rows = self.raw.get(grid.name) if grid is not None else None
-        if found is None or grid is None or not isinstance(rows, list) or int(found.group(2)) > len(rows):
-            return problem
-        row = rows[int(found.group(2)) - 1]
-        if row.get("announced") is not None:
-            return problem
-        kind = _grid_fields(grid)[0]
-        label = Line(
-            gettext_noop("{outer}, {inner}"),
-            {"outer": Line(kind.label_of(row.get(kind.name))), "inner": Line(gettext_noop("How it went"))},
-        )
-        return InvalidInput(
-            problem.field, Line(gettext_noop("{field} missing"), {"field": label}), label=label
-        )
+        """A premium of the grid given a side but not how it went, in the grid's words."""
+        return reworded(self.fields, self.raw, problem, self.prefix)
 
     def _in_grid(self, name: str) -> str:
-        """A premium row's path (``premiums[2].kontra``) as its grid row's input
-        (``premiums.pagat.kontra``), where the premiums are drawn as a grid."""
-        found = re.match(r"([^.\[]+)\[(\d+)\](?:\.([^.]+))?$", name.removeprefix(self.prefix))
-        grid = next((f for f in self.fields if found and f.name == found.group(1) and f.grid), None)
-        rows = self.raw.get(grid.name) if grid is not None else None
-        if found is None or grid is None or not isinstance(rows, list) or int(found.group(2)) > len(rows):
-            return name
-        row = rows[int(found.group(2)) - 1]
-        inner = found.group(3) or ""
-        part = {"announced": "how", "made": "how", "kontra": "kontra"}.get(inner, "who")
-        return f"{self.prefix}{grid.name}.{row.get('type')}.{part}"
+        """A premium row's path as its grid row's input, where the premiums are drawn as a grid."""
+        return in_grid(self.fields, self.raw, name, self.prefix)
 
     def conversions(self) -> list[Line]:
         """Points typed for the other side, and what the recorded side has."""
@@ -368,216 +321,6 @@ def walk_widgets(widgets: Sequence[Widget]) -> list[Widget]:
         for row in widget.rows:
             found += walk_widgets(row)
     return found
-
-
-# -- posted data → session-file values ---------------------------------------------
-
-
-def _parse_fields(
-    fields: Sequence[Field],
-    players: Sequence[str],
-    data: Mapping[str, Any],
-    prefix: str,
-    typed: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in fields:
-        if f.shown_when is not None and any(o is not f and o.name == f.name for o in fields):
-            # Two shapes of one value (the Kontra on the game or each opponent's):
-            # only the one the chosen game asks for is read.
-            controller, choices = f.shown_when
-            if _text(out.get(controller)) not in choices:
-                continue
-        value = _parse(f, players, data, prefix + f.name)
-        if (
-            f.complement is not None
-            and typed is not None
-            and _get(data, f"{prefix}{f.name}.side") == OTHER_SIDE
-        ):
-            value = _other_side(f, value, typed)
-        if value is not MISSING:
-            out[f.name] = value
-    return out
-
-
-def _other_side(f: Field, value: Any, typed: dict[str, str]) -> Any:
-    """Points counted for the other side, turned into the recorded side's: the
-    table counts the smaller pile. Anything that is not such a number goes to
-    the engine as typed, to be refused there in the players' words."""
-    if f.thirds:
-        thirds = parse_thirds(value) if isinstance(value, str) else None
-        if thirds is None or not 0 <= thirds <= THIRDS:
-            return value
-        typed[f.name] = value
-        return str(thirds_json(THIRDS - thirds))
-    number = parse_points(value) if isinstance(value, str) else None
-    if number is None or f.complement is None or not 0 <= number <= f.complement:
-        return value
-    typed[f.name] = value
-    return _text(f.complement - number)
-
-
-def _answered(fields: Sequence[Field], initial: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored hand's values for its form: an asked choice a stored hand left
-    out was answered with its null (a stored five-player hand without a partner
-    was played alone)."""
-    raw = dict(initial)
-    for f in fields:
-        if f.ask and f.null_label and f.name not in raw and shown(f, raw):
-            raw[f.name] = None
-    return raw
-
-
-def _get(data: Mapping[str, Any], name: str) -> str:
-    value = data.get(name, "")
-    return value.strip() if isinstance(value, str) else ""
-
-
-Parser = Callable[[Field, Sequence[str], Mapping[str, Any], str], Any]
-
-
-def _parse(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
-    """The session-file value of one field from posted data, or ``MISSING``."""
-    return PARSERS[f.kind](f, players, data, name)
-
-
-def _parse_text(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
-    text = _get(data, name)
-    if text == "":
-        if f.ask and name not in data:
-            return MISSING  # not answered: no choice of the group was made
-        return None if f.nullable else MISSING
-    return text
-
-
-def _parse_int(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
-    text = _parse_text(f, players, data, name)
-    if isinstance(text, str) and re.fullmatch(r"-?\d{1,9}", text):
-        return int(text)
-    return text  # anything else goes to the engine as it was typed, to be refused there
-
-
-def _parse_bool(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
-    if f.ask:  # two buttons, neither preset: not answered is no answer
-        text = _get(data, name)
-        return MISSING if text not in ("true", "false") else text == "true"
-    return _get(data, name) in ("on", "true", "1")
-
-
-def _parse_record(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
-    values = _parse_fields(f.fields, players, data, name + ".")
-    if f.nullable and not _filled(f.fields, values):
-        return None
-    return values
-
-
-def _parse_grid(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
-    """The rows of a premium grid: one per type given a side (or player), in the
-    types' order; how it went (announced, made) as tapped, left out unanswered
-    (the engine then names it: nothing is preset)."""
-    kind, who, announced, made, kontra = _grid_fields(f)
-    rows = []
-    for choice in kind.choices:
-        row = f"{name}.{choice}"
-        chosen = _get(data, f"{row}.who")
-        if not chosen:
-            continue
-        values: dict[str, Any] = {kind.name: _text(choice), who.name: chosen}
-        state = _get(data, f"{row}.how")
-        states = {_state(a, m): (a, m) for a, m in _grid_states(f, choice, announced)}
-        if state in states:
-            values[announced.name], values[made.name] = states[state]
-        else:
-            values[announced.name] = None
-        level = _get(data, f"{row}.kontra")
-        if kontra is not None and level.isdecimal() and int(level) and _announced(announced, values):
-            values[kontra.name] = int(level)
-        rows.append(values)
-    return rows
-
-
-def _grid_fields(f: Field) -> tuple[Field, Field, Field, Field, Field | None]:
-    """A premium list's type, side (or player), announcement, made and Kontra fields."""
-    by_name = {s.name: s for s in f.fields}
-    who = next(s for s in f.fields if s.name in ("side", "player"))
-    return by_name["type"], who, by_name["announced"], by_name["made"], by_name.get("kontra")
-
-
-def _grid_states(f: Field, choice: Any, announced: Field) -> tuple[tuple[Any, bool], ...]:
-    levels = announced.choices if announced.kind is Kind.CHOICE else (False, True)
-    every = tuple((a, m) for m in (True, False) for a in levels)
-    return tuple(f.states.get(choice, every))
-
-
-def _announced(announced: Field, values: Mapping[str, Any]) -> bool:
-    return values.get(announced.name) not in (None, False, announced.default)
-
-
-def _state(announced: Any, made: bool) -> str:
-    return f"{_text(announced)}{'' if made else '-failed'}"
-
-
-def _parse_list(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
-    """The filled rows of a list; the form says how many rows it drew (``name.rows``)."""
-    if f.grid:
-        return _parse_grid(f, players, data, name)
-    drawn = _get(data, name + ".rows")
-    count = min(int(drawn), f.max_items or 10) if drawn.isdecimal() else 0
-    rows = []
-    for index in range(1, count + 1):
-        values = _parse_fields(f.fields, players, data, f"{name}[{index}].")
-        if _filled(f.fields, values):
-            rows.append(_row_shown(f.fields, values))
-    return rows
-
-
-def _row_shown(fields: Sequence[Field], values: dict[str, Any]) -> dict[str, Any]:
-    """A row without the inputs that apply only to another choice of the row (an
-    announcement that only an ultimo may make), as the page hides them; a choice
-    left out counts as its default."""
-    for f in fields:
-        if f.shown_when is not None and f.name in values:
-            controller = f.shown_when[0]
-            known = {controller: next((o.default for o in fields if o.name == controller), None), **values}
-            if not shown(f, known):
-                values.pop(f.name)
-    return values
-
-
-def _parse_player_points(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
-    given = {p: _get(data, f"{name}.{p}") for p in players}
-    if not any(given.values()):
-        return MISSING
-    return {p: v for p, v in given.items() if v}
-
-
-def _parse_player_list(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
-    getlist = getattr(data, "getlist", None)
-    chosen = getlist(name) if getlist else data.get(name, [])
-    picked = [p for p in players if p in chosen]
-    return None if f.nullable and not picked else picked
-
-
-def _parse_player_levels(f: Field, players: Sequence[str], data: Mapping[str, Any], name: str) -> Any:
-    """Each player's level; 0 (none) left out, nothing at all when nobody has one."""
-    given = {p: _get(data, f"{name}.{p}") for p in players}
-    levels = {p: int(v) if v.isdecimal() else v for p, v in given.items() if v and v != "0"}
-    return levels or MISSING
-
-
-PARSERS: dict[Kind, Parser] = {
-    Kind.PLAYER: _parse_text,
-    Kind.CHOICE: _parse_text,
-    Kind.TEXT: _parse_text,
-    Kind.POINTS: _parse_text,
-    Kind.INT: _parse_int,
-    Kind.BOOL: _parse_bool,
-    Kind.RECORD: _parse_record,
-    Kind.LIST: _parse_list,
-    Kind.PLAYER_POINTS: _parse_player_points,
-    Kind.PLAYER_LIST: _parse_player_list,
-    Kind.PLAYER_LEVELS: _parse_player_levels,
-}
 
 
 # -- values → widgets ------------------------------------------------------------------

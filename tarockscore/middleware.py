@@ -9,7 +9,8 @@ from django.http import HttpRequest, HttpResponse
 POLICY = "; ".join(
     [
         "default-src 'self'",
-        "script-src 'self'",
+        # WebAssembly compiled from the app's own files: the engine on the phone (Pyodide).
+        "script-src 'self' 'wasm-unsafe-eval'",
         "style-src 'self'",
         "img-src 'self' data:",
         "font-src 'self'",

@@ -1,0 +1,167 @@
+"""The engine on the phone: the same ``scoring/engine/`` package, shipped as a
+versioned bundle with the release and run by Pyodide in a worker (static/js/engine.js).
+
+Two things are built from the release (``manage.py build_phone``, run by ``make``):
+
+- the runtime: the files of the npm package ``pyodide`` (pinned in package.json and
+  package-lock.json) the phone needs, copied from node_modules to
+  ``var/pyodide/<version>/`` with a gzipped copy of each, served at
+  ``/phone/pyodide/<version>/<name>`` for a year (the folder is the version);
+- the engine bundle ``var/phone/engine-<hash>.zip``: ``scoring/engine/*.py`` and a
+  message catalog (German, French, English) of every text the engine's sources hold,
+  read from the compiled catalogs, so that a refusal on the phone reads the same
+  words as on the server. The hash is over the engine's sources and the catalogs: a
+  deploy that changes only templates keeps the same bundle (no new download), one
+  that changes the engine or its words gets a new name.
+
+``tests/web/test_phone.py`` fails when the bundle built is not the one the sources
+give (a stale bundle).
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import gzip
+import hashlib
+import io
+import json
+import shutil
+import zipfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.formats import get_format
+
+PYODIDE_VERSION = "314.0.7"
+# What the phone loads of the npm package: the loader, the interpreter and its standard library.
+RUNTIME_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+CONTENT_TYPES = {
+    ".mjs": "text/javascript; charset=utf-8",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".json": "application/json",
+}
+LANGUAGES = ("de", "fr", "en")
+ENGINE = Path(__file__).resolve().parent / "engine"
+# Put beside the engine in the bundle: an empty package for ``scoring`` (the real one is Django's).
+PACKAGE_INIT = b'"""The engine on the phone (the bundle holds scoring/engine only)."""\n'
+
+
+def base() -> Path:
+    return Path(settings.BASE_DIR)
+
+
+def runtime_folder() -> Path:
+    return base() / "var" / "pyodide" / PYODIDE_VERSION
+
+
+def bundle_folder() -> Path:
+    return base() / "var" / "phone"
+
+
+def engine_sources() -> list[Path]:
+    return sorted(ENGINE.glob("*.py"))
+
+
+def catalog_files() -> list[Path]:
+    return [base() / "locale" / lang / "LC_MESSAGES" / "django.mo" for lang in LANGUAGES if lang != "en"]
+
+
+def engine_texts() -> set[str]:
+    """Every string written in the engine's sources: its templates, labels and refusals."""
+    texts: set[str] = set()
+    for path in engine_sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip():
+                texts.add(node.value)
+    return texts
+
+
+def catalog() -> dict[str, Any]:
+    """Per language: the decimal separator and each engine text's translation (where it differs)."""
+    texts = sorted(engine_texts())
+    out: dict[str, Any] = {}
+    for lang in LANGUAGES:
+        mo = base() / "locale" / lang / "LC_MESSAGES" / "django.mo"
+        words: dict[str, str] = {}
+        if mo.exists():
+            with mo.open("rb") as handle:
+                translations = gettext.GNUTranslations(handle)
+            words = {text: said for text in texts if (said := translations.gettext(text)) != text}
+        with translation.override(lang):
+            separator = str(get_format("DECIMAL_SEPARATOR"))
+        out[lang] = {"decimal": separator, "words": words}
+    return out
+
+
+@cache
+def engine_hash() -> str:
+    """The bundle's name: a fingerprint of the engine's sources and the catalogs it reads."""
+    digest = hashlib.sha256()
+    for path in [*engine_sources(), *catalog_files()]:
+        digest.update(path.name.encode() + b"\0" + (path.read_bytes() if path.exists() else b"") + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def bundle_name() -> str:
+    return f"engine-{engine_hash()}.zip"
+
+
+def bundle_bytes() -> bytes:
+    """The bundle, the same bytes for the same sources (fixed dates and order)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
+        entries = [("scoring/__init__.py", PACKAGE_INIT)]
+        entries += [(f"scoring/engine/{path.name}", path.read_bytes()) for path in engine_sources()]
+        text = json.dumps(catalog(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        entries.append(("scoring/engine/catalog.json", text.encode()))
+        for name, data in entries:
+            bundle.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)), data)
+    return buffer.getvalue()
+
+
+def build_bundle() -> Path:
+    """Write this release's bundle and drop the others."""
+    folder = bundle_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / bundle_name()
+    for old in folder.glob("engine-*.zip"):
+        if old != target:
+            old.unlink()
+    target.write_bytes(bundle_bytes())
+    return target
+
+
+def copy_runtime(node_modules: Path | None = None) -> Path:
+    """The runtime's files from the npm package into var/pyodide/<version>/, each with a gzipped copy."""
+    source = (node_modules or base() / "node_modules") / "pyodide"
+    installed = json.loads((source / "package.json").read_text(encoding="utf-8"))["version"]
+    if installed != PYODIDE_VERSION:
+        raise RuntimeError(
+            f"node_modules holds pyodide {installed}, the phone needs {PYODIDE_VERSION}: npm ci"
+        )
+    target = runtime_folder()
+    target.mkdir(parents=True, exist_ok=True)
+    for name in RUNTIME_FILES:
+        shutil.copyfile(source / name, target / name)
+        packed = gzip.compress((target / name).read_bytes(), compresslevel=9, mtime=0)
+        (target / f"{name}.gz").write_bytes(packed)
+    return target
+
+
+def runtime_ready() -> bool:
+    return all((runtime_folder() / name).exists() for name in RUNTIME_FILES)
+
+
+def bundle_ready() -> bool:
+    return (bundle_folder() / bundle_name()).exists()
