@@ -34,6 +34,9 @@ PRECACHE = (
     # The hand form's own script: what a tap shows (a premium's announcement, its Kontra) offline too.
     "js/hand-form.js",
     OUTBOX,
+    # The engine on the phone: the pages' side and its worker (the runtime and bundle have caches of their own).
+    "js/engine.js",
+    "js/engine-worker.js",
     "django_htmx/htmx-2.min.js",
     "favicon.svg",
     "icons/icon-192.png",
@@ -119,9 +122,10 @@ def worker_config() -> dict[str, Any]:
     }
 
 
-def worker_script() -> str:
-    """The worker: its settings on the first line, then the script from the static folder."""
-    config = json.dumps(worker_config(), separators=(",", ":"), sort_keys=True)
+def worker_script(extra: dict[str, Any] | None = None) -> str:
+    """The worker: its settings on the first line (with what the apps add: ``extra``),
+    then the script from the static folder."""
+    config = json.dumps({**worker_config(), **(extra or {})}, separators=(",", ":"), sort_keys=True)
     return f"const CONFIG = {config};\n" + _source(WORKER).read_text(encoding="utf-8")
 
 
@@ -165,4 +169,18 @@ def texts() -> dict[str, str]:
         "needsConnection": gettext("This needs the connection."),
         "login": gettext("Log in again to send it."),
         "failed": gettext("The server answered %(status)s."),
+        # The engine on the phone (static/js/engine.js): the same words as the server's hand form.
+        "notComplete": gettext("Not complete yet:"),
+        "stillOpen": gettext("Still open:"),
+        "notSaved": gettext("Not saved:"),
+        "fillIn": gettext("Fill in the hand to see what everyone scores."),
+        "engineLoading": gettext("Preparing the scoring…"),
+        "provisional": gettext("Provisional: scored on this phone, until the server has stored it."),
+        "provisionalTotals": gettext("Provisional totals"),
+        "nextDealer": gettext("Next to deal: %(name)s"),
+        "pays": gettext("%(payer)s pays %(payee)s %(points)s"),
+        "differs": gettext("The server scored differently from this phone: %(what)s"),
+        "noEngine": gettext(
+            "This phone cannot score offline (%(why)s): hands are scored when they reach the server."
+        ),
     }

@@ -33,8 +33,13 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import get_format
+
+from scoring.engine import VARIANTS
+from scoring.engine.types import points_to_json
 
 PYODIDE_VERSION = "314.0.7"
 # What the phone loads of the npm package: the loader, the interpreter and its standard library.
@@ -165,3 +170,54 @@ def runtime_ready() -> bool:
 
 def bundle_ready() -> bool:
     return (bundle_folder() / bundle_name()).exists()
+
+
+# -- what a page tells the phone's engine ------------------------------------------------
+
+
+def engine_config() -> dict[str, Any] | None:
+    """Where the phone's engine comes from (the offline script's config); none while
+    the runtime or this release's bundle is not built: the phone then works as before."""
+    if not (runtime_ready() and bundle_ready()):
+        return None
+    runtime = reverse("phone_runtime", args=[PYODIDE_VERSION, RUNTIME_FILES[0]]).removesuffix(
+        RUNTIME_FILES[0]
+    )
+    return {
+        "runtime": runtime,
+        "runtimeFiles": [runtime + name for name in RUNTIME_FILES],
+        "runtimeCache": f"pyodide-{PYODIDE_VERSION}",
+        "bundle": reverse("phone_bundle", args=[bundle_name()]),
+        "bundleCache": f"engine-{engine_hash()}",
+        "script": static("js/engine.js"),
+        "worker": static("js/engine-worker.js"),
+    }
+
+
+def evening(session: Any, game: Any) -> dict[str, Any] | None:
+    """The evening as the phone's engine reads it: the game, the house rules as stored,
+    the money per point, and every live hand as stored (``Hand.stored``); none for a
+    game the engine on the phone does not have (a deployment's own game)."""
+    if VARIANTS.get(session.variant) is not game.variant:
+        return None
+    hands = (
+        session.hands.filter(deleted_at__isnull=True)
+        .order_by("number")
+        .only("dealer", "deltas", "facts", "money")
+    )
+    return {
+        "variant": session.variant,
+        "players": list(game.players),
+        "options": session.options,
+        "rate": None if session.money_rate is None else str(session.money_rate),
+        "first": session.first_dealer,
+        "stored": [
+            {
+                "dealer": hand.dealer,
+                "deltas": {name: points_to_json(value) for name, value in hand.delta_points().items()},
+                "facts": sorted(hand.facts or ()),
+                "money": hand.money,
+            }
+            for hand in hands
+        ],
+    }

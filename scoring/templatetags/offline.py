@@ -12,6 +12,8 @@ from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
 from plumbing import offline
+from scoring import phone, services
+from scoring.models import Session
 
 register = template.Library()
 
@@ -25,5 +27,14 @@ def offline_config(context: template.Context) -> SafeString:
         # When the page was drawn: a copy kept for offline says "the state of" this time.
         # A page kept for later views (``plumbing.pages``) is drawn with a mark here.
         "rendered": context.get("offline_rendered") or int(time.time()),
+        # The engine on the phone (scoring/phone.py): none where it is not built.
+        "engine": phone.engine_config(),
     }
     return json_script(config, "offline-config")
+
+
+@register.simple_tag
+def engine_game(session: Session) -> SafeString:
+    """The evening as the phone's engine reads it (a JSON block), where it has the game."""
+    data = phone.evening(session, services.game_of(session))
+    return json_script(data, "engine-game") if data is not None else SafeString("")

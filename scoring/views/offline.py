@@ -23,7 +23,10 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 def service_worker(request: HttpRequest) -> HttpResponse:
     # Served from the root so that it may control every page; never cached by
     # the browser, so a deploy's new version is seen on the next visit.
-    response = HttpResponse(offline.worker_script(), content_type="text/javascript; charset=utf-8")
+    response = HttpResponse(
+        offline.worker_script({"engine": phone.engine_config()}),
+        content_type="text/javascript; charset=utf-8",
+    )
     response["Service-Worker-Allowed"] = "/"
     return response
 

@@ -24,6 +24,151 @@
     });
   }
 
+  // --- the engine on the phone (engine.js): scores offline in the server's words ---
+
+  let engineStarted = null;
+
+  function engineReady() {
+    if (!config.engine) return Promise.reject(new Error("not built"));
+    engineStarted ||= new Promise((resolve, reject) => {
+      if (self.TarockEngine) return resolve(self.TarockEngine);
+      const script = document.createElement("script");
+      script.src = config.engine.script;
+      script.onload = () => resolve(self.TarockEngine);
+      script.onerror = () => reject(new Error("engine script"));
+      document.head.append(script);
+    }).then(async (engine) => {
+      await engine.start(config.engine, config.engine.worker);
+      return engine;
+    });
+    return engineStarted;
+  }
+
+  function eveningData() {
+    const block = document.getElementById("engine-game");
+    return block ? JSON.parse(block.textContent) : null;
+  }
+
+  function pairsOf(body) {
+    return [...new URLSearchParams(body)];
+  }
+
+  // The evening with the hands waiting on this phone (and the form being typed, last), scored in their places.
+  async function scoreWaiting(session, extra) {
+    const evening = eveningData();
+    if (!evening) throw new Error("no game");
+    const waiting = (await (await outboxReady()).all()).filter((e) => e.kind === "new" && e.session === session && e.state !== "refused");
+    const forms = waiting.map((entry) => pairsOf(entry.body));
+    if (extra) forms.push(extra);
+    const engine = await engineReady();
+    const result = await engine.call("score_table", { ...evening, waiting: forms, lang: root.lang });
+    return { result, waiting };
+  }
+
+  function engineNote(error) {
+    const why = error?.message || "";
+    return why === "not built" || why === "no game" ? null : say.noEngine.replace("%(why)s", why);
+  }
+
+  // The preview and the bar by the thumb, drawn as the server draws them (hand_form.html).
+  function drawPreview(form, outcome, refused) {
+    const preview = document.getElementById("preview");
+    const quick = document.getElementById("quick");
+    if (!preview || !quick) return;
+    if (!outcome.ok) {
+      const words = orderedProblems(form, outcome.problems);
+      preview.replaceChildren(element("p", { class: "muted" }, say.notComplete), element("ul", { class: "open-list" }, ...words.map((w) => element("li", {}, w))));
+      const lead = element("span", { class: "lead" }, refused ? say.notSaved : say.stillOpen);
+      const open = element("p", { class: "open" }, lead, " ", words.join(" · "));
+      if (refused) {
+        open.setAttribute("role", "alert");
+        open.setAttribute("data-summary", "");
+      }
+      quick.replaceChildren(open);
+      return;
+    }
+    const deltas = outcome.deltas.map(([name, value, sign]) => element("li", {}, element("span", {}, name), " ", element("strong", { class: sign }, value)));
+    preview.replaceChildren(
+      element("p", { class: "preview-what" }, outcome.description),
+      element("ul", { class: "preview-deltas" }, ...deltas),
+      element("ol", { class: "breakdown" }, ...outcome.lines.map((line) => element("li", {}, line))),
+      element("p", { class: "muted provisional" }, say.provisional),
+    );
+    quick.replaceChildren(
+      element("p", { class: "short" }, ...outcome.deltas.flatMap(([name, value, sign]) => [element("span", { class: "q" }, element("abbr", { title: name }, name.slice(0, 3)), " ", element("strong", { class: sign }, value)), " "])),
+    );
+  }
+
+  // The problems in the order of the form, as the server lists them.
+  function orderedProblems(form, problems) {
+    const placed = problems.map((problem, index) => {
+      let name = problem.input || problem.field;
+      let control = null;
+      while (name && !(control = form.querySelector(`[name="${CSS.escape(name)}"], [name^="${CSS.escape(name)}."]`))) {
+        const trimmed = name.replace(/(\.[^.\[\]]+|\[\d+\])$/, "");
+        if (trimmed === name) break;
+        name = trimmed;
+      }
+      return { control, index, words: problem.words };
+    });
+    const rank = (a, b) => {
+      if (a.control && b.control && a.control !== b.control) return a.control.compareDocumentPosition(b.control) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+      if (a.control && !b.control) return -1;
+      if (b.control && !a.control) return 1;
+      return a.index - b.index;
+    };
+    return placed.sort(rank).map((p) => p.words);
+  }
+
+  function formPairs(form, submitter) {
+    return [...new FormData(form, submitter)].filter(([, value]) => typeof value === "string");
+  }
+
+  let ticket = 0; // only the latest scoring of the form is drawn
+  let refusedForm = null; // the form as it was refused on saving: its preview keeps saying so
+
+  function formKey(pairs) {
+    return new URLSearchParams(pairs.filter(([name]) => name !== "action")).toString();
+  }
+
+  async function previewOffline() {
+    const form = document.getElementById("hand-form");
+    if (!form || !/\/hands\/new\/$/.test(addressOf(form).pathname) || !config.engine || !eveningData()) return;
+    const preview = document.getElementById("preview");
+    if (!engineStarted || !self.TarockEngine?.ready()) preview?.replaceChildren(element("p", { class: "muted", role: "status" }, say.engineLoading));
+    const session = outboxSession(form);
+    const mine = ++ticket;
+    const pairs = formPairs(form);
+    try {
+      const { result } = await scoreWaiting(session, pairs);
+      if (mine === ticket) drawPreview(form, result.hands[result.hands.length - 1], formKey(pairs) === refusedForm);
+    } catch (error) {
+      const note = engineNote(error);
+      if (note) preview?.replaceChildren(element("p", { class: "muted" }, note));
+    }
+  }
+
+  function outboxSession(form) {
+    return Number(/^\/sessions\/(\d+)\//.exec(addressOf(form).pathname)[1]);
+  }
+
+  // A new hand saved offline is scored first: one the server would refuse is refused here, in its words, and not kept.
+  async function refusedOnThePhone(form, submitter) {
+    if (!/\/hands\/new\/$/.test(addressOf(form).pathname) || !config.engine || !eveningData()) return false;
+    const mine = ++ticket;
+    const pairs = formPairs(form, submitter);
+    try {
+      const { result } = await scoreWaiting(outboxSession(form), pairs);
+      const outcome = result.hands[result.hands.length - 1];
+      if (outcome.ok) return false;
+      refusedForm = formKey(pairs);
+      if (mine === ticket) drawPreview(form, outcome, true);
+      return true;
+    } catch (error) {
+      return false; // the phone cannot score: kept, and the server judges it
+    }
+  }
+
   function csrf() {
     const found = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
     return found ? decodeURIComponent(found[1]) : "";
@@ -47,7 +192,8 @@
     note.textContent = words;
     main.prepend(note);
     const preview = document.getElementById("preview");
-    if (preview) preview.replaceChildren(element("p", { class: "muted" }, say.preview));
+    if (preview && config.engine && eveningData()) previewOffline();
+    else if (preview) preview.replaceChildren(element("p", { class: "muted" }, say.preview));
   }
 
   function hideOffline() {
@@ -120,6 +266,7 @@
     }
     if (navigator.onLine && !(isHandForm && fixing)) return;
     event.preventDefault();
+    if (isHandForm && !fixing && (await refusedOnThePhone(form, event.submitter))) return;
     const outbox = await outboxReady();
     const body = new URLSearchParams(new FormData(form, event.submitter)).toString();
     const summary = isHandForm ? summaryOf(form) : document.querySelector("#hand .preview-what")?.textContent.trim() || "";
@@ -261,8 +408,81 @@
         rest.append(pendingItem(entry));
       }
     }
+    await showProvisional(session, entries);
     const target = location.hash && document.getElementById(location.hash.slice(1));
     if (target && target.classList.contains("outbox-entry")) target.scrollIntoView({ block: "center" });
+  }
+
+  // The waiting hands scored on this phone: each one's numbers beside it, and the
+  // evening's totals, next dealer and settlement with them, marked provisional.
+  async function showProvisional(session, entries) {
+    document.getElementById("provisional")?.remove();
+    if (!config.engine || !eveningData() || !entries.some((e) => e.kind === "new" && e.state !== "refused")) return;
+    const board = document.getElementById("board");
+    const block = element("section", { id: "provisional", class: "provisional notice", "data-outbox": "", role: "status" }, element("p", { class: "muted" }, say.engineLoading));
+    board.after(block);
+    let scored;
+    try {
+      scored = await scoreWaiting(session, null);
+    } catch (error) {
+      const note = engineNote(error);
+      if (note) block.replaceChildren(element("p", { class: "muted" }, note));
+      else block.remove();
+      return;
+    }
+    const { result, waiting } = scored;
+    waiting.forEach((entry, index) => {
+      const outcome = result.hands[index];
+      const item = document.getElementById("pending-" + entry.id);
+      if (!item || !outcome) return;
+      if (outcome.ok) {
+        const deltas = outcome.deltas.map(([name, value, sign]) => element("span", { class: "q" }, name + " ", element("strong", { class: sign }, value)));
+        item.append(element("p", { class: "provisional-hand" }, outcome.description, " · ", ...deltas.flatMap((d) => [d, " "])));
+      } else {
+        item.append(element("p", { class: "error reason" }, outcome.problems.map((p) => p.words).join(" · ")));
+      }
+    });
+    const totals = result.totals.map(([name, value, sign]) => element("li", { "data-player": name }, element("strong", {}, name + ": "), element("span", { class: sign }, value)));
+    const pays = result.settlement.map((t) => element("li", {}, say.pays.replace("%(payer)s", t.from).replace("%(payee)s", t.to).replace("%(points)s", t.points)));
+    block.replaceChildren(
+      element("h2", {}, say.provisionalTotals),
+      element("ul", { class: "notation provisional-totals" }, ...totals),
+      result.next_dealer ? element("p", { class: "next-dealer provisional-dealer" }, say.nextDealer.replace("%(name)s", result.next_dealer)) : null,
+      pays.length ? element("ul", { class: "provisional-settlement" }, ...pays) : null,
+      element("p", { class: "muted" }, say.provisional),
+    );
+    sessionStorage.setItem("provisional-" + session, JSON.stringify({ count: result.count, exact: result.exact, totals: result.totals }));
+  }
+
+  // Once the server has stored what was waiting, its numbers stand; where they differ from the phone's, say so.
+  async function compareWithServer() {
+    if (!sheetPath || !config.engine) return;
+    const session = Number(sheetPath[1]);
+    const kept = JSON.parse(sessionStorage.getItem("provisional-" + session) || "null");
+    if (!kept || !eveningData()) return;
+    const waiting = (await (await outboxReady()).all()).filter((e) => e.kind === "new" && e.session === session && e.state !== "refused");
+    if (waiting.length) return;
+    sessionStorage.removeItem("provisional-" + session);
+    if (eveningData().stored.length !== kept.count) return; // other hands came meanwhile: nothing to compare
+    let result;
+    try {
+      result = (await scoreWaiting(session, null)).result;
+    } catch (error) {
+      return;
+    }
+    const differ = result.totals.filter(([name], index) => result.exact[name] !== kept.exact[name]).map(([name, value], index) => {
+      const phone = kept.totals.find(([other]) => other === name);
+      return name + " " + (phone ? phone[1] : "") + " → " + value;
+    });
+    if (!differ.length) return;
+    document.getElementById("board")?.before(element("p", { id: "provisional-differs", class: "notice", role: "alert" }, say.differs.replace("%(what)s", differ.join(", "))));
+  }
+
+  // Online: the runtime and the bundle are fetched in the background, once, and kept.
+  function warmEngine() {
+    if (!config.engine || !navigator.onLine || isCopy) return;
+    navigator.storage?.persist?.().catch(() => {});
+    navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage({ warmEngine: true }));
   }
 
   // Keep what the next minutes at the table need: this sheet's hand form, and the last hand's page and correction form.
@@ -298,11 +518,13 @@
       sendOutbox(true);
     });
     if (isCopy || !navigator.onLine) showOffline();
+    if (sheetPath) warmEngine();
     const form = document.getElementById("hand-form");
     if (form && isCopy) await prepareCopy(form);
     if (form) await startFixing(form);
     await showPending();
     await sendOutbox(false);
+    await compareWithServer();
   }
 
   start();

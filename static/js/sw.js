@@ -5,7 +5,11 @@
  * Static files: from this version's cache, fetched once.
  * A hand form whose sending fails for want of a network goes to the outbox
  * (outbox.js) and the browser is sent to the sheet, where it waits.
- * A new version (any served file changed) replaces both caches when it starts. */
+ * A new version (any served file changed) replaces both caches when it starts.
+ * The engine on the phone (CONFIG.engine): the Pyodide runtime in a cache named
+ * after its version and the engine bundle in one named after its hash, so a
+ * deploy that changes neither keeps them (no 6 MB again); fetched in the
+ * background when a page asks (warmEngine), served from there first. */
 /* global CONFIG, Outbox */
 "use strict";
 
@@ -14,6 +18,8 @@ importScripts(CONFIG.outbox);
 const PAGES = "pages-" + CONFIG.version;
 const FILES = "files-" + CONFIG.version;
 // Pages worth keeping for offline: not the accounts, the admin, downloads or the worker itself.
+const ENGINE = CONFIG.engine || null;
+const ENGINE_CACHES = ENGINE ? [ENGINE.runtimeCache, ENGINE.bundleCache] : [];
 const NOT_KEPT = /^\/(accounts|admin|i18n|sw\.js|manifest\.webmanifest)(\/|$)|\/(export|sheet)\//;
 
 self.addEventListener("install", (event) => {
@@ -31,7 +37,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name !== PAGES && name !== FILES) await caches.delete(name);
+        if (name !== PAGES && name !== FILES && !ENGINE_CACHES.includes(name)) await caches.delete(name);
       }
       await self.clients.claim();
     })(),
@@ -42,7 +48,9 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "GET" && url.pathname.startsWith(CONFIG.static)) {
+  if (request.method === "GET" && ENGINE && engineCacheOf(url.pathname)) {
+    event.respondWith(engineFile(request, engineCacheOf(url.pathname)));
+  } else if (request.method === "GET" && url.pathname.startsWith(CONFIG.static)) {
     event.respondWith(staticFile(request));
   } else if (request.method === "GET" && request.mode === "navigate" && !NOT_KEPT.test(url.pathname)) {
     event.respondWith(page(request));
@@ -58,7 +66,37 @@ self.addEventListener("message", (event) => {
   if (event.data && event.data.keep) event.waitUntil(warm(event.data.keep));
   // A page that finished loading while this worker was activating missed its claim.
   if (event.data && event.data.claim) event.waitUntil(self.clients.claim());
+  if (event.data && event.data.warmEngine && ENGINE) event.waitUntil(warmEngine());
 });
+
+function engineCacheOf(path) {
+  if (path.startsWith(ENGINE.runtime)) return ENGINE.runtimeCache;
+  if (path === ENGINE.bundle) return ENGINE.bundleCache;
+  return null;
+}
+
+async function engineFile(request, name) {
+  const cache = await caches.open(name);
+  const kept = await cache.match(request.url);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request.url, response.clone());
+  return response;
+}
+
+// The runtime and this release's bundle, fetched once in the background.
+async function warmEngine() {
+  for (const url of [...ENGINE.runtimeFiles, ENGINE.bundle]) {
+    const cache = await caches.open(engineCacheOf(url));
+    if (await cache.match(url)) continue;
+    try {
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (response.ok) await cache.put(url, response);
+    } catch (offline) {
+      return;
+    }
+  }
+}
 
 // Browsers with background sync send the outbox as soon as the network is back.
 self.addEventListener("sync", (event) => {

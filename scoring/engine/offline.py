@@ -1,0 +1,208 @@
+"""What the phone asks the engine at the table, without a connection (run by Pyodide
+in static/js/engine-worker.mjs; the same calls run on CPython in the tests).
+
+``score_table`` takes an evening as the page knows it (the game, the hands the
+server stored, as it stored them) and the hands waiting on the phone, each as the
+form fields it will post, read by the server's own reading (``form_input``), and
+scores the waiting hands in their places: each one's deltas, description and
+breakdown, or the problems the server would name; the running totals, the next
+dealer and the settlement, all provisional until the server stores the hands.
+Everything comes back as JSON, its words rendered in the page's language from the
+catalog the bundle carries (``catalog.json``, built from the server's translations).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .form_input import in_grid, read_hand, reworded
+from .registry import VARIANTS
+from .session_file import next_dealer
+from .session_file import read_hand as read_record
+from .settlement import settle
+from .types import InvalidInput, Line, format_number, format_signed, points_from_json
+from .variant import StoredHand, Variant
+
+CATALOG = Path(__file__).with_name("catalog.json")
+
+
+class Posted(Mapping[str, str]):
+    """Posted form fields as (name, value) pairs, read as the server reads a QueryDict:
+    a name gives its last value, ``getlist`` all of them."""
+
+    def __init__(self, pairs: Iterable[Sequence[str]]) -> None:
+        self.lists: dict[str, list[str]] = {}
+        for name, value in pairs:
+            self.lists.setdefault(str(name), []).append(str(value))
+
+    def __getitem__(self, name: str) -> str:
+        found = self.lists[name]
+        if not found:
+            raise KeyError(name)
+        return found[-1]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.lists)
+
+    def __len__(self) -> int:
+        return len(self.lists)
+
+    def getlist(self, name: str) -> list[str]:
+        return list(self.lists.get(name, []))
+
+
+@cache
+def _catalog() -> dict[str, Any]:
+    return json.loads(CATALOG.read_text(encoding="utf-8")) if CATALOG.exists() else {}
+
+
+class Words:
+    """The server's words for the engine's texts in one language, and its numbers."""
+
+    def __init__(self, lang: str) -> None:
+        found = _catalog().get(lang) or _catalog().get(lang.split("-")[0]) or {}
+        self.words: dict[str, str] = found.get("words", {})
+        self.separator: str = found.get("decimal", ".")
+
+    def translate(self, text: str) -> str:
+        return self.words.get(text, text)
+
+    def number(self, value: Fraction | int) -> str:
+        return format_number(Fraction(value), self.separator)
+
+    def signed(self, value: Fraction | int) -> str:
+        return format_signed(Fraction(value), self.number)
+
+    def line(self, line: Line) -> str:
+        try:
+            return line.render(self.translate, self.number)
+        except (KeyError, IndexError, ValueError):
+            return line.render(number=self.number)
+
+    def problem(self, error: InvalidInput) -> str:
+        try:
+            return error.words(self.translate, self.number)
+        except (KeyError, IndexError, ValueError):
+            return error.words(number=self.number)
+
+
+def stored_hand(data: Mapping[str, Any]) -> StoredHand:
+    """A hand as the server stored it (``Hand.stored``), from the page's JSON."""
+    money = data.get("money")
+    return StoredHand(
+        data.get("dealer") or None,
+        {name: points_from_json(value) for name, value in data["deltas"].items()},
+        frozenset(data.get("facts") or ()),
+        None if money is None else {name: points_from_json(value) for name, value in money.items()},
+    )
+
+
+def score_hand_form(
+    variant: Variant,
+    options: Any,
+    players: tuple[str, ...],
+    fields: Iterable[Sequence[str]],
+    earlier: Sequence[StoredHand],
+    words: Words,
+    proposed: str | None = None,
+) -> tuple[dict[str, Any], StoredHand | None]:
+    """One posted hand form scored in its place, as the server's preview scores it."""
+    posted = Posted(fields)
+    allowed = {t.value: t for t in variant.allowed_hand_types(options)}
+    kind = posted.get("type") or ""
+    if kind and kind not in allowed:
+        return {"ok": False, "problems": [{"field": "type", "words": ""}]}, None
+    hand_type = allowed.get(kind, next(iter(allowed.values())))
+    form = read_hand(variant, options, players, hand_type, posted, proposed=proposed)
+    try:
+        record = read_record(variant, players, options, form.raw, None, from_form=True)
+        scored = variant.scored_hand(record, options, earlier)
+    except InvalidInput as error:
+        problems = []
+        for problem in error.problems:
+            problem = reworded(form.fields, form.raw, problem)
+            name = in_grid(form.fields, form.raw, problem.field)
+            problems.append({"field": problem.field, "input": name, "words": words.problem(problem)})
+        return {"ok": False, "problems": problems, "dealer": form.table.dealer}, None
+    deltas = scored.deltas
+    result = {
+        "ok": True,
+        "dealer": form.table.dealer,
+        "description": words.line(scored.description),
+        "lines": [words.line(line) for line in scored.breakdown],
+        "deltas": [[name, words.signed(deltas.get(name, 0)), _sign(deltas.get(name, 0))] for name in players],
+    }
+    return result, variant.stored(record, scored.score)
+
+
+def _sign(value: Fraction | int) -> str:
+    return "plus" if value > 0 else "minus" if value < 0 else "zero"
+
+
+def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The evening with the hands waiting on the phone, scored in their places.
+
+    ``request``: ``variant`` (the game's key), ``players``, ``options`` (the house
+    rules as stored), ``rate`` (money per point, a string, or none), ``stored``
+    (the live hands as stored, in order), ``waiting`` (each a list of posted
+    [name, value] pairs), ``lang``. A waiting hand the engine refuses is left out of
+    the totals (the server will refuse it too), with its problems."""
+    words = Words(str(request.get("lang") or "en"))
+    variant = VARIANTS[str(request["variant"])]
+    players = tuple(str(p) for p in request["players"])
+    options = variant.parse_options(request.get("options") or {}, players)
+    hands = [stored_hand(h) for h in request.get("stored") or ()]
+    results = []
+    for fields in request.get("waiting") or ():
+        last = _last_dealer(hands)
+        proposed = next_dealer(players, last) if last else str(request.get("first") or "") or None
+        result, stored = score_hand_form(variant, options, players, fields, hands, words, proposed)
+        results.append(result)
+        if stored is not None:
+            hands.append(stored)
+    summary = variant.summarize(players, hands, options)
+    rate = Decimal(str(request["rate"])) if request.get("rate") not in (None, "") else None
+    settlement = settle(summary.net, rate, summary.parts)
+    last = _last_dealer(hands)
+    return {
+        "hands": results,
+        "count": len(hands),
+        "totals": [
+            [name, words.number(summary.totals.get(name, 0)), _sign(summary.totals.get(name, 0))]
+            for name in players
+        ],
+        "exact": {name: str(summary.totals.get(name, 0)) for name in players},
+        "next_dealer": next_dealer(players, last) if last else None,
+        "settlement": [
+            {
+                "from": t.payer,
+                "to": t.payee,
+                "points": words.number(t.points),
+            }
+            for t in settlement.transfers
+        ],
+        "money": None
+        if settlement.money is None
+        else {name: _money(amount, words.separator) for name, amount in settlement.money.items()},
+    }
+
+
+def _last_dealer(hands: Sequence[StoredHand]) -> str | None:
+    return next((h.dealer for h in reversed(hands) if h.dealer), None)
+
+
+def _money(amount: Decimal, separator: str) -> str:
+    text = f"{abs(amount):.2f}".replace(".", separator)
+    return ("\u2212" if amount < 0 else "") + text
+
+
+def call(name: str, argument: str) -> str:
+    """The worker's one entry: a function of this module by name, JSON in and out."""
+    functions: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {"score_table": score_table}
+    return json.dumps(functions[name](json.loads(argument)), ensure_ascii=False)
