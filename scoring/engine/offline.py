@@ -161,7 +161,7 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
     results = []
     for fields in request.get("waiting") or ():
         last = _last_dealer(hands)
-        proposed = next_dealer(players, last) if last else str(request.get("first") or "") or None
+        proposed = next_dealer(players, last) or _first(players, request.get("first"))
         result, stored = score_hand_form(variant, options, players, fields, hands, words, proposed)
         results.append(result)
         if stored is not None:
@@ -178,7 +178,8 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
             for name in players
         ],
         "exact": {name: str(summary.totals.get(name, 0)) for name in players},
-        "next_dealer": next_dealer(players, last) if last else None,
+        # As the server proposes it: after the last known dealer, else the first dealer chosen, else the last seat.
+        "next_dealer": next_dealer(players, last) or _first(players, request.get("first")),
         "settlement": [
             {
                 "from": t.payer,
@@ -191,6 +192,10 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
         if settlement.money is None
         else {name: _money(amount, words.separator) for name, amount in settlement.money.items()},
     }
+
+
+def _first(players: tuple[str, ...], first: Any) -> str:
+    return first if isinstance(first, str) and first in players else players[-1]
 
 
 def _last_dealer(hands: Sequence[StoredHand]) -> str | None:

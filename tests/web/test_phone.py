@@ -1,0 +1,278 @@
+"""The engine on the phone: the runtime and the bundle the server gives it, and the
+proof that the phone's scoring (scoring/engine/offline.py, run there by Pyodide) is
+the server's: every game's hands, read from the server's own hand forms, score the
+same deltas, totals and next dealer, and an impossible hand is refused in the same words."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring import phone, services
+from scoring.engine import offline as on_the_phone
+from scoring.models import Hand
+from tests.engine.support import FIXTURES
+from tests.web.test_offline import config_of
+
+GAMES = [
+    "rich-french.json",
+    "rich-chambery.json",
+    "rich-chambery-croise.json",
+    "chambery-seed-three-players.json",
+    "illustrated-seed-series.json",
+    "rich-illustrated.json",
+    "koenigrufen-ooe-settlements.json",
+    "koenigrufen-ooe-trischaken.json",
+]
+
+
+class FormReader(HTMLParser):
+    """What a browser posts of the hand form as drawn (not the fields kept in <template>s)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pairs: list[tuple[str, str]] = []
+        self.in_form = False
+        self.template = 0
+        self.select: str | None = None
+        self.options: list[tuple[str, bool]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form" and a.get("id") == "hand-form":
+            self.in_form = True
+        if tag == "template":
+            self.template += 1
+        if not self.in_form or self.template:
+            return
+        if tag == "input" and a.get("name"):
+            kind = a.get("type", "text")
+            if kind in ("radio", "checkbox") and "checked" not in a:
+                return
+            if kind in ("submit", "button"):
+                return
+            self.pairs.append((a["name"], a.get("value", "on" if kind == "checkbox" else "")))
+        elif tag == "select" and a.get("name"):
+            self.select, self.options = a["name"], []
+        elif tag == "option" and self.select is not None:
+            self.options.append((a.get("value", ""), "selected" in a))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "template":
+            self.template -= 1
+        elif tag == "form" and self.in_form and not self.template:
+            self.in_form = False
+        elif tag == "select" and self.select is not None:
+            chosen = next((v for v, s in self.options if s), self.options[0][0] if self.options else "")
+            self.pairs.append((self.select, chosen))
+            self.select = None
+
+
+def form_pairs(client: Client, url: str) -> list[tuple[str, str]]:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    reader = FormReader()
+    reader.feed(response.content.decode())
+    return [(n, v) for n, v in reader.pairs if n not in ("csrfmiddlewaretoken", "token")]
+
+
+def evening_of(session: Any) -> dict[str, Any]:
+    data = phone.evening(session, services.game_of(session))
+    assert data is not None
+    return data
+
+
+@pytest.mark.parametrize("fixture", GAMES)
+def test_every_hand_read_from_the_servers_form_scores_on_the_phone_as_the_server_stored_it(
+    fixture, user, logged_in
+):
+    session = services.session_import(owner=user, text=(FIXTURES / fixture).read_text(encoding="utf-8"))
+    hands = list(Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number"))
+    assert hands
+    evening = evening_of(session)
+    forms = [form_pairs(logged_in, reverse("hand_edit", args=[session.pk, h.pk])) for h in hands]
+    for index, (hand, pairs) in enumerate(zip(hands, forms, strict=True)):
+        one = on_the_phone.score_table({**evening, "stored": evening["stored"][:index], "waiting": [pairs]})
+        outcome = one["hands"][0]
+        assert outcome["ok"], (hand.number, outcome)
+        phone_deltas = {name: value for name, value, _ in outcome["deltas"]}
+        assert phone_deltas == {
+            name: on_the_phone.Words("en").signed(value) for name, value in hand.delta_points().items()
+        }, hand.number
+    # All of them waiting on the phone: the totals, the next dealer and the settlement the server's.
+    waiting = on_the_phone.score_table({**evening, "stored": [], "waiting": forms})
+    server = on_the_phone.score_table({**evening, "waiting": []})
+    assert waiting["exact"] == server["exact"]
+    assert waiting["settlement"] == server["settlement"]
+    if all(h.dealer for h in hands):  # a file's hands without dealers get one in the form
+        assert waiting["next_dealer"] == services.proposed_dealer(session, services.game_of(session))
+    assert server["next_dealer"] == services.proposed_dealer(session, services.game_of(session))
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [
+        ("french", ("Anna", "Bert", "Carl", "Dora")),
+        ("chambery", ("Anna", "Bert", "Carl", "Dora")),
+        ("illustrated", ("Anna", "Bert", "Carl")),
+        ("koenigrufen", ("Anna", "Bert", "Carl", "Dora")),
+    ],
+)
+def test_an_empty_hand_is_refused_on_the_phone_in_the_servers_words(
+    variant, players, make_session, logged_in, monkeypatch
+):
+    monkeypatch.setattr(on_the_phone, "_catalog", phone.catalog)  # on the phone: catalog.json in the bundle
+    session = make_session(variant=variant, players=players)
+    pairs = form_pairs(logged_in, reverse("hand_new", args=[session.pk]))
+    posted = {name: value for name, value in pairs}
+    response = logged_in.post(
+        reverse("hand_new", args=[session.pk]), {**posted, "action": "save"}, HTTP_ACCEPT_LANGUAGE="de"
+    )
+    found = re.search(r'data-summary role="alert">(.*?)</p>', response.content.decode(), re.S)
+    assert found
+    server_words = [
+        " ".join(re.sub(r"<[^>]+>", " ", link).split())
+        for link in re.findall(r"<a href=\"#[^\"]*\">(.*?)</a>", found.group(1), re.S)
+    ]
+    result = on_the_phone.score_table({**evening_of(session), "waiting": [pairs], "lang": "de"})
+    outcome = result["hands"][0]
+    assert not outcome["ok"]
+    assert sorted(p["words"] for p in outcome["problems"]) == sorted(_unescape(w) for w in server_words)
+    assert Hand.objects.filter(session=session).count() == 0
+
+
+def _unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)
+
+
+# -- the runtime and the bundle --------------------------------------------------------
+
+
+def test_the_built_bundle_is_this_releases_engine_not_a_stale_one():
+    built = phone.bundle_folder() / phone.bundle_name()
+    assert built.exists(), "make phone builds it"
+    assert built.read_bytes() == phone.bundle_bytes(), "the bundle is stale: make phone"
+    assert [p.name for p in phone.bundle_folder().glob("engine-*.zip")] == [built.name]
+
+
+def test_the_bundle_carries_the_engine_and_the_servers_words():
+    import io
+    import zipfile
+
+    bundle = zipfile.ZipFile(io.BytesIO(phone.bundle_bytes()))
+    names = set(bundle.namelist())
+    assert {f"scoring/engine/{p.name}" for p in phone.engine_sources()} <= names
+    catalog = json.loads(bundle.read("scoring/engine/catalog.json"))
+    assert catalog["de"]["words"]["{field} missing"] == "{field}: nicht angegeben"
+    assert catalog["de"]["decimal"] == "," and catalog["en"]["decimal"] == "."
+
+
+def test_a_deploy_of_templates_keeps_the_bundle_and_one_of_the_engine_replaces_it(
+    tmp_path, monkeypatch, settings
+):
+    before = phone.engine_hash()
+    phone.engine_hash.cache_clear()
+    # A template changed: the bundle keeps its name (no download on the phone).
+    assert phone.engine_hash() == before
+    engine = tmp_path / "engine"
+    shutil.copytree(phone.ENGINE, engine, ignore=shutil.ignore_patterns("__pycache__"))
+    (engine / "french.py").write_text((engine / "french.py").read_text() + "\n# a rule changed\n")
+    monkeypatch.setattr(phone, "ENGINE", engine)
+    phone.engine_hash.cache_clear()
+    try:
+        assert phone.engine_hash() != before
+        settings.BASE_DIR = tmp_path
+        built = phone.build_bundle()
+        assert built.name == phone.bundle_name() and [p.name for p in built.parent.iterdir()] == [built.name]
+        import io
+        import zipfile
+
+        assert b"# a rule changed" in zipfile.ZipFile(io.BytesIO(built.read_bytes())).read(
+            "scoring/engine/french.py"
+        )
+    finally:
+        phone.engine_hash.cache_clear()
+
+
+def test_the_worker_keeps_the_runtime_and_bundle_in_caches_named_after_their_versions(client, db):
+    config = config_of(client.get("/sw.js").content.decode())
+    engine = config["engine"]
+    assert engine["runtimeCache"] == f"pyodide-{phone.PYODIDE_VERSION}"
+    assert engine["bundleCache"] == f"engine-{phone.engine_hash()}"
+    assert engine["bundle"] == f"/phone/{phone.bundle_name()}"
+    for url in [*engine["runtimeFiles"], engine["bundle"], engine["script"], engine["worker"]]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        response.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("pyodide.asm.wasm", "application/wasm"),
+        ("pyodide.mjs", "text/javascript; charset=utf-8"),
+        ("python_stdlib.zip", "application/zip"),
+    ],
+)
+def test_runtime_files_are_served_typed_compressed_and_immutable(client, db, name, kind):
+    url = reverse("phone_runtime", args=[phone.PYODIDE_VERSION, name])
+    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, br")
+    assert packed.status_code == 200
+    assert packed["Content-Type"] == kind
+    assert packed["Content-Encoding"] == "gzip"
+    assert "immutable" in packed["Cache-Control"] and "max-age=31536000" in packed["Cache-Control"]
+    body = b"".join(packed.streaming_content)
+    assert gzip.decompress(body) == (phone.runtime_folder() / name).read_bytes()
+    plain = client.get(url)
+    assert "Content-Encoding" not in plain
+    assert b"".join(plain.streaming_content) == (phone.runtime_folder() / name).read_bytes()
+
+
+@pytest.mark.parametrize("who", ["anonymous", "user"])
+def test_only_the_pinned_runtime_and_this_releases_bundle_are_served_and_nothing_is_posted(
+    client, logged_in, who, db
+):
+    reader = client if who == "anonymous" else logged_in
+    assert reader.get(reverse("phone_runtime", args=["0.0.1", "pyodide.mjs"])).status_code == 404
+    assert (
+        reader.get(reverse("phone_runtime", args=[phone.PYODIDE_VERSION, "package.json"])).status_code == 404
+    )
+    assert reader.get(reverse("phone_bundle", args=["engine-0000000000000000.zip"])).status_code == 404
+    bundle = reader.get(reverse("phone_bundle", args=[phone.bundle_name()]))
+    assert bundle.status_code == 200 and bundle["Content-Type"] == "application/zip"
+    assert b"".join(bundle.streaming_content) == (phone.bundle_folder() / phone.bundle_name()).read_bytes()
+    assert "private" not in bundle["Cache-Control"]
+    for url in (
+        reverse("phone_bundle", args=[phone.bundle_name()]),
+        reverse("phone_runtime", args=[phone.PYODIDE_VERSION, "pyodide.mjs"]),
+    ):
+        assert reader.post(url).status_code in (403, 405)
+
+
+def test_the_pages_allow_webassembly_from_the_apps_own_files(client, db):
+    policy = client.get("/accounts/login/")["Content-Security-Policy"]
+    assert "script-src 'self' 'wasm-unsafe-eval'" in policy
+    assert "unsafe-eval'" not in policy.replace("'wasm-unsafe-eval'", "")
+
+
+def test_without_a_built_runtime_the_pages_do_not_offer_the_engine(
+    monkeypatch, settings, tmp_path, logged_in, make_session
+):
+    settings.BASE_DIR = Path(tmp_path)
+    session = make_session()
+    page = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    config = json.loads(
+        re.search(r'id="offline-config" type="application/json">(.*?)</script>', page).group(1)
+    )
+    assert config["engine"] is None
