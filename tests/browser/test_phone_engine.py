@@ -5,8 +5,10 @@ worker), and equal what the server stores once the hands arrive."""
 from __future__ import annotations
 
 import html
+import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,8 +16,11 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Hand
-from tests.browser.support import PASSWORD, expect, field, fill_hand, french_session
+from tests.browser.support import PASSWORD, expect, fill_hand, french_session
 from tests.browser.test_offline import open_sheet_for_offline, until
+from tests.engine.support import FIXTURES
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.browser
 
@@ -123,3 +128,153 @@ def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_sto
     expect(phone.locator("#provisional-differs")).to_have_count(0)
     assert phone_words == server_refusal(session, player, IMPOSSIBLE)
     print(f"recorded 10 hands offline in {recorded_in:.1f} s")
+
+
+# -- every game: ten hands each, typed into the phone's own form offline ------------------
+
+FIXTURE_OF = {
+    "french": "rich-french.json",
+    "chambery": "rich-chambery.json",
+    "illustrated": "rich-illustrated.json",
+    "koenigrufen": "koenigrufen-ooe-settlements.json",
+}
+TIMINGS = ROOT / "test-artifacts" / "phone-timings.json"
+
+# Sets each posted field on the page's form as a person's taps would: the dealer first
+# (the fields follow who sits out), then every other control by its name and value.
+FILL = """(pairs) => {
+    const form = document.getElementById("hand-form");
+    const set = (name, value) => {
+        const controls = [...form.querySelectorAll(`[name="${CSS.escape(name)}"]`)];
+        if (!controls.length) return name;
+        for (const control of controls) {
+            if (control.type === "radio" || control.type === "checkbox") {
+                if (control.value === value) control.checked = true;
+            } else if (control.type !== "hidden" || name.endsWith(".rows")) {
+                control.value = value;
+            }
+        }
+        return null;
+    };
+    const dealer = pairs.find(([name]) => name === "dealer");
+    if (dealer) {
+        set("dealer", dealer[1]);
+        form.querySelector('[name="dealer"]').dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    const missing = pairs.filter(([name]) => name !== "dealer").map(([name, value]) => set(name, value)).filter(Boolean);
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+    return missing;
+}"""
+
+
+def game_hands(user: Any, variant: str) -> tuple[Any, list[list[tuple[str, str]]]]:
+    """An empty evening of this game (players and house rules of its fixture), and its
+    played hands as the server's own forms post them (the fixture's, repeated)."""
+    from tests.web.test_phone import form_pairs
+
+    text = (FIXTURES / FIXTURE_OF[variant]).read_text(encoding="utf-8")
+    source = services.session_import(owner=user, text=text, name="Source")
+    client = Client()
+    client.login(username=user.get_username(), password=PASSWORD)
+    hands = Hand.objects.filter(session=source, deleted_at__isnull=True, type="played").order_by("number")
+    forms = [form_pairs(client, f"/sessions/{source.pk}/hands/{h.pk}/edit/") for h in hands]
+    empty = json.loads(text)
+    empty["hands"] = []
+    target = services.session_import(owner=user, text=json.dumps(empty), name=f"Offline {variant}")
+    return target, [forms[i % len(forms)] for i in range(40)]
+
+
+def chromium_memory() -> int:
+    """The resident memory of every Chromium process, in bytes (Linux /proc)."""
+    total = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        if re.search(r"^Name:\s*(chrome|chromium)", text, re.M):
+            found = re.search(r"^VmRSS:\s*(\d+) kB", text, re.M)
+            total += int(found.group(1)) * 1024 if found else 0
+    return total
+
+
+def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, live_server, player):
+    from scoring.engine import offline as on_the_phone
+    from tests.browser.support import login
+    from tests.web.test_phone import evening_of
+
+    login(phone, live_server.url, player)
+    timings: dict[str, Any] = {}
+    for variant in FIXTURE_OF:
+        session, forms = game_hands(player, variant)
+        memory_before = chromium_memory()
+        sheet = open_sheet_for_offline(phone, live_server.url, session)
+        engine_kept(phone)
+        phone.context.set_offline(True)
+        started = time.monotonic()
+        index = 0
+        for pairs in forms:
+            if index == 10:
+                break
+            phone.goto(f"{live_server.url}{sheet}hands/new/")
+            if phone.evaluate(FILL, [list(p) for p in pairs]):
+                continue  # a hand with more list rows than a new form draws without the server
+            expect(phone.locator("#preview .preview-deltas li")).to_have_count(
+                len(evening_of(session)["players"])
+            )
+            if index == 0:
+                timings.setdefault("first_preview_s", {})[variant] = round(time.monotonic() - started, 2)
+                timings.setdefault("memory_engine_mib", {})[variant] = round(
+                    (chromium_memory() - memory_before) / 2**20, 1
+                )
+            phone.locator("#save").click()
+            expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
+            index += 1
+        assert index == 10, variant
+        expect(phone.locator("#provisional .provisional-totals li")).to_have_count(
+            len(evening_of(session)["players"])
+        )
+        opened = time.monotonic()
+        phone.goto(f"{live_server.url}{sheet}")
+        expect(phone.locator("#provisional .provisional-totals li").first).to_be_visible()
+        timings.setdefault("sheet_open_to_provisional_totals_s", {})[variant] = round(
+            time.monotonic() - opened, 2
+        )
+        kept = phone.evaluate(f"() => JSON.parse(sessionStorage.getItem('provisional-{session.pk}'))")
+        dealer = phone.locator("#provisional .provisional-dealer").inner_text()
+        assert Hand.objects.filter(session=session).count() == 0
+
+        phone.context.set_offline(False)
+        phone.evaluate("() => dispatchEvent(new Event('online'))")
+        until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=120)
+        expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(10)
+        assert Hand.objects.filter(session=session, deleted_at__isnull=True).count() == 10  # each once
+        server = on_the_phone.score_table({**evening_of(session), "waiting": []})
+        assert kept["exact"] == server["exact"], variant  # provisional totals = what the server stores
+        assert dealer.endswith(services.proposed_dealer(session, services.game_of(session))), variant
+        expect(phone.locator("#provisional-differs")).to_have_count(0)
+
+    # Re-scoring at 60 hands: the engine scores an evening of 60 waiting hands.
+    session, forms = game_hands(player, "french")
+    sheet = f"/sessions/{session.pk}/"
+    phone.goto(f"{live_server.url}{sheet}")
+    evening = evening_of(session)
+    sixty = [list(map(list, forms[i % len(forms)])) for i in range(60)]
+    measured = phone.evaluate(
+        """async ([evening, sixty]) => {
+            const config = JSON.parse(document.getElementById("offline-config").textContent).engine;
+            await new Promise((resolve) => { const s = document.createElement("script"); s.src = config.script; s.onload = resolve; document.head.append(s); });
+            await self.TarockEngine.start(config, config.worker);
+            await self.TarockEngine.call("score_table", { ...evening, waiting: sixty.slice(0, 1) });
+            const started = performance.now();
+            const result = await self.TarockEngine.call("score_table", { ...evening, waiting: sixty, lang: "en" });
+            return { ms: performance.now() - started, count: result.count };
+        }""",
+        [evening, sixty],
+    )
+    assert measured["count"] == 60
+    timings["rescore_60_hands_ms"] = round(measured["ms"], 1)
+    timings["rescore_per_hand_ms"] = round(measured["ms"] / 60, 2)
+    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
+    TIMINGS.write_text(json.dumps(timings, indent=1))
+    print(json.dumps(timings))
