@@ -420,6 +420,12 @@
     if (!config.engine || !eveningData() || !entries.some((e) => e.kind === "new" && e.state !== "refused")) return;
     const board = document.getElementById("board");
     const block = element("section", { id: "provisional", class: "provisional notice", "data-outbox": "", role: "status" }, element("p", { class: "muted" }, say.engineLoading));
+    // The last totals this phone worked out, at once, until the engine is ready (a worker of this page starts anew).
+    const last = JSON.parse(sessionStorage.getItem("provisional-" + session) || "null");
+    if (last && !self.TarockEngine?.ready()) {
+      const totals = last.totals.map(([name, value, sign]) => element("li", {}, element("strong", {}, name + ": "), element("span", { class: sign }, value)));
+      block.prepend(element("h2", {}, say.provisionalTotals), element("ul", { class: "notation" }, ...totals));
+    }
     board.after(block);
     let scored;
     try {
