@@ -252,6 +252,14 @@
     return new URL(form.getAttribute("action") || location.href, location.href);
   }
 
+  // The network may be there and the server not (its preview's request failed just now):
+  // a hand saved then is judged and kept on the phone, as without a network.
+  let serverUnreachable = false;
+
+  function reachable() {
+    return navigator.onLine && !serverUnreachable;
+  }
+
   async function keepForm(event) {
     const form = event.target;
     const isHandForm = form.id === "hand-form";
@@ -259,12 +267,12 @@
     if (!isHandForm && !isDelete) return;
     const action = event.submitter?.value || "save";
     if (isHandForm && action !== "save") {
-      if (navigator.onLine) return;
+      if (reachable()) return;
       event.preventDefault(); // counting and the preview need the server
       showOffline();
       return;
     }
-    if (navigator.onLine && !(isHandForm && fixing)) return;
+    if (reachable() && !(isHandForm && fixing)) return;
     event.preventDefault();
     if (isHandForm && !fixing && (await refusedOnThePhone(form, event.submitter))) return;
     const outbox = await outboxReady();
@@ -515,6 +523,10 @@
     if (!self.indexedDB) return;
     document.addEventListener("submit", keepForm);
     document.body.addEventListener("htmx:sendError", showOffline);
+    document.body.addEventListener("htmx:sendError", () => (serverUnreachable = true));
+    document.body.addEventListener("htmx:afterRequest", (event) => {
+      if (event.detail.xhr?.status) serverUnreachable = false;
+    });
     document.body.addEventListener("htmx:sendError", (event) => dealerChosen({ type: event.type, target: event.detail.elt }));
     document.addEventListener("change", dealerChosen);
     document.body.addEventListener("htmx:afterSwap", (event) => event.target.id === "board" && showPending());

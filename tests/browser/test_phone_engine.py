@@ -278,3 +278,33 @@ def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, li
     TIMINGS.parent.mkdir(parents=True, exist_ok=True)
     TIMINGS.write_text(json.dumps(timings, indent=1))
     print(json.dumps(timings))
+
+
+def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refused_before_it_is_kept(
+    phone, live_server, player
+):
+    from tests.browser.support import login
+
+    session = french_session(player, "Stopped", PLAYERS, [])
+    login(phone, live_server.url, player)
+    sheet = open_sheet_for_offline(phone, live_server.url, session)
+    engine_kept(phone)
+    phone.goto(f"{live_server.url}{sheet}hands/new/")
+    # The server stops answering; the phone still has a network (navigator.onLine).
+    phone.context.route(f"{live_server.url}/**", lambda route: route.abort())
+    fill_hand(phone, IMPOSSIBLE)
+    expect(phone.locator("#preview .open-list li").first).to_be_visible(timeout=60_000)
+    phone.locator("#save").click()
+    expect(phone.locator('#quick p.open[role="alert"]')).to_be_visible()
+    assert phone.evaluate("() => navigator.onLine")
+    assert phone.evaluate("async () => (await self.Outbox.all()).length") == 0
+    assert phone.url.endswith("/hands/new/")
+    # A complete hand is kept on the phone and arrives once the server answers again.
+    fill_hand(phone, HANDS[0] | {"contract": HANDS[0]["contract"]})
+    expect(phone.locator("#preview .preview-deltas li")).to_have_count(4)
+    phone.locator("#save").click()
+    expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
+    phone.context.unroute(f"{live_server.url}/**")
+    phone.evaluate("() => dispatchEvent(new Event('online'))")
+    until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=60)
+    assert Hand.objects.filter(session=session).count() == 1
