@@ -28,6 +28,7 @@ import io
 import json
 import shutil
 import zipfile
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import get_format
 
-from scoring.engine import VARIANTS
+from scoring.engine import VARIANTS, StoredHand
 from scoring.engine.types import points_to_json
 
 PYODIDE_VERSION = "314.0.7"
@@ -191,20 +192,20 @@ def engine_config() -> dict[str, Any] | None:
         "bundleCache": f"engine-{engine_hash()}",
         "script": static("js/engine.js"),
         "worker": static("js/engine-worker.js"),
+        "sw": static("js/sw-engine.js"),
     }
 
 
-def evening(session: Any, game: Any) -> dict[str, Any] | None:
+def evening(session: Any, game: Any, hands: Sequence[StoredHand] | None = None) -> dict[str, Any] | None:
     """The evening as the phone's engine reads it: the game, the house rules as stored,
-    the money per point, and every live hand as stored (``Hand.stored``); none for a
-    game the engine on the phone does not have (a deployment's own game)."""
+    the money per point, and every live hand as stored (``Hand.stored``; ``hands`` where
+    the caller has them, as the sheet does); none for a game the engine on the phone
+    does not have (a deployment's own game)."""
     if VARIANTS.get(session.variant) is not game.variant:
         return None
-    hands = (
-        session.hands.filter(deleted_at__isnull=True)
-        .order_by("number")
-        .only("dealer", "deltas", "facts", "money")
-    )
+    if hands is None:
+        rows = session.hands.filter(deleted_at__isnull=True).order_by("number")
+        hands = [hand.stored() for hand in rows.only("dealer", "deltas", "facts", "money")]
     return {
         "variant": session.variant,
         "players": list(game.players),
@@ -213,10 +214,12 @@ def evening(session: Any, game: Any) -> dict[str, Any] | None:
         "first": session.first_dealer,
         "stored": [
             {
-                "dealer": hand.dealer,
-                "deltas": {name: points_to_json(value) for name, value in hand.delta_points().items()},
-                "facts": sorted(hand.facts or ()),
-                "money": hand.money,
+                "dealer": hand.dealer or "",
+                "deltas": {name: points_to_json(value) for name, value in hand.deltas.items()},
+                "facts": sorted(hand.facts),
+                "money": None
+                if hand.money is None
+                else {name: points_to_json(value) for name, value in hand.money.items()},
             }
             for hand in hands
         ],

@@ -158,6 +158,8 @@ class Sheet:
     sections: tuple[SheetSection, ...]
     # The deleted hands in number order: shown in their place, counted nowhere.
     deleted: tuple[DeletedRow, ...] = ()
+    # The hands that count as the engine sums them (what the phone's engine starts from).
+    snapshots: tuple[StoredHand, ...] = ()
 
     def lines(self, rows: Sequence[SheetRow]) -> list[SheetRow | DeletedRow]:
         """These rows (consecutive hands that count: the latest, a series, all) as
@@ -385,6 +387,7 @@ def read_sheet(session: Session, game: Game, stored: Sequence[StoredRow], *, nex
         summary=summary,
         next_dealer=next_dealer,
         sections=sections,
+        snapshots=tuple(snapshots),
         deleted=tuple(
             DeletedRow(hand.id, hand.number, hand.version, hand.description, hand.deleted_at, hand.corrected)
             for hand in stored

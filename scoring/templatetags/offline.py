@@ -4,6 +4,7 @@ words it shows, given to it as data (a JSON block is never executed)."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from django import template
 from django.templatetags.static import static
@@ -34,7 +35,11 @@ def offline_config(context: template.Context) -> SafeString:
 
 
 @register.simple_tag
-def engine_game(session: Session) -> SafeString:
-    """The evening as the phone's engine reads it (a JSON block), where it has the game."""
-    data = phone.evening(session, services.game_of(session))
+def engine_game(session: Session, sheet: Any = None) -> SafeString:
+    """The evening as the phone's engine reads it (a JSON block), where it has the game;
+    from the sheet's own snapshots where the page has the sheet (no query of its own)."""
+    if sheet:
+        data = phone.evening(session, sheet.game, sheet.snapshots)
+    else:
+        data = phone.evening(session, services.game_of(session))
     return json_script(data, "engine-game") if data is not None else SafeString("")

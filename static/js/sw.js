@@ -20,6 +20,7 @@ const FILES = "files-" + CONFIG.version;
 // Pages worth keeping for offline: not the accounts, the admin, downloads or the worker itself.
 const ENGINE = CONFIG.engine || null;
 const ENGINE_CACHES = ENGINE ? [ENGINE.runtimeCache, ENGINE.bundleCache] : [];
+if (ENGINE) importScripts(ENGINE.sw); // engineCacheOf, engineFile, warmEngine
 const NOT_KEPT = /^\/(accounts|admin|i18n|sw\.js|manifest\.webmanifest)(\/|$)|\/(export|sheet)\//;
 
 self.addEventListener("install", (event) => {
@@ -67,40 +68,6 @@ self.addEventListener("message", (event) => {
   // A page that finished loading while this worker was activating missed its claim.
   if (event.data && event.data.claim) event.waitUntil(self.clients.claim());
   if (event.data && event.data.warmEngine && ENGINE) event.waitUntil(warmEngine());
-});
-
-function engineCacheOf(path) {
-  if (path.startsWith(ENGINE.runtime)) return ENGINE.runtimeCache;
-  if (path === ENGINE.bundle) return ENGINE.bundleCache;
-  return null;
-}
-
-async function engineFile(request, name) {
-  const cache = await caches.open(name);
-  const kept = await cache.match(request.url);
-  if (kept) return kept;
-  const response = await fetch(request);
-  if (response.ok) await cache.put(request.url, response.clone());
-  return response;
-}
-
-// The runtime and this release's bundle, fetched once in the background.
-async function warmEngine() {
-  for (const url of [...ENGINE.runtimeFiles, ENGINE.bundle]) {
-    const cache = await caches.open(engineCacheOf(url));
-    if (await cache.match(url)) continue;
-    try {
-      const response = await fetch(url, { credentials: "same-origin" });
-      if (response.ok) await cache.put(url, response);
-    } catch (offline) {
-      return;
-    }
-  }
-}
-
-// Browsers with background sync send the outbox as soon as the network is back.
-self.addEventListener("sync", (event) => {
-  if (event.tag === Outbox.SYNC_TAG) event.waitUntil(sendOutbox());
 });
 
 async function staticFile(request) {

@@ -98,7 +98,7 @@ def record_offline(page: Any, hand: dict[str, str], *, double_tap: bool = False)
     expect(page.locator("#hand-form")).to_be_visible()
     # Scored on the phone once its engine is ready (test_phone_engine.py), else when it arrives.
     expect(page.locator("#preview")).to_contain_text(
-        re.compile("scored when it arrives|Preparing the scoring|Fill in|Not complete")
+        re.compile("scored when it arrives|cannot score offline|Preparing the scoring|Fill in|Not complete")
     )
     fill_hand(page, hand)
     if double_tap:
@@ -191,6 +191,8 @@ def test_a_hand_recorded_offline_and_one_recorded_online_on_another_phone_are_bo
 
 
 def test_a_hand_the_server_refuses_is_kept_with_the_reason_until_it_is_corrected(phone, live_server, player):
+    # A phone that cannot score offline (too little memory): the server judges what it kept.
+    phone.add_init_script("Object.defineProperty(navigator, 'deviceMemory', { get: () => 0.5 })")
     session = french_session(player, "Refused", PLAYERS, [])
     login(phone, live_server.url, player)
     open_sheet_for_offline(phone, live_server.url, session)
@@ -198,6 +200,9 @@ def test_a_hand_the_server_refuses_is_kept_with_the_reason_until_it_is_corrected
     phone.context.set_offline(True)
     without_points = {name: value for name, value in GARDE.items() if name != "points"}
     record_offline(phone, without_points)
+    phone.locator("#new-hand").click()
+    expect(phone.locator("#preview")).to_contain_text("cannot score offline (too little memory)")
+    phone.go_back()
     record_offline(phone, PRISE_LOST)
     phone.context.set_offline(False)
 
@@ -343,8 +348,15 @@ def test_a_new_version_replaces_the_pages_and_files_kept_by_the_old_one(
     session = french_session(player, "Deploys", PLAYERS, [])
     login(phone, live_server.url, player)
     sheet = open_sheet_for_offline(phone, live_server.url, session)
-    caches = "async () => (await caches.keys()).sort()"
+    caches = "async () => (await caches.keys()).filter((name) => /^(files|pages)-/.test(name)).sort()"
     assert phone.evaluate(caches) == ["files-deploy-1", "pages-deploy-1"]
+    # The engine's runtime and bundle, kept in caches of their own (tests/browser/test_phone_engine.py).
+    engine = "async () => (await caches.keys()).filter((name) => /^(pyodide|engine)-/.test(name)).sort()"
+    until(
+        phone,
+        "async () => (await caches.keys()).filter((name) => /^(pyodide|engine)-/.test(name)).length === 2",
+    )
+    kept_engine = phone.evaluate(engine)
     # What the old version kept: pretend its copies are older than the files now served.
     phone.evaluate(
         """async (sheet) => {
@@ -361,7 +373,10 @@ def test_a_new_version_replaces_the_pages_and_files_kept_by_the_old_one(
     # A deploy: the next visit brings the new worker, which drops both old caches.
     monkeypatch.setattr(offline, "cache_version", lambda: "deploy-2")
     phone.goto(f"{live_server.url}/")
-    until(phone, "async () => (await caches.keys()).sort().join() === 'files-deploy-2,pages-deploy-2'")
+    only_ours = "(await caches.keys()).filter((n) => /^(files|pages)-/.test(n)).sort().join()"
+    until(phone, f"async () => {only_ours} === 'files-deploy-2,pages-deploy-2'")
+    # A deploy that changes neither the runtime nor the engine keeps both: nothing is downloaded again.
+    assert phone.evaluate(engine) == kept_engine
     assert "--accent:" in phone.evaluate(read_css)
     phone.goto(f"{live_server.url}{sheet}")
     kept(phone, sheet)

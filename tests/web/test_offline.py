@@ -194,7 +194,8 @@ class TestThePages:
     def test_the_policy_lets_the_app_own_worker_and_manifest_in_and_nothing_inline(self, client):
         policy = client.get(reverse("offline"))["Content-Security-Policy"]
         assert "worker-src 'self'" in policy and "manifest-src 'self'" in policy
-        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+        # WebAssembly compiled from the app's own files (the engine on the phone), never eval.
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy.replace("'wasm-unsafe-eval'", "")
 
     def test_the_delete_button_carries_the_version_the_page_shows(self, logged_in, make_session):
         session = make_session()
