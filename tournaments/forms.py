@@ -186,7 +186,9 @@ class TournamentForm(forms.Form):
         initial=1,
     )
 
-    def __init__(self, *args: Any, variant: str, user: User, **kwargs: Any) -> None:
+    PEOPLE = ("name", "played_on", "organisers", "group", "cup", "cup_final", "cup_factor")
+
+    def __init__(self, *args: Any, variant: str, user: User, fixed: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.variant = variant
         for key, choices in SETTING_CHOICES.items():
@@ -201,6 +203,9 @@ class TournamentForm(forms.Form):
         self.fields["cup"] = forms.ModelChoiceField(
             queryset=cups, required=False, label=_("Cup (optional)"), empty_label=_("none")
         )
+        if fixed:  # round 1 is drawn: the settings are shown, and kept as they are
+            for name, field in self.fields.items():
+                field.disabled = name not in self.PEOPLE
 
     @staticmethod
     def initial_for(variant: str) -> dict[str, Any]:

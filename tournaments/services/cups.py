@@ -50,7 +50,9 @@ def _points_table(scheme: str, table: list[int]) -> list[int]:
     if scheme != Cup.Scheme.CUSTOM:
         return []
     if not table or len(table) > MOST_POINTS_TABLE or any(not 0 <= p <= 10000 for p in table):
-        raise invalid("points_table", gettext_noop("the points of places 1, 2, … (0 to 10000 each, at most 400)"))
+        raise invalid(
+            "points_table", gettext_noop("the points of places 1, 2, … (0 to 10000 each, at most 400)")
+        )
     return list(table)
 
 
@@ -62,7 +64,9 @@ def cup_for(user: User, pk: int) -> Cup:
     """A cup ``user`` owns or helps to run one of its tournaments; ``DoesNotExist`` otherwise."""
     organised = Tournament.objects.filter(Q(owner=user) | Q(organisers=user), deleted_at__isnull=True)
     return (
-        Cup.objects.filter(Q(owner=user) | Q(tournaments__in=organised), deleted_at__isnull=True).distinct().get(pk=pk)
+        Cup.objects.filter(Q(owner=user) | Q(tournaments__in=organised), deleted_at__isnull=True)
+        .distinct()
+        .get(pk=pk)
     )
 
 
@@ -126,7 +130,10 @@ def cup_player_merge(*, cup: Cup, user: User, player_id: int, into_id: int) -> C
     CupPlayer.objects.filter(pk=player.pk).update(merged_into=into)
     Entrant.objects.filter(cup_player=player).update(cup_player=into)
     CupChange.objects.create(
-        cup=locked, user=user, action="merge", before={"id": player.pk, "name": player.name},
+        cup=locked,
+        user=user,
+        action="merge",
+        before={"id": player.pk, "name": player.name},
         after={"id": into.pk, "name": into.name},
     )
     Cup.objects.filter(pk=locked.pk).update(version=F("version") + 1)
@@ -149,7 +156,9 @@ def cup_points_write(*, tournament: Tournament) -> None:
     if cup is None:
         return
     places = list(
-        TournamentPlace.objects.filter(tournament=tournament, entrant__kind=Entrant.Kind.PLAYER).select_related("entrant")
+        TournamentPlace.objects.filter(
+            tournament=tournament, entrant__kind=Entrant.Kind.PLAYER
+        ).select_related("entrant")
     )
     ranked = len(places)
     for row in places:
@@ -216,7 +225,16 @@ def season_ranking(cup: Cup) -> Season:
     regular = sum(1 for t in tournaments if not t.cup_final)
     rows = rules.season(players, best_n=best_n, final_mode=cup.final_mode, held=regular)
     lines = tuple(
-        SeasonLine(r.place, kept[r.key], r.total, r.final_points, r.counted, r.participations, r.podiums, r.best_place)
+        SeasonLine(
+            r.place,
+            kept[r.key],
+            r.total,
+            r.final_points,
+            r.counted,
+            r.participations,
+            r.podiums,
+            r.best_place,
+        )
         for r in rows
     )
     ended = any(t.cup_final and t.status == Tournament.Status.FINAL for t in tournaments)

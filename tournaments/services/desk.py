@@ -19,8 +19,8 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from scoring.engine.types import invalid
 from scoring.engine import HandType
+from scoring.engine.types import invalid
 from tournaments.models import Round, TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
 from tournaments.services.plan import RELEASED, new_link_token, new_short_code
@@ -94,14 +94,23 @@ def desk_enter(
     table.desk_sums = {str(n): str(v) for n, v in values.items()}
     table.status = TableRound.Status.DESK
     table.save(update_fields=["desk_sums", "status"])
-    audit(row, TournamentChange.Action.DESK, user, round_number=table.round.number, table_number=table.number,
-          after=table.desk_sums, client_token=client_token)
+    audit(
+        row,
+        TournamentChange.Action.DESK,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        after=table.desk_sums,
+        client_token=client_token,
+    )
     results.table_changed(table)
     return table
 
 
 @transaction.atomic
-def table_end(*, tournament: Tournament, user: User, table_id: int, reason: str, client_token: str = "") -> TableRound:
+def table_end(
+    *, tournament: Tournament, user: User, table_id: int, reason: str, client_token: str = ""
+) -> TableRound:
     """End a table early (§3.6): its round result is the sums so far ("beendet nach 12 von 16")."""
     row = locked(tournament)
     table = _table(row, table_id)
@@ -112,14 +121,24 @@ def table_end(*, tournament: Tournament, user: User, table_id: int, reason: str,
     _playable(table)
     table.status, table.end_reason = TableRound.Status.ENDED, why
     table.save(update_fields=["status", "end_reason"])
-    audit(row, TournamentChange.Action.END, user, round_number=table.round.number, table_number=table.number,
-          reason=why, after={"hands": hands_played(table)}, client_token=client_token)
+    audit(
+        row,
+        TournamentChange.Action.END,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        reason=why,
+        after={"hands": hands_played(table)},
+        client_token=client_token,
+    )
     results.table_changed(table)
     return table
 
 
 @transaction.atomic
-def table_open(*, tournament: Tournament, user: User, table_id: int, reason: str, client_token: str = "") -> TableRound:
+def table_open(
+    *, tournament: Tournament, user: User, table_id: int, reason: str, client_token: str = ""
+) -> TableRound:
     """Open a signed, ended or typed-in table again for corrections (§3.5); its
     result leaves the ranking until it is locked again. In a final tournament the
     organiser reopens the tournament first; a provisional one is running again."""
@@ -140,8 +159,16 @@ def table_open(*, tournament: Tournament, user: User, table_id: int, reason: str
         row.save(update_fields=["status"])
     if table.round.status == Round.Status.COMPLETE:
         Round.objects.filter(pk=table.round_id).update(status=Round.Status.RELEASED)
-    audit(row, TournamentChange.Action.OPEN, user, round_number=table.round.number, table_number=table.number,
-          reason=why, before=before, client_token=client_token)
+    audit(
+        row,
+        TournamentChange.Action.OPEN,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        reason=why,
+        before=before,
+        client_token=client_token,
+    )
     results.table_changed(table)
     return table
 
@@ -163,12 +190,19 @@ def table_confirm(*, tournament: Tournament, user: User, table_id: int, client_t
     _refuse_final(row)
     _playable(table)
     if table.session_id is None or hands_played(table) == 0:
-        raise invalid("table", gettext_noop("table {table} has no hands: type in its sheet instead"),
-                      table=table.number)
+        raise invalid(
+            "table", gettext_noop("table {table} has no hands: type in its sheet instead"), table=table.number
+        )
     table.status, table.signed_at = TableRound.Status.SIGNED, timezone.now()
     table.save(update_fields=["status", "signed_at"])
-    audit(row, TournamentChange.Action.SIGN, user, round_number=table.round.number, table_number=table.number,
-          client_token=client_token)
+    audit(
+        row,
+        TournamentChange.Action.SIGN,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        client_token=client_token,
+    )
     results.table_changed(table)
     return table
 
@@ -183,8 +217,14 @@ def table_reissue(*, tournament: Tournament, user: User, table_id: int, client_t
     table.link_token, table.short_code = new_link_token(), new_short_code(row)
     table.claim_digest, table.claimed_at = "", None
     table.save(update_fields=["link_token", "short_code", "claim_digest", "claimed_at"])
-    audit(row, TournamentChange.Action.REISSUE, user, round_number=table.round.number, table_number=table.number,
-          client_token=client_token)
+    audit(
+        row,
+        TournamentChange.Action.REISSUE,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        client_token=client_token,
+    )
     changed(row)
     return table
 
@@ -229,13 +269,18 @@ def control(tournament: Tournament, number: int | None = None) -> Control:
         .annotate(
             counted=Count(
                 "session__hands",
-                filter=Q(session__hands__deleted_at__isnull=True) & ~Q(session__hands__type=HandType.REDEAL.value),
+                filter=Q(session__hands__deleted_at__isnull=True)
+                & ~Q(session__hands__type=HandType.REDEAL.value),
             )
         )
         .order_by("number")
     )
     names: dict[int, list[str]] = {}
-    for seat in TableSeat.objects.filter(round=current).select_related("entrant").order_by("table__number", "position"):
+    for seat in (
+        TableSeat.objects.filter(round=current)
+        .select_related("entrant")
+        .order_by("table__number", "position")
+    ):
         names.setdefault(seat.table_id, []).append(seat.entrant.name)
     states = tuple(TableState(t, tuple(names.get(t.pk, ())), int(getattr(t, "counted", 0))) for t in tables)
     done = sum(1 for s in states if s.table.is_locked)

@@ -134,11 +134,15 @@ class PlanLine:
     tables: tuple[str, ...]  # per round: "3" or "–"
 
 
-def seating_plan(tournament: Tournament) -> tuple[list[PlanLine], list[tuple[Round, list[tuple[TableRound, list[TableSeat]]]]]]:
+def seating_plan(
+    tournament: Tournament,
+) -> tuple[list[PlanLine], list[tuple[Round, list[tuple[TableRound, list[TableSeat]]]]]]:
     """Every entrant A–Z with his table in each drawn round; and per round its tables and seats."""
     rounds = list(tournament.rounds.exclude(status=Round.Status.PLANNED).order_by("number"))
     seats = list(
-        TableSeat.objects.filter(round__in=rounds).select_related("table", "entrant", "round").order_by("position")
+        TableSeat.objects.filter(round__in=rounds)
+        .select_related("table", "entrant", "round")
+        .order_by("position")
     )
     where = {(s.entrant_id, s.round.number): str(s.table.number) for s in seats}
     lines = [
@@ -175,12 +179,23 @@ def _slip(table: TableRound, base: str) -> Slip:
     seats = list(table.seats.select_related("entrant").order_by("position"))
     names = [s.entrant.name for s in seats]
     first = table.first_dealer - 1
-    rows = [(h, names[(first + h - 1) % len(names)] if names else "") for h in range(1, table.hands_target + 1)]
+    rows = [
+        (h, names[(first + h - 1) % len(names)] if names else "") for h in range(1, table.hands_target + 1)
+    ]
     link = base + table_link(table)
-    return Slip(table, seats, names[first] if names else "", rows, link, qr_svg(link, label=_("QR code of the table link")))
+    return Slip(
+        table,
+        seats,
+        names[first] if names else "",
+        rows,
+        link,
+        qr_svg(link, label=_("QR code of the table link")),
+    )
 
 
-def table_slips(tournament: Tournament, *, base: str = "", table_id: int | None = None, **_kwargs: Any) -> Export:
+def table_slips(
+    tournament: Tournament, *, base: str = "", table_id: int | None = None, **_kwargs: Any
+) -> Export:
     """The slips of the released or next round's tables (one table with ``table_id``), two A5 on each A4."""
     tables = TableRound.objects.filter(round__tournament=tournament).select_related("round")
     if table_id is not None:
@@ -190,7 +205,11 @@ def table_slips(tournament: Tournament, *, base: str = "", table_id: int | None 
         current = current or tournament.rounds.exclude(status=Round.Status.PLANNED).order_by("number").first()
         tables = tables.filter(round=current)
     slips = [_slip(t, base) for t in tables.order_by("round__number", "number")]
-    context = {"tournament": tournament, "slips": slips, "pairs": [slips[i : i + 2] for i in range(0, len(slips), 2)]}
+    context = {
+        "tournament": tournament,
+        "slips": slips,
+        "pairs": [slips[i : i + 2] for i in range(0, len(slips), 2)],
+    }
     return _pdf("tournaments/print/slips.html", context, f"{tournament.name}-tischzettel")
 
 
@@ -215,10 +234,20 @@ def player_card(tournament: Tournament, entrant: Entrant) -> Export:
         seat = seats.get(number)
         others: tuple[str, ...] = ()
         if seat is not None:
-            others = tuple(s.entrant.name for s in seat.table.seats.select_related("entrant").order_by("position")
-                           if s.entrant_id != entrant.pk)
-        rounds.append(CardRound(number, seat.table.number if seat else None, seat.position if seat else None, others,
-                                found.get(number)))
+            others = tuple(
+                s.entrant.name
+                for s in seat.table.seats.select_related("entrant").order_by("position")
+                if s.entrant_id != entrant.pk
+            )
+        rounds.append(
+            CardRound(
+                number,
+                seat.table.number if seat else None,
+                seat.position if seat else None,
+                others,
+                found.get(number),
+            )
+        )
     place = next((row for row in ranking(tournament).rows if row.entrant.pk == entrant.pk), None)
     context = {"tournament": tournament, "entrant": entrant, "rounds": rounds, "place": place}
     return _pdf("tournaments/print/card.html", context, f"{tournament.name}-{entrant.name}")
@@ -230,3 +259,12 @@ KINDS: dict[str, Callable[..., Export]] = {
     "ranking": ranking_pdf,
     "prizes": prizes_pdf,
 }
+
+
+def season_pdf(season: Any) -> Export:
+    """The season table of a cup (§5.4) on A4."""
+    return _pdf(
+        "tournaments/print/season.html",
+        {"season": season, "cup": season.cup},
+        f"{season.cup.name}-{season.cup.season}",
+    )

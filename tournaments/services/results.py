@@ -78,7 +78,10 @@ def standings(tournament: Tournament) -> list[ranking.Place]:
         values = tuple(Fraction(str(mine[r].points)) if r in mine else None for r in range(1, rounds + 1))
         ranks = tuple(mine[r].table_rank if r in mine else None for r in range(1, rounds + 1))
         extra = sum((rank_points[k - 1] for k in ranks if k is not None and k <= len(rank_points)), 0)
-        below = entrant.status == Entrant.Status.WITHDRAWN and tournament.settings["withdrawn"] == "below_finishers"
+        below = (
+            entrant.status == Entrant.Status.WITHDRAWN
+            and tournament.settings["withdrawn"] == "below_finishers"
+        )
         entries.append(ranking.Entry(entrant.number, entrant.name, values, ranks, below, Fraction(extra)))
     places = ranking.rank(entries, tournament.settings["tie_break"], tournament.seed)
     if tournament.status in (Tournament.Status.PROVISIONAL, Tournament.Status.FINAL):

@@ -417,11 +417,13 @@ def tournament_update(
     """Change name, day, co-organisers and, until round 1 is drawn, house rules and settings."""
     row = locked(tournament)
     new_settings = check_settings(row.variant, settings)
-    new_options = check_options(row.variant, options)
     new_rate = _money_rate(money_rate)
-    fixed = (new_settings, new_options, new_rate) != (row.settings, row.options, row.money_rate)
-    if fixed and drawn(row):
-        raise invalid("settings", gettext_noop("are fixed once round 1 is drawn"))
+    if drawn(row):  # fixed for every table from round 1 on
+        if (new_settings, new_rate) != (row.settings, row.money_rate):
+            raise invalid("settings", gettext_noop("are fixed once round 1 is drawn"))
+        new_options = row.options
+    else:
+        new_options = check_options(row.variant, options)
     if cup_factor not in (1, 2):
         raise invalid("cup_factor", gettext_noop("1, or 2 for double points"))
     before = {"name": row.name, "settings": row.settings, "options": row.options}

@@ -22,6 +22,7 @@ from scoring.engine import InvalidInput
 from scoring.games import registry
 from scoring.presentation import render_line
 from scoring.schema_forms import SchemaForm
+from scoring.services import form_defaults, rules_form_initial
 from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
 from tournaments.services import desk, entrants, plan, printouts, tournaments
@@ -68,7 +69,10 @@ def _options_form(variant: str, data: QueryDict | None, initial: dict[str, Any])
 @require_GET
 def tournament_list(request: Request) -> HttpResponse:
     """The tournaments the user runs, and the way to a new one."""
-    context = {"tournaments": tournaments.organised_by(request.user), "games": [(k, registry()[k]) for k in GAMES]}
+    context = {
+        "tournaments": tournaments.organised_by(request.user),
+        "games": [(k, registry()[k]) for k in GAMES],
+    }
     return render(request, "tournaments/organiser/list.html", context)
 
 
@@ -78,12 +82,16 @@ def tournament_new(request: Request, variant: str) -> HttpResponse:
     """A new tournament of the game with every setting at its default (§11)."""
     game = _game(variant)
     form = TournamentForm(_posted(request), variant=variant, user=request.user, initial=_new_initial(variant))
-    options = _options_form(variant, _posted(request), {k: v for k, v in tournaments.check_options(variant, {}).items()})
+    options = _options_form(variant, _posted(request), form_defaults(game))
     if request.method == "POST" and request.POST.get("action") != "refresh" and form.is_valid():
         try:
             created = tournaments.tournament_create(
-                owner=request.user, variant=variant, options=options.raw, settings=form.settings(),
-                group=form.cleaned_data.get("group"), **form.others()
+                owner=request.user,
+                variant=variant,
+                options=options.raw,
+                settings=form.settings(),
+                group=form.cleaned_data.get("group"),
+                **form.others(),
             )
         except InvalidInput as error:
             options.add_error(error) if error.field.startswith("options.") else refuse(form, error)
@@ -91,6 +99,10 @@ def tournament_new(request: Request, variant: str) -> HttpResponse:
             return redirect("tournament_entrants", tid=created.pk)
     context = {"game": game, "form": form, "options": options, "option_widgets": options.widgets()}
     return render(request, "tournaments/organiser/new.html", context, status=400 if form.errors else 200)
+
+
+def _rules_initial(t: Tournament) -> dict[str, Any]:
+    return rules_form_initial(_game(t.variant), t.options)
 
 
 def _new_initial(variant: str) -> dict[str, Any]:
@@ -114,20 +126,26 @@ def _settings_initial(t: Tournament) -> dict[str, Any]:
 @require_http_methods(["GET", "POST"])
 def tournament_settings(request: Request, tid: int) -> HttpResponse:
     """Name, day, co-organisers; house rules and settings until round 1 is drawn."""
-    t = own_tournament(request, tid)
-    form = TournamentForm(_posted(request), variant=t.variant, user=request.user, initial=_settings_initial(t))
-    options = _options_form(t.variant, _posted(request), t.options)
+    t, fixed = own_tournament(request, tid), tournaments.drawn(own_tournament(request, tid))
+    form = TournamentForm(
+        _posted(request), variant=t.variant, user=request.user, initial=_settings_initial(t), fixed=fixed
+    )
+    options = _options_form(t.variant, None if fixed else _posted(request), _rules_initial(t))
     if request.method == "POST" and request.POST.get("action") != "refresh" and form.is_valid():
         try:
             tournaments.tournament_update(
-                tournament=t, user=request.user, options=options.raw, settings=form.settings(), **form.others()
+                tournament=t,
+                user=request.user,
+                options=options.raw,
+                settings=form.settings(),
+                **form.others(),
             )
         except InvalidInput as error:
             options.add_error(error) if error.field.startswith("options.") else refuse(form, error)
         else:
             return redirect("tournament_detail", tid=t.pk)
     context = {"tournament": t, "form": form, "options": options, "option_widgets": options.widgets()}
-    context["fixed"] = tournaments.drawn(t)
+    context["fixed"] = fixed
     return render(request, "tournaments/organiser/settings.html", context, status=400 if form.errors else 200)
 
 
@@ -143,7 +161,9 @@ def tournament_detail(request: Request, tid: int) -> HttpResponse:
     if request.htmx and request.GET.get("since") == str(t.version):
         return HttpResponse(status=204)
     state = desk.control(t, whole(request.GET.get("round")))
-    template = "tournaments/organiser/control.html#live" if request.htmx else "tournaments/organiser/control.html"
+    template = (
+        "tournaments/organiser/control.html#live" if request.htmx else "tournaments/organiser/control.html"
+    )
     context = {"tournament": t, "control": state, "seed_form": SeedForm(), "here": "control"}
     context["complaint_until"] = tournaments.complaint_until(t)
     context["entrant_count"] = t.entrants.count()
@@ -159,8 +179,9 @@ def tournament_draw(request: Request, tid: int) -> HttpResponse:
     try:
         if request.POST.get("action") == "redraw":
             number = whole(request.POST.get("round")) or 1
-            plan.round_redraw(tournament=t, user=request.user, number=number, seed=seed,
-                              client_token=posted_token(request))
+            plan.round_redraw(
+                tournament=t, user=request.user, number=number, seed=seed, client_token=posted_token(request)
+            )
         else:
             plan.plan_draw(tournament=t, user=request.user, seed=seed, client_token=posted_token(request))
     except InvalidInput as error:
@@ -194,8 +215,9 @@ def tournament_status(request: Request, tid: int) -> HttpResponse:
     action, token = request.POST.get("action", ""), posted_token(request)
     try:
         if action == "reopen":
-            tournaments.tournament_reopen(tournament=t, user=request.user, reason=request.POST.get("reason", ""),
-                                          client_token=token)
+            tournaments.tournament_reopen(
+                tournament=t, user=request.user, reason=request.POST.get("reason", ""), client_token=token
+            )
         elif action in STATUS_ACTIONS:
             STATUS_ACTIONS[action](tournament=t, user=request.user, client_token=token)
         else:
@@ -215,8 +237,9 @@ def tournament_entrants(request: Request, tid: int) -> HttpResponse:
     tick the fee, strike one before the draw, mark one withdrawn."""
     t = own_tournament(request, tid)
     action = request.POST.get("action", "add")
-    form = EntrantForm(request.POST if request.method == "POST" and action == "add" else None,
-                       initial={"roster": True})
+    form = EntrantForm(
+        request.POST if request.method == "POST" and action == "add" else None, initial={"roster": True}
+    )
     if request.method == "POST":
         done = _entrant_action(request, t, action, form)
         if done:
@@ -231,7 +254,9 @@ def _roster_offered(t: Tournament) -> list[str]:
     if t.group is None:
         return []
     taken = set(t.entrants.values_list("name", flat=True))
-    return [p.name for p in t.group.roster.filter(hidden_at__isnull=True).order_by("name") if p.name not in taken]
+    return [
+        p.name for p in t.group.roster.filter(hidden_at__isnull=True).order_by("name") if p.name not in taken
+    ]
 
 
 def _entrant_action(request: Request, t: Tournament, action: str, form: EntrantForm) -> bool:
@@ -247,13 +272,24 @@ def _entrant_action(request: Request, t: Tournament, action: str, form: EntrantF
             picked = [entrants.NewEntrant(name) for name in posted.getlist("names")]
             entrants.entrants_add(tournament=t, user=user, entrants=picked)
         elif action == "edit":
-            entrants.entrant_edit(tournament=t, user=user, number=number, name=posted.get("name", ""),
-                                  place=posted.get("place", ""), fee_paid=posted.get("fee_paid") == "on")
+            entrants.entrant_edit(
+                tournament=t,
+                user=user,
+                number=number,
+                name=posted.get("name", ""),
+                place=posted.get("place", ""),
+                fee_paid=posted.get("fee_paid") == "on",
+            )
         elif action == "remove":
             entrants.entrant_remove(tournament=t, user=user, number=number)
         elif action == "withdraw":
-            plan.entrant_withdraw(tournament=t, user=user, number=number,
-                                  after_round=whole(posted.get("after_round")) or 0, client_token=token)
+            plan.entrant_withdraw(
+                tournament=t,
+                user=user,
+                number=number,
+                after_round=whole(posted.get("after_round")) or 0,
+                client_token=token,
+            )
         else:
             raise Http404("no such action")
     except InvalidInput as error:
@@ -289,14 +325,22 @@ def _round_change(request: Request, t: Tournament, number: int) -> None:
     try:
         match posted.get("action"):
             case "swap":
-                plan.seat_swap(first=whole(posted.get("first")) or 0, second=whole(posted.get("second")) or 0,
-                               **common)
+                plan.seat_swap(
+                    first=whole(posted.get("first")) or 0, second=whole(posted.get("second")) or 0, **common
+                )
             case "move":
-                plan.seat_move(number=whole(posted.get("number")) or 0, table_number=whole(posted.get("table")) or 0,
-                               **common)
+                plan.seat_move(
+                    number=whole(posted.get("number")) or 0,
+                    table_number=whole(posted.get("table")) or 0,
+                    **common,
+                )
             case "seat":
-                plan.seat_add(number=whole(posted.get("number")) or 0, table_number=whole(posted.get("table")) or 0,
-                              instead_of=whole(posted.get("instead_of")), **common)
+                plan.seat_add(
+                    number=whole(posted.get("number")) or 0,
+                    table_number=whole(posted.get("table")) or 0,
+                    instead_of=whole(posted.get("instead_of")),
+                    **common,
+                )
             case _:
                 raise Http404("no such action")
     except InvalidInput as error:
@@ -328,8 +372,15 @@ def organiser_table(request: Request, tid: int, pk: int) -> HttpResponse:
         return redirect("tournament_detail", tid=t.pk)
     seats = table.seats.select_related("entrant").order_by("position")
     link = request.build_absolute_uri(printouts.table_link(table))
-    context = {"tournament": t, "table": table, "seats": seats, "error": error, "link": link,
-               "played": desk.hands_played(table), "posted": request.POST}
+    rows = [(seat, request.POST.get(f"sum_{seat.entrant.number}", "")) for seat in seats]
+    context = {
+        "tournament": t,
+        "table": table,
+        "desk_rows": rows,
+        "error": error,
+        "link": link,
+        "played": desk.hands_played(table),
+    }
     context["qr"] = qr_svg(link, label=_qr_label())
     return render(request, "tournaments/organiser/table.html", context, status=400 if error else 200)
 
@@ -342,12 +393,16 @@ def _qr_label() -> str:
 
 def _table_action(request: Request, t: Tournament, table: TableRound) -> str | None:
     """Carry out one action on a table; the refusal's words, if refused."""
-    posted, common = request.POST, {"tournament": t, "user": request.user, "table_id": table.pk,
-                                    "client_token": posted_token(request)}
+    posted, common = (
+        request.POST,
+        {"tournament": t, "user": request.user, "table_id": table.pk, "client_token": posted_token(request)},
+    )
     action = posted.get("action", "")
     try:
         if action == "desk":
-            sums = {n: posted.get(f"sum_{n}", "") for n in table.seats.values_list("entrant__number", flat=True)}
+            sums = {
+                n: posted.get(f"sum_{n}", "") for n in table.seats.values_list("entrant__number", flat=True)
+            }
             desk.desk_enter(sums=sums, **common)
         elif action in TABLE_ACTIONS:
             TABLE_ACTIONS[action](reason=posted.get("reason", ""), **common)
@@ -412,17 +467,19 @@ def tournament_import(request: Request) -> HttpResponse:
     if request.method == "POST":
         upload = request.FILES.get("file")
         try:
-            created = printouts.tournament_import(owner=request.user, data=upload.read(200_001) if upload else b"")
+            created = printouts.tournament_import(
+                owner=request.user, data=upload.read(200_001) if upload else b""
+            )
         except InvalidInput as refusal:
             error = f"{refusal.field}: {render_line(refusal.line)}"
         else:
             return redirect("tournament_detail", tid=created.pk)
-    return render(request, "tournaments/organiser/import.html", {"error": error}, status=400 if error else 200)
+    return render(
+        request, "tournaments/organiser/import.html", {"error": error}, status=400 if error else 200
+    )
 
 
 def _download(export: Any) -> HttpResponse:
     response = HttpResponse(export.data, content_type=export.content_type)
     response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
     return response
-
-
