@@ -9,6 +9,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -19,8 +20,6 @@ from plumbing.requests import FORM_TOKEN as FORM_TOKEN  # the evenings' views re
 from plumbing.requests import Request as Request
 from plumbing.requests import posted_token as posted_token
 from plumbing.requests import whole as whole
-from django.contrib.auth.models import User
-
 from scoring import services
 from scoring.hand_links import HandLinks, signed_in
 from scoring.models import Hand, Session
