@@ -23,7 +23,7 @@ from django.db.models import F
 
 from plumbing import caching
 from scoring.engine.types import points_from_json
-from scoring.models import Hand, Session
+from scoring.models import Hand, Seat, Session
 from tournaments.core import cup as cup_rules
 from tournaments.core import money as money_rules
 from tournaments.core import ranking
@@ -129,7 +129,11 @@ def _names(table: TableRound, seats: Sequence[TableSeat]) -> list[str]:
     """The players' names in playing order: the session's seats once it is open
     (the scorer may have changed the order), else the draw's."""
     if table.session_id is not None:
-        names = list(table.session.seats.order_by("position").values_list("name", flat=True))
+        names = list(
+            Seat.objects.filter(session_id=table.session_id)
+            .order_by("position")
+            .values_list("name", flat=True)
+        )
         if names:
             return names
     return [seat.entrant.name for seat in seats]
@@ -189,7 +193,12 @@ def byes_written(round_: Round) -> None:
         RoundResult.objects.update_or_create(
             round=round_,
             entrant=entrant,
-            defaults={"tournament_id": round_.tournament_id, "table": None, "points": Decimal(0), "counted": True}
+            defaults={
+                "tournament_id": round_.tournament_id,
+                "table": None,
+                "points": Decimal(0),
+                "counted": True,
+            }
             | {"money": None, "kontra_cash": None, "table_rank": None, "hands_played": 0, "bye": True},
         )
 
@@ -201,7 +210,7 @@ def _follow_status(table: TableRound, result: TableSums) -> None:
         return
     if result.played >= table.hands_target:
         status = TableRound.Status.COMPLETE
-    elif result.played or table.session_id is not None and _any_hand(table.session_id):
+    elif result.played or (table.session_id is not None and _any_hand(table.session_id)):
         status = TableRound.Status.PLAYING
     else:
         status = TableRound.Status.OPEN
@@ -302,7 +311,9 @@ def build_standings(tournament: Tournament) -> Standings:
         TableRound.objects.filter(round__tournament=tournament).values_list("status", "round__status")
     )
     rounds = int(setting(tournament, "rounds"))
-    found: dict[tuple[int, int], dict[str, Any]] = {(r["entrant_id"], r["round__number"]): r for r in results}
+    found: dict[tuple[int, int], Mapping[str, Any]] = {
+        (r["entrant_id"], r["round__number"]): r for r in results
+    }
     per_entrant = {e.pk: _cells(e, rounds, found) for e in entrants}
     ranked = [e for e in entrants if e.kind != Entrant.Kind.FILLER]
     below = setting(tournament, "withdrawn") == "below_finishers"
@@ -325,7 +336,11 @@ def build_standings(tournament: Tournament) -> Standings:
         _row(place.place, by_number[place.entry.number], per_entrant, place, cup, tournament, len(entries))
         for place in places
     ]
-    rows += [_row(None, e, per_entrant, None, None, tournament, len(entries)) for e in entrants if e.kind == "filler"]
+    rows += [
+        _row(None, e, per_entrant, None, None, tournament, len(entries))
+        for e in entrants
+        if e.kind == "filler"
+    ]
     counted = sum(1 for status, _ in tables if status in ("signed", "ended", "desk"))
     live = sum(1 for _, round_status in tables if round_status in ("released", "complete"))
     running = tournament.status == Tournament.Status.RUNNING and counted < len(tables)

@@ -122,7 +122,7 @@ def _session_for(table: TableRound) -> Session:
 
 
 def session_name(table: TableRound) -> str:
-    """"<tournament> · Runde r · Tisch t", within a session name's 80 characters."""
+    """ "<tournament> · Runde r · Tisch t", within a session name's 80 characters."""
     tail = _(" · Round %(round)s · Table %(table)s") % {"round": table.round.number, "table": table.number}
     return table.round.tournament.name[: 80 - len(tail)] + tail
 
@@ -205,7 +205,9 @@ def take_over(table: TableRound, cookie: str, code: str) -> None:
         locked = TableRound.objects.select_for_update().get(pk=table.pk)
         expired = locked.handover_until is None or locked.handover_until <= timezone.now()
         if expired or not locked.handover_digest:
-            raise TableRefused(_("The code has expired: ask for a new one on the phone that writes."), field="code")
+            raise TableRefused(
+                _("The code has expired: ask for a new one on the phone that writes."), field="code"
+            )
         if not secrets.compare_digest(locked.handover_digest, digest(f"{locked.pk}:{code.strip()}")):
             raise TableRefused(_("Code: four digits, as the writing phone shows them."), field="code")
         locked.claim_digest, locked.claimed_at = digest(cookie), timezone.now()
@@ -248,7 +250,9 @@ def change_seats(table: TableRound, *, order: Sequence[str], first_dealer: str) 
             raise TableRefused(_("Seats: each of %(names)s once.") % {"names": allowed}, field="order")
         if first_dealer not in seats:
             allowed = ", ".join(order)
-            raise TableRefused(_("First dealer: one of %(names)s.") % {"names": allowed}, field="first_dealer")
+            raise TableRefused(
+                _("First dealer: one of %(names)s.") % {"names": allowed}, field="first_dealer"
+            )
         for index, name in enumerate(order):  # out of the way first: positions are unique
             Seat.objects.filter(pk=seats[name].pk).update(position=100 + index)
         for index, name in enumerate(order):
@@ -285,12 +289,15 @@ def sign_off(
     tournament = table.round.tournament
     organiser = is_organiser(tournament, user)
     with transaction.atomic():
-        locked = TableRound.objects.select_for_update().select_related("round__tournament", "session").get(
-            pk=table.pk
+        locked = (
+            TableRound.objects.select_for_update()
+            .select_related("round__tournament", "session")
+            .get(pk=table.pk)
         )
-        if client_token and TournamentChange.objects.filter(
-            tournament=tournament, client_token=client_token
-        ).exists():
+        if (
+            client_token
+            and TournamentChange.objects.filter(tournament=tournament, client_token=client_token).exists()
+        ):
             return locked
         _check_signable(locked, cookie=cookie, organiser=organiser)
         names = _names(locked)
@@ -316,7 +323,11 @@ def sign_off(
 
 def awaits_organiser(table: TableRound) -> bool:
     """Signed by the scorer under ``signoff: organiser``, not yet confirmed."""
-    return bool(table.scorer_name) and table.status == TableRound.Status.COMPLETE and signoff_mode(table) == "organiser"
+    return (
+        bool(table.scorer_name)
+        and table.status == TableRound.Status.COMPLETE
+        and signoff_mode(table) == "organiser"
+    )
 
 
 def confirm_signoff(table: TableRound, user: User) -> TableRound:
@@ -325,8 +336,10 @@ def confirm_signoff(table: TableRound, user: User) -> TableRound:
     if not is_organiser(table.round.tournament, user):
         raise TableRefused(_("Only the tournament's organisers can confirm a table."))
     with transaction.atomic():
-        locked = TableRound.objects.select_for_update().select_related("round__tournament", "session").get(
-            pk=table.pk
+        locked = (
+            TableRound.objects.select_for_update()
+            .select_related("round__tournament", "session")
+            .get(pk=table.pk)
         )
         if locked.is_locked:
             return locked
@@ -356,7 +369,7 @@ def _signed(table: TableRound, *, user: User | AnonymousUser | None, token: str)
     table.signed_at = timezone.now()
     table.save(update_fields=["scorer_name", "checker_name", "status", "signed_at"])
     if table.session_id is not None:
-        scoring.session_close(session=table.session, user=_account(user), managing=True)  # type: ignore[arg-type]
+        table.session = scoring.session_close(session=table.session, user=_account(user), managing=True)  # type: ignore[arg-type]
     _audit(table, TournamentChange.Action.SIGN, user=user, token=token)
 
 
@@ -366,8 +379,10 @@ def table_reopen(table: TableRound, user: User, reason: str) -> TableRound:
     if not is_organiser(table.round.tournament, user):
         raise TableRefused(_("Only the tournament's organisers can open a table."))
     with transaction.atomic():
-        locked = TableRound.objects.select_for_update().select_related("round__tournament", "session").get(
-            pk=table.pk
+        locked = (
+            TableRound.objects.select_for_update()
+            .select_related("round__tournament", "session")
+            .get(pk=table.pk)
         )
         if locked.status != TableRound.Status.SIGNED:
             return locked
@@ -382,7 +397,11 @@ def table_reopen(table: TableRound, user: User, reason: str) -> TableRound:
 
 def _names(table: TableRound) -> list[str]:
     if table.session_id is not None:
-        return list(Seat.objects.filter(session_id=table.session_id).order_by("position").values_list("name", flat=True))
+        return list(
+            Seat.objects.filter(session_id=table.session_id)
+            .order_by("position")
+            .values_list("name", flat=True)
+        )
     return [seat.entrant.name for seat in table.seats.select_related("entrant").order_by("position")]
 
 
