@@ -29,9 +29,21 @@ EXAMPLE_NAMES = (
 EXAMPLE_SEED = "482915"
 # The seating of §9, round by round and table by table, seats in playing order.
 EXAMPLE_SEATING = (
-    (("Erika", "Hans", "Bernd", "Anna"), ("Ida", "Dieter", "Gerti", "Christa"), ("Karin", "Josef", "Leo", "Franz")),
-    (("Franz", "Bernd", "Ida", "Erika"), ("Christa", "Leo", "Anna", "Josef"), ("Hans", "Karin", "Gerti", "Dieter")),
-    (("Erika", "Ida", "Dieter", "Josef"), ("Christa", "Franz", "Karin", "Hans"), ("Leo", "Bernd", "Anna", "Gerti")),
+    (
+        ("Erika", "Hans", "Bernd", "Anna"),
+        ("Ida", "Dieter", "Gerti", "Christa"),
+        ("Karin", "Josef", "Leo", "Franz"),
+    ),
+    (
+        ("Franz", "Bernd", "Ida", "Erika"),
+        ("Christa", "Leo", "Anna", "Josef"),
+        ("Hans", "Karin", "Gerti", "Dieter"),
+    ),
+    (
+        ("Erika", "Ida", "Dieter", "Josef"),
+        ("Christa", "Franz", "Karin", "Hans"),
+        ("Leo", "Bernd", "Anna", "Gerti"),
+    ),
 )
 EXAMPLE_DEALERS = (("Erika", "Christa", "Josef"), ("Erika", "Anna", "Hans"), ("Ida", "Christa", "Gerti"))
 # The made-up round results of §9, per round: each player's sum at his table.
@@ -103,7 +115,9 @@ def desk_round(t: Tournament, round_number: int, sums: Mapping[str, int | str]) 
         desk.desk_enter(tournament=fresh(t), user=t.owner, table_id=table.pk, sums=by_number)
 
 
-def play_example(owner: User, *, settings: Mapping[str, Any] | None = None, cup: Cup | None = None) -> Tournament:
+def play_example(
+    owner: User, *, settings: Mapping[str, Any] | None = None, cup: Cup | None = None
+) -> Tournament:
     """§9 through the desk: drawn upfront from 482915, every round released and typed in, provisional."""
     t = tournament(owner, settings=settings, cup=cup)
     draw(t)

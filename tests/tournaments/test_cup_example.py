@@ -20,7 +20,9 @@ def test_the_three_rounds_are_seated_exactly_as_section_9(user):
     factory.draw(t)
     for number, expected in enumerate(factory.EXAMPLE_SEATING, 1):
         assert factory.table_names(t, number) == list(expected)
-        dealers = [table.seats.get(position=table.first_dealer).entrant.name for table in factory.tables(t, number)]
+        dealers = [
+            table.seats.get(position=table.first_dealer).entrant.name for table in factory.tables(t, number)
+        ]
         assert tuple(dealers) == factory.EXAMPLE_DEALERS[number - 1]
 
 
@@ -77,7 +79,9 @@ def test_cup_points_of_the_top_five_under_each_scheme(user, scheme, points):
 def test_round_1_table_1_money_and_transfers(user):
     t = factory.play_example(user)
     table = TableRound.objects.get(round__tournament=t, round__number=1, number=1)
-    results = {r.entrant.name: r.money for r in RoundResult.objects.filter(table=table).select_related("entrant")}
+    results = {
+        r.entrant.name: r.money for r in RoundResult.objects.filter(table=table).select_related("entrant")
+    }
     assert results == {
         "Erika": Decimal("9.20"),
         "Hans": Decimal("-3.10"),

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
-from fractions import Fraction
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -148,33 +146,11 @@ def register(cup: Cup) -> list[CupPlayer]:
 # -- cup points per tournament (§5.2) --------------------------------------------------------
 
 
-def cup_points_write(*, tournament: Tournament) -> None:
-    """Each ranked entrant's cup points from his place (or total under ``heine``),
-    times the tournament's factor; fillers get none (§5.2). Called when the
-    tournament turns provisional and again when final, after its places are written."""
-    cup = tournament.cup
-    if cup is None:
-        return
-    places = list(
-        TournamentPlace.objects.filter(
-            tournament=tournament, entrant__kind=Entrant.Kind.PLAYER
-        ).select_related("entrant")
-    )
-    ranked = len(places)
-    for row in places:
-        total = Fraction(str(row.total))
-        given = rules.points(
-            cup.scheme,
-            place=row.place,
-            total=total,
-            ranked=ranked,
-            points_table=cup.points_table or (),
-            factor=tournament.cup_factor,
-        )
-        if row.cup_points != Decimal(given):
-            row.cup_points = Decimal(given)
-            row.save(update_fields=["cup_points"])
-    Cup.objects.filter(pk=cup.pk).update(version=F("version") + 1)
+def cup_changed(tournament: Tournament) -> None:
+    """The tournament's places and cup points were written again (``results.write_places``
+    computes the points by the cup's scheme): the season table follows."""
+    if tournament.cup_id is not None:
+        Cup.objects.filter(pk=tournament.cup_id).update(version=F("version") + 1)
 
 
 # -- the season (§5.3, §5.4) -----------------------------------------------------------------

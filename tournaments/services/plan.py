@@ -140,7 +140,7 @@ def _standings_order(tournament: Tournament, numbers: Sequence[int]) -> list[int
     """The players to seat, best place first after the rounds played (§2.4)."""
     from tournaments.services import results
 
-    ranked = [place.entry.number for place in results.standings(tournament)]
+    ranked = [row.number for row in results.build_standings(tournament).rows if row.place is not None]
     return [n for n in ranked if n in numbers] + [n for n in numbers if n not in ranked]
 
 

@@ -7,7 +7,7 @@ the pages), and the tournament file.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -17,11 +17,12 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from plumbing.pdf import html_to_pdf
 from plumbing.qr import qr_svg
 from scoring.exports import Export
-from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament, TournamentPlace
+from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
 from tournaments.services import results
 
 
@@ -51,19 +52,19 @@ def _number(value: Decimal | Fraction) -> Decimal:
 class RankRow:
     place: int
     entrant: Entrant
-    rounds: tuple[Decimal | None, ...]
+    rounds: tuple[str, ...]  # per round: the points, "–" (not played), "…" (running), 0 for a bye
     total: Decimal
     tie_note: str
-    cup_points: Decimal | None
+    cup_points: int | None
     prize: str = ""
 
 
 TIE_WORDS = {
-    "rounds": "better round",
-    "best_round": "better best round",
-    "table_ranks": "better table ranks",
-    "lots": "lots",
-    "shared": "shared",
+    "rounds": gettext_noop("better rounds"),
+    "best_round": gettext_noop("better best round"),
+    "table_ranks": gettext_noop("better table ranks"),
+    "lots": gettext_noop("lots"),
+    "shared": gettext_noop("shared"),
 }
 
 
@@ -75,7 +76,6 @@ class Ranking:
     fees: Decimal | None = None
     fees_paid: int = 0
     raffle: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _prize_of(prizes: list[dict[str, Any]], place: int) -> str:
@@ -86,28 +86,35 @@ def _prize_of(prizes: list[dict[str, Any]], place: int) -> str:
     return ""
 
 
+def _cell(cell: Any) -> str:
+    if cell.bye:
+        return "0"
+    return cell.shown or str(_number(cell.points))
+
+
 def ranking(tournament: Tournament) -> Ranking:
-    """Place, name, rounds, total, tie note, cup points and prize of every ranked entrant."""
-    places = results.standings(tournament)
+    """Place, name, rounds, total, tie note, cup points and prize of every ranked
+    entrant (fillers are not ranked and get no prize), from ``results.standings``."""
+    table = results.standings(tournament)
     entrants = {e.number: e for e in tournament.entrants.all()}
-    cup = {p.entrant_id: p.cup_points for p in TournamentPlace.objects.filter(tournament=tournament)}
     prizes = tournament.settings.get("prizes") or []
     rows = tuple(
         RankRow(
-            place=p.place,
-            entrant=entrants[p.entry.number],
-            rounds=tuple(None if r is None else _number(r) for r in p.entry.rounds),
-            total=_number(p.total),
-            tie_note=_(TIE_WORDS.get(p.tie_note, "")) if p.tie_note else "",
-            cup_points=cup.get(entrants[p.entry.number].pk) if tournament.cup_id else None,
-            prize=_prize_of(prizes, p.place),
+            place=row.place,
+            entrant=entrants[row.number],
+            rounds=tuple(_cell(cell) for cell in row.cells),
+            total=_number(row.total),
+            tie_note=_(TIE_WORDS[row.tie_note]) if row.tie_note in TIE_WORDS else "",
+            cup_points=row.cup_points,
+            prize=_prize_of(prizes, row.place),
         )
-        for p in places
+        for row in table.rows
+        if row.place is not None
     )
     fee = tournament.settings.get("entry_fee")
-    paid = sum(1 for e in entrants.values() if e.fee_paid and e.kind == Entrant.Kind.PLAYER)
+    paid = sum(1 for e in entrants.values() if e.fee_paid)
     fees = Decimal(fee) * paid if fee else None
-    numbers = tuple(range(1, tournament.settings["rounds"] + 1))
+    numbers = tuple(range(1, table.rounds + 1))
     return Ranking(tournament, rows, numbers, fees, paid, bool(tournament.settings.get("prize_raffle")))
 
 

@@ -487,7 +487,7 @@ def complaint_until(tournament: Tournament) -> Any:
 @transaction.atomic
 def tournament_provisional(*, tournament: Tournament, user: User, client_token: str = "") -> Tournament:
     """After the last table of the last round: the ranking is provisional and the
-    places and cup points are written (``results.standings``)."""
+    places and cup points are written (``results.write_places``)."""
     from tournaments.services import cups, results
 
     row = locked(tournament)
@@ -503,8 +503,8 @@ def tournament_provisional(*, tournament: Tournament, user: User, client_token: 
     row.save(update_fields=["status"])
     audit(row, TournamentChange.Action.PROVISIONAL, user, client_token=client_token)
     changed(row)
-    results.standings(row)
-    cups.cup_points_write(tournament=row)
+    results.write_places(row, final=False)
+    cups.cup_changed(row)
     return row
 
 
@@ -522,8 +522,8 @@ def tournament_final(*, tournament: Tournament, user: User, client_token: str = 
     row.save(update_fields=["status", "closed_at"])
     audit(row, TournamentChange.Action.FINAL, user, client_token=client_token)
     changed(row)
-    results.standings(row)
-    cups.cup_points_write(tournament=row)
+    results.write_places(row, final=True)
+    cups.cup_changed(row)
     return row
 
 
@@ -532,6 +532,8 @@ def tournament_reopen(
     *, tournament: Tournament, user: User, reason: str, client_token: str = ""
 ) -> Tournament:
     """A final tournament provisional again, so a table can be opened; kept with who, when and why."""
+    from tournaments.services import cups
+
     row = locked(tournament)
     if done_already(row, client_token):
         return row
@@ -541,6 +543,7 @@ def tournament_reopen(
     row.status, row.closed_at = Tournament.Status.PROVISIONAL, None
     row.save(update_fields=["status", "closed_at"])
     row.places.update(final=False)
+    cups.cup_changed(row)
     audit(row, TournamentChange.Action.REOPEN, user, reason=why, client_token=client_token)
     changed(row)
     return row
