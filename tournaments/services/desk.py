@@ -21,6 +21,7 @@ from django.utils.translation import gettext_noop
 
 from scoring.engine import HandType
 from scoring.engine.types import invalid
+from scoring.models import Hand
 from tournaments.models import Round, TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
 from tournaments.services.plan import RELEASED, new_link_token, new_short_code
@@ -236,7 +237,8 @@ def hands_played(table: TableRound) -> int:
     """Hands that count toward the target: recorded, not deleted, not redeals (§3.2)."""
     if table.session_id is None:
         return 0
-    return table.session.hands.filter(deleted_at__isnull=True).exclude(type=HandType.REDEAL.value).count()
+    hands = Hand.objects.filter(session_id=table.session_id, deleted_at__isnull=True)
+    return hands.exclude(type=HandType.REDEAL.value).count()
 
 
 @dataclass(frozen=True)

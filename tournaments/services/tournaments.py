@@ -356,7 +356,7 @@ def tournament_create(
     variant: str = "koenigrufen",
     options: Mapping[str, Any] | None = None,
     settings: Mapping[str, Any] | None = None,
-    money_rate: Decimal | None = None,
+    money_rate: Decimal | None | str = "default",
     group: Group | None = None,
     cup: Cup | None = None,
     cup_final: bool = False,
@@ -365,7 +365,8 @@ def tournament_create(
     seed: str = "",
 ) -> Tournament:
     """A new tournament in registration, every setting with the value in force.
-    ``money_rate`` None is "no money"; Königrufen's house rules start at ``ooe_2023``."""
+    ``money_rate`` None is "no money"; left out, the game's default (€ 0.10 for
+    Königrufen, none for French Tarot). Königrufen's house rules start at ``ooe_2023``."""
     if variant not in GAMES:
         raise invalid("variant", gettext_noop("one of: {allowed}"), allowed=", ".join(GAMES))
     if cup_factor not in (1, 2):
@@ -377,7 +378,7 @@ def tournament_create(
         variant=variant,
         options=check_options(variant, options or {}),
         settings=check_settings(variant, settings or {}),
-        money_rate=_money_rate(money_rate),
+        money_rate=_money_rate(default_money_rate(variant) if isinstance(money_rate, str) else money_rate),
         group=_group(owner, group),
         cup=_cup(owner, cup, variant),
         cup_final=bool(cup_final and cup),

@@ -321,7 +321,7 @@ def tournament_round(request: Request, tid: int, number: int) -> HttpResponse:
 
 def _round_change(request: Request, t: Tournament, number: int) -> None:
     posted, token = request.POST, posted_token(request)
-    common = {"tournament": t, "user": request.user, "round_number": number, "client_token": token}
+    common: dict[str, Any] = {"tournament": t, "user": request.user, "round_number": number, "client_token": token}
     try:
         match posted.get("action"):
             case "swap":
@@ -393,10 +393,9 @@ def _qr_label() -> str:
 
 def _table_action(request: Request, t: Tournament, table: TableRound) -> str | None:
     """Carry out one action on a table; the refusal's words, if refused."""
-    posted, common = (
-        request.POST,
-        {"tournament": t, "user": request.user, "table_id": table.pk, "client_token": posted_token(request)},
-    )
+    posted = request.POST
+    common: dict[str, Any] = {"tournament": t, "user": request.user, "table_id": table.pk}
+    common["client_token"] = posted_token(request)
     action = posted.get("action", "")
     try:
         if action == "desk":
