@@ -353,8 +353,8 @@ def _note(
     changed(row)
 
 
-def _resize(tournament: Tournament, table: TableRound) -> None:
-    """The table's size, target and first dealer after a change, its seats numbered 1…"""
+def _renumber(table: TableRound) -> list[TableSeat]:
+    """The table's seats numbered 1, 2, … in their order (a seat left empty closed up)."""
     seats = list(table.seats.order_by("position"))
     for position, seat in enumerate(seats, 1):
         if seat.position != position:
@@ -364,6 +364,12 @@ def _resize(tournament: Tournament, table: TableRound) -> None:
         if seat.position != position:
             seat.position = position
             seat.save(update_fields=["position"])
+    return seats
+
+
+def _resize(tournament: Tournament, table: TableRound) -> None:
+    """The table's size, target and first dealer after a change, its seats numbered 1…"""
+    seats = _renumber(table)
     table.size, table.hands_target = len(seats), target(tournament, len(seats))
     table.first_dealer = min(table.first_dealer, len(seats))
     table.save(update_fields=["size", "hands_target", "first_dealer"])
@@ -418,7 +424,7 @@ def seat_move(
                 table=table.number,
                 n=size,
             )
-    seat.table, seat.position = to, to.seats.count() + 1
+    seat.table, seat.position = to, len(_renumber(to)) + 1
     seat.save(update_fields=["table", "position"])
     _resize(row, source)
     _resize(row, to)
@@ -504,6 +510,7 @@ def _repair(tournament: Tournament, round_: Round) -> None:
             if donor is not None:
                 moved = donor.seats.order_by("-position").first()
                 assert moved is not None
+                _renumber(table)
                 moved.table, moved.position = table, 4
                 moved.save(update_fields=["table", "position"])
                 _resize(tournament, donor)
