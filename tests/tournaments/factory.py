@@ -17,8 +17,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from scoring import services
 from tournaments.models import Cup, TableRound, Tournament
 from tournaments.services import cups, desk, entrants, plan, tournaments
+from tournaments.services import tables as tables_service
 from tournaments.services.plan import seating
 
 # TOURNAMENTS.md §9: twelve entrants, seed 482915, three rounds of three four-tables.
@@ -132,3 +134,12 @@ def cup(owner: User, **kwargs: Any) -> Cup:
     kwargs.setdefault("name", "Hausruckcup")
     kwargs.setdefault("season", "2025/26")
     return cups.cup_create(owner=owner, **kwargs)
+
+
+def play_hand(table: TableRound, raw: Mapping[str, Any] | None = None) -> None:
+    """Record one hand at the table through its session (a plain Rufer the first two seats win)."""
+    session = tables_service.open_table(table)
+    names = [seat.name for seat in session.seats.order_by("position")]
+    dealer = names[table.first_dealer - 1]
+    hand = raw or {"dealer": dealer, "declarer": names[0], "game": "rufer", "partner": names[1], "points": "41/2"}
+    services.hand_record(session=session, raw=dict(hand), user=table.round.tournament.owner)

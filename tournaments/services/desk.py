@@ -21,7 +21,8 @@ from django.utils.translation import gettext_noop
 
 from scoring.engine import HandType
 from scoring.engine.types import invalid
-from scoring.models import Hand
+from scoring import services as scoring
+from scoring.models import Hand, Session
 from tournaments.models import Round, TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
 from tournaments.services.plan import RELEASED, new_link_token, new_short_code
@@ -68,6 +69,19 @@ def _points(number: int, raw: object, halves: bool) -> Decimal:
     return value.normalize() if value % 1 else value.quantize(Decimal(1))
 
 
+def _lock_session(table: TableRound, user: User) -> None:
+    """A locked table's session takes no more hands (as at a sign-off)."""
+    session = Session.objects.filter(pk=table.session_id, closed_at__isnull=True).first()
+    if session is not None:
+        scoring.session_close(session=session, user=user, managing=True)
+
+
+def _unlock_session(table: TableRound, user: User) -> None:
+    session = Session.objects.filter(pk=table.session_id, closed_at__isnull=False).first()
+    if session is not None:
+        scoring.session_reopen(session=session, user=user, managing=True)
+
+
 def _signed(value: Decimal) -> str:
     return f"+{value}" if value > 0 else str(value)
 
@@ -95,6 +109,7 @@ def desk_enter(
     table.desk_sums = {str(n): str(v) for n, v in values.items()}
     table.status = TableRound.Status.DESK
     table.save(update_fields=["desk_sums", "status"])
+    _lock_session(table, user)
     audit(
         row,
         TournamentChange.Action.DESK,
@@ -122,6 +137,7 @@ def table_end(
     _playable(table)
     table.status, table.end_reason = TableRound.Status.ENDED, why
     table.save(update_fields=["status", "end_reason"])
+    _lock_session(table, user)
     audit(
         row,
         TournamentChange.Action.END,
@@ -155,6 +171,7 @@ def table_open(
     table.status = _unlocked_status(table)
     table.desk_sums, table.signed_at, table.end_reason = None, None, ""
     table.save(update_fields=["status", "desk_sums", "signed_at", "end_reason"])
+    _unlock_session(table, user)
     if row.status == Tournament.Status.PROVISIONAL:
         row.status = Tournament.Status.RUNNING
         row.save(update_fields=["status"])
@@ -196,6 +213,7 @@ def table_confirm(*, tournament: Tournament, user: User, table_id: int, client_t
         )
     table.status, table.signed_at = TableRound.Status.SIGNED, timezone.now()
     table.save(update_fields=["status", "signed_at"])
+    _lock_session(table, user)
     audit(
         row,
         TournamentChange.Action.SIGN,
