@@ -141,5 +141,11 @@ def play_hand(table: TableRound, raw: Mapping[str, Any] | None = None) -> None:
     session = tables_service.open_table(table)
     names = [seat.name for seat in session.seats.order_by("position")]
     dealer = names[table.first_dealer - 1]
-    hand = raw or {"dealer": dealer, "declarer": names[0], "game": "rufer", "partner": names[1], "points": "41/2"}
+    hand = raw or {
+        "dealer": dealer,
+        "declarer": names[0],
+        "game": "rufer",
+        "partner": names[1],
+        "points": "41/2",
+    }
     services.hand_record(session=session, raw=dict(hand), user=table.round.tournament.owner)

@@ -44,7 +44,9 @@ def test_desk_sums_lock_the_table_and_enter_the_ranking(user):
     table.refresh_from_db()
     assert table.status == "desk" and table.is_locked
     assert table.desk_sums == {"5": "92", "8": "-31", "2": "45", "1": "-106"}
-    points = {r.entrant.name: (r.points, r.counted, r.table_rank) for r in RoundResult.objects.filter(table=table)}
+    points = {
+        r.entrant.name: (r.points, r.counted, r.table_rank) for r in RoundResult.objects.filter(table=table)
+    }
     assert points["Erika"] == (Decimal("92.0"), True, 1) and points["Anna"] == (Decimal("-106.0"), True, 4)
 
 
@@ -71,7 +73,9 @@ def test_koenigrufen_takes_whole_numbers_only(user, value):
 def test_french_takes_halves(user):
     t = released(user, variant="french", money_rate=None)
     table = factory.tables(t, 1)[0]
-    desk.desk_enter(tournament=t, user=user, table_id=table.pk, sums=sums_of(table, ["41.5", "-41.5", "10", "-10"]))
+    desk.desk_enter(
+        tournament=t, user=user, table_id=table.pk, sums=sums_of(table, ["41.5", "-41.5", "10", "-10"])
+    )
     table.refresh_from_db()
     assert sorted(table.desk_sums.values()) == sorted(["41.5", "-41.5", "10", "-10"])
 
@@ -168,7 +172,11 @@ def test_the_desk_page_refuses_a_wrong_sum_with_the_difference_and_keeps_what_wa
     t = released(user)
     table = factory.tables(t, 1)[0]
     numbers = [s.entrant.number for s in table.seats.order_by("position")]
-    data = {"action": "desk", "token": "d1", **{f"sum_{n}": v for n, v in zip(numbers, [92, -31, 49, -106], strict=True)}}
+    data = {
+        "action": "desk",
+        "token": "d1",
+        **{f"sum_{n}": v for n, v in zip(numbers, [92, -31, 49, -106], strict=True)},
+    }
     answer = logged_in.post(reverse("organiser_table", args=[t.pk, table.pk]), data)
     assert answer.status_code == 400
     html = answer.content.decode()

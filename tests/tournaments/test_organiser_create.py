@@ -32,7 +32,9 @@ def test_koenigrufen_starts_at_ooe_2023_with_kontra_out_of_the_schrift_and_every
     assert t.options["tariff"] == "ooe_2023"
     assert t.options["kontra_in_score"] is False and t.options["doubled_radl"] is False
     assert t.money_rate == Decimal("0.10")
-    assert t.settings["rounds"] == 3 and t.settings["hands_at_four"] == 16 and t.settings["hands_at_five"] == 20
+    assert (
+        t.settings["rounds"] == 3 and t.settings["hands_at_four"] == 16 and t.settings["hands_at_five"] == 20
+    )
     assert t.settings["kontra_cash"] == "per_hand" and t.settings["tie_break"] == "better_rounds"
     assert t.settings["draw_timing"] == "upfront" and t.settings["short_field"] == "filler"
     assert t.settings["complaint_minutes"] == 15 and t.settings["entry_fee"] is None
@@ -117,7 +119,13 @@ def test_the_settings_are_fixed_once_round_1_is_drawn_but_the_name_is_not(user):
     t = factory.tournament(user)
     factory.draw(t)
     t = factory.fresh(t)
-    common = {"tournament": t, "user": user, "played_on": t.played_on, "options": {}, "money_rate": t.money_rate}
+    common = {
+        "tournament": t,
+        "user": user,
+        "played_on": t.played_on,
+        "options": {},
+        "money_rate": t.money_rate,
+    }
     with pytest.raises(InvalidInput) as refused:
         tournaments.tournament_update(name="Cupabend", settings={**t.settings, "rounds": 4}, **common)
     assert refused.value.field == "settings"

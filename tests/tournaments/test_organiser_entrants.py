@@ -35,7 +35,12 @@ def test_a_second_maier_is_refused_with_a_way_to_tell_them_apart(user):
 def test_the_401st_entrant_is_refused_naming_the_limit(user):
     t = factory.tournament(user, names=[])
     Entrant.objects.bulk_create(
-        Entrant(tournament=t, number=n, name=f"Spieler {n}", player=Player.objects.get_or_create(owner=user, name="P")[0])
+        Entrant(
+            tournament=t,
+            number=n,
+            name=f"Spieler {n}",
+            player=Player.objects.get_or_create(owner=user, name="P")[0],
+        )
         for n in range(1, 401)
     )
     with pytest.raises(InvalidInput) as refused:
@@ -96,7 +101,9 @@ def test_a_withdrawal_keeps_played_rounds_and_a_five_table_plays_at_four(user):
     plan.entrant_withdraw(tournament=factory.fresh(t), user=user, number=leaving.number, after_round=1)
     leaving.refresh_from_db()
     assert leaving.status == "withdrawn" and leaving.left_after_round == 1
-    assert leaving.seats.filter(round__number=1).exists() and not leaving.seats.filter(round__number=2).exists()
+    assert (
+        leaving.seats.filter(round__number=1).exists() and not leaving.seats.filter(round__number=2).exists()
+    )
     five.refresh_from_db()
     assert five.size == 4 and five.seats.count() == 4 and five.hands_target == 16
     assert TournamentChange.objects.filter(tournament=t, action="withdraw").count() == 1
@@ -114,8 +121,14 @@ def test_a_four_table_left_with_three_takes_a_player_from_a_five_table(user):
 def test_the_entrants_page_registers_and_shows_a_refusal_beside_the_name(logged_in, user):
     t = factory.tournament(user, names=["Anna"])
     url = reverse("tournament_entrants", args=[t.pk])
-    assert logged_in.post(url, {"action": "add", "name": "Bernd", "place": "Linz", "token": "a1"}).status_code == 302
-    assert logged_in.post(url, {"action": "add", "name": "Bernd", "place": "Linz", "token": "a1"}).status_code == 302
+    assert (
+        logged_in.post(url, {"action": "add", "name": "Bernd", "place": "Linz", "token": "a1"}).status_code
+        == 302
+    )
+    assert (
+        logged_in.post(url, {"action": "add", "name": "Bernd", "place": "Linz", "token": "a1"}).status_code
+        == 302
+    )
     assert list(t.entrants.values_list("name", "place")) == [("Anna", ""), ("Bernd", "Linz")]
     answer = logged_in.post(url, {"action": "add", "name": "Anna", "token": "a2"})
     assert answer.status_code == 400 and "Anna J." in answer.content.decode()

@@ -19,7 +19,9 @@ NAMES = [f"Spieler {n}" for n in range(1, 41)]
 def snapshot(t) -> tuple:
     return (
         list(Round.objects.filter(tournament=t).values_list("number", "status", "draw")),
-        list(TableRound.objects.filter(round__tournament=t).values_list("pk", "size", "status", "link_token")),
+        list(
+            TableRound.objects.filter(round__tournament=t).values_list("pk", "size", "status", "link_token")
+        ),
         list(TableSeat.objects.filter(round__tournament=t).values_list("table_id", "entrant_id", "position")),
         TournamentChange.objects.filter(tournament=t).count(),
     )
@@ -87,7 +89,10 @@ def test_a_round_is_released_only_when_the_one_before_is_complete_naming_the_ope
     first = factory.tables(t, 1)
     assert {table.status for table in first} == {"open"}
     table_1 = first[0]
-    sums = {s.entrant.number: factory.EXAMPLE_SUMS[0][s.entrant.name] for s in table_1.seats.select_related("entrant")}
+    sums = {
+        s.entrant.number: factory.EXAMPLE_SUMS[0][s.entrant.name]
+        for s in table_1.seats.select_related("entrant")
+    }
     desk.desk_enter(tournament=factory.fresh(t), user=user, table_id=table_1.pk, sums=sums)
     before = snapshot(t)
     with pytest.raises(InvalidInput) as refused:
@@ -142,7 +147,9 @@ def test_a_swap_between_tables_moves_both_at_once(user):
 
 
 def seat(t, table: int, position: int) -> int:
-    found = TableSeat.objects.get(round__tournament=t, round__number=1, table__number=table, position=position)
+    found = TableSeat.objects.get(
+        round__tournament=t, round__number=1, table__number=table, position=position
+    )
     return found.entrant.number
 
 

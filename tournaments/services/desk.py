@@ -19,9 +19,9 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from scoring import services as scoring
 from scoring.engine import HandType
 from scoring.engine.types import invalid
-from scoring import services as scoring
 from scoring.models import Hand, Session
 from tournaments.models import Round, TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results

@@ -117,6 +117,14 @@ def _byes_so_far(tournament: Tournament, before: int) -> dict[int, int]:
 
 
 def _create_tables(tournament: Tournament, round_: Round, tables: Sequence[Sequence[int]], seed: str) -> None:
+    dealers = [int(rules.first_dealer(seed, round_.number, t, len(n))) for t, n in enumerate(tables, 1)]
+    store_tables(tournament, round_, tables, dealers)
+
+
+def store_tables(
+    tournament: Tournament, round_: Round, tables: Sequence[Sequence[int]], dealers: Sequence[int]
+) -> None:
+    """The round's tables (start numbers in seat order) and their first dealers (seat positions)."""
     entrants = {e.number: e for e in tournament.entrants.all()}
     status = TableRound.Status.OPEN if round_.status in RELEASED else TableRound.Status.WAITING
     for index, numbers in enumerate(tables, 1):
@@ -125,7 +133,7 @@ def _create_tables(tournament: Tournament, round_: Round, tables: Sequence[Seque
             number=index,
             size=len(numbers),
             hands_target=target(tournament, len(numbers)),
-            first_dealer=int(rules.first_dealer(seed, round_.number, index, len(numbers))),
+            first_dealer=dealers[index - 1],
             link_token=new_link_token(),
             short_code=new_short_code(tournament),
             status=status,

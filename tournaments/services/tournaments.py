@@ -24,7 +24,7 @@ from django.utils.translation import gettext_noop
 
 from club.models import Group
 from scoring.engine import InvalidInput
-from scoring.engine.schema import clean, dump, name_problem
+from scoring.engine.schema import clean, name_problem
 from scoring.engine.types import invalid
 from scoring.games import registry
 from scoring.services import options_json
@@ -218,9 +218,15 @@ def check_options(variant: str, given: Mapping[str, Any]) -> dict[str, Any]:
         if key in given and given[key] != value:
             raise invalid(f"options.{key}", gettext_noop("is fixed for a tournament: no"))
     game = registry()[variant]
-    values = clean(game.option_fields, {**given, **forced}, (), "options.")
-    stored = dump(game.option_fields, values, defaults=True)
-    return options_json(game.parse_options(stored, ()))
+    values = {**given, **forced}
+    shown = {f.name for f in game.option_fields}
+    clean(game.option_fields, {k: v for k, v in values.items() if k in shown}, (), "options.")
+    try:
+        return options_json(game.parse_options(values, ()))  # and what no form shows (game_values, …)
+    except InvalidInput as error:
+        raise InvalidInput(
+            error.field if error.field.startswith("options.") else f"options.{error.field}", error.line
+        ) from None
 
 
 def _name(value: str) -> str:
@@ -356,7 +362,7 @@ def tournament_create(
     variant: str = "koenigrufen",
     options: Mapping[str, Any] | None = None,
     settings: Mapping[str, Any] | None = None,
-    money_rate: Decimal | None | str = "default",
+    money_rate: Decimal | str | None = "default",
     group: Group | None = None,
     cup: Cup | None = None,
     cup_final: bool = False,

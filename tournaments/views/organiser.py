@@ -25,7 +25,7 @@ from scoring.schema_forms import SchemaForm
 from scoring.services import form_defaults, rules_form_initial
 from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
-from tournaments.services import desk, entrants, plan, printouts, tournaments
+from tournaments.services import desk, entrants, plan, printouts, tournament_files, tournaments
 from tournaments.services.tournaments import FORCED_OPTIONS, GAMES
 
 
@@ -321,7 +321,12 @@ def tournament_round(request: Request, tid: int, number: int) -> HttpResponse:
 
 def _round_change(request: Request, t: Tournament, number: int) -> None:
     posted, token = request.POST, posted_token(request)
-    common: dict[str, Any] = {"tournament": t, "user": request.user, "round_number": number, "client_token": token}
+    common: dict[str, Any] = {
+        "tournament": t,
+        "user": request.user,
+        "round_number": number,
+        "client_token": token,
+    }
     try:
         match posted.get("action"):
             case "swap":
@@ -455,7 +460,7 @@ def tournament_card(request: Request, tid: int, number: int) -> HttpResponse:
 @require_GET
 def tournament_export(request: Request, tid: int) -> HttpResponse:
     """The tournament file (§13) as a download."""
-    return _download(printouts.tournament_file(own_tournament(request, tid)))
+    return _download(tournament_files.tournament_file(own_tournament(request, tid)))
 
 
 @login_required
@@ -466,7 +471,7 @@ def tournament_import(request: Request) -> HttpResponse:
     if request.method == "POST":
         upload = request.FILES.get("file")
         try:
-            created = printouts.tournament_import(
+            created = tournament_files.tournament_import(
                 owner=request.user, data=upload.read(200_001) if upload else b""
             )
         except InvalidInput as refusal:
