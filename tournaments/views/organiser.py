@@ -14,11 +14,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from plumbing.qr import qr_svg
 from plumbing.requests import Request, posted_token, whole
 from scoring.engine import InvalidInput
+from scoring.engine.types import invalid
 from scoring.games import registry
 from scoring.presentation import render_line
 from scoring.schema_forms import SchemaForm
@@ -50,6 +52,10 @@ def refuse(form: Any, error: InvalidInput) -> None:
     """A service's refusal beside the input it names (or above the form)."""
     field = error.field if error.field in form.fields else None
     form.add_error(field, render_line(error.line))
+
+
+def unknown_action() -> InvalidInput:
+    return invalid("action", gettext_noop("not an action of this page"))
 
 
 def _game(variant: str) -> Any:
@@ -221,7 +227,7 @@ def tournament_status(request: Request, tid: int) -> HttpResponse:
         elif action in STATUS_ACTIONS:
             STATUS_ACTIONS[action](tournament=t, user=request.user, client_token=token)
         else:
-            raise Http404("no such action")
+            raise unknown_action()
     except InvalidInput as error:
         refused(request, error)
     return redirect("tournament_detail", tid=t.pk)
@@ -291,7 +297,7 @@ def _entrant_action(request: Request, t: Tournament, action: str, form: EntrantF
                 client_token=token,
             )
         else:
-            raise Http404("no such action")
+            raise unknown_action()
     except InvalidInput as error:
         refuse(form, error) if action == "add" else refused(request, error)
         return action != "add"
@@ -347,7 +353,7 @@ def _round_change(request: Request, t: Tournament, number: int) -> None:
                     **common,
                 )
             case _:
-                raise Http404("no such action")
+                raise unknown_action()
     except InvalidInput as error:
         refused(request, error)
 
@@ -415,7 +421,7 @@ def _table_action(request: Request, t: Tournament, table: TableRound) -> str | N
         elif action == "reissue":
             desk.table_reissue(**common)
         else:
-            raise Http404("no such action")
+            raise unknown_action()
     except InvalidInput as error:
         return render_line(error.line)
     return None
