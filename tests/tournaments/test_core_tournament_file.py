@@ -466,7 +466,7 @@ def test_the_apps_builder_writes_the_same_file():
                 {
                     "players": ["Emil", "Fritz", "Grete", "Heidi"],
                     "dealer": "Grete",
-                    "sums": {"Emil": Fraction(31), "Fritz": -12, "Grete": -40, "Heidi": 21},
+                    "sums": {"Emil": Fraction(31), "Fritz": Decimal(-12), "Grete": -40, "Heidi": 21},
                 },
             ]
         ],

@@ -816,7 +816,9 @@ def _table(table: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"players": list(table["players"]), "dealer": table["dealer"]}
     if "sums" in table:
         out["sums"] = {
-            name: points_to_json(Fraction(value)) if isinstance(value, int | float | Fraction) else value
+            name: points_to_json(Fraction(value))
+            if isinstance(value, int | float | Fraction | Decimal)
+            else value
             for name, value in table["sums"].items()
         }
     else:
