@@ -18,7 +18,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="tournament_table_hand_edit_preview",
     ),
     path("t/<str:token>/hands/<id:hand_id>/delete/", table.hand_delete, name="tournament_table_hand_delete"),
-    path("t/<str:token>/hands/<id:hand_id>/restore/", table.hand_restore, name="tournament_table_hand_restore"),
+    path(
+        "t/<str:token>/hands/<id:hand_id>/restore/", table.hand_restore, name="tournament_table_hand_restore"
+    ),
     path("t/<str:token>/seats/", table.seats, name="tournament_table_seats"),
     path("t/<str:token>/handover/", table.handover, name="tournament_table_handover"),
     path("t/<str:token>/signoff/", table.signoff, name="tournament_table_signoff"),

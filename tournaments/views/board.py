@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from plumbing import caching
 from plumbing.qr import qr_svg
+from plumbing.requests import Request
 from scoring.presentation import number
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
 from tournaments.services import results
@@ -47,14 +48,14 @@ def _limited(token: str) -> HttpResponse | None:
     return HttpResponse(text, status=429, headers={"Retry-After": "60"})
 
 
-def _gone(request: HttpRequest) -> HttpResponse:
+def _gone(request: Request) -> HttpResponse:
     if request.htmx:
         return HttpResponseStopPolling(render(request, "tournaments/board/gone.html#gone").content)
     return render(request, "tournaments/board/gone.html", status=410)
 
 
 @require_GET
-def board(request: HttpRequest, token: str) -> HttpResponse:
+def board(request: Request, token: str) -> HttpResponse:
     """The board, or the hall screen (``?screen=1``); a poll (``since``) with
     nothing changed is answered 204 before anything else is read."""
     tournament = board_of(token)
@@ -243,7 +244,7 @@ class CardRound:
 
 
 @require_GET
-def player_card(request: HttpRequest, token: str, number: int) -> HttpResponse:
+def player_card(request: Request, token: str, number: int) -> HttpResponse:
     """One entrant: per round his table, seat, opponents, hands played, round
     result, money, Kontra cash and table rank; his total and place (§6)."""
     tournament = board_of(token)
@@ -254,21 +255,23 @@ def player_card(request: HttpRequest, token: str, number: int) -> HttpResponse:
     entrant = Entrant.objects.filter(tournament=tournament, number=number).first()
     if entrant is None:
         return render(request, "tournaments/board/gone.html#missing", status=404)
-    table = results.standings(tournament)
+    row = results.standings(tournament).row_of(entrant.number)
     context = {
         "tournament": tournament,
         "token": token,
         "entrant": entrant,
-        "row": table.row_of(entrant.number),
+        "row": row,
         "rounds": card_rounds(entrant),
-        "total": figure(table.row_of(entrant.number).total if table.row_of(entrant.number) else 0),
+        "total": figure(row.total if row is not None else 0),
     }
     return render(request, "tournaments/board/player.html", context)
 
 
 def card_rounds(entrant: Entrant) -> list[CardRound]:
     found = {r.round_id: r for r in RoundResult.objects.filter(entrant=entrant).select_related("round")}
-    seats = list(TableSeat.objects.filter(entrant=entrant).select_related("round", "table").order_by("round__number"))
+    seats = list(
+        TableSeat.objects.filter(entrant=entrant).select_related("round", "table").order_by("round__number")
+    )
     others: dict[int, list[str]] = defaultdict(list)
     for table_id, name in (
         TableSeat.objects.filter(table__in=[s.table_id for s in seats])

@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -89,8 +90,8 @@ def table_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     return answer
 
 
-GONE = "This table link no longer works: the organiser has issued a new one."
-NOT_RELEASED = "Round %(round)s is not released yet."
+GONE = gettext_noop("This table link no longer works: the organiser has issued a new one.")
+NOT_RELEASED = gettext_noop("Round %(round)s is not released yet.")
 
 
 def phone_of(request: HttpRequest) -> str:
@@ -104,7 +105,7 @@ def place_of(request: HttpRequest, table: TableRound, *, right: Right) -> Place:
         session=session,
         right=right,
         links=HandLinks(TABLE_LINKS, (table.link_token,)),
-        user=user,  # type: ignore[arg-type]
+        user=user,
         device=tables.device_label(phone_of(request)),
         title=tables.title(table),
     )
@@ -134,7 +135,11 @@ def _watching(table: TableRound) -> str:
 def _refusal(request: HttpRequest, table: TableRound, reason: str) -> HttpResponse:
     if from_outbox(request):
         return refused(reason, status=403)
-    context = {"table": table, "reason": reason, "sheet_url": reverse("tournament_table", args=[table.link_token])}
+    context = {
+        "table": table,
+        "reason": reason,
+        "sheet_url": reverse("tournament_table", args=[table.link_token]),
+    }
     return render(request, "tournaments/table/refused.html", context, status=403)
 
 
@@ -248,7 +253,11 @@ def hand_detail(request: Request, table: TableRound, hand_id: int) -> HttpRespon
 @table_view
 def hand_edit(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
     place = writer(request, table)
-    return place if isinstance(place, HttpResponse) else hand_pages.edit_hand(request, _hand(table, hand_id), place)
+    return (
+        place
+        if isinstance(place, HttpResponse)
+        else hand_pages.edit_hand(request, _hand(table, hand_id), place)
+    )
 
 
 @tells_the_outbox
@@ -256,7 +265,11 @@ def hand_edit(request: Request, table: TableRound, hand_id: int) -> HttpResponse
 @table_view
 def hand_delete(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
     place = writer(request, table)
-    return place if isinstance(place, HttpResponse) else hand_pages.delete_hand(request, _hand(table, hand_id), place)
+    return (
+        place
+        if isinstance(place, HttpResponse)
+        else hand_pages.delete_hand(request, _hand(table, hand_id), place)
+    )
 
 
 @require_POST
@@ -300,7 +313,9 @@ def handover(request: Request, table: TableRound) -> HttpResponse:
     try:
         if request.POST.get("action") == "code":
             code = tables.handover_code(table, phone_of(request))
-            return render(request, "tournaments/table/handover.html", {"table": table, "code": code, "sheet_url": sheet})
+            return render(
+                request, "tournaments/table/handover.html", {"table": table, "code": code, "sheet_url": sheet}
+            )
         tables.take_over(table, phone_of(request), request.POST.get("code", ""))
     except tables.TableRefused as refusal:
         context = {"table": table, "reason": refusal.reason, "sheet_url": sheet}
@@ -340,7 +355,9 @@ def _signoff_page(request: HttpRequest, table: TableRound, *, error: str, field:
     sums = results.table_sums(table)
     organiser = tables.is_organiser(table.round.tournament, request.user)
     state = tables.claim_of(table, phone_of(request))
-    may_sign = not table.is_locked and not tables.awaits_organiser(table) and (state.mine or state.free or organiser)
+    may_sign = (
+        not table.is_locked and not tables.awaits_organiser(table) and (state.mine or state.free or organiser)
+    )
     ready = sums.played >= table.hands_target or organiser
     context = {
         "table": table,
@@ -350,7 +367,9 @@ def _signoff_page(request: HttpRequest, table: TableRound, *, error: str, field:
         "money": [(name, sums.money[name]) for name in sums.names] if sums.money else [],
         "transfers": sums.transfers,
         "kontra": sums.kontra,
-        "kontra_rows": [(name, sums.kontra.amounts.get(name, ZERO)) for name in sums.names] if sums.kontra else [],
+        "kontra_rows": [(name, sums.kontra.amounts.get(name, ZERO)) for name in sums.names]
+        if sums.kontra
+        else [],
         "played": sums.played,
         "mode": tables.signoff_mode(table),
         "players": list(sums.names),
