@@ -167,7 +167,7 @@ def test_standings_are_read_once_per_version(user):
     results.bump(tournament)
     with CaptureQueriesContext(connection) as queries:
         results.standings(tournament)
-    assert len(queries) == 3  # results, entrants, tables: built again for the new version
+    assert len(queries) == 4  # results, entrants, tables, seats: built again for the new version
 
 
 def test_byes_count_zero_fillers_are_not_ranked(user):

@@ -26,7 +26,7 @@ def test_the_session_is_opened_once_with_the_tournaments_game_players_and_target
     session = tables.open_table(table)
     assert tables.open_table(day.table(2)).pk == session.pk
     assert Session.objects.filter(tournament_table__isnull=False).count() == 1
-    assert session.name == "Cupabend · Round 1 · Table 2"
+    assert session.name == "Cupabend · Runde 1 · Tisch 2"
     assert session.variant == "koenigrufen"
     assert session.options["kontra_in_score"] is False and session.options["doubled_radl"] is False
     assert session.options["tariff"] == "ooe_2023"
@@ -100,7 +100,7 @@ def test_a_managed_sessions_settings_are_refused(user):
             change()
     session.refresh_from_db()
     assert (session.name, session.closed_at, session.deleted_at) == (
-        "Cupabend · Round 1 · Table 1",
+        "Cupabend · Runde 1 · Tisch 1",
         None,
         None,
     )

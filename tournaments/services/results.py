@@ -118,7 +118,7 @@ def table_sums(table: TableRound, seats: Sequence[TableSeat] | None = None) -> T
                 kontra.append(money_rules.kontra_points(schrift, paid))
             else:
                 kontra.append(dict.fromkeys(names, Fraction(0)))
-    cash = money_rules.kontra_cash(kontra, rate, mode) if kontra or rate is not None else None
+    cash = money_rules.kontra_cash(kontra, rate, mode) if kontra else None
     money = money_rules.table_money(sums, rate) if sum(sums.values(), Fraction(0)) == 0 else None
     if money is not None and cash is not None and cash.with_round:
         money = {name: amount + cash.with_round.get(name, Decimal(0)) for name, amount in money.items()}
@@ -300,7 +300,8 @@ def standings(tournament: Tournament) -> Standings:
 
 
 def build_standings(tournament: Tournament) -> Standings:
-    """The standings from ``RoundResult`` rows (one query) and the entrants (one query)."""
+    """The standings from ``RoundResult`` rows (one query), the entrants, the
+    tables' states and who sits in a running round (one query each)."""
     results = list(
         RoundResult.objects.filter(tournament=tournament).values(
             "round__number", "entrant_id", "points", "counted", "table_rank", "bye"
@@ -310,11 +311,16 @@ def build_standings(tournament: Tournament) -> Standings:
     tables = list(
         TableRound.objects.filter(round__tournament=tournament).values_list("status", "round__status")
     )
+    seated_now = set(
+        TableSeat.objects.filter(
+            round__tournament=tournament, round__status__in=[Round.Status.RELEASED, Round.Status.COMPLETE]
+        ).values_list("entrant_id", "round__number")
+    )
     rounds = int(setting(tournament, "rounds"))
     found: dict[tuple[int, int], Mapping[str, Any]] = {
         (r["entrant_id"], r["round__number"]): r for r in results
     }
-    per_entrant = {e.pk: _cells(e, rounds, found) for e in entrants}
+    per_entrant = {e.pk: _cells(e, rounds, found, seated_now) for e in entrants}
     ranked = [e for e in entrants if e.kind != Entrant.Kind.FILLER]
     below = setting(tournament, "withdrawn") == "below_finishers"
     points_per_rank = setting(tournament, "rank_points") or []
@@ -356,14 +362,17 @@ def build_standings(tournament: Tournament) -> Standings:
 
 
 def _cells(
-    entrant: Entrant, rounds: int, found: Mapping[tuple[int, int], Mapping[str, Any]]
+    entrant: Entrant,
+    rounds: int,
+    found: Mapping[tuple[int, int], Mapping[str, Any]],
+    seated_now: set[tuple[int, int]],
 ) -> tuple[list[Cell], tuple[int | None, ...]]:
     cells: list[Cell] = []
     ranks: list[int | None] = []
     for number in range(1, rounds + 1):
         row = found.get((entrant.pk, number))
         if row is None:
-            cells.append(Cell(None, "–"))
+            cells.append(Cell(None, "…" if (entrant.pk, number) in seated_now else "–"))
             ranks.append(None)
         elif row["bye"]:
             cells.append(Cell(None, "", bye=True))

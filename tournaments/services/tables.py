@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from scoring import services as scoring
@@ -123,7 +124,11 @@ def _session_for(table: TableRound) -> Session:
 
 def session_name(table: TableRound) -> str:
     """ "<tournament> · Runde r · Tisch t", within a session name's 80 characters."""
-    tail = _(" · Round %(round)s · Table %(table)s") % {"round": table.round.number, "table": table.number}
+    with translation.override(settings.LANGUAGE_CODE):  # stored: in the app's first language
+        tail = _(" · Round %(round)s · Table %(table)s") % {
+            "round": table.round.number,
+            "table": table.number,
+        }
     return table.round.tournament.name[: 80 - len(tail)] + tail
 
 
