@@ -79,9 +79,8 @@ def test_cup_points_of_the_top_five_under_each_scheme(user, scheme, points):
 def test_round_1_table_1_money_and_transfers(user):
     t = factory.play_example(user)
     table = TableRound.objects.get(round__tournament=t, round__number=1, number=1)
-    results = {
-        r.entrant.name: r.money for r in RoundResult.objects.filter(table=table).select_related("entrant")
-    }
+    rows = RoundResult.objects.filter(table=table).select_related("entrant")
+    results = {r.entrant.name: r.money or Decimal(0) for r in rows}
     assert results == {
         "Erika": Decimal("9.20"),
         "Hans": Decimal("-3.10"),

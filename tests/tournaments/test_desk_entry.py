@@ -114,9 +114,11 @@ def test_ending_a_table_early_counts_the_sums_so_far_and_closes_its_session(user
     assert table.status == "ended" and table.end_reason == "Zeit"
     rows = RoundResult.objects.filter(table=table)
     assert all(r.counted and r.hands_played == 1 for r in rows) and sum(r.points for r in rows) == 0
-    assert Session.objects.get(pk=table.session_id).closed_at is not None
+    session = Session.objects.get(tournament_table=table)
+    assert session.closed_at is not None
     desk.table_open(tournament=t, user=user, table_id=table.pk, reason="weiter")
-    assert Session.objects.get(pk=table.session_id).closed_at is None
+    session.refresh_from_db()
+    assert session.closed_at is None
 
 
 def test_a_table_of_a_round_not_released_takes_no_desk_entry(user):

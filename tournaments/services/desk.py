@@ -71,12 +71,16 @@ def _points(number: int, raw: object, halves: bool) -> Decimal:
 
 def _lock_session(table: TableRound, user: User) -> None:
     """A locked table's session takes no more hands (as at a sign-off)."""
+    if table.session_id is None:
+        return
     session = Session.objects.filter(pk=table.session_id, closed_at__isnull=True).first()
     if session is not None:
         scoring.session_close(session=session, user=user, managing=True)
 
 
 def _unlock_session(table: TableRound, user: User) -> None:
+    if table.session_id is None:
+        return
     session = Session.objects.filter(pk=table.session_id, closed_at__isnull=False).first()
     if session is not None:
         scoring.session_reopen(session=session, user=user, managing=True)
