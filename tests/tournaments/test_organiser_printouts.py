@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 
 from tests.tournaments import factory
@@ -16,6 +17,13 @@ from tournaments.models import TableRound, TournamentChange
 from tournaments.services import desk, printouts, tournaments
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def german():
+    """The printouts in the app's first language, whatever an earlier test left active."""
+    with translation.override("de"):
+        yield
 
 
 def text_of(data: bytes) -> tuple[int, str]:
@@ -41,7 +49,9 @@ def test_a_five_tables_slip_says_who_deals_and_sits_out_in_each_hand(user):
     slip = printouts._slip(five, "")
     names = [s.entrant.name for s in five.seats.order_by("position")]
     assert len(slip.rows) == 20
-    assert [dealer for _, dealer in slip.rows[:6]] == [names[(five.first_dealer - 1 + h) % 5] for h in range(6)]
+    assert [dealer for _, dealer in slip.rows[:6]] == [
+        names[(five.first_dealer - 1 + h) % 5] for h in range(6)
+    ]
     _, text = text_of(printouts.table_slips(t, table_id=five.pk).data)
     assert "Geber (setzt aus)" in text
 
@@ -52,6 +62,13 @@ def test_the_seating_plan_lists_everyone_a_to_z_with_a_table_per_round(user):
     assert [line.entrant.name for line in lines] == sorted(factory.EXAMPLE_NAMES)
     erika = next(line for line in lines if line.entrant.name == "Erika")
     assert erika.tables == ("1", "1", "1")
+    first_round, tables = per_round[0]
+    assert first_round.number == 1 and [s.entrant.name for s in tables[0][1]] == [
+        "Erika",
+        "Hans",
+        "Bernd",
+        "Anna",
+    ]
     _, text = text_of(printouts.plan_pdf(t).data)
     assert "Sitzplan" in text and "Runde 3" in text
 
@@ -107,7 +124,9 @@ def test_ending_a_table_and_making_final_are_done_once_however_often_sent(user):
     factory.release(t)
     table = factory.tables(t, 1)[0]
     for _ in range(3):
-        desk.table_end(tournament=factory.fresh(t), user=user, table_id=table.pk, reason="Zeit", client_token="end-1")
+        desk.table_end(
+            tournament=factory.fresh(t), user=user, table_id=table.pk, reason="Zeit", client_token="end-1"
+        )
     assert TournamentChange.objects.filter(tournament=t, action="end").count() == 1
     done = factory.play_example(user)
     for _ in range(3):
