@@ -185,3 +185,15 @@ def test_the_desk_page_refuses_a_wrong_sum_with_the_difference_and_keeps_what_wa
     assert "Sum +4: check the sheet" in html and 'value="49"' in html
     table.refresh_from_db()
     assert table.status == "open"
+
+
+def test_the_board_link_is_shown_renewed_and_taken_away(logged_in, user):
+    t = released(user)
+    old = t.board_token
+    html = logged_in.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert reverse("tournament_board", args=[old]) in html and "?screen=1" in html
+    logged_in.post(reverse("tournament_board_link", args=[t.pk]))
+    new = factory.fresh(t).board_token
+    assert new and new != old
+    logged_in.post(reverse("tournament_board_link", args=[t.pk]), {"action": "unshare"})
+    assert factory.fresh(t).board_token is None

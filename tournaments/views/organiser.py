@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -27,7 +28,7 @@ from scoring.schema_forms import SchemaForm
 from scoring.services import form_defaults, rules_form_initial
 from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
-from tournaments.services import desk, entrants, plan, printouts, tournament_files, tournaments
+from tournaments.services import desk, entrants, plan, printouts, results, tournament_files, tournaments
 from tournaments.services.tournaments import FORCED_OPTIONS, GAMES
 
 
@@ -172,8 +173,17 @@ def tournament_detail(request: Request, tid: int) -> HttpResponse:
     )
     context = {"tournament": t, "control": state, "seed_form": SeedForm(), "here": "control"}
     context["complaint_until"] = tournaments.complaint_until(t)
+    context["board"] = _board_link(request, t)
     context["entrant_count"] = t.entrants.count()
     return render(request, template, context)
+
+
+def _board_link(request: Request, t: Tournament) -> dict[str, str] | None:
+    """The board's link for the players' phones and the hall screen, with its QR code."""
+    if not t.board_token:
+        return None
+    url = request.build_absolute_uri(reverse("tournament_board", args=[t.board_token]))
+    return {"url": url, "qr": qr_svg(url, label=_qr_label()), "screen": f"{url}?screen=1"}
 
 
 @login_required
@@ -230,6 +240,18 @@ def tournament_status(request: Request, tid: int) -> HttpResponse:
             raise unknown_action()
     except InvalidInput as error:
         refused(request, error)
+    return redirect("tournament_detail", tid=t.pk)
+
+
+@login_required
+@require_POST
+def tournament_board_link(request: Request, tid: int) -> HttpResponse:
+    """A new board link (the old one answers 410), or none: the board is not shared."""
+    t = own_tournament(request, tid)
+    if request.POST.get("action") == "unshare":
+        results.board_unshare(t)
+    else:
+        results.board_share(t)
     return redirect("tournament_detail", tid=t.pk)
 
 
