@@ -139,3 +139,28 @@ def test_access(world, name, method, role):
         assert snapshot() == before
     else:
         assert status in (200, 204, 302, 400)
+
+
+GARBAGE = [
+    {},
+    {"action": "desk", "sum_1": "1e999", "sum_5": "NaN"},
+    {"action": "swap", "first": "-1", "second": "99999999999999999999"},
+    {"action": "move", "number": "abc", "table": ""},
+    {"action": "seat", "number": "1", "table": "1", "instead_of": "x"},
+    {"action": "withdraw", "number": "1", "after_round": "77"},
+    {"action": "roster", "names": ["", "\x00"]},
+    {"action": "add", "name": "A" * 500, "place": "\u202e"},
+    {"action": "edit", "number": "1", "name": "", "place": ""},
+    {"action": "reopen", "reason": ""},
+    {"action": "redraw", "round": "0", "seed": "12ab56"},
+    {"seed": "9999999", "rounds": "1000", "hands_at_four": "-1", "money_rate": "x", "name": ""},
+    {"player": "1", "into": "1"},
+]
+
+
+@pytest.mark.parametrize("data", GARBAGE)
+def test_bad_input_to_any_page_is_refused_without_an_error(world, data):
+    browser = client(world, "owner")
+    for name, (kind, args) in MATRIX.items():
+        answer = browser.post(reverse(name, args=args(world)), data)
+        assert answer.status_code < 500, (name, data)

@@ -500,7 +500,7 @@ def tournament_import(request: Request) -> HttpResponse:
         upload = request.FILES.get("file")
         try:
             created = tournament_files.tournament_import(
-                owner=request.user, data=upload.read(200_001) if upload else b""
+                owner=request.user, data=upload.read(tournament_files.MOST_BYTES + 1) if upload else b""
             )
         except InvalidInput as refusal:
             error = f"{refusal.field}: {render_line(refusal.line)}"
