@@ -17,6 +17,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
@@ -73,7 +74,7 @@ def board(request: Request, token: str) -> HttpResponse:
         "token": token,
         "standings": table,
         "round_heads": [_("R%(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
-        "progress": progress(tournament),
+        "progress": SimpleLazyObject(lambda: progress(tournament)),
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
     }
@@ -85,21 +86,9 @@ def board(request: Request, token: str) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:40]
     context["query"] = query
     context["found"] = find_seats(tournament, query) if query else []
-    context["plan"] = SimpleLazy(lambda: seating_plan(tournament))
+    context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
     template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
     return render(request, template, context)
-
-
-class SimpleLazy:
-    """Drawn only when the kept board fragment is missing (``{% cache %}``)."""
-
-    def __init__(self, build: Any) -> None:
-        self._build, self._value = build, None
-
-    def __iter__(self) -> Any:
-        if self._value is None:
-            self._value = self._build()
-        return iter(self._value)  # type: ignore[call-overload]
 
 
 # --------------------------------------------------------------------------
