@@ -17,7 +17,32 @@ from scoring.models import Player
 from tournaments.models import Entrant, Round, TableRound, TableSeat, Tournament
 from tournaments.services import tables
 
-NAMES = ["Anna", "Bernd", "Christa", "Dieter", "Erika", "Franz", "Gerti", "Hans", "Ida", "Josef", "Karin", "Leo", "Maria", "Norbert", "Olga", "Paul", "Rosa", "Sepp", "Theresa", "Udo", "Vroni", "Walter", "Xaver", "Zita"] + [f"Player {n}" for n in range(25, 401)]
+NAMES = [
+    "Anna",
+    "Bernd",
+    "Christa",
+    "Dieter",
+    "Erika",
+    "Franz",
+    "Gerti",
+    "Hans",
+    "Ida",
+    "Josef",
+    "Karin",
+    "Leo",
+    "Maria",
+    "Norbert",
+    "Olga",
+    "Paul",
+    "Rosa",
+    "Sepp",
+    "Theresa",
+    "Udo",
+    "Vroni",
+    "Walter",
+    "Xaver",
+    "Zita",
+] + [f"Player {n}" for n in range(25, 401)]
 
 
 # Erika's Besserrufer with Bernd, Pagat announced and made, kontra'd (TOURNAMENTS.md §9):

@@ -37,7 +37,7 @@ def signed_day(user, tables_count: int = 2):
 
 
 def test_the_board_ranks_counted_tables_and_links_each_players_card(user):
-    day, token = signed_day(user)
+    _day, token = signed_day(user)
     html = phone().get(reverse("tournament_board", args=[token])).content.decode()
     assert "2 of 2 tables done" in html
     ranking = html[html.index('id="ranking"') :]
@@ -100,7 +100,7 @@ def test_an_unshared_board_answers_410_and_stops_a_poll(user):
 
 
 def test_the_player_card(user):
-    day, token = signed_day(user)
+    _day, token = signed_day(user)
     html = phone().get(reverse("tournament_player_card", args=[token, 1])).content.decode()
     assert "Table 1, seat 1" in html and "Bernd, Christa, Dieter" in html
     assert "Place 1" in html
@@ -148,8 +148,8 @@ def test_the_hall_is_sized_for_the_screen_height():
     css = CSS.read_text(encoding="utf-8")
     body = re.search(r"body\.hall \{([^}]*)\}", css)
     assert body and "font-size: 5.5vh" in body.group(1)
-    assert "font-size: 1.3em" in re.search(r"\.hall-title \{([^}]*)\}", css).group(1)  # type: ignore[union-attr]
-    assert "tabular-nums" in re.search(r"\.hall-table \{([^}]*)\}", css).group(1)  # type: ignore[union-attr]
+    assert "font-size: 1.3em" in re.search(r"\.hall-title \{([^}]*)\}", css).group(1)
+    assert "tabular-nums" in re.search(r"\.hall-table \{([^}]*)\}", css).group(1)
     assert ".hall-row.changed" in css
 
 
