@@ -59,6 +59,7 @@ def test_a_running_round_shows_dots_and_the_tables_progress(user):
         phone().get(reverse("tournament_board", args=[token]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     )
     assert "0 von 2 Tischen fertig; Tisch 1: Spiel 0 von 16" in german and "vorläufig" in german
+    assert '<span class="muted tie">(Los)</span>' in german  # all at 0: the lots decide
 
 
 def test_the_name_search_says_where_one_sits(user):
