@@ -15,11 +15,12 @@ from django.urls import URLPattern, reverse
 from scoring import services as scoring
 from scoring.models import Hand, Seat, Session
 from tests.tournaments.table_support import claimed_phone, phone, rufer, tournament_day
+from tests.tournaments.table_support import in_english as in_english
 from tournaments import public_urls
 from tournaments.models import RoundResult, TableRound, Tournament, TournamentChange
 from tournaments.services import results, tables
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 # (URL name, what its arguments are); "token" is the visitor's link, "hand" table 1's hand.
 URLS: dict[str, tuple[str, ...]] = {

@@ -87,7 +87,11 @@ def open_table(table: TableRound) -> Session:
     if table.session_id is not None:
         return table.session  # type: ignore[return-value]
     with transaction.atomic():
-        locked = TableRound.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+        locked = (
+            TableRound.objects.select_for_update(of=("self",))
+            .select_related("round__tournament")
+            .get(pk=table.pk)
+        )
         if locked.session_id is None:
             locked.session = _session_for(locked)
             locked.save(update_fields=["session"])
@@ -354,7 +358,9 @@ def _locked(table: TableRound) -> TableRound:
     if table.session_id is not None:
         Session.objects.select_for_update().filter(pk=table.session_id).first()
     return (
-        TableRound.objects.select_for_update().select_related("round__tournament", "session").get(pk=table.pk)
+        TableRound.objects.select_for_update(of=("self",))
+        .select_related("round__tournament", "session")
+        .get(pk=table.pk)
     )
 
 
