@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import translation
 
 from scoring.models import Player
 from tournaments.models import Entrant, Round, TableRound, TableSeat, Tournament
@@ -42,7 +44,7 @@ NAMES = [
     "Walter",
     "Xaver",
     "Zita",
-]
+] + [f"Player {n}" for n in range(25, 401)]
 
 
 # Erika's Besserrufer with Bernd, Pagat announced and made, kontra'd (TOURNAMENTS.md §9):
@@ -66,6 +68,13 @@ def rufer(declarer: str, partner: str, dealer: str) -> dict[str, Any]:
 
 def redeal(dealer: str) -> dict[str, Any]:
     return {"type": "redeal", "dealer": dealer}
+
+
+@pytest.fixture
+def in_english() -> Any:
+    """Services say why in the active language: these tests read English."""
+    with translation.override("en"):
+        yield
 
 
 @dataclass

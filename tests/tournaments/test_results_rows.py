@@ -10,11 +10,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring import services as scoring
+from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import kontra_hand, rufer, tournament_day
 from tournaments.models import RoundResult, TableRound, Tournament
 from tournaments.services import results, tables
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def rows(table: TableRound) -> dict[str, RoundResult]:

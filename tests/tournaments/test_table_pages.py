@@ -13,11 +13,18 @@ from django.utils import timezone
 from scoring import services as scoring
 from scoring.models import Hand, Session
 from scoring.views.common import OUTBOX_HEADER, REFUSED_HEADER
-from tests.tournaments.table_support import claimed_phone, kontra_hand, phone, rufer, tournament_day
+from tests.tournaments.table_support import (
+    claimed_phone,
+    kontra_hand,
+    phone,
+    rufer,
+    tournament_day,
+)
+from tests.tournaments.table_support import in_english as in_english
 from tournaments.models import RoundResult, TableRound
 from tournaments.services import tables
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def url(name: str, table: TableRound, *args: object) -> str:

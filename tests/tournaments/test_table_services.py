@@ -13,11 +13,12 @@ from django.utils import timezone
 from scoring import services as scoring
 from scoring.engine import InvalidInput
 from scoring.models import Hand, Seat, Session
+from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import kontra_hand, redeal, rufer, tournament_day
 from tournaments.models import RoundResult, TableRound, TournamentChange
 from tournaments.services import tables
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def test_the_session_is_opened_once_with_the_tournaments_game_players_and_target(user, other_user):

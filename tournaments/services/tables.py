@@ -87,7 +87,11 @@ def open_table(table: TableRound) -> Session:
     if table.session_id is not None:
         return table.session  # type: ignore[return-value]
     with transaction.atomic():
-        locked = TableRound.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+        locked = (
+            TableRound.objects.select_for_update(of=("self",))
+            .select_related("round__tournament")
+            .get(pk=table.pk)
+        )
         if locked.session_id is None:
             locked.session = _session_for(locked)
             locked.save(update_fields=["session"])
@@ -294,11 +298,7 @@ def sign_off(
     tournament = table.round.tournament
     organiser = is_organiser(tournament, user)
     with transaction.atomic():
-        locked = (
-            TableRound.objects.select_for_update()
-            .select_related("round__tournament", "session")
-            .get(pk=table.pk)
-        )
+        locked = _locked(table)
         if (
             client_token
             and TournamentChange.objects.filter(tournament=tournament, client_token=client_token).exists()
@@ -341,11 +341,7 @@ def confirm_signoff(table: TableRound, user: User) -> TableRound:
     if not is_organiser(table.round.tournament, user):
         raise TableRefused(_("Only the tournament's organisers can confirm a table."))
     with transaction.atomic():
-        locked = (
-            TableRound.objects.select_for_update()
-            .select_related("round__tournament", "session")
-            .get(pk=table.pk)
-        )
+        locked = _locked(table)
         if locked.is_locked:
             return locked
         if not locked.scorer_name:
@@ -353,6 +349,19 @@ def confirm_signoff(table: TableRound, user: User) -> TableRound:
         _signed(locked, user=user, token="")
         results.table_changed(locked)
     return locked
+
+
+def _locked(table: TableRound) -> TableRound:
+    """The table's row locked, its session's first: the order every hand takes
+    (the session's row, then, through ``results.table_changed``, the table's),
+    so a sign-off and a hand sent at the same moment queue, never deadlock."""
+    if table.session_id is not None:
+        Session.objects.select_for_update().filter(pk=table.session_id).first()
+    return (
+        TableRound.objects.select_for_update(of=("self",))
+        .select_related("round__tournament", "session")
+        .get(pk=table.pk)
+    )
 
 
 def _check_signable(table: TableRound, *, cookie: str, organiser: bool) -> None:
@@ -384,11 +393,7 @@ def table_reopen(table: TableRound, user: User, reason: str) -> TableRound:
     if not is_organiser(table.round.tournament, user):
         raise TableRefused(_("Only the tournament's organisers can open a table."))
     with transaction.atomic():
-        locked = (
-            TableRound.objects.select_for_update()
-            .select_related("round__tournament", "session")
-            .get(pk=table.pk)
-        )
+        locked = _locked(table)
         if locked.status != TableRound.Status.SIGNED:
             return locked
         locked.status, locked.signed_at = TableRound.Status.PLAYING, None

@@ -17,7 +17,9 @@ from typing import Any
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
@@ -33,6 +35,18 @@ from tournaments.services import results
 BOARD_PER_MINUTE = 3000
 HALL_ROWS, HALL_MOST = 12, 60
 MINUS = "\u2212"
+# What decided a tie (``core.ranking``'s notes), as the ranking shows it: "(bessere Runde)".
+TIE_NOTES = {
+    "rounds": gettext_noop("better round"),
+    "best_round": gettext_noop("best round"),
+    "table_ranks": gettext_noop("table ranks"),
+    "lots": gettext_noop("lots"),
+    "shared": gettext_noop("shared place"),
+}
+
+
+def tie_note(key: str) -> str:
+    return _(TIE_NOTES[key]) if key in TIE_NOTES else key
 
 
 def board_of(token: str) -> Tournament | None:
@@ -72,8 +86,9 @@ def board(request: Request, token: str) -> HttpResponse:
         "tournament": tournament,
         "token": token,
         "standings": table,
+        "tie_notes": {key: _(text) for key, text in TIE_NOTES.items()},
         "round_heads": [_("R%(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
-        "progress": progress(tournament),
+        "progress": SimpleLazyObject(lambda: progress(tournament)),
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
     }
@@ -85,21 +100,9 @@ def board(request: Request, token: str) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:40]
     context["query"] = query
     context["found"] = find_seats(tournament, query) if query else []
-    context["plan"] = SimpleLazy(lambda: seating_plan(tournament))
+    context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
     template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
     return render(request, template, context)
-
-
-class SimpleLazy:
-    """Drawn only when the kept board fragment is missing (``{% cache %}``)."""
-
-    def __init__(self, build: Any) -> None:
-        self._build, self._value = build, None
-
-    def __iter__(self) -> Any:
-        if self._value is None:
-            self._value = self._build()
-        return iter(self._value)  # type: ignore[call-overload]
 
 
 # --------------------------------------------------------------------------
@@ -261,6 +264,7 @@ def player_card(request: Request, token: str, number: int) -> HttpResponse:
         "token": token,
         "entrant": entrant,
         "row": row,
+        "tie_note": tie_note(row.tie_note) if row is not None and row.tie_note else "",
         "rounds": card_rounds(entrant),
         "total": figure(row.total if row is not None else 0),
     }

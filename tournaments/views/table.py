@@ -1,7 +1,7 @@
 """The table link (``/t/<token>/``): no account, one table-round, nothing else
 (TOURNAMENTS.md §3.1–3.3). The phone that records first claims the table; other
 phones with the link watch read-only. The hand pages are the evenings' own
-(``scoring.views.hands``), reached through a ``Place`` this module resolves from
+(``scoring.hand_pages``), reached through a ``Place`` this module resolves from
 the link instead of from a login.
 """
 
@@ -25,14 +25,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from plumbing import caching
-from plumbing.requests import posted_token
+from plumbing.requests import Request, posted_token
+from scoring import hand_pages
 from scoring.hand_links import HandLinks
+from scoring.hand_pages import Gone, Place, from_outbox, refused, tells_the_outbox
 from scoring.models import Hand
 from scoring.presentation import money
 from scoring.services import Right
 from scoring.sheet_html import sheet_context
-from scoring.views import hands as hand_pages
-from scoring.views.common import Gone, Place, Request, from_outbox, refused, tells_the_outbox
 from tournaments.models import TableRound
 from tournaments.services import results, tables
 
