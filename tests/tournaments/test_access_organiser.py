@@ -161,6 +161,6 @@ GARBAGE = [
 @pytest.mark.parametrize("data", GARBAGE)
 def test_bad_input_to_any_page_is_refused_without_an_error(world, data):
     browser = client(world, "owner")
-    for name, (kind, args) in MATRIX.items():
+    for name, (_kind, args) in MATRIX.items():
         answer = browser.post(reverse(name, args=args(world)), data)
         assert answer.status_code < 500, (name, data)
