@@ -3,6 +3,7 @@ early, opened again after sign-off, confirmed, and its link reissued."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -197,3 +198,12 @@ def test_the_board_link_is_shown_renewed_and_taken_away(logged_in, user):
     assert new and new != old
     logged_in.post(reverse("tournament_board_link", args=[t.pk]), {"action": "unshare"})
     assert factory.fresh(t).board_token is None
+
+
+def test_with_minutes_per_round_the_control_page_says_when_the_round_ends(logged_in, user):
+    t = released(user, settings={"round_minutes": 120})
+    round_ = t.rounds.get(number=1)
+    ends = desk.round_ends(t, round_)
+    assert ends is not None and ends - round_.released_at == timedelta(minutes=120)
+    assert 'id="round-ends"' in logged_in.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    assert desk.round_ends(released(user), round_) is None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth.models import User
@@ -277,6 +278,14 @@ class Control:
     tables: tuple[TableState, ...]
     next_round: Round | None
     done: int  # tables of the round locked
+
+
+def round_ends(tournament: Tournament, round_: Round | None) -> datetime | None:
+    """When a released round's time is up (``round_minutes``): shown, nothing ends by itself (§3.6)."""
+    minutes = tournament.settings.get("round_minutes")
+    if not minutes or round_ is None or round_.released_at is None or round_.status != Round.Status.RELEASED:
+        return None
+    return round_.released_at + timedelta(minutes=minutes)
 
 
 def control(tournament: Tournament, number: int | None = None) -> Control:

@@ -173,7 +173,7 @@ def tournament_detail(request: Request, tid: int) -> HttpResponse:
     )
     context = {"tournament": t, "control": state, "seed_form": SeedForm(), "here": "control"}
     context["complaint_until"] = tournaments.complaint_until(t)
-    context["board"] = _board_link(request, t)
+    context.update(board=_board_link(request, t), round_ends=desk.round_ends(t, state.round))
     context["entrant_count"] = t.entrants.count()
     return render(request, template, context)
 
