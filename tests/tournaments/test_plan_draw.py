@@ -4,7 +4,10 @@ order, a redraw, and the organiser's changes before a table plays (§2.5)."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connections
 
 from scoring.engine import InvalidInput
 from tests.tournaments import factory
@@ -214,3 +217,29 @@ def test_the_last_round_by_standings_seats_the_top_four_at_table_1(user):
     best = sorted(totals, key=lambda n: -totals[n])[:4]
     assert set(factory.table_names(t, 3)[0]) == set(best)
     assert t.rounds.get(number=3).draw["method"] == "by_standings"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_organisers_releasing_at_once_release_one_round(user):
+    t = factory.draw(factory.tournament(user))
+    outcomes: list[str] = []
+    start = threading.Barrier(2)
+
+    def click(token: str) -> None:
+        try:
+            start.wait()
+            plan.round_release(tournament=factory.fresh(t), user=user, client_token=token)
+            outcomes.append("released")
+        except InvalidInput:
+            outcomes.append("refused")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=click, args=(f"click-{n}",)) for n in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused", "released"]
+    assert list(t.rounds.values_list("status", flat=True)) == ["released", "drawn", "drawn"]
+    assert TournamentChange.objects.filter(tournament=t, action="release").count() == 1
