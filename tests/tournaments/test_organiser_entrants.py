@@ -133,3 +133,16 @@ def test_the_entrants_page_registers_and_shows_a_refusal_beside_the_name(logged_
     answer = logged_in.post(url, {"action": "add", "name": "Anna", "token": "a2"})
     assert answer.status_code == 400 and "Anna J." in answer.content.decode()
     assert t.entrants.count() == 2
+
+
+def test_a_late_entrant_left_unseated_stops_the_release_until_he_is_drawn_in(user):
+    t = factory.tournament(user, names=factory.EXAMPLE_NAMES[:8])
+    factory.draw(t)
+    late = entrants.entrant_add(tournament=factory.fresh(t), user=user, name="Spät")
+    with pytest.raises(InvalidInput) as refused:
+        factory.release(t)
+    assert f"start number {late.number}" in str(refused.value)
+    assert factory.fresh(t).rounds.get(number=1).status == "drawn"
+    plan.round_redraw(tournament=factory.fresh(t), user=user, number=1)
+    factory.release(t)
+    assert late.seats.filter(round__number=1).exists()

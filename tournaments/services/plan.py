@@ -258,6 +258,7 @@ def round_release(*, tournament: Tournament, user: User, client_token: str = "")
         before.save(update_fields=["status"])
     if round_.status == Round.Status.PLANNED:
         _draw(row, round_, row.seed)
+    _refuse_unseated(row, round_)
     holes = empty_seats(round_)
     if holes:
         raise invalid(
@@ -271,6 +272,20 @@ def round_release(*, tournament: Tournament, user: User, client_token: str = "")
     audit(row, TournamentChange.Action.RELEASE, user, round_number=round_.number, client_token=client_token)
     changed(row)
     return round_
+
+
+def _refuse_unseated(tournament: Tournament, round_: Round) -> None:
+    """Everyone who plays the round sits at a table of it or has a bye: a late entry
+    is drawn in (redraw) or seated first, never forgotten."""
+    seated = set(round_.seats.values_list("entrant__number", flat=True)) | set(round_.draw.get("byes", []))
+    missing = [e.number for e in active_in(tournament, round_.number) if e.number not in seated]
+    if missing:
+        raise invalid(
+            "round",
+            gettext_noop("start number {numbers} has no seat in round {round}: redraw the round or seat him"),
+            numbers=", ".join(map(str, missing)),
+            round=round_.number,
+        )
 
 
 def _refuse_played(tables: Any, field: str = "round") -> None:
