@@ -192,3 +192,41 @@ def test_the_tournament_list_shows_what_the_user_runs_and_not_others(logged_in, 
     html = logged_in.get(reverse("tournament_list")).content.decode()
     assert mine.name in html and theirs.name not in html
     assert reverse("tournament_list") in logged_in.get(reverse("session_list")).content.decode()
+
+
+def test_a_french_tournament_from_the_page_takes_the_french_defaults(logged_in):
+    page = logged_in.get(reverse("tournament_new", args=["french"]))
+    html = page.content.decode()
+    assert page.status_code == 200 and 'name="kontra_cash"' not in html and 'name="rounds" value="5"' in html
+    data = {
+        "name": "Tournoi libre",
+        "played_on": "2025-11-21",
+        "rounds": "5",
+        "hands_at_four": "4",
+        "money_rate": "",
+        "cup_factor": "1",
+        "complaint_minutes": "15",
+        "options.five_player_split": "taker_double",
+        "options.round_to": "1",
+        **{
+            k: v
+            for k, v in tournaments.defaults("french").items()
+            if k in SETTING_KEYS and k != "kontra_cash"
+        },
+    }
+    answer = logged_in.post(reverse("tournament_new", args=["french"]), data)
+    t = Tournament.objects.get()
+    assert answer.status_code == 302 and t.variant == "french" and t.money_rate is None
+    assert (t.settings["rounds"], t.settings["hands_at_five"], t.settings["kontra_cash"]) == (5, 5, None)
+
+
+def test_after_the_draw_the_settings_page_keeps_the_settings_and_renames(logged_in, user):
+    t = factory.draw(factory.tournament(user))
+    url = reverse("tournament_settings", args=[t.pk])
+    html = logged_in.get(url).content.decode()
+    assert "house rules and settings are fixed" in html and "disabled" in html
+    answer = logged_in.post(
+        url, {"name": "Herbstcup", "played_on": "2025-11-22", "cup_factor": "1", "rounds": "7"}
+    )
+    t = factory.fresh(t)
+    assert answer.status_code == 302 and t.name == "Herbstcup" and t.settings["rounds"] == 3
