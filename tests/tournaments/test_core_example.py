@@ -195,7 +195,7 @@ def test_money_of_round_one_table_one():
 
 def hand_seven():
     """Erika's Besserrufer with Bernd, Pagat announced, made and kontra'd
-    (RULES.md 4.17 a #2), scored by the engine at a cup table."""
+    (docs/rules.md §4.17 a #2), scored by the engine at a cup table."""
     variant = get_variant("koenigrufen")
     players = ("Erika", "Hans", "Bernd", "Anna")
     options = variant.parse_options(

@@ -65,7 +65,8 @@ def test_kontra_points_are_money_minus_schrift_and_zero_without_kontra():
         "a": 0,
         "b": 0,
     }
-    # Piccolo won, D kontra'd: Schrift +6 −2 −2 −2, money +8 −2 −2 −4 (RULES.md 4.17 a #3)
+    assert kontra_points({"a": Fraction(-12), "b": Fraction(12)}, None) == {"a": 0, "b": 0}
+    # Piccolo won, D kontra'd: Schrift +6 −2 −2 −2, money +8 −2 −2 −4 (docs/rules.md §4.17 a #3)
     schrift = dict(zip("ABCD", map(Fraction, (6, -2, -2, -2)), strict=True))
     money = dict(zip("ABCD", map(Fraction, (8, -2, -2, -4)), strict=True))
     assert kontra_points(schrift, money) == {"A": 2, "B": 0, "C": 0, "D": -2}

@@ -49,9 +49,13 @@ def transfers(amounts: Mapping[str, Decimal]) -> list[Payment]:
 
 
 def kontra_points(
-    schrift: Mapping[str, Fraction], money_points: Mapping[str, Fraction]
+    schrift: Mapping[str, Fraction], money_points: Mapping[str, Fraction] | None
 ) -> dict[str, Fraction]:
-    """A hand's Kontra in points, per player: its money minus its Schrift."""
+    """A hand's Kontra in points, per player: its money minus its Schrift. A hand
+    without money of its own (``HandScore.money`` is ``None``: a redeal, a
+    Trischaken) has no Kontra."""
+    if money_points is None:
+        return {name: Fraction(0) for name in schrift}
     return {name: Fraction(money_points.get(name, 0)) - Fraction(value) for name, value in schrift.items()}
 
 
