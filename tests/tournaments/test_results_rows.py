@@ -232,3 +232,26 @@ def test_a_withdrawn_entrant_below_the_finishers_or_ranked_by_his_total(user):
     table = results.build_standings(Tournament.objects.get(pk=day.tournament.pk))
     anna_row = table.row_of(1)
     assert anna_row is not None and anna_row.place in (1, 2)
+
+
+def test_at_a_five_table_the_dealer_sits_out_and_plays_no_hand(user):
+    from scoring.models import Player
+    from tournaments.models import Entrant, TableSeat
+
+    day = tournament_day(user, tables_count=1, hands=5)
+    fifth = Entrant.objects.create(
+        tournament=day.tournament,
+        number=5,
+        name="Erika",
+        player=Player.objects.create(owner=user, name="Erika"),
+    )
+    TableRound.objects.filter(pk=day.tables[0].pk).update(size=5)
+    TableSeat.objects.create(table=day.tables[0], round=day.round, entrant=fifth, position=5)
+    session = tables.open_table(day.table(1))
+    assert tables.players(day.table(1)) == ["Anna", "Bernd", "Christa", "Dieter", "Erika"]
+    hand = scoring.hand_record(session=session, raw=rufer("Bernd", "Christa", "Anna"))
+    assert hand.sitting_out == "Anna"
+    found = rows(day.table(1))
+    assert found["Anna"].hands_played == 0 and found["Bernd"].hands_played == 1
+    assert found["Anna"].points == 0
+    assert sum(r.points for r in found.values()) == 0
