@@ -194,3 +194,64 @@ def test_write_places_from_the_standings(user):
     places = results.write_places(Tournament.objects.get(pk=day.tournament.pk), final=False)
     assert sorted(p.place for p in places) == [1, 2, 3, 4]
     assert sum(p.total for p in places) == 0
+
+
+def signed_table(user, settings=None):
+    day = tournament_day(user, tables_count=1, hands=1, settings=settings or {})
+    tables.claim(day.table(1), "one")
+    scoring.hand_record(session=tables.open_table(day.table(1)), raw=kontra_hand("Anna", "Bernd", "Anna"))
+    tables.sign_off(day.table(1), cookie="one", scorer="Anna", checker="Bernd")
+    return day
+
+
+def test_cup_points_follow_the_place_and_the_tournaments_factor(user):
+    from tournaments.models import Cup
+
+    day = signed_table(user)
+    cup = Cup.objects.create(owner=user, name="Cup", season="2025/26", scheme="fixed")
+    Tournament.objects.filter(pk=day.tournament.pk).update(cup=cup, cup_factor=2)
+    table = results.build_standings(Tournament.objects.get(pk=day.tournament.pk))
+    assert [(row.place, row.cup_points) for row in table.rows] == [(1, 446), (2, 396), (3, 360), (4, 336)]
+
+
+def test_rank_points_are_added_to_the_total(user):
+    day = signed_table(user, {"rank_points": [60, 40, 20, 0]})
+    table = results.build_standings(Tournament.objects.get(pk=day.tournament.pk))
+    totals = {row.name: row.total for row in table.rows}
+    assert totals == {"Anna": 63, "Bernd": 63, "Christa": 17, "Dieter": 17}  # ±3, ranks 1, 1, 3, 3
+
+
+def test_a_withdrawn_entrant_below_the_finishers_or_ranked_by_his_total(user):
+    day = signed_table(user, {"withdrawn": "below_finishers"})
+    anna = day.entrants[0]
+    anna.status, anna.left_after_round = "withdrawn", 1
+    anna.save()
+    table = results.build_standings(Tournament.objects.get(pk=day.tournament.pk))
+    assert table.rows[-1].name == "Anna" and table.rows[-1].withdrawn_after == 1
+    Tournament.objects.filter(pk=day.tournament.pk).update(settings={"rounds": 3, "withdrawn": "ranked"})
+    table = results.build_standings(Tournament.objects.get(pk=day.tournament.pk))
+    anna_row = table.row_of(1)
+    assert anna_row is not None and anna_row.place in (1, 2)
+
+
+def test_at_a_five_table_the_dealer_sits_out_and_plays_no_hand(user):
+    from scoring.models import Player
+    from tournaments.models import Entrant, TableSeat
+
+    day = tournament_day(user, tables_count=1, hands=5)
+    fifth = Entrant.objects.create(
+        tournament=day.tournament,
+        number=5,
+        name="Erika",
+        player=Player.objects.create(owner=user, name="Erika"),
+    )
+    TableRound.objects.filter(pk=day.tables[0].pk).update(size=5)
+    TableSeat.objects.create(table=day.tables[0], round=day.round, entrant=fifth, position=5)
+    session = tables.open_table(day.table(1))
+    assert tables.players(day.table(1)) == ["Anna", "Bernd", "Christa", "Dieter", "Erika"]
+    hand = scoring.hand_record(session=session, raw=rufer("Bernd", "Christa", "Anna"))
+    assert hand.sitting_out == "Anna"
+    found = rows(day.table(1))
+    assert found["Anna"].hands_played == 0 and found["Bernd"].hands_played == 1
+    assert found["Anna"].points == 0
+    assert sum(r.points for r in found.values()) == 0

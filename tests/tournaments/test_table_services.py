@@ -233,3 +233,17 @@ def test_seats_change_until_the_first_hand(user):
     scoring.hand_record(session=Session.objects.get(pk=session.pk), raw=rufer("Anna", "Bernd", "Christa"))
     with pytest.raises(tables.TableRefused):
         tables.change_seats(day.table(1), order=["Anna", "Bernd", "Christa", "Dieter"], first_dealer="Anna")
+
+
+def test_three_wrong_codes_use_the_code_up(user):
+    day = tournament_day(user, tables_count=1)
+    tables.claim(day.table(1), "first")
+    code = tables.handover_code(day.table(1), "first")
+    wrong = f"{(int(code) + 1) % 10000:04d}"
+    for _ in range(tables.HANDOVER_TRIES):
+        with pytest.raises(tables.TableRefused):
+            tables.take_over(day.table(1), "guesser", wrong)
+    with pytest.raises(tables.TableRefused) as refused:
+        tables.take_over(day.table(1), "guesser", code)
+    assert "expired" in refused.value.reason
+    assert tables.claim_of(day.table(1), "first").mine

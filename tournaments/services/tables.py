@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -206,8 +207,8 @@ def handover_code(table: TableRound, cookie: str) -> str:
 
 def take_over(table: TableRound, cookie: str, code: str) -> None:
     """The phone with ``cookie`` takes the table over with the code the other
-    phone shows; a wrong or expired code changes nothing and is used up after
-    one wrong try only when it expires (the rate limit bounds the guesses)."""
+    phone shows; an expired code changes nothing, and after ``HANDOVER_TRIES``
+    wrong ones the code is used up (four digits must not be guessed)."""
     if not cookie:
         raise TableRefused(_("This phone does not accept cookies, so it cannot write at a table."))
     with transaction.atomic():
@@ -217,14 +218,34 @@ def take_over(table: TableRound, cookie: str, code: str) -> None:
             raise TableRefused(
                 _("The code has expired: ask for a new one on the phone that writes."), field="code"
             )
-        if not secrets.compare_digest(locked.handover_digest, digest(f"{locked.pk}:{code.strip()}")):
-            raise TableRefused(_("Code: four digits, as the writing phone shows them."), field="code")
-        locked.claim_digest, locked.claimed_at = digest(cookie), timezone.now()
-        locked.handover_digest, locked.handover_until = "", None
-        locked.save(update_fields=["claim_digest", "claimed_at", "handover_digest", "handover_until"])
-        _audit(locked, TournamentChange.Action.CLAIM, device=device_label(cookie), reason="handover")
+        right = secrets.compare_digest(locked.handover_digest, digest(f"{locked.pk}:{code.strip()}"))
+        if right:
+            locked.claim_digest, locked.claimed_at = digest(cookie), timezone.now()
+            locked.handover_digest, locked.handover_until = "", None
+            locked.save(update_fields=["claim_digest", "claimed_at", "handover_digest", "handover_until"])
+            _audit(locked, TournamentChange.Action.CLAIM, device=device_label(cookie), reason="handover")
+    if not right:
+        _wrong_try(locked)
+        raise TableRefused(_("Code: four digits, as the writing phone shows them."), field="code")
     table.claim_digest, table.claimed_at = locked.claim_digest, locked.claimed_at
     table.handover_digest, table.handover_until = "", None
+
+
+HANDOVER_TRIES = 3
+
+
+def _wrong_try(table: TableRound) -> None:
+    """Count a wrong code; the third uses it up."""
+    key = f"handover-tries:{table.pk}:{table.handover_digest[:16]}"
+    cache.add(key, 0, HANDOVER_MINUTES * 60)
+    try:
+        tries = cache.incr(key)
+    except ValueError:
+        tries = 1
+    if tries >= HANDOVER_TRIES:
+        TableRound.objects.filter(pk=table.pk, handover_digest=table.handover_digest).update(
+            handover_digest="", handover_until=None
+        )
 
 
 def release_claim(table: TableRound, user: User) -> None:
