@@ -188,6 +188,9 @@ class Hand(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The phone that recorded it, by the short label it goes by ("Handy 3F2A"),
+    # where a link, not an account, let it record.
+    device = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["number"]

@@ -18,6 +18,7 @@ from plumbing import caching
 from plumbing.pages import TOKEN_MARK
 from scoring.chart import running_total_svg
 from scoring.engine import VARIANTS
+from scoring.hand_links import HandLinks, signed_in
 from scoring.models import Session
 from scoring.presentation import house_rules
 from scoring.sheet import SHOWN_HANDS, DeletedRow, Sheet, SheetRow, build_sheet, chart_series_of
@@ -82,21 +83,23 @@ def hand_rows(
     share_token: str,
     *,
     restorable: bool = False,
+    links: HandLinks | None = None,
 ) -> str:
     """The sheet's rows of these hands as HTML: each drawn once per version and
     place (``caching.row_key``), all of them read from the cache in one round trip,
     the missing ones drawn from a template of their own and stored in one more.
     A deleted hand's row offers to restore it where ``restorable``: to a reader who
-    may record on an evening still open, never behind a share link."""
+    may record on an evening still open, never behind a share link. ``links``:
+    where the hands' pages are (the login's, unless a link records)."""
     language = get_language() or ""
+    links = links or signed_in(session_id)
+    where = share_token or links.key
     keys = [
         caching.row_key(
-            row.hand_id, row.version, row.index, (row.totals, row.overall, players), share_token, language
+            row.hand_id, row.version, row.index, (row.totals, row.overall, players), where, language
         )
         if isinstance(row, SheetRow)
-        else caching.row_key(
-            row.hand_id, row.version, 0, ("deleted", restorable, players), share_token, language
-        )
+        else caching.row_key(row.hand_id, row.version, 0, ("deleted", restorable, players), where, language)
         for row in rows
     ]
     found = caching.get_many(keys)
@@ -117,7 +120,8 @@ def hand_rows(
         html = found.get(key)
         if html is None:
             drawing = template if isinstance(row, SheetRow) else deleted_template
-            html = drawn[key] = drawing.render({**context, "row": row})
+            urls = links.of(row.hand_id)
+            html = drawn[key] = drawing.render({**context, "row": row, "hand_urls": urls})
         parts.append(str(html))
     if drawn:
         caching.set_many(drawn)

@@ -355,3 +355,22 @@ class TournamentChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} {self.action}"
+
+
+class CupChange(models.Model):
+    """The cup's audit: two register entries merged into one, with who and when."""
+
+    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=12)  # "merge"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.cup_id} {self.action}"

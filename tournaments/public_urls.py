@@ -1,8 +1,29 @@
 """Pages opened by a link without an account: a table's link (the scorer and
 those watching) and the tournament's board (the hall screen, players' phones)."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
 from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
+from tournaments.views import board, table
 
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("t/<str:token>/", table.table_page, name="tournament_table"),
+    path("t/<str:token>/hands/new/", table.hand_new, name="tournament_table_hand_new"),
+    path("t/<str:token>/hands/preview/", table.hand_preview, name="tournament_table_hand_preview"),
+    path("t/<str:token>/hands/<id:hand_id>/", table.hand_detail, name="tournament_table_hand"),
+    path("t/<str:token>/hands/<id:hand_id>/edit/", table.hand_edit, name="tournament_table_hand_edit"),
+    path(
+        "t/<str:token>/hands/<id:hand_id>/edit/preview/",
+        table.hand_preview,
+        name="tournament_table_hand_edit_preview",
+    ),
+    path("t/<str:token>/hands/<id:hand_id>/delete/", table.hand_delete, name="tournament_table_hand_delete"),
+    path(
+        "t/<str:token>/hands/<id:hand_id>/restore/", table.hand_restore, name="tournament_table_hand_restore"
+    ),
+    path("t/<str:token>/seats/", table.seats, name="tournament_table_seats"),
+    path("t/<str:token>/handover/", table.handover, name="tournament_table_handover"),
+    path("t/<str:token>/signoff/", table.signoff, name="tournament_table_signoff"),
+    path("b/<str:token>/", board.board, name="tournament_board"),
+    path("b/<str:token>/players/<int:number>/", board.player_card, name="tournament_player_card"),
+]

@@ -1,7 +1,29 @@
 """The organiser's pages: tournaments, entrants, rounds, the desk, cups and seasons."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
 from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
+from tournaments.views import cups, organiser
 
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("tournaments/", organiser.tournament_list, name="tournament_list"),
+    path("tournaments/new/<str:variant>/", organiser.tournament_new, name="tournament_new"),
+    path("tournaments/import/", organiser.tournament_import, name="tournament_import"),
+    path("tournaments/<id:tid>/", organiser.tournament_detail, name="tournament_detail"),
+    path("tournaments/<id:tid>/settings/", organiser.tournament_settings, name="tournament_settings"),
+    path("tournaments/<id:tid>/entrants/", organiser.tournament_entrants, name="tournament_entrants"),
+    path("tournaments/<id:tid>/draw/", organiser.tournament_draw, name="tournament_draw"),
+    path("tournaments/<id:tid>/release/", organiser.tournament_release, name="tournament_release"),
+    path("tournaments/<id:tid>/status/", organiser.tournament_status, name="tournament_status"),
+    path("tournaments/<id:tid>/board/", organiser.tournament_board_link, name="tournament_board_link"),
+    path("tournaments/<id:tid>/rounds/<id:number>/", organiser.tournament_round, name="tournament_round"),
+    path("tournaments/<id:tid>/tables/<id:pk>/", organiser.organiser_table, name="organiser_table"),
+    path("tournaments/<id:tid>/prizes/", organiser.tournament_prizes, name="tournament_prizes"),
+    path("tournaments/<id:tid>/print/<str:kind>/", organiser.tournament_print, name="tournament_print"),
+    path("tournaments/<id:tid>/cards/<id:number>/", organiser.tournament_card, name="tournament_card"),
+    path("tournaments/<id:tid>/export/", organiser.tournament_export, name="tournament_export"),
+    path("cups/", cups.cup_list, name="cup_list"),
+    path("cups/<id:cid>/", cups.cup_detail, name="cup_detail"),
+    path("cups/<id:cid>/pdf/", cups.cup_pdf, name="cup_pdf"),
+    path("cups/<id:cid>/register/", cups.cup_register, name="cup_register"),
+]

@@ -408,6 +408,8 @@ def group_session_add(*, group: Group, session: Session, user: User | None = Non
         raise invalid("session", gettext_noop("this session belongs to a group already"))
     if locked.deleted_at is not None:
         raise invalid("session", gettext_noop("this session was deleted"))
+    if locked.managed:
+        raise invalid("session", gettext_noop("this session is a tournament's table"))
     locked.group = group
     locked.save(update_fields=["group"])
     _seat_roster(locked, group)
@@ -465,7 +467,7 @@ def group_overview(group: Group, user: User) -> Overview:
     evenings = Session.objects.filter(group=group, deleted_at__isnull=True).order_by(
         "-played_on", "-created_at", "-id"
     )
-    own = Session.objects.filter(owner=user, group__isnull=True, deleted_at__isnull=True)
+    own = Session.objects.filter(owner=user, group__isnull=True, deleted_at__isnull=True, managed=False)
     return Overview(
         group=group,
         owner=any(m.user_id == user.pk and m.role == Membership.Role.OWNER for m in memberships),

@@ -61,6 +61,7 @@ from scoring.services.hands import (
     hand_edit,
     hand_record,
     hand_restore,
+    played_hands,
     proposed_dealer,
 )
 from scoring.services.imports import name_from_filename, session_import
@@ -69,6 +70,7 @@ from scoring.services.sessions import (
     RESTORABLE_DAYS,
     NotRestorable,
     SessionClosed,
+    SessionManaged,
     mark_changed,
     session_close,
     session_create,
@@ -100,6 +102,7 @@ __all__ = [
     "RulesChange",
     "RulesRefused",
     "SessionClosed",
+    "SessionManaged",
     "deleted_sessions",
     "earlier_hands",
     "form_defaults",
@@ -114,6 +117,7 @@ __all__ = [
     "mark_changed",
     "name_from_filename",
     "options_json",
+    "played_hands",
     "proposed_dealer",
     "row_version",
     "rules_form_initial",

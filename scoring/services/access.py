@@ -64,10 +64,11 @@ def session_and_right(user: User, pk: int, *, need: Right) -> tuple[Session, Rig
 
 def sessions_of(user: User) -> QuerySet[Session]:
     """Every session the user may open, not deleted, the one played last first
-    (the same day: the one opened last)."""
+    (the same day: the one opened last); not the managed ones (a tournament's
+    tables), which their tournament lists."""
     return (
         Session.objects.alias(right=queries.right_of(user.pk))
-        .filter(right__gte=Right.READ, deleted_at__isnull=True)
+        .filter(right__gte=Right.READ, deleted_at__isnull=True, managed=False)
         .order_by("-played_on", "-created_at", "-id")
     )
 

@@ -26,7 +26,7 @@ from scoring.models import Hand, HandChange, Player, Session, SessionChange
 from scoring.services import events
 from scoring.services.games import Game, game_of, options_json
 from scoring.services.rescore import RescoredHand, session_rescore
-from scoring.services.sessions import check_open, locked, mark_changed, record_change
+from scoring.services.sessions import check_open, check_unmanaged, locked, mark_changed, record_change
 
 
 @transaction.atomic
@@ -36,6 +36,7 @@ def session_edit(
     """Set the session's name, the day it was played and its money per point
     (None: settled in points); one history line for each that changed."""
     row = locked(session)
+    check_unmanaged(row)
     name = read_session_name(name)
     if money_rate is not None:
         money_rate = read_money_rate(format(money_rate, "f"))
@@ -83,6 +84,7 @@ def session_rename_player(*, session: Session, user: User | None, old: str, new:
     ``name``) when someone at the table has that name already, or the rules for
     names refuse it."""
     row = locked(session)
+    check_unmanaged(row)
     seats = list(row.seats.select_related("player"))
     names = [seat.name for seat in seats]
     if old not in names:
@@ -222,6 +224,7 @@ def session_change_rules(*, session: Session, user: User | None, options: dict[s
     under the new rules, nothing changes (``RulesRefused`` names each such hand
     and field); house rules the game refuses raise ``InvalidInput``."""
     row = locked(session)
+    check_unmanaged(row)
     check_open(row)
     before_game = game_of(row)
     parsed = before_game.variant.parse_options(options, before_game.players)

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from plumbing import queries
-from scoring.engine import InvalidInput, ScoredHand, StoredHand, next_dealer, read_hand
+from scoring.engine import HandType, InvalidInput, ScoredHand, StoredHand, next_dealer, read_hand
 from scoring.engine.session_file import MAX_HANDS
 from scoring.engine.types import gettext_noop, invalid, line_to_json, points_to_json
 from scoring.models import Hand, HandChange, Session
@@ -128,9 +128,12 @@ def hand_record(
     sent: Mapping[str, Any] | None = None,
     from_form: bool = False,
     game: Game | None = None,
+    device: str = "",
 ) -> Hand:
     """Record the next hand (``InvalidInput`` when the session holds ``MAX_HANDS``
-    already, or the engine refuses it; ``SessionClosed`` on a closed evening). A
+    already, or its ``hands_target`` of played hands, or the engine refuses it;
+    ``SessionClosed`` on a closed evening). ``device``: the label of the phone
+    that recorded it, where no account names who did. A
     resent form (same ``client_token``, same ``sent``: what the client sent, before
     the server filled in any default) is stored once; hands recorded at the same
     moment are numbered in the order they commit. The same token with other inputs
@@ -170,12 +173,15 @@ def hand_record(
         from_form=from_form,
         earlier=earlier_hands(locked.pk, game),
     )
+    if scored.record.type is not HandType.REDEAL:
+        check_target(locked)
     hand = Hand(
         session=locked,
         number=(state.last_number or 0) + 1,
         client_token=client_token,
         client_digest=digest,
         created_by=user,
+        device=device[:40],
     )
     store(hand, scored)
     hand.save()
@@ -332,6 +338,8 @@ def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
         check_room(Hand.objects.filter(session_id=locked.session_id, deleted_at__isnull=True).count())
         game = game_of(locked.session)
         hand_check(game=game, raw=locked.as_session_hand())
+        if locked.type != HandType.REDEAL.value:
+            check_target(locked.session)
         locked.deleted_at = None
         locked.version += 1
         locked.save(update_fields=["deleted_at", "version", "updated_at"])
@@ -385,6 +393,22 @@ def check_room(live_hands: int) -> None:
         raise invalid(
             "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
         )
+
+
+ROUND_COMPLETE = gettext_noop("Round complete: {played} of {target}")
+
+
+def played_hands(session: Session) -> int:
+    """The live hands of a session that count toward its target: redeals do not."""
+    live = Hand.objects.filter(session_id=session.pk, deleted_at__isnull=True)
+    return live.exclude(type=HandType.REDEAL.value).count()
+
+
+def check_target(session: Session) -> None:
+    """Refuses one more played hand in a session played to a target that it has reached."""
+    target = session.hands_target
+    if target is not None and (played := played_hands(session)) >= target:
+        raise invalid("hands", ROUND_COMPLETE, played=played, target=target)
 
 
 def snapshot(hand: Hand) -> dict[str, Any]:

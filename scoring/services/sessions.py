@@ -42,6 +42,23 @@ class SessionClosed(Exception):
         super().__init__(f"session {session.pk} is closed")
 
 
+class SessionManaged(Exception):
+    """The evening is run by something else (``Session.managed``, a tournament's
+    table): its options, players and names are fixed, and it is closed, reopened
+    or deleted only by what runs it."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        super().__init__(f"session {session.pk} is managed")
+
+
+def check_unmanaged(session: Session, *, managing: bool = False) -> None:
+    """Refuse a change of a managed session's settings (``SessionManaged``),
+    unless the caller is what manages it (``managing``)."""
+    if session.managed and not managing:
+        raise SessionManaged(session)
+
+
 def check_open(session: Session) -> None:
     """Refuse a change of the scores on a closed session (``SessionClosed``)."""
     if session.closed_at is not None:
@@ -145,13 +162,16 @@ def session_create(
 
 
 @transaction.atomic
-def session_close(*, session: Session, user: User | None, client_token: str = "") -> Session:
+def session_close(
+    *, session: Session, user: User | None, client_token: str = "", managing: bool = False
+) -> Session:
     """Close the evening: no more hands, no change of house rules or money rate,
     until ``session_reopen``. An evening of a group with a money rate books its
     settlement into the group's Kasse. Closing a closed session changes nothing,
     and nor does the same form sent again (``client_token``), even after the
     evening was reopened in between."""
     row = locked(session)
+    check_unmanaged(row, managing=managing)
     if row.closed_at is None and not done_already(row, client_token):
         _stamp(row, user, "closed_at", timezone.now(), SessionChange.Action.CLOSED, client_token)
         events.send_evening_settled(row, user)  # a group's evening with a money rate is booked
@@ -159,11 +179,14 @@ def session_close(*, session: Session, user: User | None, client_token: str = ""
 
 
 @transaction.atomic
-def session_reopen(*, session: Session, user: User | None, client_token: str = "") -> Session:
+def session_reopen(
+    *, session: Session, user: User | None, client_token: str = "", managing: bool = False
+) -> Session:
     """Open a closed evening again for hands and corrections; what it booked into
     the Kasse is reversed by a counter-booking. The same form sent again
     (``client_token``) changes nothing, even after the evening was closed in between."""
     row = locked(session)
+    check_unmanaged(row, managing=managing)
     if row.closed_at is not None and not done_already(row, client_token):
         _stamp(row, user, "closed_at", None, SessionChange.Action.REOPENED, client_token)
         events.send_evening_settled(row, user)  # a counter-booking; closing again books anew
@@ -171,11 +194,12 @@ def session_reopen(*, session: Session, user: User | None, client_token: str = "
 
 
 @transaction.atomic
-def session_delete(*, session: Session, user: User | None) -> Session:
+def session_delete(*, session: Session, user: User | None, managing: bool = False) -> Session:
     """Take a session off every page (its share link stops working); its owner
     can restore it for ``RESTORABLE_DAYS`` days, after which it is purged. What a
     closed evening booked into its group's Kasse is reversed by a counter-booking."""
     row = locked(session)
+    check_unmanaged(row, managing=managing)
     if row.deleted_at is None:
         _stamp(row, user, "deleted_at", timezone.now(), SessionChange.Action.DELETED)
         events.send_evening_settled(row, user)
@@ -192,10 +216,11 @@ def restorable_since() -> datetime:
 
 
 @transaction.atomic
-def session_restore(*, session: Session, user: User | None) -> Session:
+def session_restore(*, session: Session, user: User | None, managing: bool = False) -> Session:
     """Bring a deleted session back, as it was: a closed evening of a group with
     a money rate is booked into the Kasse again."""
     row = locked(session)
+    check_unmanaged(row, managing=managing)
     if row.deleted_at is not None:
         if row.deleted_at <= restorable_since():
             raise NotRestorable(f"session {row.pk} was deleted more than {RESTORABLE_DAYS} days ago")

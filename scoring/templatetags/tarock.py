@@ -106,5 +106,10 @@ def hand_rows(context: template.Context, rows: Any, share_token: str | None = No
     shown, session, right = context["sheet"], context["session"], context.get("right")
     restorable = bool(right is not None and right.records and not session.is_closed)
     return sheet_html.hand_rows(
-        shown.lines(rows), shown.players, session.pk, share_token or "", restorable=restorable
+        shown.lines(rows),
+        shown.players,
+        session.pk,
+        share_token or "",
+        restorable=restorable,
+        links=context.get("links"),
     )

@@ -14,7 +14,6 @@ from django.contrib.auth.decorators import login_required
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -33,15 +32,15 @@ from scoring.views.common import (
     FORM_TOKEN,
     STORED_HEADER,
     Gone,
+    Place,
     Request,
     closed,
     from_outbox,
-    hand_and_right,
     hand_page_context,
     on_sheet,
-    own_hand,
-    own_session,
     refused,
+    signed_in_hand,
+    signed_in_place,
     tells_the_outbox,
     whole,
 )
@@ -55,9 +54,17 @@ NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
 @never_cache
 @require_http_methods(["GET", "POST"])
 def hand_new(request: Request, pk: int) -> HttpResponse:
-    session = own_session(request, pk, need=Right.RECORD)
+    return new_hand(request, signed_in_place(request, pk, need=Right.RECORD))
+
+
+def new_hand(request: Request, place: Place) -> HttpResponse:
+    """A new hand's form, its count of cards, and saving it: for any ``Place``."""
+    session = place.session
     if session.is_closed:
-        return closed(request, session)
+        return closed(request, session, place.links.url("sheet"))
+    if request.method == "GET" and (complete := _round_complete(session)):
+        messages.info(request, complete)
+        return redirect(place.links.url("sheet"))
     game = services.game_of(session)
     form = _hand_form(request, session, game)
     posted = request.POST.get("token", "")
@@ -70,15 +77,24 @@ def hand_new(request: Request, pk: int) -> HttpResponse:
         return services.hand_record(
             session=session,
             raw=form.raw(),
-            user=request.user,
+            user=place.user,
             client_token=token,
             sent=sent,
             from_form=True,
             game=game,
+            device=place.device,
         )
 
-    page = partial(_hand_page, request, session, game, form, hand=None, token=token)
-    return _submit(request, form, save, page)
+    page = partial(_hand_page, request, place, game, form, hand=None, token=token)
+    return _submit(request, place, form, save, page)
+
+
+def _round_complete(session: Session) -> str:
+    """Why no new hand is offered: the session reached its target of played hands."""
+    target = session.hands_target
+    if target is None or (played := services.played_hands(session)) < target:
+        return ""
+    return _("Round complete: %(played)s of %(target)s") % {"played": played, "target": target}
 
 
 class ForeignToken(Exception):
@@ -124,11 +140,15 @@ def _hand_form(
 @never_cache
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
-    hand = own_hand(request, pk, hand_id, need=Right.RECORD)
+    return edit_hand(request, *signed_in_hand(request, pk, hand_id, need=Right.RECORD))
+
+
+def edit_hand(request: Request, hand: Hand, place: Place) -> HttpResponse:
+    """A hand's correction form and saving it: for any ``Place``."""
     if hand.is_deleted and request.method != "POST":
         raise Http404("this hand was deleted")  # a form sent meanwhile gets the conflict page
     if hand.session.is_closed:
-        return closed(request, hand.session)
+        return closed(request, hand.session, place.links.url("sheet"))
     session, game = hand.session, services.game_of(hand.session)
     form = _hand_form(request, session, game, hand)
     # The version the form was opened at; a posted form without one is taken as
@@ -138,11 +158,11 @@ def hand_edit(request: Request, pk: int, hand_id: int) -> HttpResponse:
     def save() -> Hand:
         raw = form.raw()
         return services.hand_edit(
-            hand=hand, raw=raw, user=request.user, expected_version=int(token), from_form=True, game=game
+            hand=hand, raw=raw, user=place.user, expected_version=int(token), from_form=True, game=game
         )
 
     return _submit(
-        request, form, save, partial(_hand_page, request, session, game, form, hand=hand, token=token)
+        request, place, form, save, partial(_hand_page, request, place, game, form, hand=hand, token=token)
     )
 
 
@@ -180,7 +200,11 @@ def _version_seen(request: HttpRequest) -> int | None:
 
 
 def _submit(
-    request: HttpRequest, form: HandForm, save: Callable[[], Hand], page: Callable[..., HttpResponse]
+    request: HttpRequest,
+    place: Place,
+    form: HandForm,
+    save: Callable[[], Hand],
+    page: Callable[..., HttpResponse],
 ) -> HttpResponse:
     """The hand form's one sequence: count the cards, or save and go to the new
     row on the sheet, or show the form again with what is missing or refused."""
@@ -191,6 +215,8 @@ def _submit(
         try:
             hand = save()
         except InvalidInput as error:
+            if error.field == "hands" and from_outbox(request):
+                return refused(error.words(_, number), status=409)  # the target reached, say
             form.add_error(error)
         except services.HandConflict as conflict:
             if conflict.current.is_deleted and from_outbox(request):
@@ -208,10 +234,10 @@ def _submit(
             )
             form.other_errors.append(why)
             return page(status=400)
-        except services.SessionClosed as refused:
-            return closed(request, refused.session)
+        except services.SessionClosed as refusal:
+            return closed(request, refusal.session, place.links.url("sheet"))
         else:
-            return _stored(request, hand, on_sheet(hand))
+            return _stored(request, hand, on_sheet(hand, place.links))
     return page()
 
 
@@ -243,7 +269,7 @@ def _preview(game: services.Game, form: HandForm, session: Session, hand: Hand |
 
 def _hand_page(
     request: HttpRequest,
-    session: Session,
+    place: Place,
     game: services.Game,
     form: HandForm,
     *,
@@ -252,12 +278,14 @@ def _hand_page(
     conflict: Hand | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    preview_url = (
-        reverse("hand_preview", args=[session.pk])
-        if hand is None
-        else reverse("hand_edit_preview", args=[session.pk, hand.pk])
-    )
+    session, links = place.session, place.links
+    preview_url = links.url("preview") if hand is None else links.url("edit_preview", hand.pk)
     context = {
+        "place": place,
+        "sheet_url": links.url("sheet"),
+        "form_url": links.url("new") if hand is None else links.url("edit", hand.pk),
+        "conflict_url": links.url("edit", conflict.pk) if conflict is not None else "",
+        "hand_count": _hand_count(session, hand),
         "session": session,
         "game": game,
         "form": form,
@@ -273,6 +301,16 @@ def _hand_page(
         **_fields_per_dealer(request, session, game, form.hand_type),
     }
     return render(request, "scoring/hand_form.html", context, status=status)
+
+
+def _hand_count(session: Session, hand: Hand | None) -> tuple[int, int] | None:
+    """ "Hand 9 of 16" for a session played to a target: the played hand this
+    form records (a new one: the next), and the target."""
+    target = session.hands_target
+    if target is None:
+        return None
+    played = services.played_hands(session)
+    return (played + 1 if hand is None else played, target)
 
 
 def _fields_per_dealer(
@@ -302,8 +340,15 @@ def _fields_per_dealer(
 @login_required
 @require_POST
 def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpResponse:
-    session = own_session(request, pk, need=Right.RECORD)
-    hand = own_hand(request, pk, hand_id, need=Right.RECORD) if hand_id is not None else None
+    if hand_id is None:
+        return preview_hand(request, signed_in_place(request, pk, need=Right.RECORD), None)
+    hand, place = signed_in_hand(request, pk, hand_id, need=Right.RECORD)
+    return preview_hand(request, place, hand)
+
+
+def preview_hand(request: Request, place: Place, hand: Hand | None) -> HttpResponse:
+    """The live preview of a new hand (``hand`` None) or of a correction: for any ``Place``."""
+    session = place.session
     game = services.game_of(session)
     form = _hand_form(request, session, game, hand)
     context = {"preview": _preview(game, form, session, hand), "game": game, "form": form}
@@ -313,31 +358,40 @@ def hand_preview(request: Request, pk: int, hand_id: int | None = None) -> HttpR
 @login_required
 @require_GET
 def hand_detail(request: Request, pk: int, hand_id: int) -> HttpResponse:
-    hand, right = hand_and_right(request, pk, hand_id, need=Right.READ)
-    return render(request, "scoring/hand_detail.html", hand_page_context(hand, right=right))
+    return show_hand(request, *signed_in_hand(request, pk, hand_id, need=Right.READ))
+
+
+def show_hand(request: Request, hand: Hand, place: Place) -> HttpResponse:
+    """A hand's own page: for any ``Place``."""
+    context = hand_page_context(hand, right=place.right, links=place.links)
+    return render(request, "scoring/hand_detail.html", {**context, "place": place})
 
 
 @login_required
 @tells_the_outbox
 @require_POST
 def hand_delete(request: Request, pk: int, hand_id: int) -> HttpResponse:
-    hand = own_hand(request, pk, hand_id, need=Right.RECORD)
+    return delete_hand(request, *signed_in_hand(request, pk, hand_id, need=Right.RECORD))
+
+
+def delete_hand(request: Request, hand: Hand, place: Place) -> HttpResponse:
+    """Delete a hand (restorable): for any ``Place``."""
     try:
-        services.hand_delete(hand=hand, user=request.user, expected_version=_version_seen(request))
+        services.hand_delete(hand=hand, user=place.user, expected_version=_version_seen(request))
     except services.SessionClosed:
-        return closed(request, hand.session)
+        return closed(request, hand.session, place.links.url("sheet"))
     except services.HandConflict as conflict:
-        return _delete_conflict(request, conflict.current)
-    return _stored(request, hand, reverse("scoreboard", args=[pk]) + f"?undo={hand.pk}")
+        return _delete_conflict(request, place, conflict.current)
+    return _stored(request, hand, place.links.url("sheet") + f"?undo={hand.pk}")
 
 
-def _delete_conflict(request: HttpRequest, current: Hand) -> HttpResponse:
+def _delete_conflict(request: HttpRequest, place: Place, current: Hand) -> HttpResponse:
     """The hand changed since the deleting page was drawn: show what it is now, delete nothing."""
     game = services.game_of(current.session)
     form = _hand_form(request, current.session, game, current, stored=True)
     return _hand_page(
         request,
-        current.session,
+        place,
         game,
         form,
         hand=current,
@@ -353,15 +407,19 @@ RESTORE_REFUSED = gettext_noop("The hand cannot come back under today's house ru
 @login_required
 @require_POST
 def hand_restore(request: Request, pk: int, hand_id: int) -> HttpResponse:
-    hand = own_hand(request, pk, hand_id, need=Right.RECORD)
+    return restore_hand(request, *signed_in_hand(request, pk, hand_id, need=Right.RECORD))
+
+
+def restore_hand(request: Request, hand: Hand, place: Place) -> HttpResponse:
+    """Put a deleted hand back: for any ``Place``."""
     try:
-        services.hand_restore(hand=hand, user=request.user)
+        services.hand_restore(hand=hand, user=place.user)
     except services.SessionClosed:
-        return closed(request, hand.session)
-    except InvalidInput as refused:
-        full = refused.field == "hands"
+        return closed(request, hand.session, place.links.url("sheet"))
+    except InvalidInput as refusal:
+        full = refusal.field == "hands"
         text = _("The hand cannot come back: %(why)s") if full else _(RESTORE_REFUSED)
-        messages.error(request, text % {"why": refused.words(_, number)})
-        return redirect(reverse("scoreboard", args=[pk]))
+        messages.error(request, text % {"why": refusal.words(_, number)})
+        return redirect(place.links.url("sheet"))
     messages.success(request, _("The hand is back on the sheet."))
-    return redirect(on_sheet(hand))
+    return redirect(on_sheet(hand, place.links))

@@ -20,7 +20,7 @@ from scoring.models import Session, SessionChange
 from scoring.presentation import house_rules, number, render_line, session_change_view
 from scoring.schema_forms import SchemaForm
 from scoring.services import Right
-from scoring.views.common import Request, closed, own_session, posted_token, whole
+from scoring.views.common import Request, closed, managed, own_session, posted_token, whole
 
 
 @login_required
@@ -28,6 +28,8 @@ from scoring.views.common import Request, closed, own_session, posted_token, who
 def session_settings(request: Request, pk: int) -> HttpResponse:
     """The session's name, day and money rate; its players; its history."""
     session = own_session(request, pk, need=Right.OWN)
+    if session.managed:
+        return managed(request, session)
     form = SessionDetailsForm(request.POST if request.method == "POST" else None, initial=_details(session))
     if request.method == "POST" and form.is_valid():
         try:
@@ -76,6 +78,8 @@ def settings_page(
 def session_player(request: Request, pk: int) -> HttpResponse:
     """Correct one player's name at this table."""
     session = own_session(request, pk, need=Right.OWN)
+    if session.managed:
+        return managed(request, session)
     old, new = request.POST.get("player", ""), request.POST.get("name", "").strip()
     try:
         services.session_rename_player(session=session, user=request.user, old=old, new=new)
@@ -91,6 +95,8 @@ def session_player(request: Request, pk: int) -> HttpResponse:
 def session_rules(request: Request, pk: int) -> HttpResponse:
     """New house rules: every hand is scored again under them, or nothing changes."""
     session = own_session(request, pk, need=Right.OWN)
+    if session.managed:
+        return managed(request, session)
     if session.is_closed:
         return closed(request, session)
     game = services.game_of(session)
@@ -138,6 +144,8 @@ def _rules_page(
 @require_POST
 def session_close(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk, need=Right.OWN)
+    if session.managed:
+        return managed(request, session)
     services.session_close(session=session, user=request.user, client_token=posted_token(request))
     # The sheet's notice says so, with the day and a button to reopen it.
     return redirect("scoreboard", pk=session.pk)
@@ -147,6 +155,8 @@ def session_close(request: Request, pk: int) -> HttpResponse:
 @require_POST
 def session_reopen(request: Request, pk: int) -> HttpResponse:
     session = own_session(request, pk, need=Right.OWN)
+    if session.managed:
+        return managed(request, session)
     services.session_reopen(session=session, user=request.user, client_token=posted_token(request))
     messages.success(request, _("The evening is open again."))
     return redirect("scoreboard", pk=session.pk)
@@ -157,6 +167,8 @@ def session_reopen(request: Request, pk: int) -> HttpResponse:
 def session_delete(request: Request, pk: int) -> HttpResponse:
     """Ask, naming the session and its number of hands; then delete it (restorable)."""
     session = own_session(request, pk, need=Right.OWN)
+    if session.managed:
+        return managed(request, session)
     if request.method == "POST":
         services.session_delete(session=session, user=request.user)
         text = _("“%(name)s” was deleted. You can restore it here for %(days)s days.")
@@ -176,7 +188,7 @@ def session_restore(request: Request, pk: int) -> HttpResponse:
     try:
         session = services.session_deleted_for(request.user, pk)
         services.session_restore(session=session, user=request.user)
-    except (Session.DoesNotExist, services.NotRestorable):
+    except (Session.DoesNotExist, services.NotRestorable, services.SessionManaged):
         raise Http404("no deleted session to restore") from None
     messages.success(request, _("The session is back."))
     return redirect("scoreboard", pk=session.pk)

@@ -18,12 +18,19 @@ self.Outbox = (() => {
     ["new", /^\/sessions\/(\d+)\/hands\/new\/$/],
     ["edit", /^\/sessions\/(\d+)\/hands\/(\d+)\/edit\/$/],
     ["delete", /^\/sessions\/(\d+)\/hands\/(\d+)\/delete\/$/],
+    // A table's link: the same hand forms, reached by the link's token.
+    ["new", /^\/t\/([\w-]+)\/hands\/new\/$/],
+    ["edit", /^\/t\/([\w-]+)\/hands\/(\d+)\/edit\/$/],
+    ["delete", /^\/t\/([\w-]+)\/hands\/(\d+)\/delete\/$/],
   ];
 
   function kindOf(path) {
     for (const [kind, pattern] of KINDS) {
       const found = pattern.exec(path);
-      if (found) return { kind, session: Number(found[1]), hand: found[2] ? Number(found[2]) : null };
+      if (found) {
+        const session = /^\d+$/.test(found[1]) && path.startsWith("/sessions/") ? Number(found[1]) : found[1];
+        return { kind, session, hand: found[2] ? Number(found[2]) : null };
+      }
     }
     return null;
   }
@@ -70,7 +77,7 @@ self.Outbox = (() => {
       ...where,
       key: keyOf(path, body),
       url: path,
-      sheet: "/sessions/" + where.session + "/",
+      sheet: (typeof where.session === "number" ? "/sessions/" : "/t/") + where.session + "/",
       body,
       summary,
       queuedAt: Date.now(),

@@ -1,0 +1,166 @@
+"""Who may open the organiser's pages: every address of ``tournaments/urls.py``,
+GET and POST, for the owner, a co-organiser, a player of the tournament who has
+an account, an outsider and a visitor without one. A tournament or cup exists
+only for those who run it (404 for anyone else); a refused request changes
+nothing; every page drawn for an account is ``Cache-Control: private``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from club.models import GroupPlayer
+from club.services import groups
+from tests.tournaments import factory
+from tournaments import urls
+from tournaments.models import (
+    Cup,
+    CupChange,
+    CupPlayer,
+    Entrant,
+    Round,
+    TableRound,
+    TableSeat,
+    Tournament,
+    TournamentChange,
+)
+
+pytestmark = pytest.mark.django_db
+
+# Each address: how to fill it in, and whether it belongs to one tournament or cup
+# (only its organisers see it) or to the account (every account has its own).
+OWN = "own"  # the account's own list or form: open to every account
+RUN = "run"  # one tournament's or cup's page: its organisers only
+MATRIX: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
+    "tournament_list": (OWN, lambda w: []),
+    "tournament_new": (OWN, lambda w: ["koenigrufen"]),
+    "tournament_import": (OWN, lambda w: []),
+    "tournament_detail": (RUN, lambda w: [w["t"].pk]),
+    "tournament_settings": (RUN, lambda w: [w["t"].pk]),
+    "tournament_entrants": (RUN, lambda w: [w["t"].pk]),
+    "tournament_draw": (RUN, lambda w: [w["t"].pk]),
+    "tournament_release": (RUN, lambda w: [w["t"].pk]),
+    "tournament_status": (RUN, lambda w: [w["t"].pk]),
+    "tournament_board_link": (RUN, lambda w: [w["t"].pk]),
+    "tournament_round": (RUN, lambda w: [w["t"].pk, 1]),
+    "organiser_table": (RUN, lambda w: [w["t"].pk, w["table"].pk]),
+    "tournament_prizes": (RUN, lambda w: [w["t"].pk]),
+    "tournament_print": (RUN, lambda w: [w["t"].pk, "plan"]),
+    "tournament_card": (RUN, lambda w: [w["t"].pk, 1]),
+    "tournament_export": (RUN, lambda w: [w["t"].pk]),
+    "cup_list": (OWN, lambda w: []),
+    "cup_detail": (RUN, lambda w: [w["cup"].pk]),
+    "cup_pdf": (RUN, lambda w: [w["cup"].pk]),
+    "cup_register": (RUN, lambda w: [w["cup"].pk]),
+}
+# A cup's register is merged by the cup's owner; its tournaments' co-organisers only read it.
+OWNER_ONLY = {("cup_register", "post", "organiser")}
+ROLES = ("owner", "organiser", "player", "outsider", "anonymous")
+# What a refused POST must leave as it was: the organiser's data.
+POSTED = {
+    "action": "redraw",
+    "round": "1",
+    "name": "Neu",
+    "reason": "x",
+    "player": "1",
+    "into": "2",
+    "token": "t1",
+}
+
+
+def test_every_address_of_the_organisers_pages_is_in_the_matrix():
+    assert {pattern.name for pattern in urls.urlpatterns} == set(MATRIX)
+
+
+@pytest.fixture
+def world(user: User) -> dict[str, Any]:
+    co = User.objects.create_user("co", password="a-long-test-password")
+    hans = User.objects.create_user("hans", password="a-long-test-password")
+    outsider = User.objects.create_user("outsider", password="a-long-test-password")
+    group = groups.group_create(owner=user, name="Stammtisch")
+    GroupPlayer.objects.create(group=group, name="Hans", user=hans)
+    cup = factory.cup(user)
+    t = factory.tournament(user, cup=cup, group=group, organisers=["co"])
+    factory.draw(t)
+    factory.release(t)
+    table = TableRound.objects.filter(round__tournament=t).order_by("round__number", "number").first()
+    assert Entrant.objects.get(tournament=t, name="Hans").roster.user == hans
+    return {
+        "t": t,
+        "cup": cup,
+        "table": table,
+        "owner": user,
+        "organiser": co,
+        "player": hans,
+        "outsider": outsider,
+    }
+
+
+def client(world: dict[str, Any], role: str) -> Client:
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    if role != "anonymous":
+        browser.force_login(world[role])
+    return browser
+
+
+def snapshot() -> list[Any]:
+    models = (Tournament, Entrant, Round, TableRound, TableSeat, TournamentChange, Cup, CupPlayer, CupChange)
+    return [
+        sorted(model.objects.values_list(*[f.attname for f in model._meta.concrete_fields]))
+        for model in models
+    ]
+
+
+def _cases() -> list[tuple[str, str, str]]:
+    return [(name, method, role) for name in MATRIX for method in ("get", "post") for role in ROLES]
+
+
+@pytest.mark.parametrize(("name", "method", "role"), _cases())
+def test_access(world, name, method, role):
+    kind, args = MATRIX[name]
+    url = reverse(name, args=args(world))
+    before = snapshot()
+    answer = getattr(client(world, role), method)(url, POSTED if method == "post" else None)
+    status = answer.status_code
+    if role == "anonymous":
+        assert status == 302 and answer["Location"].startswith(reverse("login"))
+        assert snapshot() == before
+        return
+    assert "private" in answer.get("Cache-Control", "")
+    if (kind == RUN and role in ("player", "outsider")) or (name, method, role) in OWNER_ONLY:
+        assert status in (404, 405)
+        assert snapshot() == before
+    elif status == 405:
+        assert snapshot() == before
+    else:
+        assert status in (200, 204, 302, 400)
+
+
+GARBAGE = [
+    {},
+    {"action": "desk", "sum_1": "1e999", "sum_5": "NaN"},
+    {"action": "swap", "first": "-1", "second": "99999999999999999999"},
+    {"action": "move", "number": "abc", "table": ""},
+    {"action": "seat", "number": "1", "table": "1", "instead_of": "x"},
+    {"action": "withdraw", "number": "1", "after_round": "77"},
+    {"action": "roster", "names": ["", "\x00"]},
+    {"action": "add", "name": "A" * 500, "place": "\u202e"},
+    {"action": "edit", "number": "1", "name": "", "place": ""},
+    {"action": "reopen", "reason": ""},
+    {"action": "redraw", "round": "0", "seed": "12ab56"},
+    {"seed": "9999999", "rounds": "1000", "hands_at_four": "-1", "money_rate": "x", "name": ""},
+    {"player": "1", "into": "1"},
+]
+
+
+@pytest.mark.parametrize("data", GARBAGE)
+def test_bad_input_to_any_page_is_refused_without_an_error(world, data):
+    browser = client(world, "owner")
+    for name, (_kind, args) in MATRIX.items():
+        answer = browser.post(reverse(name, args=args(world)), data)
+        assert answer.status_code < 500, (name, data)

@@ -1,0 +1,160 @@
+"""The board link: ranking, seating plan and search, the tables' progress, the
+hall screen (TOURNAMENTS.md §4.3) and a player's card (§6)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring import services as scoring
+from tests.tournaments.table_support import in_english as in_english
+from tests.tournaments.table_support import kontra_hand, phone, rufer, tournament_day
+from tournaments.models import Tournament
+from tournaments.services import results, tables
+from tournaments.views.board import short_name
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
+CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "tournament.css"
+
+
+def signed_day(user, tables_count: int = 2):
+    """A released round whose tables each played one hand, all signed."""
+    day = tournament_day(user, tables_count=tables_count, hands=1)
+    for number in range(1, tables_count + 1):
+        table = day.table(number)
+        names = tables.players(table)
+        raw = (
+            kontra_hand(names[0], names[1], names[0]) if number == 1 else rufer(names[2], names[3], names[0])
+        )
+        scoring.hand_record(session=tables.open_table(table), raw=raw)
+        tables.sign_off(day.table(number), user=user, scorer=names[0], checker=names[1])
+    token = results.board_share(Tournament.objects.get(pk=day.tournament.pk))
+    return day, token
+
+
+def test_the_board_ranks_counted_tables_and_links_each_players_card(user):
+    _day, token = signed_day(user)
+    html = phone().get(reverse("tournament_board", args=[token])).content.decode()
+    assert "2 of 2 tables done" in html
+    ranking = html[html.index('id="ranking"') :]
+    first = ranking.index("Anna")
+    assert first < ranking.index("Christa")  # Anna +3 before Christa −3
+    assert reverse("tournament_player_card", args=[token, 1]) in html
+    assert 'hx-trigger="every 15s"' in html
+
+
+def test_a_running_round_shows_dots_and_the_tables_progress(user):
+    day = tournament_day(user, tables_count=2, hands=16)
+    scoring.hand_record(session=tables.open_table(day.table(2)), raw=rufer("Erika", "Franz", "Erika"))
+    token = results.board_share(Tournament.objects.get(pk=day.tournament.pk))
+    html = phone().get(reverse("tournament_board", args=[token])).content.decode()
+    assert "0 of 2 tables done; Table 1: hand 0 of 16; Table 2: hand 1 of 16" in html
+    assert 'id="provisional"' in html
+    assert '<td class="num">…</td>' in html
+    german = (
+        phone().get(reverse("tournament_board", args=[token]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    )
+    assert "0 von 2 Tischen fertig; Tisch 1: Spiel 0 von 16" in german and "vorläufig" in german
+    assert '<span class="muted tie">(Los)</span>' in german  # all at 0: the lots decide
+
+
+def test_the_name_search_says_where_one_sits(user):
+    day = tournament_day(user, tables_count=2)
+    token = results.board_share(Tournament.objects.get(pk=day.tournament.pk))
+    html = phone().get(reverse("tournament_board", args=[token]) + "?q=gert").content.decode()
+    assert "Round 1: Table 2, Seat 3" in html
+    german = phone().get(reverse("tournament_board", args=[token]) + "?q=Gerti", HTTP_ACCEPT_LANGUAGE="de")
+    assert "Runde 1: Tisch 2, Platz 3" in german.content.decode()
+    assert (
+        "Nobody of that name."
+        in phone().get(reverse("tournament_board", args=[token]) + "?q=zzz").content.decode()
+    )
+
+
+def test_a_poll_with_nothing_changed_reads_one_row_and_answers_204(user):
+    day, token = signed_day(user)
+    client = phone()
+    version = Tournament.objects.get(pk=day.tournament.pk).version
+    client.get(reverse("tournament_board", args=[token]))
+    with CaptureQueriesContext(connection) as queries:
+        poll = client.get(
+            reverse("tournament_board", args=[token]) + f"?since={version}", HTTP_HX_REQUEST="true"
+        )
+    assert poll.status_code == 204
+    assert len(queries) == 1
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(reverse("tournament_board", args=[token]), HTTP_HX_REQUEST="true")
+    assert again.status_code == 200 and 'id="board-live"' in again.content.decode()
+    assert len(queries) == 1  # the tournament's row; the ranking and the board come from the cache
+
+
+def test_an_unshared_board_answers_410_and_stops_a_poll(user):
+    day, token = signed_day(user)
+    results.board_unshare(Tournament.objects.get(pk=day.tournament.pk))
+    assert phone().get(reverse("tournament_board", args=[token])).status_code == 410
+    poll = phone().get(reverse("tournament_board", args=[token]), HTTP_HX_REQUEST="true")
+    assert poll.status_code == 286  # htmx: stop polling
+
+
+def test_the_player_card(user):
+    _day, token = signed_day(user)
+    html = phone().get(reverse("tournament_player_card", args=[token, 1])).content.decode()
+    assert "Table 1, seat 1" in html and "Bernd, Christa, Dieter" in html
+    assert "Place 1" in html
+    card = html[html.index('id="card-round-1"') :]
+    assert "Hands played</dt><dd>1</dd>" in card
+    assert 'Round result</dt><dd class="num">3</dd>' in card
+    assert "Table rank</dt><dd>1</dd>" in card
+    assert "Money</dt><dd>0.30\u00a0€" in card and "Kontra</dt><dd>0.20\u00a0€" in card  # at 0.10 a point
+    assert phone().get(reverse("tournament_player_card", args=[token, 99])).status_code == 404
+
+
+def many_signed(user, tables_count: int):
+    day = tournament_day(user, tables_count=tables_count, hands=1)
+    for number in range(1, tables_count + 1):
+        table = day.table(number)
+        names = tables.players(table)
+        scoring.hand_record(session=tables.open_table(table), raw=rufer(names[0], names[1], names[0]))
+        tables.sign_off(day.table(number), user=user, scorer=names[0], checker=names[1])
+    return results.board_share(Tournament.objects.get(pk=day.tournament.pk))
+
+
+def test_the_hall_screen_pages_of_twelve_minus_sign_and_qr(user):
+    token = many_signed(user, 5)  # 20 players: two pages
+    html = phone().get(reverse("tournament_board", args=[token]) + "?screen=1").content.decode()
+    pages = re.findall(r'<section class="hall-page" data-page="(\d)"( hidden)?', html)
+    assert [(n, bool(h)) for n, h in pages] == [("1", False), ("2", True)]
+    first = html[html.index('data-page="1"') : html.index('data-page="2"')]
+    assert first.count('class="hall-row"') == 12
+    assert "Page 2 / 2" in html
+    assert "\u22121" in html and ">-1<" not in html  # a real minus sign
+    assert 'id="hall-qr"' in html and "<svg" in html
+    assert 'id="hall-provisional"' not in html  # every table counted, the round complete
+    assert "js/hall.js" in html and "css/tournament.css" in html
+
+
+def test_the_hall_shows_places_one_to_sixty_only(user):
+    token = many_signed(user, 16)  # 64 players
+    html = phone().get(reverse("tournament_board", args=[token]) + "?screen=1").content.decode()
+    assert html.count('class="hall-row"') == 60
+    assert len(re.findall(r'<section class="hall-page"', html)) == 5
+    assert "Page 5 / 5" in html
+
+
+def test_the_hall_is_sized_for_the_screen_height():
+    css = CSS.read_text(encoding="utf-8")
+    body = re.search(r"body\.hall \{([^}]*)\}", css)
+    assert body and "font-size: 5.5vh" in body.group(1)
+    assert "font-size: 1.3em" in re.search(r"\.hall-title \{([^}]*)\}", css).group(1)
+    assert "tabular-nums" in re.search(r"\.hall-table \{([^}]*)\}", css).group(1)
+    assert ".hall-row.changed" in css
+
+
+def test_names_are_shortened_to_fit():
+    assert short_name("Huber Maria Theresia") == "Huber M. T."
+    assert short_name("Anna") == "Anna"

@@ -1,0 +1,148 @@
+"""Entrants (TOURNAMENTS.md §1.2): start numbers, unique names, the 400 limit, the
+group's roster, fillers, late entries and withdrawals."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from club.models import GroupPlayer
+from club.services import groups
+from scoring.engine import InvalidInput
+from scoring.models import Player
+from tests.tournaments import factory
+from tournaments.models import Entrant, TableSeat, TournamentChange
+from tournaments.services import entrants, plan
+
+pytestmark = pytest.mark.django_db
+
+
+def test_entrants_get_start_numbers_from_1_and_the_owners_player_of_their_name(user):
+    t = factory.tournament(user, names=["Anna", "Bernd"])
+    assert list(t.entrants.values_list("number", "name")) == [(1, "Anna"), (2, "Bernd")]
+    anna = t.entrants.get(number=1)
+    assert anna.player == Player.objects.get(owner=user, name="Anna")
+
+
+def test_a_second_maier_is_refused_with_a_way_to_tell_them_apart(user):
+    t = factory.tournament(user, names=["Maier"])
+    with pytest.raises(InvalidInput) as refused:
+        entrants.entrant_add(tournament=t, user=user, name="Maier")
+    assert refused.value.field == "name" and "Maier J." in str(refused.value)
+    assert t.entrants.count() == 1
+
+
+def test_the_401st_entrant_is_refused_naming_the_limit(user):
+    t = factory.tournament(user, names=[])
+    Entrant.objects.bulk_create(
+        Entrant(
+            tournament=t,
+            number=n,
+            name=f"Spieler {n}",
+            player=Player.objects.get_or_create(owner=user, name="P")[0],
+        )
+        for n in range(1, 401)
+    )
+    with pytest.raises(InvalidInput) as refused:
+        entrants.entrant_add(tournament=t, user=user, name="Zu viel")
+    assert "400" in str(refused.value)
+    assert t.entrants.count() == 400
+
+
+def test_names_from_the_roster_and_a_new_name_joins_it_unless_unticked(user):
+    group = groups.group_create(owner=user, name="Stammtisch")
+    groups.roster_add(group=group, name="Anna")
+    t = factory.tournament(user, names=[], group=group)
+    entrants.entrants_add(tournament=t, user=user, entrants=[entrants.NewEntrant("Anna")])
+    entrants.entrant_add(tournament=t, user=user, name="Bernd")
+    entrants.entrant_add(tournament=t, user=user, name="Gast", roster=False)
+    assert set(GroupPlayer.objects.filter(group=group).values_list("name", flat=True)) == {"Anna", "Bernd"}
+    assert t.entrants.get(name="Anna").roster == GroupPlayer.objects.get(group=group, name="Anna")
+    assert t.entrants.get(name="Gast").roster is None
+
+
+def test_a_filler_plays_but_is_not_ranked(user):
+    t = factory.tournament(user, names=factory.EXAMPLE_NAMES[:11])
+    entrants.entrant_add(tournament=t, user=user, name="Ersatz", filler=True)
+    factory.draw(t)
+    filler = t.entrants.get(name="Ersatz")
+    assert filler.kind == "filler" and TableSeat.objects.filter(entrant=filler).count() == 3
+
+
+def test_a_late_entry_before_round_1_is_played_is_drawn_in_by_a_redraw(user):
+    t = factory.tournament(user, names=factory.EXAMPLE_NAMES[:8])
+    factory.draw(t)
+    late = entrants.entrant_add(tournament=factory.fresh(t), user=user, name="Spät")
+    assert late.joined_round == 1 and not late.seats.exists()
+    plan.round_redraw(tournament=factory.fresh(t), user=user, number=1)
+    assert late.seats.count() == 3
+
+
+def test_a_late_entry_after_round_1_is_released_needs_the_any_round_setting(user):
+    t = factory.tournament(user, names=factory.EXAMPLE_NAMES[:8])
+    factory.draw(t)
+    factory.release(t)
+    with pytest.raises(InvalidInput) as refused:
+        entrants.entrant_add(tournament=factory.fresh(t), user=user, name="Spät")
+    assert refused.value.field == "name"
+    other = factory.tournament(user, names=factory.EXAMPLE_NAMES[:8], settings={"late_entry": "any_round"})
+    factory.draw(other)
+    factory.release(other)
+    late = entrants.entrant_add(tournament=factory.fresh(other), user=user, name="Spät")
+    assert late.joined_round == 2
+
+
+def test_a_withdrawal_keeps_played_rounds_and_a_five_table_plays_at_four(user):
+    t = factory.tournament(user, names=factory.EXAMPLE_NAMES[:9])
+    factory.draw(t)
+    factory.release(t)
+    five = next(table for table in factory.tables(t, 2) if table.size == 5)
+    leaving = five.seats.order_by("position").first().entrant
+    plan.entrant_withdraw(tournament=factory.fresh(t), user=user, number=leaving.number, after_round=1)
+    leaving.refresh_from_db()
+    assert leaving.status == "withdrawn" and leaving.left_after_round == 1
+    assert (
+        leaving.seats.filter(round__number=1).exists() and not leaving.seats.filter(round__number=2).exists()
+    )
+    five.refresh_from_db()
+    assert five.size == 4 and five.seats.count() == 4 and five.hands_target == 16
+    assert TournamentChange.objects.filter(tournament=t, action="withdraw").count() == 1
+
+
+def test_a_four_table_left_with_three_takes_a_player_from_a_five_table(user):
+    t = factory.tournament(user, names=factory.EXAMPLE_NAMES[:9])
+    factory.draw(t)
+    four = next(table for table in factory.tables(t, 2) if table.size == 4)
+    leaving = four.seats.first().entrant
+    plan.entrant_withdraw(tournament=factory.fresh(t), user=user, number=leaving.number, after_round=1)
+    assert [table.seats.count() for table in factory.tables(t, 2)] == [4, 4]
+
+
+def test_the_entrants_page_registers_and_shows_a_refusal_beside_the_name(logged_in, user):
+    t = factory.tournament(user, names=["Anna"])
+    url = reverse("tournament_entrants", args=[t.pk])
+    assert (
+        logged_in.post(url, {"action": "add", "name": "Bernd", "place": "Linz", "token": "a1"}).status_code
+        == 302
+    )
+    assert (
+        logged_in.post(url, {"action": "add", "name": "Bernd", "place": "Linz", "token": "a1"}).status_code
+        == 302
+    )
+    assert list(t.entrants.values_list("name", "place")) == [("Anna", ""), ("Bernd", "Linz")]
+    answer = logged_in.post(url, {"action": "add", "name": "Anna", "token": "a2"})
+    assert answer.status_code == 400 and "Anna J." in answer.content.decode()
+    assert t.entrants.count() == 2
+
+
+def test_a_late_entrant_left_unseated_stops_the_release_until_he_is_drawn_in(user):
+    t = factory.tournament(user, names=factory.EXAMPLE_NAMES[:8])
+    factory.draw(t)
+    late = entrants.entrant_add(tournament=factory.fresh(t), user=user, name="Spät")
+    with pytest.raises(InvalidInput) as refused:
+        factory.release(t)
+    assert f"start number {late.number}" in str(refused.value)
+    assert factory.fresh(t).rounds.get(number=1).status == "drawn"
+    plan.round_redraw(tournament=factory.fresh(t), user=user, number=1)
+    factory.release(t)
+    assert late.seats.filter(round__number=1).exists()

@@ -1,0 +1,320 @@
+"""The organiser's desk on the day: each table's state on the control page, a
+paper sheet typed in (``TOURNAMENTS.md`` §3.4), a table ended early (§3.6),
+opened again after sign-off (§3.5) or confirmed, and a table link reissued (§3.1).
+
+Every change to a table's result calls ``results.table_changed`` in the same
+transaction, which rewrites the table's ``RoundResult`` rows and raises the
+tournament's version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal, InvalidOperation
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from scoring import services as scoring
+from scoring.engine import HandType
+from scoring.engine.types import invalid
+from scoring.models import Hand, Session
+from tournaments.models import Round, TableRound, TableSeat, Tournament, TournamentChange
+from tournaments.services import results
+from tournaments.services.plan import RELEASED, new_link_token, new_short_code
+from tournaments.services.tournaments import audit, changed, done_already, locked, reason_text
+
+MOST_POINTS = Decimal(100000)
+
+
+def _table(tournament: Tournament, pk: int) -> TableRound:
+    found = TableRound.objects.select_related("round").filter(round__tournament=tournament, pk=pk).first()
+    if found is None:
+        raise TableRound.DoesNotExist
+    return found
+
+
+def table_of(tournament: Tournament, pk: int) -> TableRound:
+    """A table of the tournament (``DoesNotExist`` for any other)."""
+    return _table(tournament, pk)
+
+
+def _refuse_final(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINAL:
+        raise invalid("status", gettext_noop("the tournament is final: reopen it first"))
+
+
+def _playable(table: TableRound) -> None:
+    if table.round.status not in RELEASED:
+        raise invalid("table", gettext_noop("round {round} is not released yet"), round=table.round.number)
+    if table.is_locked:
+        raise invalid("table", gettext_noop("table {table} is locked: open it first"), table=table.number)
+
+
+def _points(number: int, raw: object, halves: bool) -> Decimal:
+    try:
+        value = Decimal(str(raw).strip().replace(",", ".").replace("−", "-"))
+    except InvalidOperation:
+        value = Decimal("NaN")
+    allowed = value.is_finite() and abs(value) < MOST_POINTS and (value * (2 if halves else 1)) % 1 == 0
+    if not allowed:
+        field = f"sum_{number}"
+        if halves:
+            raise invalid(field, gettext_noop("a whole number or a half, such as -31 or 41.5"))
+        raise invalid(field, gettext_noop("a whole number, such as -31"))
+    return value.normalize() if value % 1 else value.quantize(Decimal(1))
+
+
+def _lock_session(table: TableRound, user: User) -> None:
+    """A locked table's session takes no more hands (as at a sign-off)."""
+    if table.session_id is None:
+        return
+    session = Session.objects.filter(pk=table.session_id, closed_at__isnull=True).first()
+    if session is not None:
+        scoring.session_close(session=session, user=user, managing=True)
+
+
+def _unlock_session(table: TableRound, user: User) -> None:
+    if table.session_id is None:
+        return
+    session = Session.objects.filter(pk=table.session_id, closed_at__isnull=False).first()
+    if session is not None:
+        scoring.session_reopen(session=session, user=user, managing=True)
+
+
+def _signed(value: Decimal) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+@transaction.atomic
+def desk_enter(
+    *, tournament: Tournament, user: User, table_id: int, sums: Mapping[int, object], client_token: str = ""
+) -> TableRound:
+    """A paper sheet typed in: each player's round sum by start number. They must add
+    to 0, else refused naming the difference ("Summe +4: Zettel prüfen"). French
+    takes halves. The table is locked at once (status desk)."""
+    row = locked(tournament)
+    table = _table(row, table_id)
+    if done_already(row, client_token):
+        return table
+    _refuse_final(row)
+    _playable(table)
+    numbers = list(table.seats.order_by("position").values_list("entrant__number", flat=True))
+    if set(sums) != set(numbers):
+        raise invalid("sums", gettext_noop("one sum for each player of the table"))
+    values = {n: _points(n, sums[n], row.variant == "french") for n in numbers}
+    total = sum(values.values(), Decimal(0))
+    if total != 0:
+        raise invalid("sums", gettext_noop("Sum {difference}: check the sheet"), difference=_signed(total))
+    table.desk_sums = {str(n): str(v) for n, v in values.items()}
+    table.status = TableRound.Status.DESK
+    table.save(update_fields=["desk_sums", "status"])
+    _lock_session(table, user)
+    audit(
+        row,
+        TournamentChange.Action.DESK,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        after=table.desk_sums,
+        client_token=client_token,
+    )
+    results.table_changed(table)
+    return table
+
+
+@transaction.atomic
+def table_end(
+    *, tournament: Tournament, user: User, table_id: int, reason: str, client_token: str = ""
+) -> TableRound:
+    """End a table early (§3.6): its round result is the sums so far ("beendet nach 12 von 16")."""
+    row = locked(tournament)
+    table = _table(row, table_id)
+    if done_already(row, client_token):
+        return table
+    why = reason_text(reason)
+    _refuse_final(row)
+    _playable(table)
+    table.status, table.end_reason = TableRound.Status.ENDED, why
+    table.save(update_fields=["status", "end_reason"])
+    _lock_session(table, user)
+    audit(
+        row,
+        TournamentChange.Action.END,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        reason=why,
+        after={"hands": hands_played(table)},
+        client_token=client_token,
+    )
+    results.table_changed(table)
+    return table
+
+
+@transaction.atomic
+def table_open(
+    *, tournament: Tournament, user: User, table_id: int, reason: str, client_token: str = ""
+) -> TableRound:
+    """Open a signed, ended or typed-in table again for corrections (§3.5); its
+    result leaves the ranking until it is locked again. In a final tournament the
+    organiser reopens the tournament first; a provisional one is running again."""
+    row = locked(tournament)
+    table = _table(row, table_id)
+    if done_already(row, client_token):
+        return table
+    why = reason_text(reason)
+    _refuse_final(row)
+    if not table.is_locked:
+        raise invalid("table", gettext_noop("table {table} is not locked"), table=table.number)
+    before = {"status": table.status, "desk_sums": table.desk_sums, "end_reason": table.end_reason}
+    table.status = _unlocked_status(table)
+    table.desk_sums, table.signed_at, table.end_reason = None, None, ""
+    table.save(update_fields=["status", "desk_sums", "signed_at", "end_reason"])
+    _unlock_session(table, user)
+    if row.status == Tournament.Status.PROVISIONAL:
+        row.status = Tournament.Status.RUNNING
+        row.save(update_fields=["status"])
+    if table.round.status == Round.Status.COMPLETE:
+        Round.objects.filter(pk=table.round_id).update(status=Round.Status.RELEASED)
+    audit(
+        row,
+        TournamentChange.Action.OPEN,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        reason=why,
+        before=before,
+        client_token=client_token,
+    )
+    results.table_changed(table)
+    return table
+
+
+def _unlocked_status(table: TableRound) -> str:
+    played = hands_played(table)
+    if played >= table.hands_target:
+        return TableRound.Status.COMPLETE
+    return TableRound.Status.PLAYING if played else TableRound.Status.OPEN
+
+
+@transaction.atomic
+def table_confirm(*, tournament: Tournament, user: User, table_id: int, client_token: str = "") -> TableRound:
+    """The organiser signs a table (signoff ``organiser``, or again after opening it)."""
+    row = locked(tournament)
+    table = _table(row, table_id)
+    if done_already(row, client_token):
+        return table
+    _refuse_final(row)
+    _playable(table)
+    if table.session_id is None or hands_played(table) == 0:
+        raise invalid(
+            "table", gettext_noop("table {table} has no hands: type in its sheet instead"), table=table.number
+        )
+    table.status, table.signed_at = TableRound.Status.SIGNED, timezone.now()
+    table.save(update_fields=["status", "signed_at"])
+    _lock_session(table, user)
+    audit(
+        row,
+        TournamentChange.Action.SIGN,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        client_token=client_token,
+    )
+    results.table_changed(table)
+    return table
+
+
+@transaction.atomic
+def table_reissue(*, tournament: Tournament, user: User, table_id: int, client_token: str = "") -> TableRound:
+    """A new table link and short code at once; the old link answers 410, the claim is released."""
+    row = locked(tournament)
+    table = _table(row, table_id)
+    if done_already(row, client_token):
+        return table
+    table.link_token, table.short_code = new_link_token(), new_short_code(row)
+    table.claim_digest, table.claimed_at = "", None
+    table.save(update_fields=["link_token", "short_code", "claim_digest", "claimed_at"])
+    audit(
+        row,
+        TournamentChange.Action.REISSUE,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        client_token=client_token,
+    )
+    changed(row)
+    return table
+
+
+# -- what the control page shows ------------------------------------------------------------
+
+
+def hands_played(table: TableRound) -> int:
+    """Hands that count toward the target: recorded, not deleted, not redeals (§3.2)."""
+    if table.session_id is None:
+        return 0
+    hands = Hand.objects.filter(session_id=table.session_id, deleted_at__isnull=True)
+    return hands.exclude(type=HandType.REDEAL.value).count()
+
+
+@dataclass(frozen=True)
+class TableState:
+    table: TableRound
+    names: tuple[str, ...]
+    played: int
+
+
+@dataclass(frozen=True)
+class Control:
+    tournament: Tournament
+    round: Round | None  # the round on the page: the latest released, else round 1
+    tables: tuple[TableState, ...]
+    next_round: Round | None
+    done: int  # tables of the round locked
+
+
+def round_ends(tournament: Tournament, round_: Round | None) -> datetime | None:
+    """When a released round's time is up (``round_minutes``): shown, nothing ends by itself (§3.6)."""
+    minutes = tournament.settings.get("round_minutes")
+    if not minutes or round_ is None or round_.released_at is None or round_.status != Round.Status.RELEASED:
+        return None
+    return round_.released_at + timedelta(minutes=minutes)
+
+
+def control(tournament: Tournament, number: int | None = None) -> Control:
+    """The day at a glance: the tables of the current (or asked-for) round with their state."""
+    rounds = tournament.rounds.order_by("number")
+    current = rounds.filter(number=number).first() if number else None
+    if current is None:
+        current = rounds.filter(status__in=RELEASED).order_by("-number").first() or rounds.first()
+    upcoming = rounds.exclude(status__in=RELEASED).first()
+    if current is None:
+        return Control(tournament, None, (), upcoming, 0)
+    tables = (
+        current.tables.select_related("session")
+        .annotate(
+            counted=Count(
+                "session__hands",
+                filter=Q(session__hands__deleted_at__isnull=True)
+                & ~Q(session__hands__type=HandType.REDEAL.value),
+            )
+        )
+        .order_by("number")
+    )
+    names: dict[int, list[str]] = {}
+    for seat in (
+        TableSeat.objects.filter(round=current)
+        .select_related("entrant")
+        .order_by("table__number", "position")
+    ):
+        names.setdefault(seat.table_id, []).append(seat.entrant.name)
+    states = tuple(TableState(t, tuple(names.get(t.pk, ())), int(getattr(t, "counted", 0))) for t in tables)
+    done = sum(1 for s in states if s.table.is_locked)
+    return Control(tournament, current, states, upcoming, done)

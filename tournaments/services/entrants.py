@@ -1,0 +1,256 @@
+"""Who plays: entrants typed in or picked from the group's roster, fillers, late
+entries, withdrawals and the fee (``TOURNAMENTS.md`` §1.2).
+
+Each entrant sits at his tables as the owner's ``scoring.Player`` of that name
+(found or created), so every table-round is an ordinary session of the owner's
+players. Registration closes at the first draw; after it, an entrant is a late
+entry per the ``late_entry`` setting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext_noop
+
+from club.models import GroupPlayer
+from club.services import groups
+from scoring.engine import InvalidInput
+from scoring.engine.schema import name_problem
+from scoring.engine.types import invalid
+from scoring.models import NAME_LENGTH, Player
+from tournaments.models import CupPlayer, Entrant, Round, TableRound, Tournament, TournamentChange
+from tournaments.services.tournaments import audit, changed, done_already, drawn, locked, played
+
+MOST_ENTRANTS = 400  # 100 tables (§7)
+PLACE_LENGTH = 60
+
+
+def check_name(value: str, field: str = "name") -> str:
+    value = " ".join(value.split())
+    if not value or len(value) > NAME_LENGTH:
+        raise invalid(field, gettext_noop("a name of 1 to {n} characters"), n=NAME_LENGTH)
+    problem = name_problem(value)
+    if problem is not None:
+        raise InvalidInput(field, problem)
+    return value
+
+
+def check_place(value: str) -> str:
+    value = " ".join(value.split())
+    if len(value) > PLACE_LENGTH or (value and name_problem(value)):
+        raise invalid(
+            "place", gettext_noop("empty, or a place or club of up to {n} characters"), n=PLACE_LENGTH
+        )
+    return value
+
+
+def _unique(tournament: Tournament, name: str) -> None:
+    if tournament.entrants.filter(name=name).exists():
+        raise invalid(
+            "name",
+            gettext_noop(
+                '"{name}" is registered already: tell the two apart, such as "{name} J." or "{name}, Linz"'
+            ),
+            name=name,
+        )
+
+
+def first_round_open(tournament: Tournament) -> int:
+    """The round a late entrant joins now: 1 before any round is released (the
+    draw of round 1 is redrawn with him); else the first round not yet released."""
+    released = tournament.rounds.filter(status__in=(Round.Status.RELEASED, Round.Status.COMPLETE))
+    return (released.aggregate(last=Max("number"))["last"] or 0) + 1
+
+
+def _joins(tournament: Tournament) -> int:
+    """The round a new entrant joins; refused when the ``late_entry`` setting says no."""
+    if not drawn(tournament):
+        return 1
+    joins = first_round_open(tournament)
+    if joins > tournament.settings["rounds"]:
+        raise invalid("name", gettext_noop("every round is released: no one can join any more"))
+    if joins > 1 and tournament.settings["late_entry"] != "any_round":
+        raise invalid(
+            "name",
+            gettext_noop('round 1 is released: late entries are taken only with the setting "any round"'),
+        )
+    if joins == 1 and played(TableRound.objects.filter(round__tournament=tournament)).exists():
+        raise invalid(
+            "name", gettext_noop("round 1 has recorded hands: a late entry can no longer be drawn in")
+        )
+    return joins
+
+
+@dataclass(frozen=True)
+class NewEntrant:
+    name: str
+    place: str = ""
+    filler: bool = False
+    fee_paid: bool = False
+    roster: bool = True  # in a group's tournament, a new name joins the roster
+
+
+def _add(tournament: Tournament, new: NewEntrant, joins: int) -> Entrant:
+    name, place = check_name(new.name), check_place(new.place)
+    _unique(tournament, name)
+    count = tournament.entrants.count()
+    if count >= MOST_ENTRANTS:
+        raise invalid(
+            "name", gettext_noop("a tournament takes at most {n} entrants (100 tables)"), n=MOST_ENTRANTS
+        )
+    roster = _roster(tournament, name, new.roster)
+    player, _ = Player.objects.get_or_create(owner=tournament.owner, name=name)
+    number = (tournament.entrants.aggregate(last=Max("number"))["last"] or 0) + 1
+    entrant = Entrant.objects.create(
+        tournament=tournament,
+        number=number,
+        name=name,
+        place=place,
+        player=player,
+        roster=roster,
+        cup_player=_cup_player(tournament, name, place, roster) if not new.filler else None,
+        kind=Entrant.Kind.FILLER if new.filler else Entrant.Kind.PLAYER,
+        joined_round=joins,
+        fee_paid=new.fee_paid,
+    )
+    return entrant
+
+
+def _roster(tournament: Tournament, name: str, join: bool) -> GroupPlayer | None:
+    if tournament.group is None:
+        return None
+    found = GroupPlayer.objects.filter(group=tournament.group, name=name).first()
+    if found is None and join:
+        found = groups.roster_player(tournament.group, name)
+    return found
+
+
+def _cup_player(
+    tournament: Tournament, name: str, place: str, roster: GroupPlayer | None
+) -> CupPlayer | None:
+    """The cup register's entry of that name (the one it was merged into), made when new (§5.1)."""
+    if tournament.cup is None:
+        return None
+    found = CupPlayer.objects.filter(cup=tournament.cup, name=name).order_by("id").first()
+    while found is not None and found.merged_into_id is not None:
+        found = found.merged_into
+    if found is None:
+        found = CupPlayer.objects.create(cup=tournament.cup, name=name, place=place, roster=roster)
+    return found
+
+
+@transaction.atomic
+def entrant_add(
+    *,
+    tournament: Tournament,
+    user: User,
+    name: str,
+    place: str = "",
+    filler: bool = False,
+    fee_paid: bool = False,
+    roster: bool = True,
+    client_token: str = "",
+) -> Entrant:
+    """Register one entrant with the next start number. After the first draw he is a
+    late entry (``late_entry``): before any hand of round 1 the organiser redraws
+    round 1; with ``any_round`` he joins from the next round not yet released."""
+    row = locked(tournament)
+    found = done_already(row, client_token)
+    if found is not None and found.after and "number" in found.after:
+        return row.entrants.get(number=found.after["number"])
+    joins = _joins(row)
+    try:
+        with transaction.atomic():
+            entrant = _add(row, NewEntrant(name, place, filler, fee_paid, roster), joins)
+    except IntegrityError:  # registered by another organiser at the same moment
+        _unique(row, check_name(name))
+        raise
+    audit(
+        row,
+        TournamentChange.Action.ENTER,
+        user,
+        after={"number": entrant.number, "name": entrant.name, "round": joins},
+        client_token=client_token,
+    )
+    changed(row)
+    return entrant
+
+
+@transaction.atomic
+def entrants_add(*, tournament: Tournament, user: User, entrants: list[NewEntrant]) -> list[Entrant]:
+    """Register several at once (names picked from the roster, a list typed in): all or none."""
+    row = locked(tournament)
+    joins = _joins(row)
+    added = []
+    for index, new in enumerate(entrants):
+        try:
+            added.append(_add(row, new, joins))
+        except InvalidInput as error:
+            raise InvalidInput(error.field, error.line, index + 1) from None
+    if added:
+        audit(row, TournamentChange.Action.ENTER, user, after={"numbers": [e.number for e in added]})
+        changed(row)
+    return added
+
+
+def _entrant(tournament: Tournament, number: int) -> Entrant:
+    found = tournament.entrants.filter(number=number).first()
+    if found is None:
+        raise invalid("entrant", gettext_noop("no entrant has start number {n}"), n=number)
+    return found
+
+
+@transaction.atomic
+def entrant_edit(
+    *, tournament: Tournament, user: User, number: int, name: str, place: str, fee_paid: bool
+) -> Entrant:
+    """Put a name or place right, tick the fee. The name is the seats' name too, so
+    it is changed only before the entrant sits at a table that has been opened."""
+    row = locked(tournament)
+    entrant = _entrant(row, number)
+    new_name = check_name(name)
+    if new_name != entrant.name:
+        _unique(row, new_name)
+        if entrant.seats.filter(table__session__isnull=False).exists():
+            raise invalid("name", gettext_noop("he sits at a table already opened: the name stays"))
+        entrant.player, _ = Player.objects.get_or_create(owner=row.owner, name=new_name)
+    before = {"name": entrant.name, "place": entrant.place, "fee_paid": entrant.fee_paid}
+    entrant.name, entrant.place, entrant.fee_paid = new_name, check_place(place), fee_paid
+    entrant.save()
+    audit(
+        row,
+        TournamentChange.Action.ENTER,
+        user,
+        before=before,
+        after={"name": entrant.name, "place": entrant.place, "fee_paid": fee_paid, "number": number},
+    )
+    changed(row)
+    return entrant
+
+
+@transaction.atomic
+def entrant_remove(*, tournament: Tournament, user: User, number: int) -> None:
+    """Strike an entrant registered by mistake: only before the first draw."""
+    row = locked(tournament)
+    entrant = _entrant(row, number)
+    if drawn(row):
+        raise invalid("entrant", gettext_noop("the draw is made: mark him withdrawn instead"))
+    audit(
+        row, TournamentChange.Action.ENTER, user, before={"number": number, "name": entrant.name}, after=None
+    )
+    entrant.delete()
+    changed(row)
+
+
+def active_in(tournament: Tournament, round_number: int) -> list[Entrant]:
+    """Who is to be seated in round ``round_number``: joined by then and not left before it."""
+    return [
+        e
+        for e in tournament.entrants.order_by("number")
+        if e.joined_round <= round_number
+        and not (e.status == Entrant.Status.WITHDRAWN and (e.left_after_round or 0) < round_number)
+    ]

@@ -1,0 +1,277 @@
+"""What the organiser prints and downloads (``TOURNAMENTS.md`` §6, §4.5, §13):
+table slips, the seating plan, the ranking list, the prize list, a player card
+(PDF through ``plumbing.pdf``, A4, black and white, from the same read models as
+the pages), and the tournament file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from plumbing.pdf import html_to_pdf
+from plumbing.qr import qr_svg
+from scoring.exports import Export
+from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
+from tournaments.services import results
+
+
+def table_link(table: TableRound) -> str:
+    """The table link's path (``/t/<token>/``), the scorer's page without an account."""
+    try:
+        return reverse("tournament_table", args=[table.link_token])
+    except NoReverseMatch:  # the table pages are not mounted in this build
+        return f"/t/{table.link_token}/"
+
+
+def _pdf(template: str, context: dict[str, Any], stem: str) -> Export:
+    html = render_to_string(template, {**context, "printed_at": timezone.localtime()})
+    return Export(html_to_pdf(html), "application/pdf", f"{slugify(stem) or 'turnier'}.pdf")
+
+
+def _number(value: Decimal | Fraction) -> Decimal:
+    if isinstance(value, Fraction):
+        value = Decimal(value.numerator) / Decimal(value.denominator)
+    return value.normalize() if value % 1 else value.quantize(Decimal(1))
+
+
+# -- the ranking and the prize list ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RankRow:
+    place: int
+    entrant: Entrant
+    rounds: tuple[str, ...]  # per round: the points, "–" (not played), "…" (running), 0 for a bye
+    total: Decimal
+    tie_note: str
+    cup_points: int | None
+    prize: str = ""
+
+
+TIE_WORDS = {
+    "rounds": gettext_noop("better rounds"),
+    "best_round": gettext_noop("better best round"),
+    "table_ranks": gettext_noop("better table ranks"),
+    "lots": gettext_noop("lots"),
+    "shared": gettext_noop("shared"),
+}
+
+
+@dataclass(frozen=True)
+class Ranking:
+    tournament: Tournament
+    rows: tuple[RankRow, ...]
+    rounds: tuple[int, ...]
+    fees: Decimal | None = None
+    fees_paid: int = 0
+    raffle: bool = False
+
+
+def _prize_of(prizes: list[dict[str, Any]], place: int) -> str:
+    for prize in prizes:
+        if prize["from"] <= place <= prize["to"]:
+            amount = f"€ {prize['amount']}" if prize.get("amount") else ""
+            return " ".join(part for part in (amount, prize.get("text") or "") if part)
+    return ""
+
+
+def _cell(cell: Any) -> str:
+    if cell.bye:
+        return "0"
+    return cell.shown or str(_number(cell.points))
+
+
+def ranking(tournament: Tournament) -> Ranking:
+    """Place, name, rounds, total, tie note, cup points and prize of every ranked
+    entrant (fillers are not ranked and get no prize), from ``results.standings``."""
+    table = results.standings(tournament)
+    entrants = {e.number: e for e in tournament.entrants.all()}
+    prizes = tournament.settings.get("prizes") or []
+    rows = tuple(
+        RankRow(
+            place=row.place,
+            entrant=entrants[row.number],
+            rounds=tuple(_cell(cell) for cell in row.cells),
+            total=_number(row.total),
+            tie_note=_(TIE_WORDS[row.tie_note]) if row.tie_note in TIE_WORDS else "",
+            cup_points=row.cup_points,
+            prize=_prize_of(prizes, row.place),
+        )
+        for row in table.rows
+        if row.place is not None
+    )
+    fee = tournament.settings.get("entry_fee")
+    paid = sum(1 for e in entrants.values() if e.fee_paid)
+    fees = Decimal(fee) * paid if fee else None
+    numbers = tuple(range(1, table.rounds + 1))
+    return Ranking(tournament, rows, numbers, fees, paid, bool(tournament.settings.get("prize_raffle")))
+
+
+def prize_list(tournament: Tournament) -> Ranking:
+    return ranking(tournament)
+
+
+def ranking_pdf(tournament: Tournament, **_kwargs: Any) -> Export:
+    context = {"ranking": ranking(tournament), "tournament": tournament}
+    return _pdf("tournaments/print/ranking.html", context, f"{tournament.name}-rangliste")
+
+
+def prizes_pdf(tournament: Tournament, **_kwargs: Any) -> Export:
+    context = {"ranking": ranking(tournament), "tournament": tournament}
+    return _pdf("tournaments/print/prizes.html", context, f"{tournament.name}-preise")
+
+
+# -- the seating plan ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlanLine:
+    entrant: Entrant
+    tables: tuple[str, ...]  # per round: "3" or "–"
+
+
+def seating_plan(
+    tournament: Tournament,
+) -> tuple[list[PlanLine], list[tuple[Round, list[tuple[TableRound, list[TableSeat]]]]]]:
+    """Every entrant A–Z with his table in each drawn round; and per round its tables and seats."""
+    rounds = list(tournament.rounds.exclude(status=Round.Status.PLANNED).order_by("number"))
+    seats = list(
+        TableSeat.objects.filter(round__in=rounds)
+        .select_related("table", "entrant", "round")
+        .order_by("position")
+    )
+    where = {(s.entrant_id, s.round.number): str(s.table.number) for s in seats}
+    lines = [
+        PlanLine(e, tuple(where.get((e.pk, r.number), "–") for r in rounds))
+        for e in sorted(tournament.entrants.all(), key=lambda e: (e.name.casefold(), e.number))
+    ]
+    per_round = []
+    for round_ in rounds:
+        tables = list(round_.tables.order_by("number"))
+        per_round.append((round_, [(t, [s for s in seats if s.table_id == t.pk]) for t in tables]))
+    return lines, per_round
+
+
+def plan_pdf(tournament: Tournament, **_kwargs: Any) -> Export:
+    lines, per_round = seating_plan(tournament)
+    context = {"tournament": tournament, "lines": lines, "per_round": per_round}
+    return _pdf("tournaments/print/plan.html", context, f"{tournament.name}-sitzplan")
+
+
+# -- table slips -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slip:
+    table: TableRound
+    seats: list[TableSeat]
+    dealer: str
+    rows: list[tuple[int, str]]  # hand number, its dealer (at five: who sits out)
+    link: str
+    qr: str
+
+
+def _slip(table: TableRound, base: str) -> Slip:
+    seats = list(table.seats.select_related("entrant").order_by("position"))
+    names = [s.entrant.name for s in seats]
+    first = table.first_dealer - 1
+    rows = [
+        (h, names[(first + h - 1) % len(names)] if names else "") for h in range(1, table.hands_target + 1)
+    ]
+    link = base + table_link(table)
+    return Slip(
+        table,
+        seats,
+        names[first] if names else "",
+        rows,
+        link,
+        qr_svg(link, label=_("QR code of the table link")),
+    )
+
+
+def table_slips(
+    tournament: Tournament, *, base: str = "", table_id: int | None = None, **_kwargs: Any
+) -> Export:
+    """The slips of the released or next round's tables (one table with ``table_id``), two A5 on each A4."""
+    tables = TableRound.objects.filter(round__tournament=tournament).select_related("round")
+    if table_id is not None:
+        tables = tables.filter(pk=table_id)
+    else:
+        current = tournament.rounds.filter(status=Round.Status.RELEASED).order_by("-number").first()
+        current = current or tournament.rounds.exclude(status=Round.Status.PLANNED).order_by("number").first()
+        tables = tables.filter(round=current)
+    slips = [_slip(t, base) for t in tables.order_by("round__number", "number")]
+    context = {
+        "tournament": tournament,
+        "slips": slips,
+        "pairs": [slips[i : i + 2] for i in range(0, len(slips), 2)],
+    }
+    return _pdf("tournaments/print/slips.html", context, f"{tournament.name}-tischzettel")
+
+
+# -- a player card ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardRound:
+    number: int
+    table: int | None
+    seat: int | None
+    opponents: tuple[str, ...]
+    result: RoundResult | None
+
+
+def player_card(tournament: Tournament, entrant: Entrant) -> Export:
+    """One entrant's day: per round table, seat, opponents, hands, result, money, Kontra cash, table rank."""
+    seats = {s.round.number: s for s in entrant.seats.select_related("round", "table")}
+    found = {r.round.number: r for r in entrant.results.select_related("round")}
+    rounds = []
+    for number in range(1, tournament.settings["rounds"] + 1):
+        seat = seats.get(number)
+        others: tuple[str, ...] = ()
+        if seat is not None:
+            others = tuple(
+                s.entrant.name
+                for s in seat.table.seats.select_related("entrant").order_by("position")
+                if s.entrant_id != entrant.pk
+            )
+        rounds.append(
+            CardRound(
+                number,
+                seat.table.number if seat else None,
+                seat.position if seat else None,
+                others,
+                found.get(number),
+            )
+        )
+    place = next((row for row in ranking(tournament).rows if row.entrant.pk == entrant.pk), None)
+    context = {"tournament": tournament, "entrant": entrant, "rounds": rounds, "place": place}
+    return _pdf("tournaments/print/card.html", context, f"{tournament.name}-{entrant.name}")
+
+
+KINDS: dict[str, Callable[..., Export]] = {
+    "slips": table_slips,
+    "plan": plan_pdf,
+    "ranking": ranking_pdf,
+    "prizes": prizes_pdf,
+}
+
+
+def season_pdf(season: Any) -> Export:
+    """The season table of a cup (§5.4) on A4."""
+    return _pdf(
+        "tournaments/print/season.html",
+        {"season": season, "cup": season.cup},
+        f"{season.cup.name}-{season.cup.season}",
+    )

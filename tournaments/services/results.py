@@ -1,0 +1,468 @@
+"""What the ranking reads: each entrant's result per round (``RoundResult``),
+rewritten in the transaction of every change to a table, and the standings
+ranked from those rows alone (TOURNAMENTS.md §4.1–4.4, §8).
+
+The hands are read only here, once per change of their table; the standings,
+the board and the hall screen read ``RoundResult`` rows and are kept in the
+cache per ``Tournament.ranking_key``, so three hundred phones polling the board
+cost one cache lookup each until something changes.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+
+from plumbing import caching
+from scoring.engine.types import points_from_json
+from scoring.models import Hand, Seat, Session
+from tournaments.core import cup as cup_rules
+from tournaments.core import money as money_rules
+from tournaments.core import ranking
+from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament, TournamentPlace
+
+# The settings this module reads, with their defaults (TOURNAMENTS.md §11).
+DEFAULTS: Mapping[str, Any] = {
+    "rounds": 3,
+    "kontra_cash": "per_hand",
+    "withdrawn": "ranked",
+    "tie_break": "better_rounds",
+    "rank_points": None,
+    "signoff": "scorer_and_check",
+    "table_seating": "slip",
+}
+
+
+def decimal(value: Fraction) -> Decimal:
+    """Points as stored: whole numbers, or halves (French Tarot)."""
+    return Decimal(value.numerator) / Decimal(value.denominator)
+
+
+def setting(tournament: Tournament, name: str) -> Any:
+    """A setting of the tournament, or its default."""
+    value = (tournament.settings or {}).get(name)
+    return DEFAULTS.get(name) if value is None else value
+
+
+# --------------------------------------------------------------------------
+# One table's sums, money and Kontra
+
+
+@dataclass(frozen=True)
+class TableSums:
+    """What a table-round's players scored, in seat order: each name's round
+    result (the Schrift), played hands, money and Kontra cash."""
+
+    names: tuple[str, ...]
+    sums: dict[str, Fraction]
+    hands_played: dict[str, int]
+    played: int  # played hands at the table (redeals not counted)
+    money: dict[str, Decimal] | None
+    kontra: money_rules.KontraCash | None
+    per_hand_kontra: tuple[dict[str, Fraction], ...] = ()
+
+    @property
+    def check(self) -> Fraction:
+        """Every column summed: 0 on every sheet the engine wrote."""
+        return sum(self.sums.values(), Fraction(0))
+
+    @property
+    def transfers(self) -> list[money_rules.Payment]:
+        """Who pays whom for the round (fewest transfers), Kontra added under ``with_round``."""
+        return money_rules.transfers(self.money) if self.money else []
+
+
+def seated(table: TableRound) -> list[TableSeat]:
+    """The table's seats in the draw's order, with their entrants."""
+    return list(table.seats.select_related("entrant").order_by("position"))
+
+
+def table_sums(table: TableRound, seats: Sequence[TableSeat] | None = None) -> TableSums:
+    """The table's sums as they stand: a paper sheet typed at the desk, else the
+    hands of its session (none yet: 0 each)."""
+    seats = list(seats) if seats is not None else seated(table)
+    tournament = table.round.tournament
+    rate, mode = tournament.money_rate, setting(tournament, "kontra_cash")
+    names = _names(table, seats)
+    sums = dict.fromkeys(names, Fraction(0))
+    counts = dict.fromkeys(names, 0)
+    kontra: list[dict[str, Fraction]] = []
+    played = 0
+    if table.desk_sums is not None:
+        by_number = {str(seat.entrant.number): seat.entrant.name for seat in seats}
+        for number, value in table.desk_sums.items():
+            if number in by_number:
+                sums[by_number[number]] = Fraction(str(value))
+    elif table.session_id is not None:
+        for hand in _live_hands(table.session_id):
+            deltas = hand.delta_points()
+            for name in names:
+                sums[name] += deltas.get(name, Fraction(0))
+            if hand.type == "redeal":
+                continue
+            played += 1
+            for name in names:
+                if name != hand.sitting_out:
+                    counts[name] += 1
+            if hand.money is not None:
+                schrift = {name: deltas.get(name, Fraction(0)) for name in names}
+                paid = {name: points_from_json(v) for name, v in hand.money.items()}
+                kontra.append(money_rules.kontra_points(schrift, paid))
+            else:
+                kontra.append(dict.fromkeys(names, Fraction(0)))
+    cash = money_rules.kontra_cash(kontra, rate, mode) if kontra else None
+    money = money_rules.table_money(sums, rate) if sum(sums.values(), Fraction(0)) == 0 else None
+    if money is not None and cash is not None and cash.with_round:
+        money = {name: amount + cash.with_round.get(name, Decimal(0)) for name, amount in money.items()}
+    return TableSums(tuple(names), sums, counts, played, money, cash, tuple(kontra))
+
+
+def _names(table: TableRound, seats: Sequence[TableSeat]) -> list[str]:
+    """The players' names in playing order: the session's seats once it is open
+    (the scorer may have changed the order), else the draw's."""
+    if table.session_id is not None:
+        names = list(
+            Seat.objects.filter(session_id=table.session_id)
+            .order_by("position")
+            .values_list("name", flat=True)
+        )
+        if names:
+            return names
+    return [seat.entrant.name for seat in seats]
+
+
+def _live_hands(session_id: int) -> list[Hand]:
+    return list(
+        Hand.objects.filter(session_id=session_id, deleted_at__isnull=True)
+        .order_by("number")
+        .only("id", "type", "sitting_out", "deltas", "money", "number", "session_id")
+    )
+
+
+# --------------------------------------------------------------------------
+# Writing RoundResult
+
+
+def table_changed(table: TableRound) -> None:
+    """Write the table's ``RoundResult`` rows again (and the round's byes), keep
+    its status in step with its hands, and give the tournament a new version: in
+    the caller's transaction, which holds the table's session or the table."""
+    with transaction.atomic():
+        table = TableRound.objects.select_related("round__tournament", "session").get(pk=table.pk)
+        seats = seated(table)
+        result = table_sums(table, seats)
+        _follow_status(table, result)
+        ranks = ranking.table_ranks(result.sums) if table.is_locked else {}
+        kontra = result.kontra.amounts if result.kontra is not None else {}
+        by_name = {seat.entrant.name: seat.entrant for seat in seats}
+        RoundResult.objects.filter(table=table).exclude(entrant__in=list(by_name.values())).delete()
+        for name, entrant in by_name.items():
+            RoundResult.objects.update_or_create(
+                round=table.round,
+                entrant=entrant,
+                defaults={
+                    "tournament": table.round.tournament,
+                    "table": table,
+                    "points": decimal(result.sums.get(name, Fraction(0))),
+                    "counted": table.is_locked,
+                    "money": None if result.money is None else result.money.get(name),
+                    "kontra_cash": kontra.get(name) if result.kontra is not None else None,
+                    "table_rank": ranks.get(name),
+                    "hands_played": result.hands_played.get(name, 0),
+                    "bye": False,
+                },
+            )
+        byes_written(table.round)
+        bump(table.round.tournament)
+
+
+def byes_written(round_: Round) -> None:
+    """A bye scores 0 for the round (§1.4): one counted row for each start number
+    the draw gave a bye (``Round.draw["byes"]``)."""
+    numbers = [int(n) for n in (round_.draw or {}).get("byes", [])]
+    RoundResult.objects.filter(round=round_, bye=True).exclude(entrant__number__in=numbers).delete()
+    for entrant in Entrant.objects.filter(tournament_id=round_.tournament_id, number__in=numbers):
+        RoundResult.objects.update_or_create(
+            round=round_,
+            entrant=entrant,
+            defaults={
+                "tournament_id": round_.tournament_id,
+                "table": None,
+                "points": Decimal(0),
+                "counted": True,
+            }
+            | {"money": None, "kontra_cash": None, "table_rank": None, "hands_played": 0, "bye": True},
+        )
+
+
+def _follow_status(table: TableRound, result: TableSums) -> None:
+    """An open table is "open" before its first hand, "playing", then "complete"
+    at its target; signed, ended and desk tables keep theirs."""
+    if table.status not in (TableRound.Status.OPEN, TableRound.Status.PLAYING, TableRound.Status.COMPLETE):
+        return
+    if result.played >= table.hands_target:
+        status = TableRound.Status.COMPLETE
+    elif result.played or (table.session_id is not None and _any_hand(table.session_id)):
+        status = TableRound.Status.PLAYING
+    else:
+        status = TableRound.Status.OPEN
+    if status != table.status:
+        table.status = status
+        TableRound.objects.filter(pk=table.pk).update(status=status)
+
+
+def _any_hand(session_id: int) -> bool:
+    return Hand.objects.filter(session_id=session_id, deleted_at__isnull=True).exists()
+
+
+def bump(tournament: Tournament) -> None:
+    """Everything the board shows of the tournament may have changed: a new version."""
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+    tournament.refresh_from_db(fields=["version"])
+
+
+def on_sheet_changed(sender: object, *, session: Session, **kwargs: object) -> None:
+    """A managed session's sheet changed: its table's results follow (``scoring.services.events``)."""
+    if not session.managed:
+        return
+    table = TableRound.objects.filter(session_id=session.pk).first()
+    if table is not None:
+        table_changed(table)
+
+
+# --------------------------------------------------------------------------
+# The standings
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One round of one entrant as the ranking shows it: the points, or why none
+    ("…": the round is running, "–": he did not play it, a bye: 0)."""
+
+    points: Fraction | None
+    shown: str  # "…", "–", or "" (the points are shown)
+    bye: bool = False
+
+
+@dataclass(frozen=True)
+class Row:
+    place: int | None  # None: not ranked (a filler)
+    number: int
+    name: str
+    club: str
+    cells: tuple[Cell, ...]
+    total: Fraction
+    tie_note: str
+    decided_by: str | None
+    cup_points: int | None
+    withdrawn_after: int | None
+    filler: bool = False
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The ranking as it stands: ``rows`` by place (fillers after), whether it is
+    provisional, and the tables counted so far."""
+
+    version: int
+    rounds: int
+    rows: tuple[Row, ...]
+    provisional: bool
+    final: bool
+    tables_counted: int
+    tables_total: int
+
+    def row_of(self, number: int) -> Row | None:
+        return next((row for row in self.rows if row.number == number), None)
+
+
+def standings_key(tournament: Tournament) -> str:
+    return f"tournament-standings:{tournament.ranking_key}"
+
+
+def standings(tournament: Tournament) -> Standings:
+    """The tournament's standings, kept in the cache per ``ranking_key``: one lookup
+    when nothing changed."""
+    key = standings_key(tournament)
+    kept: Standings | None = cache.get(key)
+    if kept is None:
+        kept = build_standings(tournament)
+        cache.set(key, kept, caching.SECONDS)
+    return kept
+
+
+def build_standings(tournament: Tournament) -> Standings:
+    """The standings from ``RoundResult`` rows (one query), the entrants, the
+    tables' states and who sits in a running round (one query each)."""
+    results = list(
+        RoundResult.objects.filter(tournament=tournament).values(
+            "round__number", "entrant_id", "points", "counted", "table_rank", "bye"
+        )
+    )
+    entrants = list(Entrant.objects.filter(tournament=tournament).order_by("number"))
+    tables = list(
+        TableRound.objects.filter(round__tournament=tournament).values_list("status", "round__status")
+    )
+    seated_now = set(
+        TableSeat.objects.filter(
+            round__tournament=tournament, round__status__in=[Round.Status.RELEASED, Round.Status.COMPLETE]
+        ).values_list("entrant_id", "round__number")
+    )
+    rounds = int(setting(tournament, "rounds"))
+    found: dict[tuple[int, int], Mapping[str, Any]] = {
+        (r["entrant_id"], r["round__number"]): r for r in results
+    }
+    per_entrant = {e.pk: _cells(e, rounds, found, seated_now) for e in entrants}
+    ranked = [e for e in entrants if e.kind != Entrant.Kind.FILLER]
+    below = setting(tournament, "withdrawn") == "below_finishers"
+    points_per_rank = setting(tournament, "rank_points") or []
+    entries = [
+        ranking.Entry(
+            number=e.number,
+            name=e.name,
+            rounds=tuple(cell.points for cell in per_entrant[e.pk][0]),
+            table_ranks=per_entrant[e.pk][1],
+            below=below and e.status == Entrant.Status.WITHDRAWN,
+            extra=_rank_points(per_entrant[e.pk][1], points_per_rank),
+        )
+        for e in ranked
+    ]
+    places = ranking.rank(entries, setting(tournament, "tie_break"), tournament.seed) if entries else []
+    by_number = {e.number: e for e in entrants}
+    cup = tournament.cup if tournament.cup_id is not None else None
+    rows = [
+        _row(place.place, by_number[place.entry.number], per_entrant, place, cup, tournament, len(entries))
+        for place in places
+    ]
+    rows += [
+        _row(None, e, per_entrant, None, None, tournament, len(entries))
+        for e in entrants
+        if e.kind == "filler"
+    ]
+    counted = sum(1 for status, _ in tables if status in ("signed", "ended", "desk"))
+    live = sum(1 for _, round_status in tables if round_status in ("released", "complete"))
+    running = tournament.status == Tournament.Status.RUNNING and counted < len(tables)
+    return Standings(
+        version=tournament.version,
+        rounds=rounds,
+        rows=tuple(rows),
+        provisional=running or tournament.status == Tournament.Status.PROVISIONAL,
+        final=tournament.status == Tournament.Status.FINAL,
+        tables_counted=counted,
+        tables_total=max(live, counted),
+    )
+
+
+def _cells(
+    entrant: Entrant,
+    rounds: int,
+    found: Mapping[tuple[int, int], Mapping[str, Any]],
+    seated_now: set[tuple[int, int]],
+) -> tuple[list[Cell], tuple[int | None, ...]]:
+    cells: list[Cell] = []
+    ranks: list[int | None] = []
+    for number in range(1, rounds + 1):
+        row = found.get((entrant.pk, number))
+        if row is None:
+            cells.append(Cell(None, "…" if (entrant.pk, number) in seated_now else "–"))
+            ranks.append(None)
+        elif row["bye"]:
+            cells.append(Cell(None, "", bye=True))
+            ranks.append(None)
+        elif not row["counted"]:
+            cells.append(Cell(None, "…"))
+            ranks.append(None)
+        else:
+            cells.append(Cell(Fraction(str(row["points"])), ""))
+            ranks.append(row["table_rank"])
+    return cells, tuple(ranks)
+
+
+def _rank_points(ranks: Iterable[int | None], table: Sequence[int]) -> Fraction:
+    """Points per table rank added to the total (``rank_points``), none by default."""
+    return Fraction(sum(table[r - 1] for r in ranks if r is not None and r <= len(table)))
+
+
+def _row(
+    place: int | None,
+    entrant: Entrant,
+    per_entrant: Mapping[int, tuple[list[Cell], tuple[int | None, ...]]],
+    ranked: ranking.Place | None,
+    cup: Any,
+    tournament: Tournament,
+    count: int,
+) -> Row:
+    cells = per_entrant[entrant.pk][0]
+    total = ranked.total if ranked is not None else sum((c.points or Fraction(0) for c in cells), Fraction(0))
+    points = None
+    if cup is not None and ranked is not None and place is not None:
+        points = cup_rules.points(
+            cup.scheme,
+            place=place,
+            total=total,
+            ranked=count,
+            points_table=cup.points_table or (),
+            factor=tournament.cup_factor,
+        )
+    return Row(
+        place=place,
+        number=entrant.number,
+        name=entrant.name,
+        club=entrant.place,
+        cells=tuple(cells),
+        total=total,
+        tie_note=ranked.tie_note if ranked is not None else "",
+        decided_by=ranked.decided_by if ranked is not None else None,
+        cup_points=points,
+        withdrawn_after=entrant.left_after_round if entrant.status == Entrant.Status.WITHDRAWN else None,
+        filler=entrant.kind == Entrant.Kind.FILLER,
+    )
+
+
+@transaction.atomic
+def write_places(tournament: Tournament, final: bool) -> list[TournamentPlace]:
+    """Write every ranked entrant's ``TournamentPlace`` from the standings as
+    they stand now (``final``: the tournament is made final)."""
+    table = build_standings(tournament)
+    by_number = {e.number: e for e in Entrant.objects.filter(tournament=tournament)}
+    TournamentPlace.objects.filter(tournament=tournament).delete()
+    rows = [row for row in table.rows if row.place is not None]
+    return TournamentPlace.objects.bulk_create(
+        TournamentPlace(
+            tournament=tournament,
+            entrant=by_number[row.number],
+            place=row.place or 0,
+            total=decimal(row.total),
+            tie_note=row.tie_note,
+            cup_points=Decimal(row.cup_points or 0),
+            final=final,
+        )
+        for row in rows
+    )
+
+
+# --------------------------------------------------------------------------
+# The board link
+
+
+def board_share(tournament: Tournament) -> str:
+    """Give the tournament a board link (a new one if it had one): read-only, no account."""
+    tournament.board_token = secrets.token_urlsafe(24)
+    tournament.save(update_fields=["board_token"])
+    bump(tournament)
+    return tournament.board_token
+
+
+def board_unshare(tournament: Tournament) -> None:
+    """Take the board link away: it answers 410 from now on."""
+    tournament.board_token = None
+    tournament.save(update_fields=["board_token"])
+    bump(tournament)

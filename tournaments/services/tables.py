@@ -1,0 +1,466 @@
+"""A table-round at the table (TOURNAMENTS.md §1.5, §3.1–3.3): its session,
+opened on first sight of its link; the phone that claims it, hands it over or
+has its claim released; its seats before the first hand; its sign-off.
+
+A phone is known by a random cookie it was given (``PHONE_COOKIE``); a table
+stores only the SHA-256 of the cookie of the phone that holds it
+(``claim_digest``), and of a hand-over code only its SHA-256 and when it ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from scoring import services as scoring
+from scoring.models import Hand, Seat, Session
+from tournaments.models import TableRound, Tournament, TournamentChange
+from tournaments.services import results
+
+PHONE_COOKIE = "tarock_phone"
+HANDOVER_MINUTES = 2
+KOENIGRUFEN_FIXED = {"kontra_in_score": False, "doubled_radl": False}  # cups write the Schrift (§1.1)
+
+
+class TableRefused(Exception):
+    """What was asked of a table cannot be done; ``reason`` says why in the players' words."""
+
+    def __init__(self, reason: str, *, field: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.field = field
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def new_phone_cookie() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def device_label(cookie: str) -> str:
+    """The short name a phone goes by on its hands: "Handy 3F2A"."""
+    return _("Phone %(code)s") % {"code": digest(cookie)[:4].upper()}
+
+
+def table_by_token(token: str) -> TableRound:
+    """The table-round behind a table link (``TableRound.DoesNotExist`` for an
+    unknown or reissued link); its round, tournament and session read with it."""
+    if not token or len(token) > 64:
+        raise TableRound.DoesNotExist
+    return TableRound.objects.select_related("round__tournament", "session").get(
+        link_token=token, round__tournament__deleted_at__isnull=True
+    )
+
+
+def is_organiser(tournament: Tournament, user: User | AnonymousUser | None) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return tournament.owner_id == user.pk or tournament.organisers.filter(pk=user.pk).exists()
+
+
+def is_released(table: TableRound) -> bool:
+    return table.status != TableRound.Status.WAITING
+
+
+# --------------------------------------------------------------------------
+# The session
+
+
+def open_table(table: TableRound) -> Session:
+    """The table's session, created the first time (in a transaction, with the
+    table's row locked, so two phones opening it at once get the same one):
+    the tournament's game and house rules, its players in seat order, the first
+    dealer of the draw, the money rate and the hand target; managed, owned by
+    the tournament's owner, its organisers as editors."""
+    if table.session_id is not None:
+        return table.session  # type: ignore[return-value]
+    with transaction.atomic():
+        locked = (
+            TableRound.objects.select_for_update(of=("self",))
+            .select_related("round__tournament")
+            .get(pk=table.pk)
+        )
+        if locked.session_id is None:
+            locked.session = _session_for(locked)
+            locked.save(update_fields=["session"])
+        table.session = locked.session
+        table.session_id = locked.session_id
+    return table.session  # type: ignore[return-value]
+
+
+def _session_for(table: TableRound) -> Session:
+    tournament = table.round.tournament
+    seats = list(table.seats.select_related("entrant__player").order_by("position"))
+    names = [seat.entrant.name for seat in seats]
+    options = dict(tournament.options or {})
+    if tournament.variant == "koenigrufen":
+        options.update(KOENIGRUFEN_FIXED)
+    dealer = names[table.first_dealer - 1] if 0 < table.first_dealer <= len(names) else None
+    session = scoring.session_create(
+        owner=tournament.owner,
+        name=session_name(table),
+        variant=tournament.variant,
+        players=names,
+        options=options,
+        money_rate=tournament.money_rate,
+        played_on=tournament.played_on,
+        first_dealer=dealer,
+    )
+    Session.objects.filter(pk=session.pk).update(hands_target=table.hands_target, managed=True)
+    session.hands_target, session.managed = table.hands_target, True
+    for seat in seats:  # each entrant's own player, as the organiser's pages know him
+        Seat.objects.filter(session=session, name=seat.entrant.name).update(player=seat.entrant.player)
+    session.editors.set(tournament.organisers.all())
+    return session
+
+
+def session_name(table: TableRound) -> str:
+    """ "<tournament> · Runde r · Tisch t", within a session name's 80 characters."""
+    with translation.override(settings.LANGUAGE_CODE):  # stored: in the app's first language
+        tail = _(" · Round %(round)s · Table %(table)s") % {
+            "round": table.round.number,
+            "table": table.number,
+        }
+    return table.round.tournament.name[: 80 - len(tail)] + tail
+
+
+def title(table: TableRound) -> str:
+    """The header of the table's pages: "Turnier · Runde 2 · Tisch 7"."""
+    return _("Tournament · Round %(round)s · Table %(table)s") % {
+        "round": table.round.number,
+        "table": table.number,
+    }
+
+
+def played(table: TableRound) -> int:
+    """Played hands at the table so far (redeals not counted)."""
+    if table.session_id is None:
+        return 0
+    return scoring.played_hands(table.session)  # type: ignore[arg-type]
+
+
+def has_hands(table: TableRound) -> bool:
+    return table.session_id is not None and Hand.objects.filter(session_id=table.session_id).exists()
+
+
+# --------------------------------------------------------------------------
+# Claim, hand-over, release
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Who writes at a table: ``mine`` (this phone), ``free`` or another phone since ``since``."""
+
+    mine: bool
+    free: bool
+    since: Any
+
+
+def claim_of(table: TableRound, cookie: str) -> Claim:
+    if not table.claim_digest:
+        return Claim(False, True, None)
+    return Claim(bool(cookie) and table.claim_digest == digest(cookie), False, table.claimed_at)
+
+
+def claim(table: TableRound, cookie: str) -> bool:
+    """The phone with ``cookie`` writes at the table: it claims a free table;
+    whether it holds the claim now."""
+    if not cookie:
+        return False
+    mine = digest(cookie)
+    if table.claim_digest:
+        return table.claim_digest == mine
+    with transaction.atomic():
+        locked = TableRound.objects.select_for_update().get(pk=table.pk)
+        if not locked.claim_digest:
+            locked.claim_digest, locked.claimed_at = mine, timezone.now()
+            locked.save(update_fields=["claim_digest", "claimed_at"])
+            _audit(locked, TournamentChange.Action.CLAIM, device=device_label(cookie))
+        table.claim_digest, table.claimed_at = locked.claim_digest, locked.claimed_at
+    return table.claim_digest == mine
+
+
+def handover_code(table: TableRound, cookie: str) -> str:
+    """A one-time four-digit code, valid ``HANDOVER_MINUTES``, with which another
+    phone takes the table over; only the phone holding the claim gets one."""
+    if not claim_of(table, cookie).mine:
+        raise TableRefused(_("Only the phone that writes at this table can hand it over."))
+    code = f"{secrets.randbelow(10_000):04d}"
+    table.handover_digest = digest(f"{table.pk}:{code}")
+    table.handover_until = timezone.now() + timedelta(minutes=HANDOVER_MINUTES)
+    table.save(update_fields=["handover_digest", "handover_until"])
+    return code
+
+
+def take_over(table: TableRound, cookie: str, code: str) -> None:
+    """The phone with ``cookie`` takes the table over with the code the other
+    phone shows; an expired code changes nothing, and after ``HANDOVER_TRIES``
+    wrong ones the code is used up (four digits must not be guessed)."""
+    if not cookie:
+        raise TableRefused(_("This phone does not accept cookies, so it cannot write at a table."))
+    with transaction.atomic():
+        locked = TableRound.objects.select_for_update().get(pk=table.pk)
+        expired = locked.handover_until is None or locked.handover_until <= timezone.now()
+        if expired or not locked.handover_digest:
+            raise TableRefused(
+                _("The code has expired: ask for a new one on the phone that writes."), field="code"
+            )
+        right = secrets.compare_digest(locked.handover_digest, digest(f"{locked.pk}:{code.strip()}"))
+        if right:
+            locked.claim_digest, locked.claimed_at = digest(cookie), timezone.now()
+            locked.handover_digest, locked.handover_until = "", None
+            locked.save(update_fields=["claim_digest", "claimed_at", "handover_digest", "handover_until"])
+            _audit(locked, TournamentChange.Action.CLAIM, device=device_label(cookie), reason="handover")
+    if not right:
+        _wrong_try(locked)
+        raise TableRefused(_("Code: four digits, as the writing phone shows them."), field="code")
+    table.claim_digest, table.claimed_at = locked.claim_digest, locked.claimed_at
+    table.handover_digest, table.handover_until = "", None
+
+
+HANDOVER_TRIES = 3
+
+
+def _wrong_try(table: TableRound) -> None:
+    """Count a wrong code; the third uses it up."""
+    key = f"handover-tries:{table.pk}:{table.handover_digest[:16]}"
+    cache.add(key, 0, HANDOVER_MINUTES * 60)
+    try:
+        tries = cache.incr(key)
+    except ValueError:
+        tries = 1
+    if tries >= HANDOVER_TRIES:
+        TableRound.objects.filter(pk=table.pk, handover_digest=table.handover_digest).update(
+            handover_digest="", handover_until=None
+        )
+
+
+def release_claim(table: TableRound, user: User) -> None:
+    """The organiser frees the table: the next phone that writes claims it."""
+    if not is_organiser(table.round.tournament, user):
+        raise TableRefused(_("Only the tournament's organisers can release a table."))
+    with transaction.atomic():
+        locked = TableRound.objects.select_for_update().get(pk=table.pk)
+        if locked.claim_digest:
+            locked.claim_digest, locked.claimed_at = "", None
+            locked.handover_digest, locked.handover_until = "", None
+            locked.save(update_fields=["claim_digest", "claimed_at", "handover_digest", "handover_until"])
+            _audit(locked, TournamentChange.Action.CLAIM, user=user, reason="released")
+    table.claim_digest, table.claimed_at = "", None
+
+
+# --------------------------------------------------------------------------
+# Seats before the first hand
+
+
+def change_seats(table: TableRound, *, order: Sequence[str], first_dealer: str) -> None:
+    """The scorer's seat order and first dealer, until the first hand is recorded
+    (TOURNAMENTS.md §2.3): ``order`` names every player once."""
+    session = open_table(table)
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().get(pk=session.pk)
+        seats = {seat.name: seat for seat in Seat.objects.filter(session=locked)}
+        if Hand.objects.filter(session=locked).exists():
+            raise TableRefused(_("The seats are fixed once the first hand is recorded."), field="order")
+        if sorted(order) != sorted(seats) or len(order) != len(seats):
+            allowed = ", ".join(sorted(seats))
+            raise TableRefused(_("Seats: each of %(names)s once.") % {"names": allowed}, field="order")
+        if first_dealer not in seats:
+            allowed = ", ".join(order)
+            raise TableRefused(
+                _("First dealer: one of %(names)s.") % {"names": allowed}, field="first_dealer"
+            )
+        for index, name in enumerate(order):  # out of the way first: positions are unique
+            Seat.objects.filter(pk=seats[name].pk).update(position=100 + index)
+        for index, name in enumerate(order):
+            Seat.objects.filter(pk=seats[name].pk).update(position=index)
+        locked.first_dealer = first_dealer
+        locked.save(update_fields=["first_dealer"])
+        scoring.mark_changed(locked)
+        TableRound.objects.filter(pk=table.pk).update(first_dealer=order.index(first_dealer) + 1)
+    table.session = locked
+
+
+# --------------------------------------------------------------------------
+# Sign-off
+
+
+def signoff_mode(table: TableRound) -> str:
+    return str(results.setting(table.round.tournament, "signoff"))
+
+
+def sign_off(
+    table: TableRound,
+    *,
+    cookie: str = "",
+    user: User | AnonymousUser | None = None,
+    scorer: str,
+    checker: str = "",
+    client_token: str = "",
+) -> TableRound:
+    """The scorer signs the table (TOURNAMENTS.md §3.3), once however often the
+    form is sent (``client_token``): under ``scorer_and_check`` with one other
+    player of the table, under ``scorer`` alone, under ``organiser`` the table then
+    waits for the organiser (``confirm_signoff``). After the last hand, or at any
+    time by an organiser. Signed, the table is locked and counts."""
+    tournament = table.round.tournament
+    organiser = is_organiser(tournament, user)
+    with transaction.atomic():
+        locked = _locked(table)
+        if (
+            client_token
+            and TournamentChange.objects.filter(tournament=tournament, client_token=client_token).exists()
+        ):
+            return locked
+        _check_signable(locked, cookie=cookie, organiser=organiser)
+        names = _names(locked)
+        scorer = scorer.strip()
+        if not scorer or len(scorer) > 40:
+            raise TableRefused(_("Scorer: the name of whoever wrote the sheet."), field="scorer")
+        mode = signoff_mode(locked)
+        if mode == "scorer_and_check" and (checker not in names or checker == scorer):
+            allowed = ", ".join(name for name in names if name != scorer)
+            why = _("Checked by: one other player of the table, %(names)s.") % {"names": allowed}
+            raise TableRefused(why, field="checker")
+        locked.scorer_name = scorer
+        locked.checker_name = checker if mode == "scorer_and_check" else ""
+        if mode == "organiser" and not organiser:
+            locked.status = TableRound.Status.COMPLETE
+            locked.save(update_fields=["scorer_name", "checker_name", "status"])
+            _audit(locked, TournamentChange.Action.SIGN, user=user, reason="waiting", token=client_token)
+        else:
+            _signed(locked, user=user, token=client_token)
+        results.table_changed(locked)
+    return locked
+
+
+def awaits_organiser(table: TableRound) -> bool:
+    """Signed by the scorer under ``signoff: organiser``, not yet confirmed."""
+    return (
+        bool(table.scorer_name)
+        and table.status == TableRound.Status.COMPLETE
+        and signoff_mode(table) == "organiser"
+    )
+
+
+def confirm_signoff(table: TableRound, user: User) -> TableRound:
+    """The organiser confirms a table (``signoff: organiser``, or any table
+    whose scorer has signed): it is locked and counts."""
+    if not is_organiser(table.round.tournament, user):
+        raise TableRefused(_("Only the tournament's organisers can confirm a table."))
+    with transaction.atomic():
+        locked = _locked(table)
+        if locked.is_locked:
+            return locked
+        if not locked.scorer_name:
+            raise TableRefused(_("The scorer has not signed this table yet."))
+        _signed(locked, user=user, token="")
+        results.table_changed(locked)
+    return locked
+
+
+def _locked(table: TableRound) -> TableRound:
+    """The table's row locked, its session's first: the order every hand takes
+    (the session's row, then, through ``results.table_changed``, the table's),
+    so a sign-off and a hand sent at the same moment queue, never deadlock."""
+    if table.session_id is not None:
+        Session.objects.select_for_update().filter(pk=table.session_id).first()
+    return (
+        TableRound.objects.select_for_update(of=("self",))
+        .select_related("round__tournament", "session")
+        .get(pk=table.pk)
+    )
+
+
+def _check_signable(table: TableRound, *, cookie: str, organiser: bool) -> None:
+    if table.is_locked:
+        raise TableRefused(_("This table is signed already."))
+    if not is_released(table):
+        raise TableRefused(_("This round is not released yet."))
+    if not organiser:
+        if not claim_of(table, cookie).mine:
+            raise TableRefused(_("Only the phone that writes at this table can sign it."))
+        count = played(table)
+        if count < table.hands_target:
+            why = _("Not complete yet: %(played)s of %(target)s hands played.")
+            raise TableRefused(why % {"played": count, "target": table.hands_target})
+
+
+def _signed(table: TableRound, *, user: User | AnonymousUser | None, token: str) -> None:
+    table.status = TableRound.Status.SIGNED
+    table.signed_at = timezone.now()
+    table.save(update_fields=["scorer_name", "checker_name", "status", "signed_at"])
+    if table.session_id is not None:
+        table.session = scoring.session_close(session=table.session, user=_account(user), managing=True)  # type: ignore[arg-type]
+    _audit(table, TournamentChange.Action.SIGN, user=user, token=token)
+
+
+def table_reopen(table: TableRound, user: User, reason: str) -> TableRound:
+    """The organiser opens a signed table for corrections (§3.5): its session
+    takes hands again, its results stop counting until it is signed again."""
+    if not is_organiser(table.round.tournament, user):
+        raise TableRefused(_("Only the tournament's organisers can open a table."))
+    with transaction.atomic():
+        locked = _locked(table)
+        if locked.status != TableRound.Status.SIGNED:
+            return locked
+        locked.status, locked.signed_at = TableRound.Status.PLAYING, None
+        locked.save(update_fields=["status", "signed_at"])
+        if locked.session_id is not None:
+            scoring.session_reopen(session=locked.session, user=user, managing=True)  # type: ignore[arg-type]
+        _audit(locked, TournamentChange.Action.OPEN, user=user, reason=reason[:200])
+        results.table_changed(locked)
+    return locked
+
+
+def _names(table: TableRound) -> list[str]:
+    if table.session_id is not None:
+        return list(
+            Seat.objects.filter(session_id=table.session_id)
+            .order_by("position")
+            .values_list("name", flat=True)
+        )
+    return [seat.entrant.name for seat in table.seats.select_related("entrant").order_by("position")]
+
+
+def players(table: TableRound) -> list[str]:
+    """The table's players in playing order."""
+    return _names(table)
+
+
+def _account(user: User | AnonymousUser | None) -> User | None:
+    return user if isinstance(user, User) else None
+
+
+def _audit(
+    table: TableRound,
+    action: str,
+    *,
+    user: User | AnonymousUser | None = None,
+    device: str = "",
+    reason: str = "",
+    token: str = "",
+) -> None:
+    TournamentChange.objects.create(
+        tournament_id=table.round.tournament_id,
+        action=action,
+        user=_account(user),
+        device=device,
+        round_number=table.round.number,
+        table_number=table.number,
+        reason=reason,
+        client_token=token,
+    )

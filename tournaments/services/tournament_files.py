@@ -1,0 +1,188 @@
+"""The tournament file (``TOURNAMENTS.md`` §13) out of the app and into it: the
+export writes every option and setting in force, every round drawn so far with
+its tables as seated now and each table's hands as recorded (a desk table: its
+sums); the import creates the tournament, its importer the organiser.
+
+Reading and writing the format is ``tournaments.core.tournament_file``; this
+module gathers the rows for it and stores what it read, through the same
+services the organiser's pages use.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_noop
+
+from scoring import services as scoring
+from scoring.engine import InvalidInput
+from scoring.engine.types import invalid
+from scoring.exports import Export, session_json
+from tournaments.core import tournament_file as files
+from tournaments.models import Round, TableRound, Tournament
+from tournaments.services import desk, entrants, plan, tournaments
+from tournaments.services import tables as table_pages
+
+MOST_BYTES = 2_000_000
+
+
+def _table(table: TableRound) -> dict[str, Any]:
+    seats = [s.entrant.name for s in table.seats.select_related("entrant").order_by("position")]
+    dealer = seats[table.first_dealer - 1]
+    if table.desk_sums is not None:
+        by_number = {str(s.entrant.number): s.entrant.name for s in table.seats.select_related("entrant")}
+        sums = {by_number[n]: Fraction(str(v)) for n, v in table.desk_sums.items()}
+        return {"players": seats, "dealer": dealer, "sums": {name: sums[name] for name in seats}}
+    if table.session is None:
+        return {"players": seats, "dealer": dealer, "hands": []}
+    written = json.loads(session_json(table.session))
+    return {
+        "players": written["players"],
+        "dealer": table.session.first_dealer or dealer,
+        "hands": written["hands"],
+    }
+
+
+def export_document(tournament: Tournament) -> dict[str, Any]:
+    """The tournament as a ``tarockscore-tournament/1`` document (fillers are listed
+    as entrants: the file knows no fillers)."""
+    settings = tournament.settings
+    cup = tournament.cup
+    rounds = [
+        [_table(t) for t in r.tables.select_related("session").order_by("number")]
+        for r in tournament.rounds.exclude(status=Round.Status.PLANNED).order_by("number")
+    ]
+    return files.tournament_document(
+        variant=tournament.variant,
+        options=tournament.options,
+        settings={
+            "rounds": settings["rounds"],
+            "hands": settings["hands_at_four"],
+            "hands_at_five": settings["hands_at_five"],
+            "avoid_repeats": settings["avoid_repeats"],
+            "tie_break": settings["tie_break"],
+            "scheme": cup.scheme if cup else "fixed",
+            **({"points_table": cup.points_table} if cup and cup.scheme == "custom" else {}),
+            "factor": tournament.cup_factor,
+            "money_rate": tournament.money_rate,
+        },
+        seed=tournament.seed,
+        entrants=list(tournament.entrants.order_by("number").values_list("name", flat=True)),
+        rounds=rounds,
+        name=tournament.name,
+        date=tournament.played_on,
+    )
+
+
+def tournament_file(tournament: Tournament) -> Export:
+    text = files.dumps(export_document(tournament))
+    return Export(text.encode(), "application/json", f"{slugify(tournament.name) or 'turnier'}.json")
+
+
+# -- the import ----------------------------------------------------------------------------
+
+
+def _refused(error: files.InvalidTournament) -> InvalidInput:
+    """The file's refusal as the pages show one: the field, and where (round, table)."""
+    problem = error.problem
+    if error.round is None:
+        return problem
+    where = f"round {error.round}" + (f", table {error.table}" if error.table else "")
+    return InvalidInput(f"{where}: {problem.field}", problem.line)
+
+
+@transaction.atomic
+def tournament_import(*, owner: User, data: bytes) -> Tournament:
+    """A tournament from a file: its entrants, settings and seed; each round the
+    file gives is seated as given, released and counted (hands recorded and the
+    table signed, or the desk's sums); later rounds are drawn by the app."""
+    if len(data) > MOST_BYTES:
+        raise invalid("file", gettext_noop("a tournament file of at most 2 MB"))
+    try:
+        document = json.loads(data.decode("utf-8"))
+        read = files.read_document(document)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise invalid("file", gettext_noop("a tournament file: JSON text in UTF-8")) from None
+    except files.InvalidTournament as error:
+        raise _refused(error) from None
+    created = _create(owner, read)
+    given = [r for r in read.rounds if r is not None]
+    if given:
+        _replay(created, owner, read, document.get("rounds", []))
+    return Tournament.objects.get(pk=created.pk)
+
+
+def _create(owner: User, read: files.TournamentFile) -> Tournament:
+    s = read.settings
+    created = tournaments.tournament_create(
+        owner=owner,
+        name=read.name or "Turnier",
+        played_on=read.date or timezone.localdate(),
+        variant=read.variant.key,
+        options=read.variant.dump_options(read.options),
+        settings={
+            "rounds": s.rounds,
+            "hands_at_four": s.hands,
+            "hands_at_five": s.hands_at_five,
+            "avoid_repeats": s.avoid_repeats,
+            "tie_break": s.tie_break if isinstance(s.tie_break, str) else list(s.tie_break),
+        },
+        money_rate=s.money_rate,
+        cup_factor=s.factor,
+        seed=read.seed,
+    )
+    entrants.entrants_add(
+        tournament=created, user=owner, entrants=[entrants.NewEntrant(n) for n in read.entrants]
+    )
+    return created
+
+
+def _replay(t: Tournament, owner: User, read: files.TournamentFile, raw_rounds: list[Any]) -> None:
+    """The given rounds seated as the file says, released and counted in turn."""
+    plan.plan_draw(tournament=t, user=owner, seed=read.seed)
+    for index, given in enumerate(read.rounds, 1):
+        if given is None:
+            return  # the rest is drawn by the app, as the file would draw it
+        round_ = t.rounds.get(number=index)
+        _seat_as_given(t, round_, given)
+        plan.round_release(tournament=Tournament.objects.get(pk=t.pk), user=owner)
+        for number, table in enumerate(given, 1):
+            row = round_.tables.get(number=number)
+            raw_table = raw_rounds[index - 1]["tables"][number - 1]
+            _count(Tournament.objects.get(pk=t.pk), owner, row, table, raw_table)
+
+
+def _seat_as_given(t: Tournament, round_: Round, given: tuple[files.GivenTable, ...]) -> None:
+    numbers = {e.name: e.number for e in t.entrants.all()}
+    for table in list(round_.tables.all()):
+        table.delete()
+    tables = [[numbers[name] for name in table.players] for table in given]
+    plan.store_tables(t, round_, tables, [table.players.index(table.dealer) + 1 for table in given])
+    drawn = dict(round_.draw)
+    drawn.update(method="given", byes=[n for n in numbers.values() if not any(n in x for x in tables)])
+    Round.objects.filter(pk=round_.pk).update(draw=drawn)
+
+
+def _count(t: Tournament, owner: User, row: TableRound, table: files.GivenTable, raw: dict[str, Any]) -> None:
+    if table.hands is None:
+        numbers = {s.entrant.name: s.entrant.number for s in row.seats.select_related("entrant")}
+        sums = {
+            numbers[name]: str(Decimal(v.numerator) / Decimal(v.denominator))
+            for name, v in table.sums.items()
+        }
+        desk.desk_enter(tournament=t, user=owner, table_id=row.pk, sums=sums)
+        return
+    session = table_pages.open_table(row)
+    for hand in raw.get("hands", []):
+        scoring.hand_record(session=session, raw=dict(hand), user=owner)
+    if table.hands:
+        desk.table_confirm(tournament=t, user=owner, table_id=row.pk)
+    else:
+        desk.table_end(tournament=t, user=owner, table_id=row.pk, reason="import")

@@ -1,0 +1,309 @@
+"""The board link (``/b/<token>/``): the ranking, the seating plan with a name
+search, the tables' progress, and the hall screen (``?screen=1``); a player's
+card. Read-only, no account, revocable (TOURNAMENTS.md §4.3, §6).
+
+A poll with nothing changed reads one row (the tournament's version) and
+answers 204; the ranking itself is kept per ``Tournament.ranking_key``
+(``results.standings``), so a new version is built once for every phone.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+from django.views.decorators.http import require_GET
+from django_htmx.http import HttpResponseStopPolling
+
+from plumbing import caching
+from plumbing.qr import qr_svg
+from plumbing.requests import Request
+from scoring.presentation import number
+from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
+from tournaments.services import results
+
+# Requests one board link may make in a minute: a hall screen and three hundred
+# phones polling every 15 s (1,200), with room for opening pages and searching.
+BOARD_PER_MINUTE = 3000
+HALL_ROWS, HALL_MOST = 12, 60
+MINUS = "\u2212"
+# What decided a tie (``core.ranking``'s notes), as the ranking shows it: "(bessere Runde)".
+TIE_NOTES = {
+    "rounds": gettext_noop("better round"),
+    "best_round": gettext_noop("best round"),
+    "table_ranks": gettext_noop("table ranks"),
+    "lots": gettext_noop("lots"),
+    "shared": gettext_noop("shared place"),
+}
+
+
+def tie_note(key: str) -> str:
+    return _(TIE_NOTES[key]) if key in TIE_NOTES else key
+
+
+def board_of(token: str) -> Tournament | None:
+    if not token or len(token) > 64:
+        return None
+    return Tournament.objects.filter(board_token=token, deleted_at__isnull=True).first()
+
+
+def _limited(token: str) -> HttpResponse | None:
+    if caching.within_rate(f"board-link:{token}", BOARD_PER_MINUTE):
+        return None
+    text = _("Too many requests for this link; try again in a minute.")
+    return HttpResponse(text, status=429, headers={"Retry-After": "60"})
+
+
+def _gone(request: Request) -> HttpResponse:
+    if request.htmx:
+        return HttpResponseStopPolling(render(request, "tournaments/board/gone.html#gone").content)
+    return render(request, "tournaments/board/gone.html", status=410)
+
+
+@require_GET
+def board(request: Request, token: str) -> HttpResponse:
+    """The board, or the hall screen (``?screen=1``); a poll (``since``) with
+    nothing changed is answered 204 before anything else is read."""
+    tournament = board_of(token)
+    if tournament is None:
+        return _gone(request)
+    if (limited := _limited(token)) is not None:
+        return limited
+    if request.htmx and request.GET.get("since") == str(tournament.version):
+        return HttpResponse(status=204)
+    table = results.standings(tournament)
+    screen = request.GET.get("screen") == "1"
+    link = request.build_absolute_uri(reverse("tournament_board", args=[token]))
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "token": token,
+        "standings": table,
+        "tie_notes": {key: _(text) for key, text in TIE_NOTES.items()},
+        "round_heads": [_("R%(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
+        "progress": SimpleLazyObject(lambda: progress(tournament)),
+        "version": tournament.version,
+        "cache_seconds": caching.SECONDS,
+    }
+    if screen:
+        context["pages"] = hall_pages(table)
+        context["qr"] = qr_svg(link, label=_("QR code of the board"))
+        template = "tournaments/board/hall.html#hall" if request.htmx else "tournaments/board/hall.html"
+        return render(request, template, context)
+    query = request.GET.get("q", "").strip()[:40]
+    context["query"] = query
+    context["found"] = find_seats(tournament, query) if query else []
+    context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
+    template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
+    return render(request, template, context)
+
+
+# --------------------------------------------------------------------------
+# The hall screen
+
+
+@dataclass(frozen=True)
+class HallRow:
+    place: str
+    name: str
+    cells: tuple[str, ...]
+    total: str
+    key: str  # what changes when the row's numbers do (the 30 s bar)
+    number: int
+
+
+def hall_pages(table: results.Standings) -> list[list[HallRow]]:
+    """Pages of 12 ranked rows; beyond 60 players only places 1–60."""
+    ranked = [row for row in table.rows if row.place is not None][:HALL_MOST]
+    rows = [
+        HallRow(
+            place=str(row.place),
+            name=short_name(row.name),
+            cells=tuple(_cell(cell) for cell in row.cells),
+            total=figure(row.total),
+            key=f"{row.number}:{figure(row.total)}:{','.join(_cell(c) for c in row.cells)}",
+            number=row.number,
+        )
+        for row in ranked
+    ]
+    return [rows[start : start + HALL_ROWS] for start in range(0, len(rows), HALL_ROWS)] or [[]]
+
+
+def figure(value: Fraction | int | None) -> str:
+    """A number as the hall shows it: a real minus sign, never a hyphen."""
+    if value is None:
+        return ""
+    text = number(abs(Fraction(value)))
+    return f"{MINUS}{text}" if value < 0 else text
+
+
+def _cell(cell: results.Cell) -> str:
+    if cell.bye:
+        return "0"
+    return cell.shown or figure(cell.points)
+
+
+def short_name(name: str, width: int = 16) -> str:
+    """A name shortened to fit a hall row: "Huber Maria" → "Huber M."."""
+    if len(name) <= width:
+        return name
+    first, *rest = name.split()
+    short = " ".join([first, *(f"{part[0]}." for part in rest)])
+    return short if len(short) <= width else short[: width - 1] + "…"
+
+
+# --------------------------------------------------------------------------
+# Progress, seating plan, search
+
+
+@dataclass(frozen=True)
+class Progress:
+    round: int | None
+    done: int
+    total: int
+    running: tuple[tuple[int, int, int], ...]  # (table, played, target) of tables not yet done
+
+
+def progress(tournament: Tournament) -> Progress:
+    """The latest released round: how many tables are done, and where the others stand."""
+    current = (
+        Round.objects.filter(tournament=tournament, status__in=[Round.Status.RELEASED, Round.Status.COMPLETE])
+        .order_by("-number")
+        .first()
+    )
+    if current is None:
+        return Progress(None, 0, 0, ())
+    tables = list(TableRound.objects.filter(round=current).order_by("number"))
+    played: dict[int, int] = defaultdict(int)
+    for table_id, hands in RoundResult.objects.filter(round=current).values_list("table_id", "hands_played"):
+        if table_id is not None:
+            played[table_id] = max(played[table_id], hands)
+    done = [t for t in tables if t.is_locked]
+    running = tuple((t.number, played[t.pk], t.hands_target) for t in tables if not t.is_locked)
+    return Progress(current.number, len(done), len(tables), running)
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    name: str
+    number: int
+    tables: tuple[str, ...]  # table number per round, "" where not seated
+
+
+def seating_plan(tournament: Tournament) -> list[PlanRow]:
+    """Every entrant A–Z with his table in each drawn round."""
+    rounds = list(
+        Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PLANNED).order_by("number")
+    )
+    seats = TableSeat.objects.filter(round__in=rounds).values_list("entrant_id", "round_id", "table__number")
+    where = {(entrant, round_id): table for entrant, round_id, table in seats}
+    entrants = Entrant.objects.filter(tournament=tournament).order_by("name")
+    return [
+        PlanRow(e.name, e.number, tuple(str(where.get((e.pk, r.pk), "")) for r in rounds)) for e in entrants
+    ]
+
+
+def find_seats(tournament: Tournament, query: str) -> list[tuple[str, list[str]]]:
+    """Entrants whose name holds ``query``, each with "Round 2: Table 7, Seat 3" per drawn round."""
+    entrants = Entrant.objects.filter(tournament=tournament, name__icontains=query).order_by("name")[:20]
+    seats = (
+        TableSeat.objects.filter(entrant__in=list(entrants))
+        .exclude(round__status=Round.Status.PLANNED)
+        .select_related("round", "table")
+        .order_by("round__number")
+    )
+    by_entrant: dict[int, list[str]] = defaultdict(list)
+    for seat in seats:
+        by_entrant[seat.entrant_id].append(
+            _("Round %(round)s: Table %(table)s, Seat %(seat)s")
+            % {"round": seat.round.number, "table": seat.table.number, "seat": seat.position}
+        )
+    return [(e.name, by_entrant[e.pk]) for e in entrants]
+
+
+# --------------------------------------------------------------------------
+# A player's card
+
+
+@dataclass(frozen=True)
+class CardRound:
+    round: int
+    table: int | None
+    seat: int | None
+    opponents: tuple[str, ...]
+    hands_played: int
+    result: str
+    money: Any
+    kontra_cash: Any
+    table_rank: int | None
+    bye: bool
+
+
+@require_GET
+def player_card(request: Request, token: str, number: int) -> HttpResponse:
+    """One entrant: per round his table, seat, opponents, hands played, round
+    result, money, Kontra cash and table rank; his total and place (§6)."""
+    tournament = board_of(token)
+    if tournament is None:
+        return _gone(request)
+    if (limited := _limited(token)) is not None:
+        return limited
+    entrant = Entrant.objects.filter(tournament=tournament, number=number).first()
+    if entrant is None:
+        return render(request, "tournaments/board/gone.html#missing", status=404)
+    row = results.standings(tournament).row_of(entrant.number)
+    context = {
+        "tournament": tournament,
+        "token": token,
+        "entrant": entrant,
+        "row": row,
+        "tie_note": tie_note(row.tie_note) if row is not None and row.tie_note else "",
+        "rounds": card_rounds(entrant),
+        "total": figure(row.total if row is not None else 0),
+    }
+    return render(request, "tournaments/board/player.html", context)
+
+
+def card_rounds(entrant: Entrant) -> list[CardRound]:
+    found = {r.round_id: r for r in RoundResult.objects.filter(entrant=entrant).select_related("round")}
+    seats = list(
+        TableSeat.objects.filter(entrant=entrant).select_related("round", "table").order_by("round__number")
+    )
+    others: dict[int, list[str]] = defaultdict(list)
+    for table_id, name in (
+        TableSeat.objects.filter(table__in=[s.table_id for s in seats])
+        .exclude(entrant=entrant)
+        .order_by("position")
+        .values_list("table_id", "entrant__name")
+    ):
+        others[table_id].append(name)
+    rounds = []
+    for seat in seats:
+        result = found.get(seat.round_id)
+        counted = result is not None and result.counted
+        rounds.append(
+            CardRound(
+                round=seat.round.number,
+                table=seat.table.number,
+                seat=seat.position,
+                opponents=tuple(others[seat.table_id]),
+                hands_played=result.hands_played if result else 0,
+                result=figure(Fraction(str(result.points))) if result and counted else "…",
+                money=result.money if counted and result else None,
+                kontra_cash=result.kontra_cash if counted and result else None,
+                table_rank=result.table_rank if result else None,
+                bye=False,
+            )
+        )
+    seated = {seat.round_id for seat in seats}
+    for round_id, result in found.items():
+        if round_id not in seated and result.bye:
+            rounds.append(CardRound(result.round.number, None, None, (), 0, "0", None, None, None, True))
+    return sorted(rounds, key=lambda r: r.round)

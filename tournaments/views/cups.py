@@ -1,0 +1,92 @@
+"""Cups and seasons: a new cup, its season ranking (page and PDF) and its player
+register, where two entries of one person are merged (``TOURNAMENTS.md`` §5)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from plumbing.requests import Request, whole
+from scoring.engine import InvalidInput
+from scoring.presentation import render_line
+from tournaments.forms import CupForm
+from tournaments.models import Cup
+from tournaments.services import cups, printouts
+from tournaments.views.organiser import refuse
+
+
+def own_cup(request: Request, cid: int) -> Cup:
+    """The cup if the user owns it or runs one of its tournaments; a 404 otherwise."""
+    try:
+        return cups.cup_for(request.user, cid)
+    except Cup.DoesNotExist:
+        raise Http404("no such cup") from None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cup_list(request: Request) -> HttpResponse:
+    """The user's cups, and a new one."""
+    form = CupForm(
+        request.POST if request.method == "POST" else None,
+        user=request.user,
+        initial={"best_n": "6", "scheme": "fixed", "final_mode": "extra"},
+    )
+    if form.is_valid():
+        try:
+            cup = cups.cup_create(owner=request.user, **form.cleaned_data)
+        except InvalidInput as error:
+            refuse(form, error)
+        else:
+            return redirect("cup_detail", cid=cup.pk)
+    context = {"cups": cups.cups_of(request.user), "form": form}
+    return render(request, "tournaments/cup/list.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_GET
+def cup_detail(request: Request, cid: int) -> HttpResponse:
+    """The season ranking (§5.4): "Stand: <date>", or "Endstand" after the final."""
+    cup = own_cup(request, cid)
+    context = {
+        "cup": cup,
+        "season": cups.season_ranking(cup),
+        "tournaments": cup.tournaments.filter(deleted_at__isnull=True),
+    }
+    return render(request, "tournaments/cup/detail.html", context)
+
+
+@login_required
+@require_GET
+def cup_pdf(request: Request, cid: int) -> HttpResponse:
+    export = printouts.season_pdf(cups.season_ranking(own_cup(request, cid)))
+    response = HttpResponse(export.data, content_type=export.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cup_register(request: Request, cid: int) -> HttpResponse:
+    """The cup's player register; its owner merges two entries of one person."""
+    cup = own_cup(request, cid)
+    if request.method == "POST":
+        if cup.owner_id != request.user.pk:
+            raise Http404("only the cup's owner merges")
+        try:
+            into = cups.cup_player_merge(
+                cup=cup,
+                user=request.user,
+                player_id=whole(request.POST.get("player")) or 0,
+                into_id=whole(request.POST.get("into")) or 0,
+            )
+        except InvalidInput as error:
+            messages.error(request, render_line(error.line))
+        else:
+            messages.success(request, into.name)
+        return redirect("cup_register", cid=cup.pk)
+    context = {"cup": cup, "register": cups.register(cup), "owner": cup.owner_id == request.user.pk}
+    return render(request, "tournaments/cup/register.html", context)

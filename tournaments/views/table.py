@@ -1,0 +1,385 @@
+"""The table link (``/t/<token>/``): no account, one table-round, nothing else
+(TOURNAMENTS.md §3.1–3.3). The phone that records first claims the table; other
+phones with the link watch read-only. The hand pages are the evenings' own
+(``scoring.hand_pages``), reached through a ``Place`` this module resolves from
+the link instead of from a login.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from decimal import Decimal
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from plumbing import caching
+from plumbing.requests import Request, posted_token
+from scoring import hand_pages
+from scoring.hand_links import HandLinks
+from scoring.hand_pages import Gone, Place, from_outbox, refused, tells_the_outbox
+from scoring.models import Hand
+from scoring.presentation import money
+from scoring.services import Right
+from scoring.sheet_html import sheet_context
+from tournaments.models import TableRound
+from tournaments.services import results, tables
+
+# The hand pages behind a table link, by what they are (``scoring.hand_links``).
+TABLE_LINKS = {
+    "sheet": "tournament_table",
+    "new": "tournament_table_hand_new",
+    "preview": "tournament_table_hand_preview",
+    "hand": "tournament_table_hand",
+    "edit": "tournament_table_hand_edit",
+    "edit_preview": "tournament_table_hand_edit_preview",
+    "delete": "tournament_table_hand_delete",
+    "restore": "tournament_table_hand_restore",
+}
+
+# Requests one table link may make in a minute: the scorer's phone recording
+# (form, previews as it is filled in, save) and a few phones watching every 5 s.
+TABLE_PER_MINUTE = 240
+ZERO = Decimal("0.00")
+PHONE_COOKIE_DAYS = 2
+
+
+def table_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The table behind the link, rate-limited per token; a link that no longer
+    works (reissued, or never made) answers 410. The phone's cookie is given on
+    its first visit."""
+
+    @wraps(view)
+    def answer(request: Request, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            table = tables.table_by_token(token)
+        except TableRound.DoesNotExist:
+            if from_outbox(request):
+                return refused(_(GONE), status=410)
+            return render(request, "tournaments/table/gone.html", status=410)
+        if not caching.within_rate(f"table-link:{token}", TABLE_PER_MINUTE):
+            text = _("Too many requests for this link; try again in a minute.")
+            return HttpResponse(text, status=429, headers={"Retry-After": "60"})
+        cookie = request.COOKIES.get(tables.PHONE_COOKIE, "")
+        given = "" if cookie else tables.new_phone_cookie()
+        request.table_phone = cookie or given  # type: ignore[attr-defined]
+        response = view(request, table, *args, **kwargs)
+        if given:
+            response.set_cookie(
+                tables.PHONE_COOKIE,
+                given,
+                max_age=PHONE_COOKIE_DAYS * 24 * 3600,
+                path="/t/",
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
+        return response
+
+    return answer
+
+
+GONE = gettext_noop("This table link no longer works: the organiser has issued a new one.")
+NOT_RELEASED = gettext_noop("Round %(round)s is not released yet.")
+
+
+def phone_of(request: HttpRequest) -> str:
+    return str(getattr(request, "table_phone", ""))
+
+
+def place_of(request: HttpRequest, table: TableRound, *, right: Right) -> Place:
+    session = tables.open_table(table)
+    user = request.user if request.user.is_authenticated else None
+    return Place(
+        session=session,
+        right=right,
+        links=HandLinks(TABLE_LINKS, (table.link_token,)),
+        user=user,
+        device=tables.device_label(phone_of(request)),
+        title=tables.title(table),
+    )
+
+
+def writer(request: HttpRequest, table: TableRound) -> Place | HttpResponse:
+    """The place to record at, for the phone that holds the table (or takes a
+    free table by recording); for any other, why not (403, nothing changed)."""
+    if not tables.is_released(table):
+        return _refusal(request, table, _(NOT_RELEASED) % {"round": table.round.number})
+    if table.is_locked:
+        return _refusal(request, table, _("This table is signed: its sheet is read-only."))
+    cookie = phone_of(request)
+    if request.method == "POST" and not tables.claim(table, cookie):
+        return _refusal(request, table, _watching(table))
+    if request.method != "POST" and not (tables.claim_of(table, cookie).mine or not table.claim_digest):
+        return _refusal(request, table, _watching(table))
+    return place_of(request, table, right=Right.RECORD)
+
+
+def _watching(table: TableRound) -> str:
+    since = table.claimed_at
+    time = formats.time_format(timezone.localtime(since), "TIME_FORMAT") if since else ""
+    return _("This table is being written on another phone, since %(time)s.") % {"time": time}
+
+
+def _refusal(request: HttpRequest, table: TableRound, reason: str) -> HttpResponse:
+    if from_outbox(request):
+        return refused(reason, status=403)
+    context = {
+        "table": table,
+        "reason": reason,
+        "sheet_url": reverse("tournament_table", args=[table.link_token]),
+    }
+    return render(request, "tournaments/table/refused.html", context, status=403)
+
+
+def _hand(table: TableRound, hand_id: int) -> Hand:
+    """A hand of this table's session, else 404: a table link opens nothing else."""
+    session = tables.open_table(table)
+    hand = Hand.objects.filter(pk=hand_id, session_id=session.pk).first()
+    if hand is None:
+        raise Gone(_("This hand is no longer on this table's sheet."))
+    hand.session = session
+    return hand
+
+
+# --------------------------------------------------------------------------
+# The table page
+
+
+@never_cache
+@require_GET
+@table_view
+def table_page(request: Request, table: TableRound) -> HttpResponse:
+    """The table: header, players in seat order and the first dealer, the sheet;
+    for the writing phone its buttons, for the others a watch view that polls."""
+    if not tables.is_released(table):
+        context = {"table": table, "reason": _(NOT_RELEASED) % {"round": table.round.number}}
+        return render(request, "tournaments/table/waiting.html", context)
+    session = tables.open_table(table)
+    state = tables.claim_of(table, phone_of(request))
+    version = f"{session.version}.{table.status}.{table.claim_digest[:8]}"
+    if request.htmx and request.GET.get("since") == version:
+        return HttpResponse(status=204)  # nothing changed
+    can_write = (state.mine or state.free) and not table.is_locked
+    place = place_of(request, table, right=Right.RECORD if can_write else Right.READ)
+    sums = results.table_sums(table)
+    context = {
+        "table": table,
+        "tournament": table.round.tournament,
+        "session": session,
+        "place": place,
+        "links": place.links,
+        "right": place.right,
+        "share_token": None,
+        "claim": state,
+        "can_write": can_write,
+        "watching": "" if can_write or table.is_locked else _watching(table),
+        "played": sums.played,
+        "current": min(sums.played + 1, table.hands_target),
+        "players": tables.players(table),
+        "first_dealer": session.first_dealer,
+        "seats_open": can_write and not tables.has_hands(table),
+        "kontra_line": _kontra_line(table, sums),
+        "version": version,
+        "new_url": place.links.url("new"),
+        **sheet_context(session, show_all="all" in request.GET),
+    }
+    template = "tournaments/table/table.html#live" if request.htmx else "tournaments/table/table.html"
+    return render(request, template, context)
+
+
+def _kontra_line(table: TableRound, sums: results.TableSums) -> str:
+    """Under ``kontra_cash: per_hand``, what the last hand's Kontra pays: "Kontra: Hans zahlt Erika 0,20 €"."""
+    if sums.kontra is None or sums.kontra.mode != "per_hand" or not sums.kontra.hands:
+        return ""
+    paid = sums.kontra.hands[-1]
+    if not paid:
+        return ""
+    each = [
+        _("%(payer)s pays %(payee)s %(amount)s €") % {"payer": payer, "payee": payee, "amount": money(amount)}
+        for payer, payee, amount in paid
+    ]
+    return _("Kontra: %(payments)s") % {"payments": "; ".join(each)}
+
+
+# --------------------------------------------------------------------------
+# The hand pages through the link
+
+
+@tells_the_outbox
+@never_cache
+@require_http_methods(["GET", "POST"])
+@table_view
+def hand_new(request: Request, table: TableRound) -> HttpResponse:
+    place = writer(request, table)
+    return place if isinstance(place, HttpResponse) else hand_pages.new_hand(request, place)
+
+
+@require_POST
+@table_view
+def hand_preview(request: Request, table: TableRound, hand_id: int | None = None) -> HttpResponse:
+    place = writer(request, table)
+    if isinstance(place, HttpResponse):
+        return place
+    hand = _hand(table, hand_id) if hand_id is not None else None
+    return hand_pages.preview_hand(request, place, hand)
+
+
+@require_GET
+@table_view
+def hand_detail(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
+    if not tables.is_released(table):
+        return _refusal(request, table, _(NOT_RELEASED) % {"round": table.round.number})
+    state = tables.claim_of(table, phone_of(request))
+    can_write = (state.mine or state.free) and not table.is_locked
+    place = place_of(request, table, right=Right.RECORD if can_write else Right.READ)
+    return hand_pages.show_hand(request, _hand(table, hand_id), place)
+
+
+@tells_the_outbox
+@never_cache
+@require_http_methods(["GET", "POST"])
+@table_view
+def hand_edit(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
+    place = writer(request, table)
+    return (
+        place
+        if isinstance(place, HttpResponse)
+        else hand_pages.edit_hand(request, _hand(table, hand_id), place)
+    )
+
+
+@tells_the_outbox
+@require_POST
+@table_view
+def hand_delete(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
+    place = writer(request, table)
+    return (
+        place
+        if isinstance(place, HttpResponse)
+        else hand_pages.delete_hand(request, _hand(table, hand_id), place)
+    )
+
+
+@require_POST
+@table_view
+def hand_restore(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
+    place = writer(request, table)
+    if isinstance(place, HttpResponse):
+        return place
+    return hand_pages.restore_hand(request, _hand(table, hand_id), place)
+
+
+# --------------------------------------------------------------------------
+# Seats, hand-over, sign-off
+
+
+@require_POST
+@table_view
+def seats(request: Request, table: TableRound) -> HttpResponse:
+    """The scorer's seat order and first dealer, before the first hand (§2.3)."""
+    place = writer(request, table)
+    if isinstance(place, HttpResponse):
+        return place
+    order = [request.POST.get(f"seat{n}", "") for n in range(1, table.size + 1)]
+    try:
+        tables.change_seats(table, order=order, first_dealer=request.POST.get("first_dealer", ""))
+    except tables.TableRefused as refusal:
+        messages.error(request, refusal.reason)
+        return redirect(place.links.url("sheet") + "#seats")
+    messages.success(request, _("Seats saved."))
+    return redirect(place.links.url("sheet"))
+
+
+@never_cache
+@require_POST
+@table_view
+def handover(request: Request, table: TableRound) -> HttpResponse:
+    """The writing phone asks for a code; another phone takes the table with it."""
+    sheet = reverse("tournament_table", args=[table.link_token])
+    if table.is_locked:
+        return _refusal(request, table, _("This table is signed: its sheet is read-only."))
+    try:
+        if request.POST.get("action") == "code":
+            code = tables.handover_code(table, phone_of(request))
+            return render(
+                request, "tournaments/table/handover.html", {"table": table, "code": code, "sheet_url": sheet}
+            )
+        tables.take_over(table, phone_of(request), request.POST.get("code", ""))
+    except tables.TableRefused as refusal:
+        context = {"table": table, "reason": refusal.reason, "sheet_url": sheet}
+        return render(request, "tournaments/table/refused.html", context, status=403)
+    messages.success(request, _("This phone writes at this table now."))
+    return redirect(sheet)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@table_view
+def signoff(request: Request, table: TableRound) -> HttpResponse:
+    """The column sums in large figures, the zero check, the money and who pays
+    whom, and the signatures the tournament asks for (§3.3)."""
+    if not tables.is_released(table):
+        return _refusal(request, table, _(NOT_RELEASED) % {"round": table.round.number})
+    error, field = "", ""
+    if request.method == "POST":
+        try:
+            tables.sign_off(
+                table,
+                cookie=phone_of(request),
+                user=request.user,
+                scorer=request.POST.get("scorer", ""),
+                checker=request.POST.get("checker", ""),
+                client_token=posted_token(request),
+            )
+        except tables.TableRefused as refusal:
+            error, field = refusal.reason, refusal.field
+        else:
+            return redirect("tournament_table_signoff", token=table.link_token)
+    table = tables.table_by_token(table.link_token)
+    return _signoff_page(request, table, error=error, field=field)
+
+
+def _signoff_page(request: HttpRequest, table: TableRound, *, error: str, field: str) -> HttpResponse:
+    sums = results.table_sums(table)
+    organiser = tables.is_organiser(table.round.tournament, request.user)
+    state = tables.claim_of(table, phone_of(request))
+    may_sign = (
+        not table.is_locked and not tables.awaits_organiser(table) and (state.mine or state.free or organiser)
+    )
+    ready = sums.played >= table.hands_target or organiser
+    context = {
+        "table": table,
+        "tournament": table.round.tournament,
+        "sums": [(name, sums.sums[name]) for name in sums.names],
+        "check": sums.check,
+        "money": [(name, sums.money[name]) for name in sums.names] if sums.money else [],
+        "transfers": sums.transfers,
+        "kontra": sums.kontra,
+        "kontra_rows": [(name, sums.kontra.amounts.get(name, ZERO)) for name in sums.names]
+        if sums.kontra
+        else [],
+        "played": sums.played,
+        "mode": tables.signoff_mode(table),
+        "players": list(sums.names),
+        "may_sign": may_sign and ready,
+        "waiting": tables.awaits_organiser(table),
+        "error": error,
+        "field": field,
+        "token": uuid.uuid4().hex,
+        "sheet_url": reverse("tournament_table", args=[table.link_token]),
+        "session_id": table.session_id,
+        "posted": request.POST if request.method == "POST" else {},
+    }
+    return render(request, "tournaments/table/signoff.html", context, status=400 if error else 200)
