@@ -308,3 +308,18 @@ def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refuse
     phone.evaluate("() => dispatchEvent(new Event('online'))")
     until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=60)
     assert Hand.objects.filter(session=session).count() == 1
+    # Where the server's numbers differ from what the phone worked out, the sheet says so once.
+    phone.evaluate(
+        """(id) => sessionStorage.setItem("provisional-" + id, JSON.stringify({
+            count: 1,
+            exact: { Anna: "999", Bert: "0", Carl: "0", Dora: "-999" },
+            totals: [["Anna", "999", "plus"], ["Bert", "0", "zero"], ["Carl", "0", "zero"], ["Dora", "\\u2212999", "minus"]],
+        }))""",
+        session.pk,
+    )
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/")
+    differs = phone.locator("#provisional-differs")
+    expect(differs).to_contain_text("The server scored differently from this phone")
+    expect(differs).to_contain_text("Anna 999 →")
+    phone.reload()
+    expect(phone.locator("#provisional-differs")).to_have_count(0)
