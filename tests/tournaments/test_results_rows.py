@@ -13,7 +13,7 @@ from scoring import services as scoring
 from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import kontra_hand, rufer, tournament_day
 from tournaments.models import RoundResult, TableRound, Tournament
-from tournaments.services import results, tables
+from tournaments.services import desk, results, tables
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
@@ -56,7 +56,7 @@ def test_a_corrected_hand_after_reopening_a_signed_table(user):
     assert (
         found["Anna"].table_rank == 1 and found["Bernd"].table_rank == 1 and found["Christa"].table_rank == 3
     )
-    tables.table_reopen(day.table(1), user, "Pagat was not made")
+    desk.table_open(tournament=day.tournament, user=user, table_id=table.pk, reason="Pagat was not made")
     assert {r.counted for r in rows(table).values()} == {False}
     hand.refresh_from_db()
     hand.session = type(session).objects.get(pk=session.pk)
