@@ -227,6 +227,7 @@ def test_ending_a_table_while_its_scorer_saves_a_hand_waits_for_the_hand_and_nev
     factory.play_hand(table)
     table.refresh_from_db()
     session_id = table.session_id
+    assert session_id is not None
     holding = threading.Event()
     outcomes: dict[str, str] = {}
 
