@@ -231,7 +231,8 @@ def main() -> int:
             TableRound.objects.filter(round__tournament=cup_day, round__number=1).order_by("number")
         )
         seated = {
-            t.pk: [s.entrant.name for s in t.seats.select_related("entrant").order_by("position")] for t in tables
+            t.pk: [s.entrant.name for s in t.seats.select_related("entrant").order_by("position")]
+            for t in tables
         }
 
         windows: list[Tally] = []
@@ -278,7 +279,10 @@ def main() -> int:
             reader.get(f"/b/{board_token}/")
             for t in tables[: args.rebuilds]:
                 desk.table_end(
-                    tournament=type(cup_day).objects.get(pk=cup_day.pk), user=owner, table_id=t.pk, reason="bench"
+                    tournament=type(cup_day).objects.get(pk=cup_day.pk),
+                    user=owner,
+                    table_id=t.pk,
+                    reason="bench",
                 )
                 first = reader.get(f"/b/{board_token}/")
                 again = reader.get(f"/b/{board_token}/")
@@ -324,7 +328,9 @@ def report(
         f"{args.players} phones polling every {POLL_SECONDS:.0f} s ({args.players / POLL_SECONDS:.0f} polls/s) "
         f"and the hall screen"
     )
-    print(f"save: p50 {ms(tally.saves, 0.5):.0f} ms, p95 {ms(tally.saves, 0.95):.0f} ms ({len(tally.saves)} posts)")
+    print(
+        f"save: p50 {ms(tally.saves, 0.5):.0f} ms, p95 {ms(tally.saves, 0.95):.0f} ms ({len(tally.saves)} posts)"
+    )
     print(f"hand form: p50 {ms(tally.forms, 0.5):.0f} ms, p95 {ms(tally.forms, 0.95):.0f} ms")
     print(
         f"ranking poll: p50 {ms(tally.polls, 0.5):.1f} ms, p95 {ms(tally.polls, 0.95):.1f} ms "

@@ -3,8 +3,10 @@ search, the tables' progress, and the hall screen (``?screen=1``); a player's
 card. Read-only, no account, revocable (TOURNAMENTS.md §4.3, §6).
 
 A poll with nothing changed reads one row (the tournament's version) and
-answers 204; the ranking itself is kept per ``Tournament.ranking_key``
-(``results.standings``), so a new version is built once for every phone.
+answers 204; the ranking itself is kept per ``Tournament.results_key``
+(``results.standings`` and the page's kept fragment), so it is built once for
+every phone, and only when what it counts changed: a hand at a running table
+sends the tables' progress and the kept ranking.
 """
 
 from __future__ import annotations
@@ -182,7 +184,9 @@ def progress(tournament: Tournament) -> Progress:
         return Progress(None, 0, 0, ())
     tables = list(TableRound.objects.filter(round=current).order_by("number"))
     played: dict[int, int] = defaultdict(int)
-    for table_id, hands in RoundResult.objects.filter(round=current).values_list("table_id", "hands_played"):
+    for table_id, hands in (
+        RoundResult.objects.filter(round=current).order_by().values_list("table_id", "hands_played")
+    ):
         if table_id is not None:
             played[table_id] = max(played[table_id], hands)
     done = [t for t in tables if t.is_locked]
