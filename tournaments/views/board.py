@@ -81,10 +81,22 @@ def board(request: Request, token: str) -> HttpResponse:
         return limited
     if request.htmx and request.GET.get("since") == str(tournament.version):
         return HttpResponse(status=204)
+    context = _board_context(tournament, token)
+    if request.GET.get("screen") == "1":
+        return _hall(request, context)
+    query = request.GET.get("q", "").strip()[:40]
+    context["query"] = query
+    context["found"] = find_seats(tournament, query) if query else []
+    context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
+    template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
+    return render(request, template, context)
+
+
+def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
+    """What the board and the hall screen both show: the standings (kept per
+    results version) and the tables' progress (drawn when not kept)."""
     table = results.standings(tournament)
-    screen = request.GET.get("screen") == "1"
-    link = request.build_absolute_uri(reverse("tournament_board", args=[token]))
-    context: dict[str, Any] = {
+    return {
         "tournament": tournament,
         "token": token,
         "standings": table,
@@ -94,16 +106,14 @@ def board(request: Request, token: str) -> HttpResponse:
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
     }
-    if screen:
-        context["pages"] = hall_pages(table)
-        context["qr"] = qr_svg(link, label=_("QR code of the board"))
-        template = "tournaments/board/hall.html#hall" if request.htmx else "tournaments/board/hall.html"
-        return render(request, template, context)
-    query = request.GET.get("q", "").strip()[:40]
-    context["query"] = query
-    context["found"] = find_seats(tournament, query) if query else []
-    context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
-    template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
+
+
+def _hall(request: Request, context: dict[str, Any]) -> HttpResponse:
+    """The hall screen: pages of twelve rows, and a QR code to the board."""
+    link = request.build_absolute_uri(reverse("tournament_board", args=[context["token"]]))
+    context["pages"] = hall_pages(context["standings"])
+    context["qr"] = qr_svg(link, label=_("QR code of the board"))
+    template = "tournaments/board/hall.html#hall" if request.htmx else "tournaments/board/hall.html"
     return render(request, template, context)
 
 
