@@ -8,7 +8,7 @@ from pathlib import Path
 from django.urls import URLPattern
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("scoring", "club", "accounts")
+APPS = ("scoring", "club", "accounts", "tournaments")
 # The project's templates (base.html, the evenings' pages), then each app's own.
 TEMPLATE_DIRS = (
     ROOT / "templates",

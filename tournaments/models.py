@@ -110,7 +110,11 @@ class Tournament(models.Model):
     cup_final = models.BooleanField(default=False)
     cup_factor = models.PositiveSmallIntegerField(default=1)
     board_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
-    version = models.PositiveIntegerField(default=1)  # bumped with every change the ranking or board shows
+    version = models.PositiveIntegerField(default=1)  # bumped with every change the board shows
+    # Bumped only when what the ranking counts may have changed (a table locked,
+    # opened or corrected while counted; any organiser's change): a hand at a
+    # running table moves the board's progress, never the ranking.
+    results_version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)  # made final
     deleted_at = models.DateTimeField(null=True, blank=True)
@@ -130,8 +134,15 @@ class Tournament(models.Model):
 
     @property
     def ranking_key(self) -> str:
-        """This version of the tournament's ranking, for cache keys (as ``Session.sheet_key``)."""
+        """This version of the tournament's board, for cache keys (as ``Session.sheet_key``)."""
         return f"{self.pk}.{self.version}.{self.created_at.timestamp():.6f}"
+
+    @property
+    def results_key(self) -> str:
+        """This version of what the ranking counts, for cache keys: the standings and
+        the ranking's HTML are built once per results version, however many hands
+        the running tables record meanwhile."""
+        return f"{self.pk}.r{self.results_version}.{self.created_at.timestamp():.6f}"
 
 
 class Entrant(models.Model):

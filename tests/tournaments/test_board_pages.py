@@ -93,6 +93,24 @@ def test_a_poll_with_nothing_changed_reads_one_row_and_answers_204(user):
     assert len(queries) == 1  # the tournament's row; the ranking and the board come from the cache
 
 
+def test_a_poll_after_a_hand_at_a_running_table_sends_the_progress_and_the_kept_ranking(user):
+    day = tournament_day(user, tables_count=2, hands=2)
+    token = results.board_share(Tournament.objects.get(pk=day.tournament.pk))
+    client = phone()
+    board = reverse("tournament_board", args=[token])
+    client.get(board)
+    version = Tournament.objects.get(pk=day.tournament.pk).version
+    names = tables.players(day.table(2))
+    scoring.hand_record(session=tables.open_table(day.table(2)), raw=rufer(names[2], names[3], names[0]))
+    with CaptureQueriesContext(connection) as queries:
+        poll = client.get(board + f"?since={version}", HTTP_HX_REQUEST="true")
+    page = poll.content.decode()
+    assert poll.status_code == 200 and "hand 1 of" in page and 'id="ranking"' in page
+    read = " ".join(q["sql"] for q in queries.captured_queries)
+    assert "tournaments_roundresult" in read  # the progress of the running tables …
+    assert "tournaments_entrant" not in read  # … but the ranking is the kept one
+
+
 def test_an_unshared_board_answers_410_and_stops_a_poll(user):
     day, token = signed_day(user)
     results.board_unshare(Tournament.objects.get(pk=day.tournament.pk))

@@ -207,3 +207,59 @@ def test_with_minutes_per_round_the_control_page_says_when_the_round_ends(logged
     assert ends is not None and ends - round_.released_at == timedelta(minutes=120)
     assert 'id="round-ends"' in logged_in.get(reverse("tournament_detail", args=[t.pk])).content.decode()
     assert desk.round_ends(released(user), round_) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ending_a_table_while_its_scorer_saves_a_hand_waits_for_the_hand_and_never_deadlocks(user):
+    """The hand holds the table's session and then gives the tournament a new
+    version; the organiser's end takes the same two rows in the same order, so
+    one waits for the other (on PostgreSQL a reversed order is a deadlock)."""
+    import threading
+    import time
+
+    from django.db import connections, transaction
+
+    from scoring import services
+    from tournaments.services import results, tables
+
+    t = released(user)
+    table = factory.tables(t, 1)[0]
+    factory.play_hand(table)
+    table.refresh_from_db()
+    session_id = table.session_id
+    assert session_id is not None
+    holding = threading.Event()
+    outcomes: dict[str, str] = {}
+
+    def scorer() -> None:
+        try:
+            with transaction.atomic():
+                Session.objects.select_for_update().get(pk=session_id)  # as hand_record does
+                holding.set()
+                time.sleep(0.5)  # the organiser's click arrives meanwhile
+                results.bump(factory.fresh(t))
+            outcomes["hand"] = "stored"
+        except Exception as error:  # a deadlock surfaces here on PostgreSQL
+            outcomes["hand"] = type(error).__name__
+        finally:
+            connections.close_all()
+
+    def organiser() -> None:
+        try:
+            holding.wait()
+            desk.table_end(tournament=factory.fresh(t), user=user, table_id=table.pk, reason="Zeit")
+            outcomes["end"] = "ended"
+        except Exception as error:
+            outcomes["end"] = type(error).__name__
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=scorer), threading.Thread(target=organiser)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert outcomes == {"hand": "stored", "end": "ended"}
+    table.refresh_from_db()
+    assert table.status == "ended"
+    assert tables.played(table) == 1 and services.session_for(user, session_id).is_closed

@@ -7,7 +7,6 @@ import json
 import pytest
 from django.urls import reverse
 
-from scoring.engine import InvalidInput
 from tests.tournaments import factory
 from tournaments.core import tournament_file as files
 from tournaments.models import Tournament
@@ -57,9 +56,10 @@ def test_a_refused_file_names_round_table_and_field_and_creates_nothing(user):
                 "entrants": list(factory.EXAMPLE_NAMES),
                 "rounds": [{"tables": [{"players": ["Anna", "Bernd", "Christa", "Dieter"], "dealer": "Anna",
                                         "sums": {"Anna": 1, "Bernd": 0, "Christa": 0, "Dieter": 0}}]}]}  # fmt: skip
-    with pytest.raises(InvalidInput) as refused:
+    with pytest.raises(files.InvalidTournament) as refused:
         tournament_files.tournament_import(owner=user, data=json.dumps(document).encode())
-    assert refused.value.field.startswith("round 1, table 1")
+    assert (refused.value.round, refused.value.table) == (1, 1)
+    assert str(refused.value) == "round 1, table 1: sums: must add up to 0, not +1: check the sheet"
     assert not Tournament.objects.exists()
 
 
@@ -73,3 +73,17 @@ def test_the_import_page_creates_the_tournament_for_the_importer(logged_in, user
     assert mine.entrants.count() == 12
     bad = logged_in.post(reverse("tournament_import"), {"file": SimpleUploadedFile("t.json", b"{")})
     assert bad.status_code == 400 and Tournament.objects.filter(owner=user).count() == 1
+
+
+def test_a_refused_file_is_explained_on_the_import_page_in_the_readers_language(logged_in, user):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    document = {"format": "tarockscore-tournament/1", "variant": "koenigrufen", "seed": "482915",
+                "entrants": list(factory.EXAMPLE_NAMES),
+                "rounds": [{"tables": [{"players": ["Anna", "Bernd", "Christa", "Dieter"], "dealer": "Anna",
+                                        "sums": {"Anna": 4, "Bernd": 0, "Christa": 0, "Dieter": 0}}]}]}  # fmt: skip
+    upload = SimpleUploadedFile("t.json", json.dumps(document).encode())
+    answer = logged_in.post(reverse("tournament_import"), {"file": upload}, HTTP_ACCEPT_LANGUAGE="de")
+    page = answer.content.decode()
+    assert answer.status_code == 400 and not Tournament.objects.filter(owner=user).exists()
+    assert "Runde 1, Tisch 1" in page and "muss 0 ergeben, nicht +4: Zettel prüfen" in page

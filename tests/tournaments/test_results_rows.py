@@ -13,7 +13,7 @@ from scoring import services as scoring
 from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import kontra_hand, rufer, tournament_day
 from tournaments.models import RoundResult, TableRound, Tournament
-from tournaments.services import results, tables
+from tournaments.services import desk, results, tables
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
@@ -56,7 +56,7 @@ def test_a_corrected_hand_after_reopening_a_signed_table(user):
     assert (
         found["Anna"].table_rank == 1 and found["Bernd"].table_rank == 1 and found["Christa"].table_rank == 3
     )
-    tables.table_reopen(day.table(1), user, "Pagat was not made")
+    desk.table_open(tournament=day.tournament, user=user, table_id=table.pk, reason="Pagat was not made")
     assert {r.counted for r in rows(table).values()} == {False}
     hand.refresh_from_db()
     hand.session = type(session).objects.get(pk=session.pk)
@@ -164,11 +164,40 @@ def test_standings_are_read_once_per_version(user):
     with CaptureQueriesContext(connection) as queries:
         again = results.standings(tournament)
     assert len(queries) == 0  # one cache lookup, no query
-    assert again.version == tournament.version
+    assert again.version == tournament.results_version
     results.bump(tournament)
     with CaptureQueriesContext(connection) as queries:
         results.standings(tournament)
     assert len(queries) == 4  # results, entrants, tables, seats: built again for the new version
+
+
+def test_a_hand_at_a_running_table_moves_the_board_but_not_the_ranking(user):
+    """The board's version follows every hand (its progress line); the ranking's
+    follows only what it counts, so three hundred phones polling while seventy-five
+    tables record read one kept ranking, built again only at a sign-off."""
+    day = tournament_day(user, tables_count=2, hands=2)
+    tables.claim(day.table(1), "one")
+    session = tables.open_table(day.table(1))
+    scoring.hand_record(session=session, raw=rufer("Anna", "Bernd", "Anna"))
+    tournament = Tournament.objects.get(pk=day.tournament.pk)
+    results.standings(tournament)
+    scoring.hand_record(session=tables.open_table(day.table(2)), raw=rufer("Erika", "Franz", "Erika"))
+    after_hand = Tournament.objects.get(pk=day.tournament.pk)
+    assert after_hand.version > tournament.version
+    assert after_hand.results_version == tournament.results_version
+    with CaptureQueriesContext(connection) as queries:
+        results.standings(after_hand)
+    assert len(queries) == 0  # the kept ranking: nothing it counts changed
+    scoring.hand_record(session=session, raw=rufer("Christa", "Dieter", "Christa"))
+    tables.sign_off(day.table(1), cookie="one", scorer="Anna", checker="Bernd")
+    signed = Tournament.objects.get(pk=day.tournament.pk)
+    assert signed.results_version > tournament.results_version
+    assert results.standings(signed).tables_counted == 1
+    # Opened again for a correction, the table stops counting: a new results version.
+    desk.table_open(tournament=signed, user=user, table_id=day.table(1).pk, reason="Pagat")
+    opened = Tournament.objects.get(pk=day.tournament.pk)
+    assert opened.results_version > signed.results_version
+    assert results.standings(opened).tables_counted == 0
 
 
 def test_byes_count_zero_fillers_are_not_ranked(user):

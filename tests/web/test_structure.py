@@ -9,19 +9,28 @@ import ast
 import re
 
 from django.template.loader import render_to_string
+from django.urls import URLPattern
 
 from tests import layout
 from tests.layout import ROOT, app_patterns
 
 VIEWS = ROOT / "scoring" / "views"
 # Every module of views: the evenings' package and each other app's module.
-VIEW_MODULES = (*sorted(VIEWS.glob("*.py")), ROOT / "club" / "views.py", ROOT / "accounts" / "views.py")
+VIEW_MODULES = (
+    *sorted(VIEWS.glob("*.py")),
+    ROOT / "club" / "views.py",
+    ROOT / "accounts" / "views.py",
+    *sorted((ROOT / "tournaments" / "views").glob("*.py")),
+)
 METHOD_DECORATORS = {"require_GET", "require_POST", "require_http_methods", "require_safe"}
 MOST_LINES = 25
 
 
 def view_functions() -> dict[str, ast.FunctionDef]:
-    names = {pattern.callback.__name__ for pattern in app_patterns()}
+    from tournaments import public_urls, urls
+
+    patterns = [*app_patterns(), *urls.urlpatterns, *public_urls.urlpatterns]
+    names = {pattern.callback.__name__ for pattern in patterns if isinstance(pattern, URLPattern)}
     found: dict[str, ast.FunctionDef] = {}
     for path in VIEW_MODULES:
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
@@ -38,6 +47,7 @@ def decorator_name(node: ast.expr) -> str:
 def test_every_view_of_the_app_is_found():
     assert {"scoreboard", "hand_new", "hand_edit", "shared_board", "session_export"} <= set(view_functions())
     assert {"group_detail", "group_kasse", "season_table", "signup", "join"} <= set(view_functions())
+    assert {"tournament_detail", "tournament_release", "table_page", "signoff", "board"} <= set(view_functions())
 
 
 def test_every_view_says_which_http_methods_it_takes():

@@ -32,6 +32,22 @@ from tournaments.services.tournaments import audit, changed, done_already, locke
 MOST_POINTS = Decimal(100000)
 
 
+def _locked_at(tournament: Tournament, table_id: int) -> tuple[Tournament, TableRound]:
+    """The tournament's row and the table, locked in the order every hand takes:
+    the table's session first (a hand locks it, then gives the tournament a new
+    version), then the tournament. An organiser's change to a table while its
+    scorer saves a hand then waits for the hand, and never deadlocks with it."""
+    session_id = (
+        TableRound.objects.filter(round__tournament=tournament, pk=table_id)
+        .values_list("session_id", flat=True)
+        .first()
+    )
+    if session_id is not None:
+        Session.objects.select_for_update().filter(pk=session_id).first()
+    row = locked(tournament)
+    return row, _table(row, table_id)
+
+
 def _table(tournament: Tournament, pk: int) -> TableRound:
     found = TableRound.objects.select_related("round").filter(round__tournament=tournament, pk=pk).first()
     if found is None:
@@ -98,8 +114,7 @@ def desk_enter(
     """A paper sheet typed in: each player's round sum by start number. They must add
     to 0, else refused naming the difference ("Summe +4: Zettel prüfen"). French
     takes halves. The table is locked at once (status desk)."""
-    row = locked(tournament)
-    table = _table(row, table_id)
+    row, table = _locked_at(tournament, table_id)
     if done_already(row, client_token):
         return table
     _refuse_final(row)
@@ -133,8 +148,7 @@ def table_end(
     *, tournament: Tournament, user: User, table_id: int, reason: str, client_token: str = ""
 ) -> TableRound:
     """End a table early (§3.6): its round result is the sums so far ("beendet nach 12 von 16")."""
-    row = locked(tournament)
-    table = _table(row, table_id)
+    row, table = _locked_at(tournament, table_id)
     if done_already(row, client_token):
         return table
     why = reason_text(reason)
@@ -164,8 +178,7 @@ def table_open(
     """Open a signed, ended or typed-in table again for corrections (§3.5); its
     result leaves the ranking until it is locked again. In a final tournament the
     organiser reopens the tournament first; a provisional one is running again."""
-    row = locked(tournament)
-    table = _table(row, table_id)
+    row, table = _locked_at(tournament, table_id)
     if done_already(row, client_token):
         return table
     why = reason_text(reason)
@@ -206,8 +219,7 @@ def _unlocked_status(table: TableRound) -> str:
 @transaction.atomic
 def table_confirm(*, tournament: Tournament, user: User, table_id: int, client_token: str = "") -> TableRound:
     """The organiser signs a table (signoff ``organiser``, or again after opening it)."""
-    row = locked(tournament)
-    table = _table(row, table_id)
+    row, table = _locked_at(tournament, table_id)
     if done_already(row, client_token):
         return table
     _refuse_final(row)
@@ -234,8 +246,7 @@ def table_confirm(*, tournament: Tournament, user: User, table_id: int, client_t
 @transaction.atomic
 def table_reissue(*, tournament: Tournament, user: User, table_id: int, client_token: str = "") -> TableRound:
     """A new table link and short code at once; the old link answers 410, the claim is released."""
-    row = locked(tournament)
-    table = _table(row, table_id)
+    row, table = _locked_at(tournament, table_id)
     if done_already(row, client_token):
         return table
     table.link_token, table.short_code = new_link_token(), new_short_code(row)

@@ -4,7 +4,7 @@ ranked from those rows alone (TOURNAMENTS.md §4.1–4.4, §8).
 
 The hands are read only here, once per change of their table; the standings,
 the board and the hall screen read ``RoundResult`` rows and are kept in the
-cache per ``Tournament.ranking_key``, so three hundred phones polling the board
+cache per ``Tournament.results_key``, so three hundred phones polling the board
 cost one cache lookup each until something changes.
 """
 
@@ -157,6 +157,7 @@ def table_changed(table: TableRound) -> None:
     the caller's transaction, which holds the table's session or the table."""
     with transaction.atomic():
         table = TableRound.objects.select_related("round__tournament", "session").get(pk=table.pk)
+        counted_before = RoundResult.objects.filter(table=table, counted=True).exists()
         seats = seated(table)
         result = table_sums(table, seats)
         _follow_status(table, result)
@@ -181,7 +182,8 @@ def table_changed(table: TableRound) -> None:
                 },
             )
         byes_written(table.round)
-        bump(table.round.tournament)
+        # A hand at a running table moves the board's progress, not the ranking.
+        bump(table.round.tournament, counted=table.is_locked or counted_before)
 
 
 def byes_written(round_: Round) -> None:
@@ -223,10 +225,14 @@ def _any_hand(session_id: int) -> bool:
     return Hand.objects.filter(session_id=session_id, deleted_at__isnull=True).exists()
 
 
-def bump(tournament: Tournament) -> None:
-    """Everything the board shows of the tournament may have changed: a new version."""
-    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
-    tournament.refresh_from_db(fields=["version"])
+def bump(tournament: Tournament, *, counted: bool = True) -> None:
+    """What the board shows of the tournament changed: a new version; ``counted``:
+    what the ranking counts may have changed too (a new results version)."""
+    changes: dict[str, Any] = {"version": F("version") + 1}
+    if counted:
+        changes["results_version"] = F("results_version") + 1
+    Tournament.objects.filter(pk=tournament.pk).update(**changes)
+    tournament.refresh_from_db(fields=["version", "results_version"])
 
 
 def on_sheet_changed(sender: object, *, session: Session, **kwargs: object) -> None:
@@ -285,11 +291,11 @@ class Standings:
 
 
 def standings_key(tournament: Tournament) -> str:
-    return f"tournament-standings:{tournament.ranking_key}"
+    return f"tournament-standings:{tournament.results_key}"
 
 
 def standings(tournament: Tournament) -> Standings:
-    """The tournament's standings, kept in the cache per ``ranking_key``: one lookup
+    """The tournament's standings, kept in the cache per ``results_key``: one lookup
     when nothing changed."""
     key = standings_key(tournament)
     kept: Standings | None = cache.get(key)
@@ -351,7 +357,7 @@ def build_standings(tournament: Tournament) -> Standings:
     live = sum(1 for _, round_status in tables if round_status in ("released", "complete"))
     running = tournament.status == Tournament.Status.RUNNING and counted < len(tables)
     return Standings(
-        version=tournament.version,
+        version=tournament.results_version,
         rounds=rounds,
         rows=tuple(rows),
         provisional=running or tournament.status == Tournament.Status.PROVISIONAL,

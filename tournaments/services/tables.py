@@ -314,7 +314,7 @@ def sign_off(
     """The scorer signs the table (TOURNAMENTS.md §3.3), once however often the
     form is sent (``client_token``): under ``scorer_and_check`` with one other
     player of the table, under ``scorer`` alone, under ``organiser`` the table then
-    waits for the organiser (``confirm_signoff``). After the last hand, or at any
+    waits for the organiser (``desk.table_confirm``). After the last hand, or at any
     time by an organiser. Signed, the table is locked and counts."""
     tournament = table.round.tournament
     organiser = is_organiser(tournament, user)
@@ -356,22 +356,6 @@ def awaits_organiser(table: TableRound) -> bool:
     )
 
 
-def confirm_signoff(table: TableRound, user: User) -> TableRound:
-    """The organiser confirms a table (``signoff: organiser``, or any table
-    whose scorer has signed): it is locked and counts."""
-    if not is_organiser(table.round.tournament, user):
-        raise TableRefused(_("Only the tournament's organisers can confirm a table."))
-    with transaction.atomic():
-        locked = _locked(table)
-        if locked.is_locked:
-            return locked
-        if not locked.scorer_name:
-            raise TableRefused(_("The scorer has not signed this table yet."))
-        _signed(locked, user=user, token="")
-        results.table_changed(locked)
-    return locked
-
-
 def _locked(table: TableRound) -> TableRound:
     """The table's row locked, its session's first: the order every hand takes
     (the session's row, then, through ``results.table_changed``, the table's),
@@ -406,24 +390,6 @@ def _signed(table: TableRound, *, user: User | AnonymousUser | None, token: str)
     if table.session_id is not None:
         table.session = scoring.session_close(session=table.session, user=_account(user), managing=True)  # type: ignore[arg-type]
     _audit(table, TournamentChange.Action.SIGN, user=user, token=token)
-
-
-def table_reopen(table: TableRound, user: User, reason: str) -> TableRound:
-    """The organiser opens a signed table for corrections (§3.5): its session
-    takes hands again, its results stop counting until it is signed again."""
-    if not is_organiser(table.round.tournament, user):
-        raise TableRefused(_("Only the tournament's organisers can open a table."))
-    with transaction.atomic():
-        locked = _locked(table)
-        if locked.status != TableRound.Status.SIGNED:
-            return locked
-        locked.status, locked.signed_at = TableRound.Status.PLAYING, None
-        locked.save(update_fields=["status", "signed_at"])
-        if locked.session_id is not None:
-            scoring.session_reopen(session=locked.session, user=user, managing=True)  # type: ignore[arg-type]
-        _audit(locked, TournamentChange.Action.OPEN, user=user, reason=reason[:200])
-        results.table_changed(locked)
-    return locked
 
 
 def _names(table: TableRound) -> list[str]:

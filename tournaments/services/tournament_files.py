@@ -22,7 +22,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
 from scoring import services as scoring
-from scoring.engine import InvalidInput
 from scoring.engine.types import invalid
 from scoring.exports import Export, session_json
 from tournaments.core import tournament_file as files
@@ -89,20 +88,13 @@ def tournament_file(tournament: Tournament) -> Export:
 # -- the import ----------------------------------------------------------------------------
 
 
-def _refused(error: files.InvalidTournament) -> InvalidInput:
-    """The file's refusal as the pages show one: the field, and where (round, table)."""
-    problem = error.problem
-    if error.round is None:
-        return problem
-    where = f"round {error.round}" + (f", table {error.table}" if error.table else "")
-    return InvalidInput(f"{where}: {problem.field}", problem.line)
-
-
 @transaction.atomic
 def tournament_import(*, owner: User, data: bytes) -> Tournament:
     """A tournament from a file: its entrants, settings and seed; each round the
     file gives is seated as given, released and counted (hands recorded and the
-    table signed, or the desk's sums); later rounds are drawn by the app."""
+    table signed, or the desk's sums); later rounds are drawn by the app. A file
+    the rules refuse raises ``InvalidTournament`` (round, table and field), one
+    that is not a tournament file at all ``InvalidInput``."""
     if len(data) > MOST_BYTES:
         raise invalid("file", gettext_noop("a tournament file of at most 2 MB"))
     try:
@@ -110,8 +102,8 @@ def tournament_import(*, owner: User, data: bytes) -> Tournament:
         read = files.read_document(document)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise invalid("file", gettext_noop("a tournament file: JSON text in UTF-8")) from None
-    except files.InvalidTournament as error:
-        raise _refused(error) from None
+    except files.InvalidTournament:
+        raise  # its round and table named in the reader's words by the page (``describe``)
     created = _create(owner, read)
     given = [r for r in read.rounds if r is not None]
     if given:

@@ -287,9 +287,12 @@ def locked(tournament: Tournament) -> Tournament:
 
 
 def changed(tournament: Tournament) -> None:
-    """Something the pages show changed: a new version (pages and polls compare it)."""
-    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
-    tournament.refresh_from_db(fields=["version"])
+    """Something the pages show changed: a new version (pages and polls compare it),
+    and a new results version: an organiser's change may move the ranking."""
+    Tournament.objects.filter(pk=tournament.pk).update(
+        version=F("version") + 1, results_version=F("results_version") + 1
+    )
+    tournament.refresh_from_db(fields=["version", "results_version"])
 
 
 def done_already(tournament: Tournament, client_token: str) -> TournamentChange | None:

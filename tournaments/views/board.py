@@ -3,8 +3,10 @@ search, the tables' progress, and the hall screen (``?screen=1``); a player's
 card. Read-only, no account, revocable (TOURNAMENTS.md §4.3, §6).
 
 A poll with nothing changed reads one row (the tournament's version) and
-answers 204; the ranking itself is kept per ``Tournament.ranking_key``
-(``results.standings``), so a new version is built once for every phone.
+answers 204; the ranking itself is kept per ``Tournament.results_key``
+(``results.standings`` and the page's kept fragment), so it is built once for
+every phone, and only when what it counts changed: a hand at a running table
+sends the tables' progress and the kept ranking.
 """
 
 from __future__ import annotations
@@ -79,10 +81,22 @@ def board(request: Request, token: str) -> HttpResponse:
         return limited
     if request.htmx and request.GET.get("since") == str(tournament.version):
         return HttpResponse(status=204)
+    context = _board_context(tournament, token)
+    if request.GET.get("screen") == "1":
+        return _hall(request, context)
+    query = request.GET.get("q", "").strip()[:40]
+    context["query"] = query
+    context["found"] = find_seats(tournament, query) if query else []
+    context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
+    template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
+    return render(request, template, context)
+
+
+def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
+    """What the board and the hall screen both show: the standings (kept per
+    results version) and the tables' progress (drawn when not kept)."""
     table = results.standings(tournament)
-    screen = request.GET.get("screen") == "1"
-    link = request.build_absolute_uri(reverse("tournament_board", args=[token]))
-    context: dict[str, Any] = {
+    return {
         "tournament": tournament,
         "token": token,
         "standings": table,
@@ -92,16 +106,14 @@ def board(request: Request, token: str) -> HttpResponse:
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
     }
-    if screen:
-        context["pages"] = hall_pages(table)
-        context["qr"] = qr_svg(link, label=_("QR code of the board"))
-        template = "tournaments/board/hall.html#hall" if request.htmx else "tournaments/board/hall.html"
-        return render(request, template, context)
-    query = request.GET.get("q", "").strip()[:40]
-    context["query"] = query
-    context["found"] = find_seats(tournament, query) if query else []
-    context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
-    template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
+
+
+def _hall(request: Request, context: dict[str, Any]) -> HttpResponse:
+    """The hall screen: pages of twelve rows, and a QR code to the board."""
+    link = request.build_absolute_uri(reverse("tournament_board", args=[context["token"]]))
+    context["pages"] = hall_pages(context["standings"])
+    context["qr"] = qr_svg(link, label=_("QR code of the board"))
+    template = "tournaments/board/hall.html#hall" if request.htmx else "tournaments/board/hall.html"
     return render(request, template, context)
 
 
@@ -182,7 +194,9 @@ def progress(tournament: Tournament) -> Progress:
         return Progress(None, 0, 0, ())
     tables = list(TableRound.objects.filter(round=current).order_by("number"))
     played: dict[int, int] = defaultdict(int)
-    for table_id, hands in RoundResult.objects.filter(round=current).values_list("table_id", "hands_played"):
+    for table_id, hands in (
+        RoundResult.objects.filter(round=current).order_by().values_list("table_id", "hands_played")
+    ):
         if table_id is not None:
             played[table_id] = max(played[table_id], hands)
     done = [t for t in tables if t.is_locked]

@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from plumbing.qr import qr_svg
@@ -23,9 +23,10 @@ from plumbing.requests import Request, posted_token, whole
 from scoring.engine import InvalidInput
 from scoring.engine.types import invalid
 from scoring.games import registry
-from scoring.presentation import render_line
+from scoring.presentation import number, render_line
 from scoring.schema_forms import SchemaForm
 from scoring.services import form_defaults, rules_form_initial
+from tournaments.core.tournament_file import InvalidTournament
 from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
 from tournaments.services import desk, entrants, plan, printouts, results, tournament_files, tournaments
@@ -502,6 +503,8 @@ def tournament_import(request: Request) -> HttpResponse:
             created = tournament_files.tournament_import(
                 owner=request.user, data=upload.read(tournament_files.MOST_BYTES + 1) if upload else b""
             )
+        except InvalidTournament as refusal:
+            error = refusal.describe(gettext, number)
         except InvalidInput as refusal:
             error = f"{refusal.field}: {render_line(refusal.line)}"
         else:

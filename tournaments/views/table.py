@@ -29,7 +29,7 @@ from plumbing.requests import Request, posted_token
 from scoring import hand_pages
 from scoring.hand_links import HandLinks
 from scoring.hand_pages import Gone, Place, from_outbox, refused, tells_the_outbox
-from scoring.models import Hand
+from scoring.models import Hand, Session
 from scoring.presentation import money
 from scoring.services import Right
 from scoring.sheet_html import sheet_context
@@ -172,9 +172,18 @@ def table_page(request: Request, table: TableRound) -> HttpResponse:
     if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)  # nothing changed
     can_write = (state.mine or state.free) and not table.is_locked
+    context = _table_context(request, table, session, state, can_write=can_write) | {"version": version}
+    template = "tournaments/table/table.html#live" if request.htmx else "tournaments/table/table.html"
+    return render(request, template, context)
+
+
+def _table_context(
+    request: Request, table: TableRound, session: Session, state: tables.Claim, *, can_write: bool
+) -> dict[str, Any]:
+    """What the table page shows: the header, the players, the sums so far and the sheet."""
     place = place_of(request, table, right=Right.RECORD if can_write else Right.READ)
     sums = results.table_sums(table)
-    context = {
+    return {
         "table": table,
         "tournament": table.round.tournament,
         "session": session,
@@ -191,12 +200,9 @@ def table_page(request: Request, table: TableRound) -> HttpResponse:
         "first_dealer": session.first_dealer,
         "seats_open": can_write and not tables.has_hands(table),
         "kontra_line": _kontra_line(table, sums),
-        "version": version,
         "new_url": place.links.url("new"),
         **sheet_context(session, show_all="all" in request.GET),
     }
-    template = "tournaments/table/table.html#live" if request.htmx else "tournaments/table/table.html"
-    return render(request, template, context)
 
 
 def _kontra_line(table: TableRound, sums: results.TableSums) -> str:
