@@ -300,7 +300,14 @@ def test_a_cup_day_of_eight_players_two_rounds_two_tables(contexts: Contexts, li
     desk(org, base, t, table2, sums2)
     round1 = {**sums1, **sums2}
     expect_hall(hall, t, round1)
-    hall.set_viewport_size(HALL)
+    # Title bar, status and every row within the screen, nothing cut off.
+    expect(hall.locator(".hall-status")).to_have_text("Runde 1: 2 von 2 Tischen fertig")
+    assert hall.locator(".hall-status").evaluate("e => e.scrollWidth <= e.clientWidth"), (
+        "the status is cut off"
+    )
+    assert hall.locator(".hall-name").evaluate("e => e.scrollWidth <= e.clientWidth"), "the name is cut off"
+    last = hall.locator("tr.hall-row").last.bounding_box()
+    assert last and last["y"] + last["height"] <= HALL["height"], last
     screenshot(hall, "tournament-hall", full_page=False)
 
     # -- a correction after sign-off ------------------------------------------------------
