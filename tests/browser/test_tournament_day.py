@@ -32,6 +32,7 @@ from tests.browser.tournament_support import (
     pdf_png,
     read_pdf,
     signed,
+    text_heights,
 )
 from tournaments.models import Round, TableRound, Tournament
 
@@ -236,6 +237,10 @@ def test_a_cup_day_of_eight_players_two_rounds_two_tables(contexts: Contexts, li
         for name in names:
             assert name in text
     assert f"Auslosung {SEED}" in text and "Herbstcup Linz" in text
+    # The grid starts below the QR code and the short code: none of its columns hides under them.
+    heights = text_heights(slips)
+    grid_head = next(height for text, height in heights.items() if text.startswith("Spiel Geber"))
+    assert heights[table1.short_code] > grid_head, heights
     pdf_png(slips, "tournament-slip")
 
     # The table link as the organiser's table page shows it.

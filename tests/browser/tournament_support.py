@@ -134,3 +134,22 @@ def money_of(points: int, rate: Decimal) -> Decimal:
 
 def lines_with(text: str, pattern: str) -> list[str]:
     return [line for line in text.splitlines() if re.search(pattern, line)]
+
+
+def text_heights(data: bytes) -> dict[str, float]:
+    """Each text run of the PDF's first page and how high on the page it starts
+    (PDF points from the bottom; the first such run of each text)."""
+    import io
+
+    from pypdf import PdfReader
+
+    page = PdfReader(io.BytesIO(data)).pages[0]
+    found: dict[str, float] = {}
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        text = text.strip()
+        if text and text not in found:
+            found[text] = float(tm[5]) * float(cm[3]) + float(cm[5])
+
+    page.extract_text(visitor_text=visit)
+    return found
