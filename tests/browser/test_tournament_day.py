@@ -140,7 +140,10 @@ def record(page: Any, token: str, table: TableRound, number_: int, raw: dict[str
     )
     dealer = page.locator('select[name="dealer"]').input_value()
     enter(Taps(page), raw)
-    if number_ == 1:
+    if number_ == 1:  # the form as the scorer sees it on opening: the header, the first choices
+        expect(page.locator("#preview .preview-deltas li")).to_have_count(4)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        assert horizontal_overflow(page) == 0, "the hand form scrolls sideways at 390 px"
         screenshot(page, "tournament-hand-form", full_page=False)
     page.locator("#save").click()
     expect(page).to_have_url(re.compile(rf"/t/{token}/(#hand-\d+)?$"))
