@@ -392,3 +392,48 @@ def test_a_cup_day_of_eight_players_two_rounds_two_tables(contexts: Contexts, li
     assert re.fullmatch(r"€ 30[.,]00", first_prize) and others == ["Sachpreis", "Sachpreis"], prizes
     t.refresh_from_db()
     assert t.status == "final"
+
+
+# -- what the day found, held without a browser ----------------------------------------------
+
+
+@pytest.mark.django_db
+def test_an_organiser_writes_at_a_table_a_phone_holds_and_the_phone_keeps_it(user, other_user, client_for):
+    """§3.5: the organiser corrects through the table link although a phone claimed
+    the table; someone else with an account only watches, as any other phone."""
+    from tests.tournaments.table_support import claimed_phone, tournament_day
+    from tests.tournaments.test_table_pages import rufer_form, url
+
+    day = tournament_day(user, tables_count=1, hands=4)
+    table = day.table(1)
+    scorer = claimed_phone(table)
+    assert scorer.post(url("tournament_table_hand_new", table), rufer_form()).status_code == 302
+    claim = TableRound.objects.get(pk=table.pk).claim_digest
+    organiser, stranger = client_for(user), client_for(other_user)
+
+    assert 'id="new-hand"' in organiser.get(url("tournament_table", table)).content.decode()
+    assert organiser.get(url("tournament_table_hand_new", table)).status_code == 200
+    saved = organiser.post(url("tournament_table_hand_new", table), rufer_form("Bernd", "Bernd", "Anna"))
+    assert saved.status_code == 302
+    session = TableRound.objects.get(pk=table.pk).session
+    hand = Hand.objects.get(session=session, number=2)
+    assert hand.created_by == user
+    edit = url("tournament_table_hand_edit", table, hand.pk)
+    assert organiser.get(edit).status_code == 200
+    assert TableRound.objects.get(pk=table.pk).claim_digest == claim  # the phone still writes
+
+    assert 'id="new-hand"' not in stranger.get(url("tournament_table", table)).content.decode()
+    refused = stranger.post(url("tournament_table_hand_new", table), rufer_form("Carl", "Christa", "Dieter"))
+    assert refused.status_code == 403 and Hand.objects.filter(session=session).count() == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["de", "fr", "en"])
+def test_the_new_tournament_form_keeps_its_day_in_every_language(logged_in, language):
+    """<input type="date"> takes only 2026-11-25; German's 25.11.2026 left it empty
+    and the browser would not send the form."""
+    from django.utils import timezone
+
+    page = logged_in.get("/tournaments/new/koenigrufen/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    day = timezone.localdate().isoformat()
+    assert re.search(rf'<input type="date" name="played_on" value="{day}"', page), page[:200]
