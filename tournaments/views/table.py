@@ -113,15 +113,11 @@ def place_of(request: HttpRequest, table: TableRound, *, right: Right) -> Place:
 
 def writer(request: HttpRequest, table: TableRound) -> Place | HttpResponse:
     """The place to record at, for the phone that holds the table (or takes a
-    free table by recording) and for the tournament's organisers, who correct an
-    opened table without taking it from the phone (§3.5); for any other, why not
-    (403, nothing changed)."""
+    free table by recording); for any other, why not (403, nothing changed)."""
     if not tables.is_released(table):
         return _refusal(request, table, _(NOT_RELEASED) % {"round": table.round.number})
     if table.is_locked:
         return _refusal(request, table, _("This table is signed: its sheet is read-only."))
-    if tables.is_organiser(table.round.tournament, request.user):
-        return place_of(request, table, right=Right.RECORD)  # corrects (§3.5), claims nothing
     cookie = phone_of(request)
     if request.method == "POST" and not tables.claim(table, cookie):
         return _refusal(request, table, _watching(table))
@@ -175,8 +171,7 @@ def table_page(request: Request, table: TableRound) -> HttpResponse:
     version = f"{session.version}.{table.status}.{table.claim_digest[:8]}"
     if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)  # nothing changed
-    organiser = tables.is_organiser(table.round.tournament, request.user)
-    can_write = (state.mine or state.free or organiser) and not table.is_locked
+    can_write = (state.mine or state.free) and not table.is_locked
     place = place_of(request, table, right=Right.RECORD if can_write else Right.READ)
     sums = results.table_sums(table)
     context = {
@@ -247,8 +242,7 @@ def hand_detail(request: Request, table: TableRound, hand_id: int) -> HttpRespon
     if not tables.is_released(table):
         return _refusal(request, table, _(NOT_RELEASED) % {"round": table.round.number})
     state = tables.claim_of(table, phone_of(request))
-    organiser = tables.is_organiser(table.round.tournament, request.user)
-    can_write = (state.mine or state.free or organiser) and not table.is_locked
+    can_write = (state.mine or state.free) and not table.is_locked
     place = place_of(request, table, right=Right.RECORD if can_write else Right.READ)
     return hand_pages.show_hand(request, _hand(table, hand_id), place)
 
