@@ -283,6 +283,8 @@ def test_a_cup_day_of_eight_players_two_rounds_two_tables(contexts: Contexts, li
             expect(phone_b.locator("#save")).to_have_count(0)
             phone_b.goto(link)
     # Phone B's page follows by itself (its poll), up to the last hand.
+    expect(phone_b.locator(f"#hand-{hands[-1].pk}")).to_be_visible()
+    expect(phone_b.locator("tbody.hand")).to_have_count(4)
     expect(phone_b.locator("#table-title")).to_contain_text("Spiel 4 von 4")
     expect(phone_b.locator("#watching")).to_be_visible()
     # The fourth hand closed the form.
