@@ -19,6 +19,10 @@ from scoring.schema_forms import DecimalTextField
 from tournaments.models import Cup
 from tournaments.services.tournaments import MOST_HANDS, MOST_ROUNDS, defaults
 
+# A date field's value as <input type="date"> takes it whatever the language:
+# German's 25.11.2026 would leave the field empty and the form unsendable.
+ISO_DAY = "%Y-%m-%d"
+
 # What each setting's values are called on the page (§11).
 SETTING_CHOICES: dict[str, list[tuple[str, Any]]] = {
     "kontra_cash": [
@@ -119,7 +123,9 @@ class TournamentForm(forms.Form):
     """A tournament's name, day, money and every setting of §11 (house rules apart)."""
 
     name = forms.CharField(label=_("Name of the tournament"), max_length=80)
-    played_on = forms.DateField(label=_("Day"), widget=forms.DateInput(attrs={"type": "date"}))
+    played_on = forms.DateField(
+        label=_("Day"), widget=forms.DateInput(attrs={"type": "date"}, format=ISO_DAY)
+    )
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MOST_ROUNDS)
     hands_at_four = forms.IntegerField(
         label=_("Hands at a table of four"),
@@ -291,10 +297,14 @@ class CupForm(forms.Form):
     name = forms.CharField(label=_("Name of the cup"), max_length=80)
     season = forms.CharField(label=_("Season"), max_length=40, help_text=_("Such as 2025/26."))
     starts_on = forms.DateField(
-        label=_("First day (optional)"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("First day (optional)"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format=ISO_DAY),
     )
     ends_on = forms.DateField(
-        label=_("Last day (optional)"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Last day (optional)"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format=ISO_DAY),
     )
     scheme = forms.ChoiceField(label=_("Cup points"), choices=Cup.Scheme.choices)
     points_table = forms.CharField(

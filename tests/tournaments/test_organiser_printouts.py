@@ -80,9 +80,10 @@ def test_the_prize_list_gives_the_prizes_by_place_skips_fillers_and_sums_the_fee
     for entrant in t.entrants.all()[:5]:
         entrant.fee_paid = True
         entrant.save()
-    listed = printouts.prize_list(t)
+    with translation.override("de"):  # money as the reader writes it, as everywhere else: 120,00 €
+        listed = printouts.prize_list(t)
     assert [(r.place, r.entrant.name, r.prize) for r in listed.rows[:4]] == [
-        (1, "Erika", "€ 120.00"),
+        (1, "Erika", "120,00\u00a0€"),
         (2, "Franz", "Sachpreis"),
         (3, "Karin", "Sachpreis"),
         (4, "Christa", ""),

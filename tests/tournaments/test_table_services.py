@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
+from django.urls import reverse
 from django.utils import timezone
 
 from scoring import services as scoring
@@ -142,15 +143,26 @@ def test_hand_over_with_a_code_and_its_expiry(user):
     assert tables.claim_of(day.table(1), "second").mine
 
 
-def test_the_organiser_releases_a_claim_nobody_else_can(user, other_user):
+def test_the_organiser_frees_a_claimed_table_from_its_page_and_the_link_stays(user, other_user, client):
     day = tournament_day(user, tables_count=1)
     tables.claim(day.table(1), "first")
-    with pytest.raises(tables.TableRefused):
-        tables.release_claim(day.table(1), other_user)
+    link = day.table(1).link_token
+    page = reverse("organiser_table", args=[day.tournament.pk, day.table(1).pk])
+    client.force_login(other_user)
+    assert client.post(page, {"action": "release"}).status_code == 404  # not an organiser
     assert day.table(1).claim_digest
-    tables.release_claim(day.table(1), user)
-    assert day.table(1).claim_digest == ""
+    client.force_login(user)
+    shown = client.get(page).content.decode()
+    assert 'id="release-form"' in shown
+    assert client.post(page, {"action": "release", "token": "a" * 32}).status_code == 302
+    assert client.post(page, {"action": "release", "token": "a" * 32}).status_code == 302  # sent twice: once
+    assert day.table(1).claim_digest == "" and day.table(1).link_token == link
+    assert TournamentChange.objects.filter(action="claim", reason="released").count() == 1
     assert tables.claim(day.table(1), "second")
+    refused = client.post(page, {"action": "release"})  # claimed again by "second": freed again
+    assert refused.status_code == 302 and day.table(1).claim_digest == ""
+    again = client.post(page, {"action": "release"})
+    assert again.status_code == 400 and "wird von keinem Handy geschrieben" in again.content.decode()
 
 
 def played_table(user, *, hands=2, signoff="scorer_and_check", kontra_cash="per_hand"):

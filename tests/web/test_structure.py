@@ -47,7 +47,9 @@ def decorator_name(node: ast.expr) -> str:
 def test_every_view_of_the_app_is_found():
     assert {"scoreboard", "hand_new", "hand_edit", "shared_board", "session_export"} <= set(view_functions())
     assert {"group_detail", "group_kasse", "season_table", "signup", "join"} <= set(view_functions())
-    assert {"tournament_detail", "tournament_release", "table_page", "signoff", "board"} <= set(view_functions())
+    assert {"tournament_detail", "tournament_release", "table_page", "signoff", "board"} <= set(
+        view_functions()
+    )
 
 
 def test_every_view_says_which_http_methods_it_takes():

@@ -264,6 +264,33 @@ def table_reissue(*, tournament: Tournament, user: User, table_id: int, client_t
     return table
 
 
+@transaction.atomic
+def table_release_claim(
+    *, tournament: Tournament, user: User, table_id: int, client_token: str = ""
+) -> TableRound:
+    """Free a table from the phone that claimed it (§3.1): the next phone that
+    writes at its link claims it; the link and its slip stay as they are."""
+    row, table = _locked_at(tournament, table_id)
+    if done_already(row, client_token):
+        return table
+    if not table.claim_digest:
+        raise invalid("table", gettext_noop("table {table} is not claimed by a phone"), table=table.number)
+    table.claim_digest, table.claimed_at = "", None
+    table.handover_digest, table.handover_until = "", None
+    table.save(update_fields=["claim_digest", "claimed_at", "handover_digest", "handover_until"])
+    audit(
+        row,
+        TournamentChange.Action.CLAIM,
+        user,
+        round_number=table.round.number,
+        table_number=table.number,
+        reason="released",
+        client_token=client_token,
+    )
+    changed(row)
+    return table
+
+
 # -- what the control page shows ------------------------------------------------------------
 
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_noop
 from plumbing.pdf import html_to_pdf
 from plumbing.qr import qr_svg
 from scoring.exports import Export
+from scoring.presentation import money
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
 from tournaments.services import results
 
@@ -81,7 +82,7 @@ class Ranking:
 def _prize_of(prizes: list[dict[str, Any]], place: int) -> str:
     for prize in prizes:
         if prize["from"] <= place <= prize["to"]:
-            amount = f"€ {prize['amount']}" if prize.get("amount") else ""
+            amount = f"{money(Decimal(prize['amount']))}\u00a0€" if prize.get("amount") else ""
             return " ".join(part for part in (amount, prize.get("text") or "") if part)
     return ""
 

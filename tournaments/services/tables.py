@@ -248,20 +248,6 @@ def _wrong_try(table: TableRound) -> None:
         )
 
 
-def release_claim(table: TableRound, user: User) -> None:
-    """The organiser frees the table: the next phone that writes claims it."""
-    if not is_organiser(table.round.tournament, user):
-        raise TableRefused(_("Only the tournament's organisers can release a table."))
-    with transaction.atomic():
-        locked = TableRound.objects.select_for_update().get(pk=table.pk)
-        if locked.claim_digest:
-            locked.claim_digest, locked.claimed_at = "", None
-            locked.handover_digest, locked.handover_until = "", None
-            locked.save(update_fields=["claim_digest", "claimed_at", "handover_digest", "handover_until"])
-            _audit(locked, TournamentChange.Action.CLAIM, user=user, reason="released")
-    table.claim_digest, table.claimed_at = "", None
-
-
 # --------------------------------------------------------------------------
 # Seats before the first hand
 

@@ -443,6 +443,8 @@ def _table_action(request: Request, t: Tournament, table: TableRound) -> str | N
             desk.table_confirm(**common)
         elif action == "reissue":
             desk.table_reissue(**common)
+        elif action == "release":
+            desk.table_release_claim(**common)
         else:
             raise unknown_action()
     except InvalidInput as error:
