@@ -240,6 +240,9 @@ class TableRound(models.Model):
     checker_name = models.CharField(max_length=NAME_LENGTH, blank=True)
     end_reason = models.CharField(max_length=200, blank=True)
     desk_sums = models.JSONField(null=True, blank=True)  # {start number: points}, a paper sheet typed in
+    # Hands played toward the target (redeals and deleted hands not counted), written
+    # with the table's results (``results.table_changed``): what every page shows.
+    played = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]

@@ -146,10 +146,9 @@ def title(table: TableRound) -> str:
 
 
 def played(table: TableRound) -> int:
-    """Played hands at the table so far (redeals not counted)."""
-    if table.session_id is None:
-        return 0
-    return scoring.played_hands(table.session)  # type: ignore[arg-type]
+    """Played hands at the table so far (redeals not counted), as every page
+    shows them: the count ``results.table_changed`` wrote."""
+    return table.played
 
 
 def has_hands(table: TableRound) -> bool:
