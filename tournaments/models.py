@@ -240,6 +240,9 @@ class TableRound(models.Model):
     checker_name = models.CharField(max_length=NAME_LENGTH, blank=True)
     end_reason = models.CharField(max_length=200, blank=True)
     desk_sums = models.JSONField(null=True, blank=True)  # {start number: points}, a paper sheet typed in
+    # Opened again by the organiser for corrections (§3.5): until it is locked
+    # again only the organiser changes it; its link shows the table read-only.
+    opened_by_organiser = models.BooleanField(default=False)
     # Hands played toward the target (redeals and deleted hands not counted), written
     # with the table's results (``results.table_changed``): what every page shows.
     played = models.PositiveSmallIntegerField(default=0)
@@ -253,6 +256,12 @@ class TableRound(models.Model):
 
     def __str__(self) -> str:
         return f"R{self.round_id} T{self.number}"
+
+    @property
+    def link_writes(self) -> bool:
+        """Whether the table's link may record: not locked, not opened by the
+        organiser for corrections (the tournament's state is the caller's)."""
+        return not self.is_locked and not self.opened_by_organiser
 
     @property
     def is_locked(self) -> bool:

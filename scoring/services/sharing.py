@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from scoring.models import Session
+from scoring.services.sessions import check_unmanaged
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,9 @@ def session_board_state(session: Session) -> BoardState:
 
 @transaction.atomic
 def session_share(*, session: Session) -> str:
-    """A new unguessable share link; an earlier link stops working."""
+    """A new unguessable share link; an earlier link stops working. A managed
+    session is shared by what manages it (``SessionManaged``)."""
+    check_unmanaged(session)
     session.share_token = secrets.token_urlsafe(24)
     session.save(update_fields=["share_token"])
     return session.share_token
@@ -41,6 +44,7 @@ def session_share(*, session: Session) -> str:
 
 @transaction.atomic
 def session_unshare(*, session: Session) -> None:
+    check_unmanaged(session)
     session.share_token = None
     session.save(update_fields=["share_token"])
 
@@ -55,6 +59,9 @@ class EditorRefused(ValueError):
 
 @transaction.atomic
 def session_add_editor(*, session: Session, username: str) -> User:
+    """Another account records hands too; a managed session's recorders are its
+    manager's to choose (``SessionManaged``)."""
+    check_unmanaged(session)
     try:
         editor = User.objects.get(username=username.strip())
     except User.DoesNotExist:
@@ -67,4 +74,5 @@ def session_add_editor(*, session: Session, username: str) -> User:
 
 @transaction.atomic
 def session_remove_editor(*, session: Session, user_id: int) -> None:
+    check_unmanaged(session)
     session.editors.remove(user_id)

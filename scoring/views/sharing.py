@@ -17,7 +17,7 @@ from scoring import services
 from scoring.models import Hand, Session
 from scoring.services import Right
 from scoring.sheet_html import sheet_context
-from scoring.views.common import Request, hand_page_context, own_session, shared_session, whole
+from scoring.views.common import Request, hand_page_context, managed, own_session, shared_session, whole
 
 
 @login_required
@@ -25,6 +25,8 @@ from scoring.views.common import Request, hand_page_context, own_session, shared
 def sharing(request: Request, pk: int) -> HttpResponse:
     """The owner shares a read-only link and chooses who else may record hands."""
     session = own_session(request, pk, need=Right.OWN)
+    if session.managed:
+        return managed(request, session)
     error = _act(session, request.POST) if request.method == "POST" else None
     if request.method == "POST" and error is None:
         return redirect("sharing", pk=session.pk)

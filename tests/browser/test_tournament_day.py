@@ -340,36 +340,35 @@ def test_a_cup_day_of_eight_players_two_rounds_two_tables(contexts: Contexts, li
     expect(org).to_have_url(re.compile(rf"/tournaments/{t.pk}/$"))
     # The opened table leaves the ranking.
     expect_hall(hall, t, {**dict.fromkeys(a, None), **sums2})
-    # Phone A still holds the table: the organiser frees it with a new link (the old
-    # one answers 410) and corrects through that link, on the organiser's own screen.
+    # Phone A still holds the table, but only reads it now: the organisers correct it.
+    phone_a.reload()
+    expect(phone_a.locator("#opened")).to_contain_text(
+        "Die Turnierleitung hat diesen Tisch zum Korrigieren geöffnet"
+    )
+    expect(phone_a.locator("#sign")).to_have_count(0)
+    # The organiser corrects hand 1 on the table's own sheet, then signs it again.
     org.locator("#table-1 a").first.click()
-    org.locator("#table-link form button[type=submit]").click()
-    expect(org).to_have_url(re.compile(rf"/tournaments/{t.pk}/$"))
-    org.locator("#table-1 a").first.click()
-    table1.refresh_from_db()
-    assert table1.link_token != token and not table1.claim_digest
-    link, token = org.locator("#table-link a").first.get_attribute("href"), table1.link_token
-    assert link and link.endswith(f"/t/{token}/")
-    gone = phone_a.goto(phone_a.url)
-    assert gone is not None and gone.status == 410
+    org.locator("#correct a").click()
+    session_id = TableRound.objects.get(pk=table1.pk).session_id
+    expect(org).to_have_url(re.compile(rf"/sessions/{session_id}/$"))
     first = hands[0]
-    org.goto(link)
-    expect(org.locator("#new-hand")).to_have_count(0)  # the round is complete: a correction only
-    expect(org.locator("#watching")).to_have_count(0)
-    org.goto(f"{link}hands/{first.pk}/edit/")
+    org.goto(f"{base}/sessions/{session_id}/hands/{first.pk}/edit/")
     expect(org.locator("#hand-form")).to_be_visible()
     Taps(org).choose("partner", a[CORRECTED_PARTNER])
     org.locator("#save").click()
-    expect(org).to_have_url(re.compile(rf"/t/{token}/(\?all=1)?(#hand-\d+)?$"))
+    expect(org).to_have_url(re.compile(rf"/sessions/{session_id}/(\?all=1)?(#hand-\d+)?$"))
     corrected = {**played[0][1], "partner": a[CORRECTED_PARTNER]}
     played[0] = (played[0][0], corrected)
     first.refresh_from_db()
     assert first.inputs["partner"] == a[CORRECTED_PARTNER]
     assert first.delta_points() == engine_hand(t.options, a, played[0][0], corrected)
     sums1 = engine_sums(t.options, a, played)
-    org.goto(f"{link}signoff/")
-    expect(org.locator("#zero-check")).to_have_text("Summe aller Spalten = 0")
-    sign(org, a[0], a[2])
+    control(org, base, t)
+    org.locator("#table-1 a").first.click()
+    org.locator("#confirm-form button[type=submit]").click()
+    expect(org).to_have_url(re.compile(rf"/tournaments/{t.pk}/$"))
+    table1.refresh_from_db()
+    assert table1.status == TableRound.Status.SIGNED and not table1.opened_by_organiser
     round1 = {**sums1, **sums2}
     expect_hall(hall, t, round1)
 
@@ -427,7 +426,7 @@ def test_a_cup_day_of_eight_players_two_rounds_two_tables(contexts: Contexts, li
         (place, name, totals[name]) for place, name in enumerate(order[:3], 1)
     ], prizes
     first_prize, *others = (prize.strip() for *_, prize in prize_rows)
-    assert re.fullmatch(r"€ 30[.,]00", first_prize) and others == ["Sachpreis", "Sachpreis"], prizes
+    assert re.fullmatch(r"30,00\s€", first_prize) and others == ["Sachpreis", "Sachpreis"], prizes
     t.refresh_from_db()
     assert t.status == "final"
 

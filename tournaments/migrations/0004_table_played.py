@@ -24,7 +24,7 @@ def count_played(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0003_results_version"),
+        ("tournaments", "0004_table_opened_by_organiser"),
     ]
 
     operations = [

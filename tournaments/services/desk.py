@@ -125,8 +125,8 @@ def desk_enter(
     if total != 0:
         raise invalid("sums", gettext_noop("Sum {difference}: check the sheet"), difference=_signed(total))
     table.desk_sums = {str(n): str(v) for n, v in values.items()}
-    table.status = TableRound.Status.DESK
-    table.save(update_fields=["desk_sums", "status"])
+    table.status, table.opened_by_organiser = TableRound.Status.DESK, False
+    table.save(update_fields=["desk_sums", "status", "opened_by_organiser"])
     _lock_session(table, user)
     audit(
         row,
@@ -152,8 +152,8 @@ def table_end(
     why = reason_text(reason)
     _refuse_final(row)
     _playable(table)
-    table.status, table.end_reason = TableRound.Status.ENDED, why
-    table.save(update_fields=["status", "end_reason"])
+    table.status, table.end_reason, table.opened_by_organiser = TableRound.Status.ENDED, why, False
+    table.save(update_fields=["status", "end_reason", "opened_by_organiser"])
     _lock_session(table, user)
     audit(
         row,
@@ -186,7 +186,8 @@ def table_open(
     before = {"status": table.status, "desk_sums": table.desk_sums, "end_reason": table.end_reason}
     table.status = _unlocked_status(table)
     table.desk_sums, table.signed_at, table.end_reason = None, None, ""
-    table.save(update_fields=["status", "desk_sums", "signed_at", "end_reason"])
+    table.opened_by_organiser = True
+    table.save(update_fields=["status", "desk_sums", "signed_at", "end_reason", "opened_by_organiser"])
     _unlock_session(table, user)
     if row.status == Tournament.Status.PROVISIONAL:
         row.status = Tournament.Status.RUNNING
@@ -227,7 +228,8 @@ def table_confirm(*, tournament: Tournament, user: User, table_id: int, client_t
             "table", gettext_noop("table {table} has no hands: type in its sheet instead"), table=table.number
         )
     table.status, table.signed_at = TableRound.Status.SIGNED, timezone.now()
-    table.save(update_fields=["status", "signed_at"])
+    table.opened_by_organiser = False
+    table.save(update_fields=["status", "signed_at", "opened_by_organiser"])
     _lock_session(table, user)
     audit(
         row,

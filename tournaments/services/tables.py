@@ -372,6 +372,8 @@ def _check_signable(table: TableRound, *, cookie: str, organiser: bool) -> None:
     if not is_released(table):
         raise TableRefused(_("This round is not released yet."))
     if not organiser:
+        if table.opened_by_organiser:
+            raise TableRefused(_("The organisers opened this table to correct it: they sign it again."))
         if not claim_of(table, cookie).mine:
             raise TableRefused(_("Only the phone that writes at this table can sign it."))
         count = played(table)

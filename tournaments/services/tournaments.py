@@ -27,6 +27,7 @@ from scoring.engine import InvalidInput
 from scoring.engine.schema import clean, name_problem
 from scoring.engine.types import invalid
 from scoring.games import registry
+from scoring.models import Session
 from scoring.services import options_json
 from tournaments.models import Cup, Round, TableRound, Tournament, TournamentChange
 
@@ -407,6 +408,10 @@ def _set_organisers(tournament: Tournament, usernames: Sequence[str]) -> None:
     if missing:
         raise invalid("organisers", gettext_noop("no registered user is called {name}"), name=missing[0])
     tournament.organisers.set(users)
+    # The table-rounds' sessions follow: their editors are the organisers now, so a
+    # co-organiser taken off the list records at no table any more.
+    for session in Session.objects.filter(tournament_table__round__tournament=tournament):
+        session.editors.set(users)
 
 
 @transaction.atomic
@@ -508,7 +513,8 @@ def tournament_provisional(*, tournament: Tournament, user: User, client_token: 
     final_round = last_round(row)
     if final_round is None or final_round.status == Round.Status.PLANNED:
         raise invalid("status", gettext_noop("the last round is not drawn yet"))
-    refuse_open(final_round, "status")
+    for round_ in row.rounds.exclude(status=Round.Status.PLANNED).order_by("number"):
+        refuse_open(round_, "status")  # an earlier round's table opened again counts too
     row.status = Tournament.Status.PROVISIONAL
     row.save(update_fields=["status"])
     audit(row, TournamentChange.Action.PROVISIONAL, user, client_token=client_token)

@@ -33,7 +33,7 @@ from scoring.models import Hand, Session
 from scoring.presentation import money
 from scoring.services import Right
 from scoring.sheet_html import sheet_context
-from tournaments.models import TableRound
+from tournaments.models import TableRound, Tournament
 from tournaments.services import results, tables
 
 # The hand pages behind a table link, by what they are (``scoring.hand_links``).
@@ -116,14 +116,30 @@ def writer(request: HttpRequest, table: TableRound) -> Place | HttpResponse:
     free table by recording); for any other, why not (403, nothing changed)."""
     if not tables.is_released(table):
         return _refusal(request, table, _(NOT_RELEASED) % {"round": table.round.number})
-    if table.is_locked:
+    if table.is_locked or table.round.tournament.status == Tournament.Status.FINAL:
         return _refusal(request, table, _("This table is signed: its sheet is read-only."))
+    if table.opened_by_organiser:
+        return _refusal(request, table, _(OPENED_BY_ORGANISER))
     cookie = phone_of(request)
     if request.method == "POST" and not tables.claim(table, cookie):
         return _refusal(request, table, _watching(table))
     if request.method != "POST" and not (tables.claim_of(table, cookie).mine or not table.claim_digest):
         return _refusal(request, table, _watching(table))
     return place_of(request, table, right=Right.RECORD)
+
+
+OPENED_BY_ORGANISER = gettext_noop(
+    "The tournament's organisers opened this table to correct it: until they sign it again, its sheet is read-only here."
+)
+
+
+def tournament_final(table: TableRound) -> bool:
+    return table.round.tournament.status == Tournament.Status.FINAL
+
+
+def _not_here(table: TableRound) -> str:
+    """Why this phone only watches: the organiser corrects the table, or another phone writes."""
+    return _(OPENED_BY_ORGANISER) if table.opened_by_organiser else _watching(table)
 
 
 def _watching(table: TableRound) -> str:
@@ -171,7 +187,7 @@ def table_page(request: Request, table: TableRound) -> HttpResponse:
     version = f"{session.version}.{table.status}.{table.claim_digest[:8]}"
     if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)  # nothing changed
-    can_write = (state.mine or state.free) and not table.is_locked
+    can_write = (state.mine or state.free) and table.link_writes and not tournament_final(table)
     context = _table_context(request, table, session, state, can_write=can_write) | {"version": version}
     template = "tournaments/table/table.html#live" if request.htmx else "tournaments/table/table.html"
     return render(request, template, context)
@@ -193,7 +209,7 @@ def _table_context(
         "share_token": None,
         "claim": state,
         "can_write": can_write,
-        "watching": "" if can_write or table.is_locked else _watching(table),
+        "watching": "" if can_write or table.is_locked else _not_here(table),
         "played": table.played,
         "next": table.played + 1 if table.played < table.hands_target else None,
         "players": tables.players(table),
@@ -248,7 +264,7 @@ def hand_detail(request: Request, table: TableRound, hand_id: int) -> HttpRespon
     if not tables.is_released(table):
         return _refusal(request, table, _(NOT_RELEASED) % {"round": table.round.number})
     state = tables.claim_of(table, phone_of(request))
-    can_write = (state.mine or state.free) and not table.is_locked
+    can_write = (state.mine or state.free) and table.link_writes and not tournament_final(table)
     place = place_of(request, table, right=Right.RECORD if can_write else Right.READ)
     return hand_pages.show_hand(request, _hand(table, hand_id), place)
 
@@ -361,9 +377,9 @@ def _signoff_page(request: HttpRequest, table: TableRound, *, error: str, field:
     sums = results.table_sums(table)
     organiser = tables.is_organiser(table.round.tournament, request.user)
     state = tables.claim_of(table, phone_of(request))
-    may_sign = (
-        not table.is_locked and not tables.awaits_organiser(table) and (state.mine or state.free or organiser)
-    )
+    writes = table.link_writes or organiser
+    may_sign = writes and not table.is_locked and not tables.awaits_organiser(table)
+    may_sign = may_sign and (state.mine or state.free or organiser)
     ready = table.played >= table.hands_target or organiser
     context = {
         "table": table,
@@ -381,6 +397,8 @@ def _signoff_page(request: HttpRequest, table: TableRound, *, error: str, field:
         "players": list(sums.names),
         "may_sign": may_sign and ready,
         "waiting": tables.awaits_organiser(table),
+        "opened": table.opened_by_organiser and not organiser,
+        "opened_text": _(OPENED_BY_ORGANISER),
         "error": error,
         "field": field,
         "token": uuid.uuid4().hex,
