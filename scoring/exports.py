@@ -102,11 +102,13 @@ def pdf_filename(session: Session, *, series: int | None = None, appendix: bool 
     return "-".join(parts) + ".pdf"
 
 
-def session_json(session: Session) -> str:
+def session_json(session: Session, hands: Iterable[Hand] | None = None) -> str:
     """The ``tarockscore/1`` file of a session, written from what each hand stored,
-    with the session's name, day and money rate: export → import → export is identical."""
+    with the session's name, day and money rate: export → import → export is identical.
+    ``hands``: its live hands in order, when they were loaded already."""
     game = game_of(session)
-    hands = Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number")
+    if hands is None:
+        hands = Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number")
     return dumps_document(
         session_document(
             variant=game.variant,

@@ -243,6 +243,9 @@ class TableRound(models.Model):
     # Opened again by the organiser for corrections (§3.5): until it is locked
     # again only the organiser changes it; its link shows the table read-only.
     opened_by_organiser = models.BooleanField(default=False)
+    # Hands played toward the target (redeals and deleted hands not counted), written
+    # with the table's results (``results.table_changed``): what every page shows.
+    played = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]

@@ -263,7 +263,9 @@ def test_a_cup_day_of_eight_players_two_rounds_two_tables(contexts: Contexts, li
     # -- table 1 on phone A, phone B watching ---------------------------------------------
     phone_a, phone_b = contexts.page(), contexts.page()
     phone_a.goto(link)
-    expect(phone_a.locator("#table-title")).to_have_text("Turnier · Runde 1 · Tisch 1 · Spiel 1 von 4")
+    expect(phone_a.locator("#table-title")).to_have_text(
+        "Turnier · Runde 1 · Tisch 1 · nächstes Spiel 1 von 4"
+    )
     played: list[tuple[str, dict[str, Any]]] = []
     hands: list[Hand] = []
     for n, hand in enumerate(PHONE_HANDS, 1):
@@ -285,7 +287,7 @@ def test_a_cup_day_of_eight_players_two_rounds_two_tables(contexts: Contexts, li
     # Phone B's page follows by itself (its poll), up to the last hand.
     expect(phone_b.locator(f"#hand-{hands[-1].pk}")).to_be_visible()
     expect(phone_b.locator("tbody.hand")).to_have_count(4)
-    expect(phone_b.locator("#table-title")).to_contain_text("Spiel 4 von 4")
+    expect(phone_b.locator("#played")).to_have_text("4 von 4 gespielt")
     expect(phone_b.locator("#watching")).to_be_visible()
     # The fourth hand closed the form.
     phone_a.goto(f"{link}hands/new/")

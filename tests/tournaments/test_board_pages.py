@@ -53,13 +53,13 @@ def test_a_running_round_shows_dots_and_the_tables_progress(user):
     scoring.hand_record(session=tables.open_table(day.table(2)), raw=rufer("Erika", "Franz", "Erika"))
     token = results.board_share(Tournament.objects.get(pk=day.tournament.pk))
     html = phone().get(reverse("tournament_board", args=[token])).content.decode()
-    assert "0 of 2 tables done; Table 1: hand 0 of 16; Table 2: hand 1 of 16" in html
+    assert "0 of 2 tables done; Table 1: 0 of 16 played; Table 2: 1 of 16 played" in html
     assert 'id="provisional"' in html
     assert '<td class="num">…</td>' in html
     german = (
         phone().get(reverse("tournament_board", args=[token]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     )
-    assert "0 von 2 Tischen fertig; Tisch 1: Spiel 0 von 16" in german and "vorläufig" in german
+    assert "0 von 2 Tischen fertig; Tisch 1: 0 von 16 gespielt" in german and "vorläufig" in german
     assert '<span class="muted tie">(Los)</span>' in german  # all at 0: the lots decide
 
 
@@ -105,9 +105,9 @@ def test_a_poll_after_a_hand_at_a_running_table_sends_the_progress_and_the_kept_
     with CaptureQueriesContext(connection) as queries:
         poll = client.get(board + f"?since={version}", HTTP_HX_REQUEST="true")
     page = poll.content.decode()
-    assert poll.status_code == 200 and "hand 1 of" in page and 'id="ranking"' in page
+    assert poll.status_code == 200 and "1 of 2 played" in page and 'id="ranking"' in page
     read = " ".join(q["sql"] for q in queries.captured_queries)
-    assert "tournaments_roundresult" in read  # the progress of the running tables …
+    assert "tournaments_tableround" in read and "scoring_hand" not in read  # the tables' progress …
     assert "tournaments_entrant" not in read  # … but the ranking is the kept one
 
 

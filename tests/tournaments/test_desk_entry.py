@@ -157,7 +157,7 @@ def test_the_control_page_shows_each_table_with_its_hands(logged_in, user):
     factory.play_hand(table)
     page = logged_in.get(reverse("tournament_detail", args=[t.pk]))
     html = page.content.decode()
-    assert "Table 1" in html and "hand 1 of 16" in html and "hand 0 of 16" in html
+    assert "Table 1" in html and "1 of 16 played" in html and "0 of 16 played" in html
     assert 'hx-trigger="every 15s"' in html and "Draw 482915" in html
 
 

@@ -58,12 +58,12 @@ def test_the_table_page_shows_header_players_in_seat_order_and_first_dealer(user
     day = tournament_day(user, tables_count=2, hands=16)
     TableRound.objects.filter(pk=day.tables[1].pk).update(first_dealer=3)
     html = phone().get(url("tournament_table", day.table(2))).content.decode()
-    assert "Tournament · Round 1 · Table 2 · Hand 1 of 16" in html
+    assert "Tournament · Round 1 · Table 2 · Next hand 1 of 16" in html and "0 of 16 played" in html
     order = [html.index(name) for name in ("Erika", "Franz", "Gerti", "Hans")]
     assert order == sorted(order)
     assert '<li>Gerti <span class="badge" id="first-dealer">' in html
     german = phone().get(url("tournament_table", day.table(2)), HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "Turnier · Runde 1 · Tisch 2 · Spiel 1 von 16" in german
+    assert "Turnier · Runde 1 · Tisch 2 · nächstes Spiel 1 von 16" in german and "0 von 16 gespielt" in german
 
 
 def test_the_first_phone_that_records_claims_and_every_hand_keeps_its_device(user):

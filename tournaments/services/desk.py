@@ -16,14 +16,12 @@ from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from scoring import services as scoring
-from scoring.engine import HandType
 from scoring.engine.types import invalid
-from scoring.models import Hand, Session
+from scoring.models import Session
 from tournaments.models import Round, TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
 from tournaments.services.plan import RELEASED, new_link_token, new_short_code
@@ -297,11 +295,9 @@ def table_release_claim(
 
 
 def hands_played(table: TableRound) -> int:
-    """Hands that count toward the target: recorded, not deleted, not redeals (§3.2)."""
-    if table.session_id is None:
-        return 0
-    hands = Hand.objects.filter(session_id=table.session_id, deleted_at__isnull=True)
-    return hands.exclude(type=HandType.REDEAL.value).count()
+    """Hands that count toward the target (§3.2), as every page shows them: the
+    count ``results.table_changed`` wrote with the table's results."""
+    return table.played
 
 
 @dataclass(frozen=True)
@@ -337,17 +333,7 @@ def control(tournament: Tournament, number: int | None = None) -> Control:
     upcoming = rounds.exclude(status__in=RELEASED).first()
     if current is None:
         return Control(tournament, None, (), upcoming, 0)
-    tables = (
-        current.tables.select_related("session")
-        .annotate(
-            counted=Count(
-                "session__hands",
-                filter=Q(session__hands__deleted_at__isnull=True)
-                & ~Q(session__hands__type=HandType.REDEAL.value),
-            )
-        )
-        .order_by("number")
-    )
+    tables = current.tables.select_related("session").order_by("number")
     names: dict[int, list[str]] = {}
     for seat in (
         TableSeat.objects.filter(round=current)
@@ -355,6 +341,6 @@ def control(tournament: Tournament, number: int | None = None) -> Control:
         .order_by("table__number", "position")
     ):
         names.setdefault(seat.table_id, []).append(seat.entrant.name)
-    states = tuple(TableState(t, tuple(names.get(t.pk, ())), int(getattr(t, "counted", 0))) for t in tables)
+    states = tuple(TableState(t, tuple(names.get(t.pk, ())), t.played) for t in tables)
     done = sum(1 for s in states if s.table.is_locked)
     return Control(tournament, current, states, upcoming, done)

@@ -12,6 +12,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
@@ -184,7 +185,9 @@ class Slip:
 
 
 def _slip(table: TableRound, base: str) -> Slip:
-    seats = list(table.seats.select_related("entrant").order_by("position"))
+    seats = list(
+        table.seats.all()
+    )  # in playing order (``TableSeat.Meta.ordering``); prefetched by ``table_slips``
     names = [s.entrant.name for s in seats]
     first = table.first_dealer - 1
     rows = [
@@ -212,7 +215,8 @@ def table_slips(
         current = tournament.rounds.filter(status=Round.Status.RELEASED).order_by("-number").first()
         current = current or tournament.rounds.exclude(status=Round.Status.PLANNED).order_by("number").first()
         tables = tables.filter(round=current)
-    slips = [_slip(t, base) for t in tables.order_by("round__number", "number")]
+    seated = Prefetch("seats", queryset=TableSeat.objects.select_related("entrant").order_by("position"))
+    slips = [_slip(t, base) for t in tables.order_by("round__number", "number").prefetch_related(seated)]
     context = {
         "tournament": tournament,
         "slips": slips,
@@ -237,16 +241,18 @@ def player_card(tournament: Tournament, entrant: Entrant) -> Export:
     """One entrant's day: per round table, seat, opponents, hands, result, money, Kontra cash, table rank."""
     seats = {s.round.number: s for s in entrant.seats.select_related("round", "table")}
     found = {r.round.number: r for r in entrant.results.select_related("round")}
+    at_table: dict[int, list[str]] = {}
+    for table_id, name in (  # everyone at his tables, one query for all rounds
+        TableSeat.objects.filter(table__in=[s.table_id for s in seats.values()])
+        .exclude(entrant=entrant)
+        .order_by("position")
+        .values_list("table_id", "entrant__name")
+    ):
+        at_table.setdefault(table_id, []).append(name)
     rounds = []
     for number in range(1, tournament.settings["rounds"] + 1):
         seat = seats.get(number)
-        others: tuple[str, ...] = ()
-        if seat is not None:
-            others = tuple(
-                s.entrant.name
-                for s in seat.table.seats.select_related("entrant").order_by("position")
-                if s.entrant_id != entrant.pk
-            )
+        others = tuple(at_table.get(seat.table_id, ())) if seat is not None else ()
         rounds.append(
             CardRound(
                 number,

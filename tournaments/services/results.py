@@ -206,8 +206,12 @@ def byes_written(round_: Round) -> None:
 
 
 def _follow_status(table: TableRound, result: TableSums) -> None:
-    """An open table is "open" before its first hand, "playing", then "complete"
-    at its target; signed, ended and desk tables keep theirs."""
+    """The table's played hands as counted here (what every page shows); an open
+    table is "open" before its first hand, "playing", then "complete" at its
+    target; signed, ended and desk tables keep theirs."""
+    if result.played != table.played:
+        table.played = result.played
+        TableRound.objects.filter(pk=table.pk).update(played=result.played)
     if table.status not in (TableRound.Status.OPEN, TableRound.Status.PLAYING, TableRound.Status.COMPLETE):
         return
     if result.played >= table.hands_target:

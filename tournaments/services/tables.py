@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from scoring import services as scoring
 from scoring.models import Hand, Seat, Session
-from tournaments.models import TableRound, Tournament, TournamentChange
+from tournaments.models import TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
 
 PHONE_COOKIE = "tarock_phone"
@@ -146,10 +146,9 @@ def title(table: TableRound) -> str:
 
 
 def played(table: TableRound) -> int:
-    """Played hands at the table so far (redeals not counted)."""
-    if table.session_id is None:
-        return 0
-    return scoring.played_hands(table.session)  # type: ignore[arg-type]
+    """Played hands at the table so far (redeals not counted), as every page
+    shows them: the count ``results.table_changed`` wrote."""
+    return table.played
 
 
 def has_hands(table: TableRound) -> bool:
@@ -277,7 +276,19 @@ def change_seats(table: TableRound, *, order: Sequence[str], first_dealer: str) 
         locked.save(update_fields=["first_dealer"])
         scoring.mark_changed(locked)
         TableRound.objects.filter(pk=table.pk).update(first_dealer=order.index(first_dealer) + 1)
+        _draw_seats_follow(table, order)
     table.session = locked
+
+
+def _draw_seats_follow(table: TableRound, order: Sequence[str]) -> None:
+    """The table's ``TableSeat`` rows take the scorer's order, so the round plan,
+    the slips and the player cards show the seats and first dealer as played."""
+    by_name = {seat.entrant.name: seat for seat in table.seats.select_related("entrant")}
+    moved = [by_name[name] for name in order if name in by_name]
+    for index, seat in enumerate(moved):  # out of the way first: (table, position) is unique
+        TableSeat.objects.filter(pk=seat.pk).update(position=100 + index)
+    for index, seat in enumerate(moved, start=1):
+        TableSeat.objects.filter(pk=seat.pk).update(position=index)
 
 
 # --------------------------------------------------------------------------

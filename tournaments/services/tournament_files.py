@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
@@ -24,8 +25,9 @@ from django.utils.translation import gettext_noop
 from scoring import services as scoring
 from scoring.engine.types import invalid
 from scoring.exports import Export, session_json
+from scoring.models import Hand, Seat
 from tournaments.core import tournament_file as files
-from tournaments.models import Round, TableRound, Tournament
+from tournaments.models import Round, TableRound, TableSeat, Tournament
 from tournaments.services import desk, entrants, plan, tournaments
 from tournaments.services import tables as table_pages
 
@@ -33,15 +35,17 @@ MOST_BYTES = 2_000_000
 
 
 def _table(table: TableRound) -> dict[str, Any]:
-    seats = [s.entrant.name for s in table.seats.select_related("entrant").order_by("position")]
+    """One table as the file writes it, from what ``_rounds`` loaded (no query of its own)."""
+    drawn = list(table.seats.all())  # prefetched in playing order, with their entrants
+    seats = [s.entrant.name for s in drawn]
     dealer = seats[table.first_dealer - 1]
     if table.desk_sums is not None:
-        by_number = {str(s.entrant.number): s.entrant.name for s in table.seats.select_related("entrant")}
+        by_number = {str(s.entrant.number): s.entrant.name for s in drawn}
         sums = {by_number[n]: Fraction(str(v)) for n, v in table.desk_sums.items()}
         return {"players": seats, "dealer": dealer, "sums": {name: sums[name] for name in seats}}
     if table.session is None:
         return {"players": seats, "dealer": dealer, "hands": []}
-    written = json.loads(session_json(table.session))
+    written = json.loads(session_json(table.session, table.session.live_hands))  # type: ignore[attr-defined]
     return {
         "players": written["players"],
         "dealer": table.session.first_dealer or dealer,
@@ -49,15 +53,35 @@ def _table(table: TableRound) -> dict[str, Any]:
     }
 
 
+def _rounds(tournament: Tournament) -> list[Round]:
+    """The drawn rounds with their tables, seats, sessions and live hands: one
+    query per kind, however many tables."""
+    tables = (
+        TableRound.objects.select_related("session")
+        .order_by("number")
+        .prefetch_related(
+            Prefetch("seats", queryset=TableSeat.objects.select_related("entrant").order_by("position")),
+            Prefetch("session__seats", queryset=Seat.objects.order_by("position")),
+            Prefetch(
+                "session__hands",
+                queryset=Hand.objects.filter(deleted_at__isnull=True).order_by("number"),
+                to_attr="live_hands",
+            ),
+        )
+    )
+    return list(
+        tournament.rounds.exclude(status=Round.Status.PLANNED)
+        .order_by("number")
+        .prefetch_related(Prefetch("tables", queryset=tables))
+    )
+
+
 def export_document(tournament: Tournament) -> dict[str, Any]:
     """The tournament as a ``tarockscore-tournament/1`` document (fillers are listed
     as entrants: the file knows no fillers)."""
     settings = tournament.settings
     cup = tournament.cup
-    rounds = [
-        [_table(t) for t in r.tables.select_related("session").order_by("number")]
-        for r in tournament.rounds.exclude(status=Round.Status.PLANNED).order_by("number")
-    ]
+    rounds = [[_table(t) for t in r.tables.all()] for r in _rounds(tournament)]
     return files.tournament_document(
         variant=tournament.variant,
         options=tournament.options,

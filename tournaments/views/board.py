@@ -184,7 +184,8 @@ class Progress:
 
 
 def progress(tournament: Tournament) -> Progress:
-    """The latest released round: how many tables are done, and where the others stand."""
+    """The latest released round: how many tables are done, and how many hands
+    the others have played (``TableRound.played``, as every page shows it)."""
     current = (
         Round.objects.filter(tournament=tournament, status__in=[Round.Status.RELEASED, Round.Status.COMPLETE])
         .order_by("-number")
@@ -193,14 +194,8 @@ def progress(tournament: Tournament) -> Progress:
     if current is None:
         return Progress(None, 0, 0, ())
     tables = list(TableRound.objects.filter(round=current).order_by("number"))
-    played: dict[int, int] = defaultdict(int)
-    for table_id, hands in (
-        RoundResult.objects.filter(round=current).order_by().values_list("table_id", "hands_played")
-    ):
-        if table_id is not None:
-            played[table_id] = max(played[table_id], hands)
     done = [t for t in tables if t.is_locked]
-    running = tuple((t.number, played[t.pk], t.hands_target) for t in tables if not t.is_locked)
+    running = tuple((t.number, t.played, t.hands_target) for t in tables if not t.is_locked)
     return Progress(current.number, len(done), len(tables), running)
 
 

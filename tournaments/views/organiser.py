@@ -413,7 +413,7 @@ def organiser_table(request: Request, tid: int, pk: int) -> HttpResponse:
         "desk_rows": rows,
         "error": error,
         "link": link,
-        "played": desk.hands_played(table),
+        "played": table.played,
     }
     context["qr"] = qr_svg(link, label=_qr_label())
     return render(request, "tournaments/organiser/table.html", context, status=400 if error else 200)

@@ -210,8 +210,8 @@ def _table_context(
         "claim": state,
         "can_write": can_write,
         "watching": "" if can_write or table.is_locked else _not_here(table),
-        "played": sums.played,
-        "current": min(sums.played + 1, table.hands_target),
+        "played": table.played,
+        "next": table.played + 1 if table.played < table.hands_target else None,
         "players": tables.players(table),
         "first_dealer": session.first_dealer,
         "seats_open": can_write and not tables.has_hands(table),
@@ -380,7 +380,7 @@ def _signoff_page(request: HttpRequest, table: TableRound, *, error: str, field:
     writes = table.link_writes or organiser
     may_sign = writes and not table.is_locked and not tables.awaits_organiser(table)
     may_sign = may_sign and (state.mine or state.free or organiser)
-    ready = sums.played >= table.hands_target or organiser
+    ready = table.played >= table.hands_target or organiser
     context = {
         "table": table,
         "tournament": table.round.tournament,
@@ -392,7 +392,7 @@ def _signoff_page(request: HttpRequest, table: TableRound, *, error: str, field:
         "kontra_rows": [(name, sums.kontra.amounts.get(name, ZERO)) for name in sums.names]
         if sums.kontra
         else [],
-        "played": sums.played,
+        "played": table.played,
         "mode": tables.signoff_mode(table),
         "players": list(sums.names),
         "may_sign": may_sign and ready,
