@@ -299,12 +299,14 @@
     const token = form.querySelector('input[name="token"]');
     if (!token || !/\/hands\/new\/$/.test(addressOf(form).pathname)) return;
     token.value = crypto.randomUUID().replaceAll("-", "");
+    const shown = form.querySelector('select[name="dealer"]')?.value;
     const outbox = await outboxReady();
     const where = outbox.kindOf(addressOf(form).pathname);
     const waiting = (await outbox.all()).filter((e) => e.kind === "new" && e.session === where.session);
     const last = waiting.length ? new URLSearchParams(waiting[waiting.length - 1].body).get("dealer") : null;
     const dealer = form.querySelector('select[name="dealer"]');
     if (!dealer || !last) return;
+    if (dealer.value !== shown) return; // chosen by the player meanwhile: that dealer stands
     const names = [...dealer.options].map((option) => option.value);
     if (names.includes(last)) seatDealer(form, names[(names.indexOf(last) + 1) % names.length]);
   }
@@ -538,8 +540,12 @@
     if (isCopy || !navigator.onLine) showOffline();
     if (sheetPath) warmEngine();
     const form = document.getElementById("hand-form");
-    if (form && isCopy) await prepareCopy(form);
-    if (form) await startFixing(form);
+    try {
+      if (form && isCopy) await prepareCopy(form);
+      if (form) await startFixing(form);
+    } finally {
+      if (form) form.dataset.ready = "1"; // the kept copy is set up: its dealer and token are the ones to post
+    }
     await showPending();
     await sendOutbox(false);
     await compareWithServer();

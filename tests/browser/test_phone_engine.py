@@ -103,6 +103,7 @@ def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_sto
     started = time.monotonic()
     for hand in HANDS:
         phone.goto(f"{live_server.url}{sheet}hands/new/")
+        expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)  # the kept copy set up
         fill_hand(phone, hand)
         expect(phone.locator("#preview .preview-deltas li")).to_have_count(4)
         phone.locator("#save").click()
@@ -217,6 +218,7 @@ def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, li
             if index == 10:
                 break
             phone.goto(f"{live_server.url}{sheet}hands/new/")
+            expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)  # the kept copy set up
             if phone.evaluate(FILL, [list(p) for p in pairs]):
                 continue  # a hand with more list rows than a new form draws without the server
             expect(phone.locator("#preview .preview-deltas li")).to_have_count(
@@ -290,6 +292,7 @@ def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refuse
     sheet = open_sheet_for_offline(phone, live_server.url, session)
     engine_kept(phone)
     phone.goto(f"{live_server.url}{sheet}hands/new/")
+    expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
     # The server stops answering; the phone still has a network (navigator.onLine).
     phone.context.route(f"{live_server.url}/**", lambda route: route.abort())
     fill_hand(phone, IMPOSSIBLE)
