@@ -215,7 +215,7 @@
       history.replaceState(null, "", location.pathname + location.search);
       location.reload();
     } else {
-      await showPending();
+      await showPending(true);
     }
   }
 
@@ -396,12 +396,19 @@
     return item;
   }
 
-  async function showPending() {
+  // What the sheet shows of the outbox now: a try to send that changed nothing
+  // (the server still unreachable) leaves the drawn rows and totals as they are.
+  let drawnOutbox = null;
+
+  async function showPending(unlessUnchanged) {
     const board = document.getElementById("board");
     if (!board || !sheetPath) return;
-    document.querySelectorAll("[data-outbox]").forEach((old) => old.remove());
     const session = Number(sheetPath[1]);
     const entries = (await (await outboxReady()).all()).filter((entry) => entry.session === session);
+    const drawn = JSON.stringify(entries.map((entry) => [entry.id, entry.state || "", entry.reason || null]));
+    if (unlessUnchanged && drawn === drawnOutbox && document.querySelector("[data-outbox]")) return;
+    drawnOutbox = drawn;
+    document.querySelectorAll("[data-outbox]").forEach((old) => old.remove());
     const table = board.querySelector("table.sheet");
     const columns = table ? table.querySelector("thead tr").children.length : 1;
     let rest = document.getElementById("outbox");

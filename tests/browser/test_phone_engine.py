@@ -8,6 +8,7 @@ import html
 import json
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Hand
+from tests.browser.front import Front, front_of
 from tests.browser.support import PASSWORD, expect, fill_hand, french_session
 from tests.browser.test_offline import open_sheet_for_offline, until
 from tests.engine.support import FIXTURES
@@ -78,16 +80,30 @@ def provisional_totals(page: Any) -> dict[str, str]:
     return {item.get_attribute("data-player"): item.locator("span").inner_text() for item in items.all()}
 
 
-def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_stores(
-    phone, live_server, player
-):
+@pytest.fixture
+def door(live_server: Any) -> Iterator[Front]:
+    """The live server behind a door the test can shut: a server stopped, the network up."""
+    with front_of(live_server.url) as front:
+        yield front
+
+
+def reloaded_after_sending(page: Any, session: Any, stored: int) -> None:
+    """Wait until the sheet, drawn again by the server once the waiting hands arrived,
+    has compared its numbers with what the phone worked out (that comparison uses up
+    the phone's provisional totals)."""
+    expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
+    expect(page.locator("#board tbody.hand:not(.pending)")).to_have_count(stored)
+    until(page, f"() => sessionStorage.getItem('provisional-{session.pk}') === null")
+
+
+def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_stores(phone, door, player):
     session = french_session(player, "Phone", PLAYERS, [])
     from tests.browser.support import login
 
-    login(phone, live_server.url, player)
-    sheet = open_sheet_for_offline(phone, live_server.url, session)
+    login(phone, door.url, player)
+    sheet = open_sheet_for_offline(phone, door.url, session)
     engine_kept(phone)
-    phone.context.set_offline(True)
+    door.shut()  # the server stops; the phone keeps its network
 
     # An impossible hand is refused on the phone, in the server's words, and not kept.
     phone.locator("#new-hand").click()
@@ -102,7 +118,7 @@ def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_sto
 
     started = time.monotonic()
     for hand in HANDS:
-        phone.goto(f"{live_server.url}{sheet}hands/new/")
+        phone.goto(f"{door.url}{sheet}hands/new/")
         expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)  # the kept copy set up
         fill_hand(phone, hand)
         expect(phone.locator("#preview .preview-deltas li")).to_have_count(4)
@@ -113,11 +129,13 @@ def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_sto
     dealer = phone.locator("#provisional .provisional-dealer").inner_text()
     recorded_in = time.monotonic() - started
     assert Hand.objects.filter(session=session).count() == 0
+    assert phone.evaluate("() => navigator.onLine")
 
-    phone.context.set_offline(False)
-    phone.evaluate("() => dispatchEvent(new Event('online'))")
+    # The server is back; the player opens the sheet again, which sends what waits.
+    door.open()
+    phone.goto(f"{door.url}{sheet}")
     until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=90)
-    expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(10)
+    reloaded_after_sending(phone, session, 10)
     assert Hand.objects.filter(session=session).count() == 10  # each once
     game = services.game_of(session)
     heads = phone.locator("#board thead tr").nth(1).locator("td")
@@ -249,7 +267,7 @@ def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, li
         phone.context.set_offline(False)
         phone.evaluate("() => dispatchEvent(new Event('online'))")
         until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=120)
-        expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(10)
+        reloaded_after_sending(phone, session, 10)
         assert Hand.objects.filter(session=session, deleted_at__isnull=True).count() == 10  # each once
         server = on_the_phone.score_table({**evening_of(session), "waiting": []})
         assert kept["exact"] == server["exact"], variant  # provisional totals = what the server stores
@@ -283,18 +301,18 @@ def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, li
 
 
 def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refused_before_it_is_kept(
-    phone, live_server, player
+    phone, door, player
 ):
     from tests.browser.support import login
 
     session = french_session(player, "Stopped", PLAYERS, [])
-    login(phone, live_server.url, player)
-    sheet = open_sheet_for_offline(phone, live_server.url, session)
+    login(phone, door.url, player)
+    sheet = open_sheet_for_offline(phone, door.url, session)
     engine_kept(phone)
-    phone.goto(f"{live_server.url}{sheet}hands/new/")
+    phone.goto(f"{door.url}{sheet}hands/new/")
     expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
-    # The server stops answering; the phone still has a network (navigator.onLine).
-    phone.context.route(f"{live_server.url}/**", lambda route: route.abort())
+    # The server stops; the phone still has a network (navigator.onLine).
+    door.shut()
     fill_hand(phone, IMPOSSIBLE)
     expect(phone.locator("#preview .open-list li").first).to_be_visible(timeout=60_000)
     phone.locator("#save").click()
@@ -307,9 +325,10 @@ def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refuse
     expect(phone.locator("#preview .preview-deltas li")).to_have_count(4)
     phone.locator("#save").click()
     expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
-    phone.context.unroute(f"{live_server.url}/**")
-    phone.evaluate("() => dispatchEvent(new Event('online'))")
+    door.open()
+    phone.goto(f"{door.url}{sheet}")
     until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=60)
+    reloaded_after_sending(phone, session, 1)
     assert Hand.objects.filter(session=session).count() == 1
     # Where the server's numbers differ from what the phone worked out, the sheet says so once.
     phone.evaluate(
@@ -320,7 +339,7 @@ def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refuse
         }))""",
         session.pk,
     )
-    phone.goto(f"{live_server.url}/sessions/{session.pk}/")
+    phone.goto(f"{door.url}/sessions/{session.pk}/")
     differs = phone.locator("#provisional-differs")
     expect(differs).to_contain_text("The server scored differently from this phone")
     expect(differs).to_contain_text("Anna 999 →")
