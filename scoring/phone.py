@@ -196,16 +196,28 @@ def engine_config() -> dict[str, Any] | None:
     }
 
 
-def evening(session: Any, game: Any, hands: Sequence[StoredHand] | None = None) -> dict[str, Any] | None:
+def evening(
+    session: Any, game: Any, hands: Sequence[StoredHand] | None = None, ids: Sequence[int] = ()
+) -> dict[str, Any] | None:
     """The evening as the phone's engine reads it: the game, the house rules as stored,
-    the money per point, and every live hand as stored (``Hand.stored``; ``hands`` where
-    the caller has them, as the sheet does); none for a game the engine on the phone
-    does not have (a deployment's own game)."""
-    if VARIANTS.get(session.variant) is not game.variant:
+    the money per point, and every live hand as stored (``Hand.stored``; ``hands`` and
+    their ``ids`` where the caller has them, as the sheet does), each with its id (a
+    correction waiting on the phone names it); where a hand's score depends on the
+    hands before it (doubled Radl), each also with its record, to score the hands
+    after a corrected one again. None for a game the engine on the phone does not
+    have (a deployment's own game)."""
+    variant = VARIANTS.get(session.variant)
+    if variant is None or variant is not game.variant:
         return None
+    live = session.hands.filter(deleted_at__isnull=True).order_by("number")
     if hands is None:
-        rows = session.hands.filter(deleted_at__isnull=True).order_by("number")
-        hands = [hand.stored() for hand in rows.only("dealer", "deltas", "facts", "money")]
+        rows = list(live.only("id", "dealer", "deltas", "facts", "money"))
+        hands, ids = [hand.stored() for hand in rows], [hand.pk for hand in rows]
+    records: list[Any] = [None] * len(hands)
+    if variant.looks_back(game.options):
+        records = [
+            hand.as_session_hand() for hand in live.only("type", "dealer", "sitting_out", "inputs", "note")
+        ]
     return {
         "variant": session.variant,
         "players": list(game.players),
@@ -214,6 +226,8 @@ def evening(session: Any, game: Any, hands: Sequence[StoredHand] | None = None) 
         "first": session.first_dealer,
         "stored": [
             {
+                "id": hand_id,
+                "record": record,
                 "dealer": hand.dealer or "",
                 "deltas": {name: points_to_json(value) for name, value in hand.deltas.items()},
                 "facts": sorted(hand.facts),
@@ -221,6 +235,6 @@ def evening(session: Any, game: Any, hands: Sequence[StoredHand] | None = None) 
                 if hand.money is None
                 else {name: points_to_json(value) for name, value in hand.money.items()},
             }
-            for hand in hands
+            for hand, hand_id, record in zip(hands, ids, records, strict=True)
         ],
     }

@@ -113,11 +113,25 @@ def score_hand_form(
     proposed: str | None = None,
 ) -> tuple[dict[str, Any], StoredHand | None]:
     """One posted hand form scored in its place, as the server's preview scores it."""
+    result, scored, _ = _score_form(variant, options, players, fields, earlier, words, proposed)
+    return result, scored
+
+
+def _score_form(
+    variant: Variant,
+    options: Any,
+    players: tuple[str, ...],
+    fields: Iterable[Sequence[str]],
+    earlier: Sequence[StoredHand],
+    words: Words,
+    proposed: str | None,
+) -> tuple[dict[str, Any], StoredHand | None, dict[str, Any] | None]:
+    """``score_hand_form``, and the hand in the session file's shape where it scores."""
     posted = Posted(fields)
     allowed = {t.value: t for t in variant.allowed_hand_types(options)}
     kind = posted.get("type") or ""
     if kind and kind not in allowed:
-        return {"ok": False, "problems": [{"field": "type", "words": ""}]}, None
+        return {"ok": False, "problems": [{"field": "type", "words": ""}]}, None, None
     hand_type = allowed.get(kind, next(iter(allowed.values())))
     form = read_hand(variant, options, players, hand_type, posted, proposed=proposed)
     try:
@@ -129,7 +143,7 @@ def score_hand_form(
             problem = reworded(form.fields, form.raw, problem)
             name = in_grid(form.fields, form.raw, problem.field)
             problems.append({"field": problem.field, "input": name, "words": words.problem(problem)})
-        return {"ok": False, "problems": problems, "dealer": form.table.dealer}, None
+        return {"ok": False, "problems": problems, "dealer": form.table.dealer}, None, None
     deltas = scored.deltas
     result = {
         "ok": True,
@@ -138,7 +152,7 @@ def score_hand_form(
         "lines": [words.line(line) for line in scored.breakdown],
         "deltas": [[name, words.signed(deltas.get(name, 0)), _sign(deltas.get(name, 0))] for name in players],
     }
-    return result, variant.stored(record, scored.score)
+    return result, variant.stored(record, scored.score), form.raw
 
 
 def _sign(value: Fraction | int) -> str:
@@ -150,14 +164,26 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
 
     ``request``: ``variant`` (the game's key), ``players``, ``options`` (the house
     rules as stored), ``rate`` (money per point, a string, or none), ``stored``
-    (the live hands as stored, in order), ``waiting`` (each a list of posted
-    [name, value] pairs), ``lang``. A waiting hand the engine refuses is left out of
-    the totals (the server will refuse it too), with its problems."""
+    (the live hands as stored, in order: each with its ``id``, and its ``record``
+    in the session file's shape where the house rules make a hand's score depend
+    on the hands before it), ``changes`` (corrections and deletions of stored hands
+    waiting on the phone, in the order made: ``{"hand": id, "fields": [[name,
+    value], …]}`` or ``{"hand": id, "delete": true}``), ``waiting`` (new hands,
+    each a list of posted [name, value] pairs), ``lang``. The changes are made
+    first, as the server makes them when they arrive (a correction scored in its
+    place, the hands after it scored again where they depend on it), then the new
+    hands follow. A change or hand the engine refuses is left out of the totals
+    (the server will refuse it too), with its problems."""
     words = Words(str(request.get("lang") or "en"))
     variant = VARIANTS[str(request["variant"])]
     players = tuple(str(p) for p in request["players"])
     options = variant.parse_options(request.get("options") or {}, players)
-    hands = [stored_hand(h) for h in request.get("stored") or ()]
+    known = list(request.get("stored") or ())
+    hands = [stored_hand(h) for h in known]
+    table = _Stored(hands, [h.get("id") for h in known], [h.get("record") for h in known])
+    changes = [
+        table.change(variant, options, players, change, words) for change in request.get("changes") or ()
+    ]
     results = []
     for fields in request.get("waiting") or ():
         last = _last_dealer(hands)
@@ -172,6 +198,7 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
     last = _last_dealer(hands)
     return {
         "hands": results,
+        "changes": changes,
         "count": len(hands),
         "totals": [
             [name, words.number(summary.totals.get(name, 0)), _sign(summary.totals.get(name, 0))]
@@ -192,6 +219,56 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
         if settlement.money is None
         else {name: _money(amount, words.separator) for name, amount in settlement.money.items()},
     }
+
+
+class _Stored:
+    """The stored hands as the phone changes them: each with its id and, where
+    later hands depend on it, its record to score them again."""
+
+    def __init__(self, hands: list[StoredHand], ids: list[Any], records: list[Any]) -> None:
+        self.hands, self.ids, self.records = hands, ids, records
+
+    def change(
+        self,
+        variant: Variant,
+        options: Any,
+        players: tuple[str, ...],
+        change: Mapping[str, Any],
+        words: Words,
+    ) -> dict[str, Any]:
+        if change.get("hand") not in self.ids:
+            # Not among the live hands this page knows (deleted meanwhile): the server says why.
+            return {"ok": False, "problems": [], "unknown": True}
+        at = self.ids.index(change["hand"])
+        if change.get("delete"):
+            del self.hands[at], self.ids[at], self.records[at]
+            self.again(variant, options, players, at)
+            return {"ok": True, "deleted": True}
+        result, scored, record = _score_form(
+            variant, options, players, change.get("fields") or (), self.hands[:at], words, None
+        )
+        if scored is not None:
+            self.hands[at], self.records[at] = scored, record
+            self.again(variant, options, players, at + 1)
+        return result
+
+    def again(self, variant: Variant, options: Any, players: tuple[str, ...], start: int) -> None:
+        """The hands from ``start`` on scored again in their places, as the server
+        does after a correction or deletion (``later_rescored``): only where a
+        hand's score depends on the hands before it; one it refuses stays as it was."""
+        if not variant.looks_back(options):
+            return
+        previous: str | None = None
+        for index, hand in enumerate(self.hands):
+            record = self.records[index]
+            if index >= start and record is not None:
+                try:
+                    read = read_record(variant, players, options, record, previous)
+                    scored = variant.scored_hand(read, options, self.hands[:index])
+                    self.hands[index] = hand = variant.stored(read, scored.score)
+                except InvalidInput:
+                    pass
+            previous = hand.dealer or previous
 
 
 def _first(players: tuple[str, ...], first: Any) -> str:

@@ -53,16 +53,32 @@
     return [...new URLSearchParams(body)];
   }
 
-  // The evening with the hands waiting on this phone (and the form being typed, last), scored in their places.
-  async function scoreWaiting(session, extra) {
+  // The evening with what waits on this phone, scored in its places: the corrections
+  // and deletions of stored hands first, then the new hands; the form being typed last
+  // (a new hand, or a correction of hand ``editing``).
+  async function scoreWaiting(session, extra, editing) {
     const evening = eveningData();
     if (!evening) throw new Error("no game");
-    const waiting = (await (await outboxReady()).all()).filter((e) => e.kind === "new" && e.session === session && e.state !== "refused");
+    const entries = (await (await outboxReady()).all()).filter((e) => e.session === session && e.state !== "refused");
+    const waiting = entries.filter((e) => e.kind === "new");
+    const changed = entries.filter((e) => e.kind !== "new" && e.hand !== null);
+    const changes = changed.map((e) => (e.kind === "delete" ? { hand: e.hand, delete: true } : { hand: e.hand, fields: pairsOf(e.body) }));
     const forms = waiting.map((entry) => pairsOf(entry.body));
-    if (extra) forms.push(extra);
+    if (extra && editing) changes.push({ hand: editing, fields: extra });
+    else if (extra) forms.push(extra);
     const engine = await engineReady();
-    const result = await engine.call("score_table", { ...evening, waiting: forms, lang: root.lang });
-    return { result, waiting };
+    const result = await engine.call("score_table", { ...evening, waiting: forms, changes, lang: root.lang });
+    const scoredLast = editing ? result.changes : result.hands;
+    const outcome = extra ? scoredLast[scoredLast.length - 1] : null;
+    return { result, waiting, changed, outcome };
+  }
+
+  // Which hand form this is: a new hand's ({ hand: null }), a correction of a stored hand's, or none.
+  function formOf(form) {
+    const path = addressOf(form).pathname;
+    if (/\/hands\/new\/$/.test(path)) return { hand: null };
+    const edited = /\/hands\/(\d+)\/edit\/$/.exec(path);
+    return edited ? { hand: Number(edited[1]) } : null;
   }
 
   function engineNote(error) {
@@ -133,15 +149,16 @@
 
   async function previewOffline() {
     const form = document.getElementById("hand-form");
-    if (!form || !/\/hands\/new\/$/.test(addressOf(form).pathname) || !config.engine || !eveningData()) return;
+    const which = form && formOf(form);
+    if (!which || !config.engine || !eveningData()) return;
     const preview = document.getElementById("preview");
     if (!engineStarted || !self.TarockEngine?.ready()) preview?.replaceChildren(element("p", { class: "muted", role: "status" }, say.engineLoading));
     const session = outboxSession(form);
     const mine = ++ticket;
     const pairs = formPairs(form);
     try {
-      const { result } = await scoreWaiting(session, pairs);
-      if (mine === ticket) drawPreview(form, result.hands[result.hands.length - 1], formKey(pairs) === refusedForm);
+      const { outcome } = await scoreWaiting(session, pairs, which.hand);
+      if (mine === ticket) drawPreview(form, outcome, formKey(pairs) === refusedForm);
     } catch (error) {
       const note = engineNote(error);
       if (note) preview?.replaceChildren(element("p", { class: "muted" }, note));
@@ -152,15 +169,16 @@
     return Number(/^\/sessions\/(\d+)\//.exec(addressOf(form).pathname)[1]);
   }
 
-  // A new hand saved offline is scored first: one the server would refuse is refused here, in its words, and not kept.
+  // A new hand or a correction saved offline is scored first: one the server would
+  // refuse is refused here, in its words, and not kept.
   async function refusedOnThePhone(form, submitter) {
-    if (!/\/hands\/new\/$/.test(addressOf(form).pathname) || !config.engine || !eveningData()) return false;
+    const which = formOf(form);
+    if (!which || !config.engine || !eveningData()) return false;
     const mine = ++ticket;
     const pairs = formPairs(form, submitter);
     try {
-      const { result } = await scoreWaiting(outboxSession(form), pairs);
-      const outcome = result.hands[result.hands.length - 1];
-      if (outcome.ok) return false;
+      const { outcome } = await scoreWaiting(outboxSession(form), pairs, which.hand);
+      if (outcome.ok || outcome.unknown) return false;
       refusedForm = formKey(pairs);
       if (mine === ticket) drawPreview(form, outcome, true);
       return true;
@@ -434,7 +452,7 @@
   // evening's totals, next dealer and settlement with them, marked provisional.
   async function showProvisional(session, entries) {
     document.getElementById("provisional")?.remove();
-    if (!config.engine || !eveningData() || !entries.some((e) => e.kind === "new" && e.state !== "refused")) return;
+    if (!config.engine || !eveningData() || !entries.some((e) => e.state !== "refused" && (e.kind === "new" || e.hand !== null))) return;
     const board = document.getElementById("board");
     const block = element("section", { id: "provisional", class: "provisional notice", "data-outbox": "", role: "status" }, element("p", { class: "muted" }, say.engineLoading));
     // The last totals this phone worked out, at once, until the engine is ready (a worker of this page starts anew).
@@ -453,11 +471,11 @@
       else block.remove();
       return;
     }
-    const { result, waiting } = scored;
-    waiting.forEach((entry, index) => {
-      const outcome = result.hands[index];
+    const { result, waiting, changed } = scored;
+    const outcomes = [...waiting.map((entry, index) => [entry, result.hands[index]]), ...changed.map((entry, index) => [entry, result.changes[index]])];
+    outcomes.forEach(([entry, outcome]) => {
       const item = document.getElementById("pending-" + entry.id);
-      if (!item || !outcome) return;
+      if (!item || !outcome || outcome.deleted || outcome.unknown) return;
       if (outcome.ok) {
         const deltas = outcome.deltas.map(([name, value, sign]) => element("span", { class: "q" }, name + " ", element("strong", { class: sign }, value)));
         item.append(element("p", { class: "provisional-hand" }, outcome.description, " · ", ...deltas.flatMap((d) => [d, " "])));
@@ -483,7 +501,7 @@
     const session = Number(sheetPath[1]);
     const kept = JSON.parse(sessionStorage.getItem("provisional-" + session) || "null");
     if (!kept || !eveningData()) return;
-    const waiting = (await (await outboxReady()).all()).filter((e) => e.kind === "new" && e.session === session && e.state !== "refused");
+    const waiting = (await (await outboxReady()).all()).filter((e) => e.session === session && e.state !== "refused");
     if (waiting.length) return;
     sessionStorage.removeItem("provisional-" + session);
     if (eveningData().stored.length !== kept.count) return; // other hands came meanwhile: nothing to compare

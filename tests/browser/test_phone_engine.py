@@ -345,3 +345,57 @@ def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refuse
     expect(differs).to_contain_text("Anna 999 →")
     phone.reload()
     expect(phone.locator("#provisional-differs")).to_have_count(0)
+
+
+def test_a_correction_made_with_the_server_stopped_is_scored_and_checked_on_the_phone(phone, door, player):
+    from scoring.engine import offline as on_the_phone
+    from tests.browser.support import login
+    from tests.browser.test_offline import kept
+    from tests.web.test_phone import evening_of
+
+    stored = [
+        {"dealer": "Dora", "taker": "Anna", "contract": "prise", "bouts": 1, "points": 52},
+        {"dealer": "Anna", "taker": "Bert", "contract": "garde", "bouts": 2, "points": 38},
+        {"dealer": "Bert", "taker": "Carl", "contract": "prise", "bouts": 0, "points": 60},
+    ]
+    session = french_session(player, "Corrected", PLAYERS, stored)
+    last = Hand.objects.filter(session=session).order_by("number").last()
+    assert last is not None
+    before = on_the_phone.score_table({**evening_of(session), "waiting": []})
+    login(phone, door.url, player)
+    sheet = open_sheet_for_offline(phone, door.url, session)
+    kept(phone, f"{sheet}hands/{last.pk}/edit/")  # opening the sheet keeps the last hand's correction form
+    engine_kept(phone)
+    door.shut()
+
+    phone.goto(f"{door.url}{sheet}hands/{last.pk}/edit/")
+    expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
+    # An impossible correction is refused on the phone, in the server's words, and not kept.
+    fill_hand(phone, {"points": "95"})
+    expect(phone.locator("#preview .open-list li").first).to_be_visible(timeout=60_000)
+    phone.locator("#save").click()
+    refusal = phone.locator('#quick p.open[role="alert"]')
+    expect(refusal).to_be_visible()
+    assert "91" in refusal.inner_text()
+    assert phone.evaluate("async () => (await self.Outbox.all()).length") == 0
+    assert phone.url.endswith(f"/hands/{last.pk}/edit/")
+    # A possible one shows its numbers before it is kept, and the sheet's totals take it in.
+    fill_hand(phone, {"points": "41"})
+    expect(phone.locator("#preview .preview-deltas li")).to_have_count(4)
+    expect(phone.locator("#preview .preview-what")).to_contain_text("41")
+    phone.locator("#save").click()
+    expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
+    expect(phone.locator("#provisional .provisional-totals li")).to_have_count(4)
+    expect(phone.locator(".outbox-entry .provisional-hand")).to_contain_text("41")
+    kept_totals = phone.evaluate(f"() => JSON.parse(sessionStorage.getItem('provisional-{session.pk}'))")
+    assert Hand.objects.get(pk=last.pk).as_session_hand()["points"] == 60  # not yet at the server
+
+    door.open()
+    phone.goto(f"{door.url}{sheet}")
+    until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=60)
+    reloaded_after_sending(phone, session, 3)
+    assert Hand.objects.get(pk=last.pk).as_session_hand()["points"] == 41
+    server = on_the_phone.score_table({**evening_of(session), "waiting": []})
+    assert kept_totals["exact"] == server["exact"]  # the phone's provisional totals = what the server stores
+    assert kept_totals["exact"] != before["exact"]
+    expect(phone.locator("#provisional-differs")).to_have_count(0)

@@ -78,3 +78,77 @@ def test_a_repeated_field_is_read_as_a_browser_posts_it():
     form = offline.Posted([["a", "1"], ["b", "2"], ["a", "3"]])
     assert form["a"] == "3" and form.getlist("a") == ["1", "3"] and len(form) == 2 and "b" in form
     assert offline.call("score_table", json.dumps({**evening(), "waiting": []})).startswith("{")
+
+
+def stored_file(document: dict[str, Any], *, records: bool) -> list[dict[str, Any]]:
+    """A session file's hands as the page gives them to the phone: as stored, with ids."""
+    from scoring.engine.types import points_to_json
+
+    session = read_session(document)
+    result = score_session(session)
+    out = []
+    for index, (hand, score) in enumerate(zip(session.hands, result.hands, strict=True)):
+        kept = session.variant.stored(hand, score)
+        out.append(
+            {
+                "id": 100 + index,
+                "record": document["hands"][index] if records else None,
+                "dealer": kept.dealer or "",
+                "deltas": {name: points_to_json(value) for name, value in kept.deltas.items()},
+                "facts": sorted(kept.facts),
+                "money": None
+                if kept.money is None
+                else {name: points_to_json(value) for name, value in kept.money.items()},
+            }
+        )
+    return out
+
+
+def test_corrections_and_deletions_are_made_in_their_places_before_the_new_hands():
+    # Hand 2 corrected to what hand 5 was, hand 1 deleted, then one new hand: the totals
+    # of the session file with those changes made.
+    stored = stored_file(SEED, records=False)
+    hands = SEED["hands"]
+    result = offline.score_table(
+        {
+            **evening(stored),
+            "changes": [
+                {"hand": 101, "fields": posted({**hands[4], "dealer": hands[1]["dealer"]})},
+                {"hand": 100, "delete": True},
+            ],
+            "waiting": [posted(hands[0])],
+        }
+    )
+    assert [c["ok"] for c in result["changes"]] == [True, True] and result["changes"][1]["deleted"]
+    changed = {**SEED, "hands": [{**hands[4], "dealer": hands[1]["dealer"]}, *hands[2:], hands[0]]}
+    whole = score_session(read_session(changed))
+    assert result["count"] == len(changed["hands"])
+    assert result["exact"] == {name: str(value) for name, value in whole.summary.totals.items()}
+
+
+def test_an_impossible_correction_is_refused_and_the_hand_stays_as_stored():
+    stored = stored_file(SEED, records=False)
+    result = offline.score_table(
+        {**evening(stored), "changes": [{"hand": 101, "fields": posted({**SEED["hands"][1], "points": 95})}]}
+    )
+    assert not result["changes"][0]["ok"] and result["changes"][0]["problems"]
+    whole = score_session(read_session(SEED))
+    assert result["exact"] == {name: str(value) for name, value in whole.summary.totals.items()}
+
+
+def test_under_doubled_radl_the_hands_after_a_deleted_trischaken_are_scored_again():
+    document = json.loads((FIXTURES / "koenigrufen-ooe-trischaken.json").read_text(encoding="utf-8"))
+    document["options"] = {**document["options"], "doubled_radl": True}
+    request = {
+        "variant": "koenigrufen",
+        "players": document["players"],
+        "options": document["options"],
+        "rate": None,
+        "changes": [{"hand": 100, "delete": True}],
+    }
+    result = offline.score_table({**request, "stored": stored_file(document, records=True)})
+    without_first = score_session(read_session({**document, "hands": document["hands"][1:]}))
+    assert result["exact"] == {name: str(value) for name, value in without_first.summary.totals.items()}
+    # Their snapshots alone (no records to score them again) would not add up to it.
+    alone = offline.score_table({**request, "stored": stored_file(document, records=False)})
+    assert alone["exact"] != result["exact"]

@@ -150,6 +150,99 @@ def test_an_empty_hand_is_refused_on_the_phone_in_the_servers_words(
     assert Hand.objects.filter(session=session).count() == 0
 
 
+# Corrections and deletions waiting on the phone: each game, and doubled Radl, where a
+# hand's score depends on the hands before it and the hands after a change score anew.
+CHANGED = [
+    *((fixture, False) for fixture in GAMES if fixture != "chambery-seed-three-players.json"),  # one hand
+    ("koenigrufen-ooe-trischaken.json", True),
+    ("koenigrufen-ooe-settlements.json", True),
+]
+
+
+@pytest.mark.parametrize(("fixture", "doubled_radl"), CHANGED)
+def test_corrections_and_deletions_waiting_on_the_phone_score_as_the_server_then_stores_them(
+    fixture, doubled_radl, user, logged_in
+):
+    document = json.loads((FIXTURES / fixture).read_text(encoding="utf-8"))
+    if doubled_radl:
+        document["options"]["doubled_radl"] = True
+    session = services.session_import(owner=user, text=json.dumps(document))
+    hands = list(Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number"))
+    assert len(hands) >= 2
+    evening = evening_of(session)
+    assert all(("record" in h) and ((h["record"] is not None) == doubled_radl) for h in evening["stored"])
+    # A hand is corrected to what a later one of its kind was (a correction keeps the
+    # hand's kind, as its form does); the first other hand is deleted.
+    corrected, model = next(
+        (a, b)
+        for a in hands[1:] + hands[:1]
+        for b in reversed(hands)
+        if a.number < b.number and a.type == b.type
+    )
+    deleted = next((h for h in hands if h not in (corrected, model)), None)
+    deletion = [] if deleted is None else [{"hand": deleted.pk, "delete": True}]
+    edit = reverse("hand_edit", args=[session.pk, corrected.pk])
+    pairs = form_pairs(logged_in, reverse("hand_edit", args=[session.pk, model.pk]))
+    phone_side = on_the_phone.score_table(
+        {
+            **evening,
+            "changes": [*deletion, {"hand": corrected.pk, "fields": pairs}],
+            "waiting": [],
+        }
+    )
+    outcome = phone_side["changes"][-1]
+    assert outcome["ok"], outcome
+    assert phone_side["changes"][:-1] == [{"ok": True, "deleted": True}] * len(deletion)
+    assert phone_side["count"] == len(hands) - len(deletion)
+
+    # The server is sent the same, in the same order.
+    if deleted is not None:
+        response = logged_in.post(
+            reverse("hand_delete", args=[session.pk, deleted.pk]), {"version": str(deleted.version)}
+        )
+        assert response.status_code == 302
+    corrected.refresh_from_db()
+    response = logged_in.post(edit, {**dict(pairs), "token": str(corrected.version), "action": "save"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    corrected.refresh_from_db()
+    assert {name: value for name, value, _ in outcome["deltas"]} == {
+        name: on_the_phone.Words("en").signed(value) for name, value in corrected.delta_points().items()
+    }
+    server_side = on_the_phone.score_table({**evening_of(session), "waiting": []})
+    assert phone_side["exact"] == server_side["exact"]
+    assert phone_side["settlement"] == server_side["settlement"]
+    assert phone_side["next_dealer"] == server_side["next_dealer"]
+    if doubled_radl and deleted is not None and fixture.endswith("trischaken.json"):
+        # Deleting a Trischaken changes what doubles the hands after it: the phone scored
+        # them anew, as the server did (their snapshots alone would sum to other totals).
+        unscored = [{**h, "record": None} for h in evening["stored"]]
+        alone = on_the_phone.score_table(
+            {**evening, "stored": unscored, "changes": [{"hand": deleted.pk, "delete": True}], "waiting": []}
+        )
+        assert (
+            alone["exact"]
+            != on_the_phone.score_table(
+                {**evening, "changes": [{"hand": deleted.pk, "delete": True}], "waiting": []}
+            )["exact"]
+        )
+
+
+def test_a_correction_of_a_hand_the_page_does_not_know_is_left_to_the_server(user):
+    session = services.session_import(
+        owner=user, text=(FIXTURES / "rich-french.json").read_text(encoding="utf-8")
+    )
+    evening = evening_of(session)
+    result = on_the_phone.score_table(
+        {
+            **evening,
+            "changes": [{"hand": 10**9, "fields": []}, {"hand": 10**9, "delete": True}],
+            "waiting": [],
+        }
+    )
+    assert [c.get("unknown") for c in result["changes"]] == [True, True]
+    assert result["exact"] == on_the_phone.score_table({**evening, "waiting": []})["exact"]
+
+
 def _unescape(text: str) -> str:
     import html
 
