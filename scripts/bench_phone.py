@@ -4,30 +4,32 @@
 
 Starts the app under gunicorn with production settings on 127.0.0.1 with a fresh
 database: a French Tarot evening of four players with --stored hands (the floor's)
-and another like it (the measured one). Chromium (headless, 390 × 844, touch, as
-the browser tests drive it) logs in and opens both sheets online, so that the
-service worker keeps them, their hand forms, the runtime and the engine bundle.
-Then the server is stopped (the phone keeps its network, as when the server is
-down), and per run, in a fresh browser context:
+and another like it (the measured one), and Debian's Chromium (headless, 390 × 844,
+touch, as the browser tests drive it). Per run, in a fresh browser context, the
+phone logs in and opens both sheets online until the service worker keeps them,
+their hand forms, the runtime and the engine bundle. Then the server is stopped
+for real (the phone keeps its network, as when the server is down) and:
 
 - first visit: the hand form opened from the phone's copy, a hand filled in as
   soon as the form is set up, until the first preview is drawn; the engine starts
   cold (Pyodide from the phone's cache). Resident memory is read after it;
 - ten hands recorded offline through the hand form, waiting in the outbox; the
   hand form → preview of the second to the tenth is timed (engine running);
-- --repeats times, alternately: the floor, the floor evening's sheet (nothing
-  waiting) opened from the phone's copy until ``#board`` is there (and its load
-  event), and the measured sheet opened the same way until the provisional totals
-  of its ten waiting hands are drawn, the engine already running (same tab, the
-  SharedWorker kept);
+- --repeats times, alternately, after one of each not counted: the floor, the
+  floor evening's sheet (nothing waiting) opened from the phone's copy until
+  ``#board`` is there (and its load event), and the measured sheet opened the
+  same way until the provisional totals of its ten waiting hands are drawn, the
+  engine already running (same tab, the SharedWorker kept); a run's figure is
+  the median of its openings;
 - re-scoring: one ``score_table`` call with 60 waiting hands (the ten, repeated),
   against the same call with 1 waiting hand as its floor;
-- a cold start: the tab closed until the engine's SharedWorker has ended, then a
+- a cold start: the tab closed and the engine's SharedWorker ended (closed over
+  the DevTools protocol, as Chromium keeps it a while with extendedLifetime), then a
   new tab opens the measured sheet (provisional totals), against a new tab
   opening the floor sheet;
-- memory without the engine: another fresh context whose pages have no
-  ``WebAssembly`` (so the hand form says it cannot score offline) does the same
-  steps up to the first hand filled in.
+- memory without the engine: with the server started again, another fresh
+  context whose pages have no ``WebAssembly`` (so the hand form says it cannot
+  score offline) does the same steps up to the first hand filled in.
 
 Times are taken on the page (``performance.now()`` from the navigation's start,
 when a MutationObserver first sees the element). Each figure is the median
@@ -43,6 +45,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import sys
 import time
@@ -483,15 +486,20 @@ def main() -> int:
 
     runs = []
     with app_database("sqlite", "phone") as env:
-        floor, sheet, username = evenings(args.stored)
+        from django.db import connections
+
         site = Server(env)
         try:
+            floor, sheet, username = evenings(args.stored)
             with chromium() as (browser, cdp):
                 for number in range(1, args.runs + 1):
                     runs.append(one_run(browser, cdp, site, username, floor, sheet, args.repeats))
                     print(f"run {number} of {args.runs} done", file=sys.stderr)
         finally:
             site.stop()
+            connections.close_all()
+            # The run's database and static files.
+            shutil.rmtree(Path(env["STATIC_ROOT"]).parent, ignore_errors=True)
     load = (load_before, Path("/proc/loadavg").read_text().strip())
     summary = report(runs, args, load)
     if args.json:
