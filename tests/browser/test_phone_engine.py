@@ -7,9 +7,7 @@ from __future__ import annotations
 import html
 import json
 import re
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +19,6 @@ from tests.browser.front import Front, front_of
 from tests.browser.support import PASSWORD, expect, fill_hand, french_session
 from tests.browser.test_offline import open_sheet_for_offline, until
 from tests.engine.support import FIXTURES
-
-ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.browser
 
@@ -116,7 +112,6 @@ def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_sto
     phone_words = " ".join(refusal.inner_text().split())
     assert phone.evaluate("async () => (await self.Outbox.all()).length") == 0  # not kept
 
-    started = time.monotonic()
     for hand in HANDS:
         phone.goto(f"{door.url}{sheet}hands/new/")
         expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)  # the kept copy set up
@@ -127,7 +122,6 @@ def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_sto
     expect(phone.locator("#provisional .provisional-totals li")).to_have_count(4)
     phone_totals = provisional_totals(phone)
     dealer = phone.locator("#provisional .provisional-dealer").inner_text()
-    recorded_in = time.monotonic() - started
     assert Hand.objects.filter(session=session).count() == 0
     assert phone.evaluate("() => navigator.onLine")
 
@@ -146,7 +140,6 @@ def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_sto
     assert dealer.endswith(services.proposed_dealer(session, game))
     expect(phone.locator("#provisional-differs")).to_have_count(0)
     assert phone_words == server_refusal(session, player, IMPOSSIBLE)
-    print(f"recorded 10 hands offline in {recorded_in:.1f} s")
 
 
 # -- every game: ten hands each, typed into the phone's own form offline ------------------
@@ -157,7 +150,6 @@ FIXTURE_OF = {
     "illustrated": "rich-illustrated.json",
     "koenigrufen": "koenigrufen-ooe-settlements.json",
 }
-TIMINGS = ROOT / "test-artifacts" / "phone-timings.json"
 
 # Sets each posted field on the page's form as a person's taps would: the dealer first
 # (the fields follow who sits out), then every other control by its name and value.
@@ -203,34 +195,17 @@ def game_hands(user: Any, variant: str) -> tuple[Any, list[list[tuple[str, str]]
     return target, [forms[i % len(forms)] for i in range(40)]
 
 
-def chromium_memory() -> int:
-    """The resident memory of every Chromium process, in bytes (Linux /proc)."""
-    total = 0
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            text = status.read_text()
-        except OSError:
-            continue
-        if re.search(r"^Name:\s*(chrome|chromium)", text, re.M):
-            found = re.search(r"^VmRSS:\s*(\d+) kB", text, re.M)
-            total += int(found.group(1)) * 1024 if found else 0
-    return total
-
-
 def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, live_server, player):
     from scoring.engine import offline as on_the_phone
     from tests.browser.support import login
     from tests.web.test_phone import evening_of
 
     login(phone, live_server.url, player)
-    timings: dict[str, Any] = {}
     for variant in FIXTURE_OF:
         session, forms = game_hands(player, variant)
-        memory_before = chromium_memory()
         sheet = open_sheet_for_offline(phone, live_server.url, session)
         engine_kept(phone)
         phone.context.set_offline(True)
-        started = time.monotonic()
         index = 0
         for pairs in forms:
             if index == 10:
@@ -242,11 +217,6 @@ def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, li
             expect(phone.locator("#preview .preview-deltas li")).to_have_count(
                 len(evening_of(session)["players"])
             )
-            if index == 0:
-                timings.setdefault("first_preview_s", {})[variant] = round(time.monotonic() - started, 2)
-                timings.setdefault("memory_engine_mib", {})[variant] = round(
-                    (chromium_memory() - memory_before) / 2**20, 1
-                )
             phone.locator("#save").click()
             expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
             index += 1
@@ -254,12 +224,8 @@ def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, li
         expect(phone.locator("#provisional .provisional-totals li")).to_have_count(
             len(evening_of(session)["players"])
         )
-        opened = time.monotonic()
-        phone.goto(f"{live_server.url}{sheet}")
+        phone.goto(f"{live_server.url}{sheet}")  # opened again from the phone's copy
         expect(phone.locator("#provisional .provisional-totals li").first).to_be_visible()
-        timings.setdefault("sheet_open_to_provisional_totals_s", {})[variant] = round(
-            time.monotonic() - opened, 2
-        )
         kept = phone.evaluate(f"() => JSON.parse(sessionStorage.getItem('provisional-{session.pk}'))")
         dealer = phone.locator("#provisional .provisional-dealer").inner_text()
         assert Hand.objects.filter(session=session).count() == 0
@@ -273,31 +239,6 @@ def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, li
         assert kept["exact"] == server["exact"], variant  # provisional totals = what the server stores
         assert dealer.endswith(services.proposed_dealer(session, services.game_of(session))), variant
         expect(phone.locator("#provisional-differs")).to_have_count(0)
-
-    # Re-scoring at 60 hands: the engine scores an evening of 60 waiting hands.
-    session, forms = game_hands(player, "french")
-    sheet = f"/sessions/{session.pk}/"
-    phone.goto(f"{live_server.url}{sheet}")
-    evening = evening_of(session)
-    sixty = [list(map(list, forms[i % len(forms)])) for i in range(60)]
-    measured = phone.evaluate(
-        """async ([evening, sixty]) => {
-            const config = JSON.parse(document.getElementById("offline-config").textContent).engine;
-            await new Promise((resolve) => { const s = document.createElement("script"); s.src = config.script; s.onload = resolve; document.head.append(s); });
-            await self.TarockEngine.start(config, config.worker);
-            await self.TarockEngine.call("score_table", { ...evening, waiting: sixty.slice(0, 1) });
-            const started = performance.now();
-            const result = await self.TarockEngine.call("score_table", { ...evening, waiting: sixty, lang: "en" });
-            return { ms: performance.now() - started, count: result.count };
-        }""",
-        [evening, sixty],
-    )
-    assert measured["count"] == 60
-    timings["rescore_60_hands_ms"] = round(measured["ms"], 1)
-    timings["rescore_per_hand_ms"] = round(measured["ms"] / 60, 2)
-    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
-    TIMINGS.write_text(json.dumps(timings, indent=1))
-    print(json.dumps(timings))
 
 
 def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refused_before_it_is_kept(

@@ -9,6 +9,7 @@ import gzip
 import json
 import re
 import shutil
+from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,22 @@ def test_every_hand_read_from_the_servers_form_scores_on_the_phone_as_the_server
     if all(h.dealer for h in hands):  # a file's hands without dealers get one in the form
         assert waiting["next_dealer"] == services.proposed_dealer(session, services.game_of(session))
     assert server["next_dealer"] == services.proposed_dealer(session, services.game_of(session))
+
+
+def test_sixty_waiting_hands_are_scored_in_one_call_each_in_its_place(user, logged_in):
+    source = services.session_import(
+        owner=user, text=(FIXTURES / "rich-french.json").read_text(encoding="utf-8")
+    )
+    hands = list(
+        Hand.objects.filter(session=source, deleted_at__isnull=True, type="played").order_by("number")
+    )
+    forms = [form_pairs(logged_in, reverse("hand_edit", args=[source.pk, h.pk])) for h in hands]
+    sixty = [forms[i % len(forms)] for i in range(60)]
+    evening = evening_of(source)
+    result = on_the_phone.score_table({**evening, "stored": [], "waiting": sixty})
+    assert result["count"] == 60
+    assert all(outcome["ok"] for outcome in result["hands"])
+    assert sum(Fraction(value) for value in result["exact"].values()) == 0
 
 
 @pytest.mark.parametrize(
