@@ -178,6 +178,9 @@ def texts() -> dict[str, str]:
         "provisional": gettext("Provisional: scored on this phone, until the server has stored it."),
         "provisionalTotals": gettext("Provisional totals"),
         "nextDealer": gettext("Next to deal: %(name)s"),
+        # A tournament table's counters (tournaments/templates/tournaments/table/table.html).
+        "nextHand": gettext("Next hand %(n)s of %(target)s"),
+        "playedOf": gettext("%(n)s of %(target)s played"),
         "pays": gettext("%(payer)s pays %(payee)s %(points)s"),
         "differs": gettext("The server scored differently from this phone: %(what)s"),
         "noEngine": gettext(

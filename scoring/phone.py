@@ -197,12 +197,18 @@ def engine_config() -> dict[str, Any] | None:
 
 
 def evening(
-    session: Any, game: Any, hands: Sequence[StoredHand] | None = None, ids: Sequence[int] = ()
+    session: Any,
+    game: Any,
+    hands: Sequence[StoredHand] | None = None,
+    ids: Sequence[int] = (),
+    kinds: Sequence[str] = (),
 ) -> dict[str, Any] | None:
     """The evening as the phone's engine reads it: the game, the house rules as stored,
-    the money per point, and every live hand as stored (``Hand.stored``; ``hands`` and
-    their ``ids`` where the caller has them, as the sheet does), each with its id (a
-    correction waiting on the phone names it); where a hand's score depends on the
+    the money per point, the number of hands it is played to (a tournament table's),
+    and every live hand as stored (``Hand.stored``; ``hands``, their ``ids`` and
+    ``kinds`` where the caller has them, as the sheet does), each with its id (a
+    correction waiting on the phone names it) and kind (redeals do not count toward
+    the target); where a hand's score depends on the
     hands before it (doubled Radl), each also with its record, to score the hands
     after a corrected one again. None for a game the engine on the phone does not
     have (a deployment's own game)."""
@@ -211,8 +217,9 @@ def evening(
         return None
     live = session.hands.filter(deleted_at__isnull=True).order_by("number")
     if hands is None:
-        rows = list(live.only("id", "dealer", "deltas", "facts", "money"))
+        rows = list(live.only("id", "type", "dealer", "deltas", "facts", "money"))
         hands, ids = [hand.stored() for hand in rows], [hand.pk for hand in rows]
+        kinds = [hand.type for hand in rows]
     records: list[Any] = [None] * len(hands)
     if variant.looks_back(game.options):
         records = [
@@ -224,9 +231,11 @@ def evening(
         "options": session.options,
         "rate": None if session.money_rate is None else str(session.money_rate),
         "first": session.first_dealer,
+        "target": session.hands_target,
         "stored": [
             {
                 "id": hand_id,
+                "type": kind,
                 "record": record,
                 "dealer": hand.dealer or "",
                 "deltas": {name: points_to_json(value) for name, value in hand.deltas.items()},
@@ -235,6 +244,6 @@ def evening(
                 if hand.money is None
                 else {name: points_to_json(value) for name, value in hand.money.items()},
             }
-            for hand, hand_id, record in zip(hands, ids, records, strict=True)
+            for hand, hand_id, kind, record in zip(hands, ids, kinds, records, strict=True)
         ],
     }

@@ -26,10 +26,22 @@ from .registry import VARIANTS
 from .session_file import next_dealer
 from .session_file import read_hand as read_record
 from .settlement import settle
-from .types import InvalidInput, Line, format_number, format_signed, points_from_json
+from .types import (
+    HandType,
+    InvalidInput,
+    Line,
+    format_number,
+    format_signed,
+    gettext_noop,
+    invalid,
+    points_from_json,
+)
 from .variant import StoredHand, Variant
 
 CATALOG = Path(__file__).with_name("catalog.json")
+# A session played to a number of hands (a tournament table) takes no more played hands
+# once it has them (redeals do not count): the server's words, the phone's too.
+ROUND_COMPLETE = gettext_noop("Round complete: {played} of {target}")
 
 
 class Posted(Mapping[str, str]):
@@ -180,18 +192,28 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
     options = variant.parse_options(request.get("options") or {}, players)
     known = list(request.get("stored") or ())
     hands = [stored_hand(h) for h in known]
-    table = _Stored(hands, [h.get("id") for h in known], [h.get("record") for h in known])
+    table = _Stored(
+        hands, [h.get("id") for h in known], [h.get("record") for h in known], [h.get("type") for h in known]
+    )
     changes = [
         table.change(variant, options, players, change, words) for change in request.get("changes") or ()
     ]
+    target = request.get("target")
     results = []
     for fields in request.get("waiting") or ():
         last = _last_dealer(hands)
         proposed = next_dealer(players, last) or _first(players, request.get("first"))
         result, stored = score_hand_form(variant, options, players, fields, hands, words, proposed)
+        kind = Posted(fields).get("type") or HandType.PLAYED.value
+        if stored is not None and isinstance(target, int) and kind != HandType.REDEAL.value:
+            played = table.played()
+            if played >= target:  # as the server refuses it: after the hand's own checks
+                complete = invalid("hands", ROUND_COMPLETE, played=played, target=target)
+                problem = {"field": "hands", "input": None, "words": words.problem(complete)}
+                result, stored = {"ok": False, "problems": [problem], "dealer": result["dealer"]}, None
         results.append(result)
         if stored is not None:
-            hands.append(stored)
+            table.add(stored, kind)
     summary = variant.summarize(players, hands, options)
     rate = Decimal(str(request["rate"])) if request.get("rate") not in (None, "") else None
     settlement = settle(summary.net, rate, summary.parts)
@@ -200,6 +222,9 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
         "hands": results,
         "changes": changes,
         "count": len(hands),
+        # A session played to a target: its played hands (redeals do not count) and the target.
+        "played": table.played(),
+        "target": target if isinstance(target, int) else None,
         "totals": [
             [name, words.number(summary.totals.get(name, 0)), _sign(summary.totals.get(name, 0))]
             for name in players
@@ -225,8 +250,18 @@ class _Stored:
     """The stored hands as the phone changes them: each with its id and, where
     later hands depend on it, its record to score them again."""
 
-    def __init__(self, hands: list[StoredHand], ids: list[Any], records: list[Any]) -> None:
-        self.hands, self.ids, self.records = hands, ids, records
+    def __init__(self, hands: list[StoredHand], ids: list[Any], records: list[Any], kinds: list[Any]) -> None:
+        self.hands, self.ids, self.records, self.kinds = hands, ids, records, kinds
+
+    def add(self, hand: StoredHand, kind: str) -> None:
+        self.hands.append(hand)
+        self.ids.append(None)
+        self.records.append(None)
+        self.kinds.append(kind)
+
+    def played(self) -> int:
+        """The hands that count toward a target: redeals do not."""
+        return sum(1 for kind in self.kinds if kind != HandType.REDEAL.value)
 
     def change(
         self,
@@ -241,7 +276,7 @@ class _Stored:
             return {"ok": False, "problems": [], "unknown": True}
         at = self.ids.index(change["hand"])
         if change.get("delete"):
-            del self.hands[at], self.ids[at], self.records[at]
+            del self.hands[at], self.ids[at], self.records[at], self.kinds[at]
             self.again(variant, options, players, at)
             return {"ok": True, "deleted": True}
         result, scored, record = _score_form(

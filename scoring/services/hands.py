@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from plumbing import queries
 from scoring.engine import HandType, InvalidInput, ScoredHand, StoredHand, next_dealer, read_hand
+from scoring.engine.offline import ROUND_COMPLETE
 from scoring.engine.session_file import MAX_HANDS
 from scoring.engine.types import gettext_noop, invalid, line_to_json, points_to_json
 from scoring.models import Hand, HandChange, Session
@@ -393,9 +394,6 @@ def check_room(live_hands: int) -> None:
         raise invalid(
             "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
         )
-
-
-ROUND_COMPLETE = gettext_noop("Round complete: {played} of {target}")
 
 
 def played_hands(session: Session) -> int:

@@ -10,7 +10,10 @@
   const say = config.texts;
   const root = document.documentElement;
   const isCopy = root.hasAttribute("data-copy");
-  const sheetPath = /^\/sessions\/(\d+)\/$/.exec(location.pathname);
+  // The sheet of an evening (/sessions/3/), or a tournament table's page behind its link
+  // (/t/<token>/): where the outbox's hands of that session (its number, or the token) are shown.
+  const sheetPath = /^\/sessions\/(\d+)\/$/.exec(location.pathname) || /^\/t\/([\w-]+)\/$/.exec(location.pathname);
+  const sheetSession = sheetPath && (location.pathname.startsWith("/t/") ? sheetPath[1] : Number(sheetPath[1]));
   let fixing = null; // the refused outbox entry the hand form on this page corrects
 
   function outboxReady() {
@@ -166,7 +169,9 @@
   }
 
   function outboxSession(form) {
-    return Number(/^\/sessions\/(\d+)\//.exec(addressOf(form).pathname)[1]);
+    const path = addressOf(form).pathname;
+    const table = /^\/t\/([\w-]+)\//.exec(path);
+    return table ? table[1] : Number(/^\/sessions\/(\d+)\//.exec(path)[1]);
   }
 
   // A new hand or a correction saved offline is scored first: one the server would
@@ -421,7 +426,7 @@
   async function showPending(unlessUnchanged) {
     const board = document.getElementById("board");
     if (!board || !sheetPath) return;
-    const session = Number(sheetPath[1]);
+    const session = sheetSession;
     const entries = (await (await outboxReady()).all()).filter((entry) => entry.session === session);
     const drawn = JSON.stringify(entries.map((entry) => [entry.id, entry.state || "", entry.reason || null]));
     if (unlessUnchanged && drawn === drawnOutbox && document.querySelector("[data-outbox]")) return;
@@ -492,13 +497,27 @@
       pays.length ? element("ul", { class: "provisional-settlement" }, ...pays) : null,
       element("p", { class: "muted" }, say.provisional),
     );
+    showCounter(result);
     sessionStorage.setItem("provisional-" + session, JSON.stringify({ count: result.count, exact: result.exact, totals: result.totals }));
+  }
+
+  // A tournament table's counters with the waiting hands counted ("Next hand 9 of 16",
+  // "8 of 16 played"); at the target the "New hand" button goes, as the server's page has it.
+  function showCounter(result) {
+    if (result.target === null || result.target === undefined) return;
+    const fill = (text, n) => text.replace("%(n)s", n).replace("%(target)s", result.target);
+    const played = document.getElementById("played");
+    if (played) played.textContent = fill(say.playedOf, result.played);
+    const next = document.getElementById("next-hand");
+    if (next) next.textContent = result.played < result.target ? " · " + fill(say.nextHand, result.played + 1) : "";
+    const button = document.getElementById("new-hand");
+    if (button) button.hidden = result.played >= result.target;
   }
 
   // Once the server has stored what was waiting, its numbers stand; where they differ from the phone's, say so.
   async function compareWithServer() {
     if (!sheetPath || !config.engine) return;
-    const session = Number(sheetPath[1]);
+    const session = sheetSession;
     const kept = JSON.parse(sessionStorage.getItem("provisional-" + session) || "null");
     if (!kept || !eveningData()) return;
     const waiting = (await (await outboxReady()).all()).filter((e) => e.session === session && e.state !== "refused");

@@ -152,3 +152,22 @@ def test_under_doubled_radl_the_hands_after_a_deleted_trischaken_are_scored_agai
     # Their snapshots alone (no records to score them again) would not add up to it.
     alone = offline.score_table({**request, "stored": stored_file(document, records=False)})
     assert alone["exact"] != result["exact"]
+
+
+def test_a_session_played_to_a_target_takes_no_played_hand_past_it_and_redeals_do_not_count():
+    stored = stored_file(SEED, records=False)[:2]
+    stored[0]["type"], stored[1]["type"] = "played", "redeal"  # a redeal counts nothing toward the target
+    redeal = [["type", "redeal"], ["dealer", SEED["hands"][2]["dealer"]]]
+    result = offline.score_table(
+        {
+            **evening(stored),
+            "target": 2,
+            "waiting": [posted(SEED["hands"][2]), redeal, posted(SEED["hands"][3])],
+        }
+    )
+    assert [h["ok"] for h in result["hands"]] == [True, True, False]
+    assert [p["words"] for p in result["hands"][2]["problems"]] == ["Round complete: 2 of 2"]
+    assert (result["played"], result["target"], result["count"]) == (2, 2, 4)
+    # An evening without a target counts on.
+    free = offline.score_table({**evening(stored), "waiting": [posted(h) for h in SEED["hands"][2:5]]})
+    assert [h["ok"] for h in free["hands"]] == [True] * 3 and free["target"] is None

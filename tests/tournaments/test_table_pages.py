@@ -3,6 +3,7 @@ watching, hand-over and sign-off (TOURNAMENTS.md §3.1–3.3)."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import timedelta
 
@@ -58,12 +59,22 @@ def test_the_table_page_shows_header_players_in_seat_order_and_first_dealer(user
     day = tournament_day(user, tables_count=2, hands=16)
     TableRound.objects.filter(pk=day.tables[1].pk).update(first_dealer=3)
     html = phone().get(url("tournament_table", day.table(2))).content.decode()
-    assert "Tournament · Round 1 · Table 2 · Next hand 1 of 16" in html and "0 of 16 played" in html
+    title = re.search(r'<h1 id="table-title">(.*?)</h1>', html, re.S)
+    assert (
+        title
+        and re.sub(r"<[^>]+>", "", title.group(1)) == "Tournament · Round 1 · Table 2 · Next hand 1 of 16"
+    )
+    assert "0 of 16 played" in html
     order = [html.index(name) for name in ("Erika", "Franz", "Gerti", "Hans")]
     assert order == sorted(order)
     assert '<li>Gerti <span class="badge" id="first-dealer">' in html
     german = phone().get(url("tournament_table", day.table(2)), HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "Turnier · Runde 1 · Tisch 2 · nächstes Spiel 1 von 16" in german and "0 von 16 gespielt" in german
+    title = re.search(r'<h1 id="table-title">(.*?)</h1>', german, re.S)
+    assert (
+        title
+        and re.sub(r"<[^>]+>", "", title.group(1)) == "Turnier · Runde 1 · Tisch 2 · nächstes Spiel 1 von 16"
+    )
+    assert "0 von 16 gespielt" in german
 
 
 def test_the_first_phone_that_records_claims_and_every_hand_keeps_its_device(user):
@@ -281,3 +292,27 @@ def test_a_hands_history_names_the_phone_that_recorded_it(user):
     hand = Hand.objects.get()
     html = scorer.get(url("tournament_table_hand", table, hand.pk)).content.decode()
     assert f"<strong>Recorded</strong> · {hand.device} ·" in html
+
+
+def test_the_phone_refuses_a_hand_past_the_target_in_the_servers_words(user, monkeypatch):
+    from scoring import phone as engine_on_the_phone
+    from scoring.engine import offline as on_the_phone
+    from tests.web.test_phone import evening_of
+
+    monkeypatch.setattr(on_the_phone, "_catalog", engine_on_the_phone.catalog)  # the bundle's catalog
+    day = tournament_day(user, tables_count=1, hands=1)
+    table = day.table(1)
+    scorer = claimed_phone(table)
+    assert scorer.post(url("tournament_table_hand_new", table), rufer_form()).status_code == 302
+    evening = evening_of(Hand.objects.get().session)
+    assert (evening["target"], [h["type"] for h in evening["stored"]]) == (1, ["played"])
+    posted = [[name, value] for name, value in rufer_form("Bernd", "Bernd", "Anna").items()]
+    for lang, server_words in (("de", "Runde vollständig: 1 von 1"), ("en", "Round complete: 1 of 1")):
+        refused = scorer.post(
+            url("tournament_table_hand_new", table),
+            rufer_form("Bernd", "Bernd", "Anna"),
+            HTTP_ACCEPT_LANGUAGE=lang,
+        )
+        assert server_words in refused.content.decode()
+        outcome = on_the_phone.score_table({**evening, "waiting": [posted], "lang": lang})["hands"][0]
+        assert not outcome["ok"] and [p["words"] for p in outcome["problems"]] == [server_words]
