@@ -105,6 +105,7 @@ class Widget:
     errors: list[str] = field(default_factory=list)
     children: list[Widget] = field(default_factory=list)
     rows: list[list[Widget]] = field(default_factory=list)
+    most_rows: int = 0  # a list's limit of rows (the phone draws another offline up to it)
     attrs: dict[str, str] = field(default_factory=dict)
     refresh: bool = False  # other inputs depend on this one: redraw the form when it changes
     rare: bool = False  # folded away unless it holds a value or an error
@@ -500,7 +501,8 @@ def _draw_list(w: Widget, f: Field, value: Any, players: Sequence[str], errors: 
         _draw_grid(w, f, value, players, errors)
         return
     items = list(value) if isinstance(value, list | tuple) else []
-    count = min(len(items) + 1, f.max_items or 10)
+    w.most_rows = f.max_items or 10
+    count = min(len(items) + 1, w.most_rows)
     w.kind, w.value = "list", str(count)
     w.rows = [
         [

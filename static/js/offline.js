@@ -291,7 +291,8 @@
     const action = event.submitter?.value || "save";
     if (isHandForm && action !== "save") {
       if (reachable()) return;
-      event.preventDefault(); // counting and the preview need the server
+      event.preventDefault(); // counting and the preview need the server; another row is drawn here
+      if (action.startsWith("more:")) anotherRow(form, action.slice(5));
       showOffline();
       return;
     }
@@ -313,6 +314,38 @@
       await registration?.sync?.register(outbox.SYNC_TAG).catch(() => {});
     }
     location.assign(entry.sheet + "#pending-" + entry.id);
+  }
+
+  // "Another row" of a list (a second poignée) without the server: its last row drawn
+  // once more as the server draws a new one, numbered on and empty, up to the list's limit.
+  function anotherRow(within, name) {
+    const count = within.querySelector(`input[type=hidden][name="${CSS.escape(name + ".rows")}"]`);
+    const list = count?.closest("fieldset.list");
+    const rows = list ? [...list.querySelectorAll(":scope > .list-row")] : [];
+    const n = rows.length;
+    if (!n || n >= Number(list.dataset.mostRows || 10)) return;
+    const copy = rows[n - 1].cloneNode(true);
+    const renamed = (text) => text.split(`${name}[${n}].`).join(`${name}[${n + 1}].`).split(`${list.id}-${n}-`).join(`${list.id}-${n + 1}-`);
+    for (const node of [copy, ...copy.querySelectorAll("*")]) {
+      for (const attribute of ["name", "id", "for", "aria-describedby", "data-shown-when"]) {
+        if (node.hasAttribute(attribute)) node.setAttribute(attribute, renamed(node.getAttribute(attribute)));
+      }
+      // The page's CSS shows a choice's fields by the numbers the server gave each field;
+      // this row's follow its own choices by the script (hand-form.js) instead.
+      [...node.classList].filter((c) => c === "by-css" || /^(controls|for)-\d+(-\d+)?$/.test(c)).forEach((c) => node.classList.remove(c));
+      node.removeAttribute("autofocus");
+      node.classList.remove("invalid");
+    }
+    copy.querySelectorAll(".field-error, [role=alert]").forEach((note) => note.remove());
+    for (const input of copy.querySelectorAll("input, select, textarea")) {
+      if (input.type === "radio") input.checked = input.value === "";
+      else if (input.type === "checkbox") input.checked = false;
+      else if (input.tagName === "SELECT") input.selectedIndex = 0;
+      else input.value = "";
+    }
+    rows[n - 1].after(copy);
+    count.value = String(n + 1);
+    within.dispatchEvent(new Event("change", { bubbles: true })); // the fields that follow a choice, the preview
   }
 
   // A form kept on the phone carries the token it was kept with: each opening
@@ -346,6 +379,16 @@
     if (!fields || !drawn || fields.dataset.dealer === dealer) return;
     const typed = new FormData(form);
     const fresh = drawn.content.querySelector("#hand-fields").cloneNode(true);
+    // The rows a list was given ("Another row") are drawn again, and keep what was typed in them.
+    for (const count of fields.querySelectorAll('input[type=hidden][name$=".rows"]')) {
+      const name = count.name.slice(0, -".rows".length);
+      const again = fresh.querySelector(`input[type=hidden][name="${CSS.escape(count.name)}"]`);
+      while (again && Number(again.value) < Number(count.value)) {
+        const before = again.value;
+        anotherRow(fresh, name);
+        if (again.value === before) break; // the list's limit
+      }
+    }
     for (const control of fresh.querySelectorAll("input[name], select[name]")) {
       if (control.type === "hidden" || control.name === "dealer" || !typed.has(control.name)) continue;
       const values = typed.getAll(control.name);
