@@ -35,6 +35,7 @@ from tests.browser.tournament_support import (
     signed,
     text_heights,
 )
+from tests.tournaments.factory import complaints_over
 from tournaments.models import Round, TableRound, Tournament
 
 pytestmark = pytest.mark.browser
@@ -404,7 +405,15 @@ def test_a_cup_day_of_eight_players_two_rounds_two_tables(contexts: Contexts, li
     expect(phone_b.locator("#provisional")).to_have_text("vorläufig")
     assert horizontal_overflow(phone_b) == 0, "the board scrolls sideways at 390 px"
     screenshot(phone_b, "tournament-board-phone")
-    org.locator("#provisional button.primary").click()
+    # Complaints are taken for 15 minutes: making final now is refused naming the time,
+    # and the button says so; once the window has closed it goes through.
+    expect(org.locator("#final-from")).to_contain_text("kann die Wertung endgültig gemacht werden")
+    org.locator("#make-final").click()
+    expect(org.locator(".messages .error")).to_contain_text("erst danach kann die Wertung endgültig werden")
+    expect(org.locator("#provisional")).to_be_visible()
+    complaints_over(t)
+    control(org, base, t)
+    org.locator("#make-final.primary").click()
     expect(org.locator("#final")).to_be_visible()
     hall.reload()
     expect(hall.locator("#hall-provisional")).to_have_count(0)

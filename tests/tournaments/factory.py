@@ -11,14 +11,14 @@ organiser's tests, the table pages' tests and the end-to-end tests.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
 
 from scoring import services
-from tournaments.models import Cup, TableRound, Tournament
+from tournaments.models import Cup, TableRound, Tournament, TournamentChange
 from tournaments.services import cups, desk, entrants, plan, tournaments
 from tournaments.services import tables as tables_service
 from tournaments.services.plan import seating
@@ -128,6 +128,22 @@ def play_example(
         desk_round(t, number, sums)
     tournaments.tournament_provisional(tournament=fresh(t), user=owner)
     return fresh(t)
+
+
+def complaints_over(t: Tournament) -> Tournament:
+    """The complaint window (§4.4) closed: the tournament was made provisional that
+    many minutes ago, so it can be made final now."""
+    minutes = t.settings["complaint_minutes"] or 0
+    for change in TournamentChange.objects.filter(tournament=t, action=TournamentChange.Action.PROVISIONAL):
+        TournamentChange.objects.filter(pk=change.pk).update(at=change.at - timedelta(minutes=minutes))
+    return fresh(t)
+
+
+def make_final(t: Tournament, *, client_token: str = "") -> Tournament:
+    """Final after the complaint window, as the organiser confirms it once the window closed."""
+    return tournaments.tournament_final(
+        tournament=complaints_over(t), user=t.owner, client_token=client_token
+    )
 
 
 def cup(owner: User, **kwargs: Any) -> Cup:

@@ -17,10 +17,12 @@ from hypothesis import strategies as st
 
 from tournaments.core.draw import (
     CannotSeat,
+    Move,
     by_standings,
     choose_byes,
     draw_order,
     draw_round,
+    fewest_repeats_move,
     first_dealer,
     pair_counts,
     sizes_with_byes,
@@ -288,3 +290,37 @@ def test_a_large_field_is_drawn_quickly_and_without_repeats():
     drawn = plan("123456", 400)
     assert time.perf_counter() - started < 2
     assert Counter(pair_counts(drawn).values())[2] == 0
+
+
+# --------------------------------------------------------------------------
+# §2.5: a four-table left with three after a withdrawal takes a five-table's player.
+
+
+def test_the_move_adding_the_fewest_repeats_is_chosen_over_the_last_seat():
+    met = pair_counts([[[1, 6], [2, 7]]])  # 6 met 1, 7 met 2 before
+    tables = [[1, 2, 3], [4, 5, 6, 7, 8]]
+    assert fewest_repeats_move(tables, 1, met) == Move(number=4, from_table=2, to_table=1, added=0)
+
+
+def test_equal_moves_go_to_the_lower_start_number_on_any_five_table():
+    tables = [[1, 2, 3, 4], [5, 6, 7], [20, 21, 22, 23, 24], [9, 10, 11, 12, 13]]
+    assert fewest_repeats_move(tables, 2, {}) == Move(number=9, from_table=4, to_table=2, added=0)
+
+
+def test_a_move_taking_a_repeat_off_its_five_table_counts_in_its_favour():
+    # 8 met 1 once (m² = 1 added at the new table) and 4 twice (m² = 4 taken off the
+    # five-table): −3. Moving 4 instead takes the same 4 off but adds 4 (he met 2
+    # twice): 0. Moving 5, 6 or 7 changes nothing: 0.
+    met = pair_counts([[[1, 8]], [[4, 8], [2, 4]], [[4, 8], [2, 4]]])
+    move = fewest_repeats_move([[1, 2, 3], [4, 5, 6, 7, 8]], 1, met)
+    assert move == Move(number=8, from_table=2, to_table=1, added=1 - 4)
+
+
+def test_without_a_five_table_there_is_no_move():
+    assert fewest_repeats_move([[1, 2, 3], [4, 5, 6, 7]], 1, {}) is None
+
+
+@pytest.mark.parametrize("short", [0, 2, 3])
+def test_only_a_table_of_three_is_repaired(short):
+    with pytest.raises(ValueError, match="short"):
+        fewest_repeats_move([[1, 2, 3], [4, 5, 6, 7, 8]], short, {})

@@ -57,7 +57,7 @@ def test_cup_points_are_written_when_provisional_and_again_when_final(user):
     places = TournamentPlace.objects.filter(tournament=t)
     assert places.count() == 12 and not places.filter(final=True).exists()
     assert int(places.get(place=1).cup_points) == 223
-    tournaments.tournament_final(tournament=t, user=user)
+    factory.make_final(t)
     assert places.filter(final=True).count() == 12
 
 
@@ -86,7 +86,7 @@ def test_the_season_counts_the_best_results_and_the_final_on_top(user):
     assert erika.player.name == "Erika" and erika.total == 223 + 223 and erika.final_points == 223
     assert erika.counted == (223,) and erika.participations == 2 and erika.podiums == (2, 0, 0)
     assert not season.ended and season.as_of == date(2026, 3, 1)
-    tournaments.tournament_final(tournament=factory.fresh(final), user=user)
+    factory.make_final(final)
     assert cups.season_ranking(cup).ended
 
 

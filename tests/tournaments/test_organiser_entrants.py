@@ -118,6 +118,65 @@ def test_a_four_table_left_with_three_takes_a_player_from_a_five_table(user):
     assert [table.seats.count() for table in factory.tables(t, 2)] == [4, 4]
 
 
+# 17 entrants, two rounds drawn at the start: tables of 4, 4, 4 and 5. Round 1 seats
+# four groups who met there; in round 2 start number 2 leaves table 1, which keeps 1,
+# 5 and 9 (one of the first three groups each), and table 4 is the five-table.
+ROUND_1 = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16, 17]]
+
+
+def arranged(user, round_2):
+    """17 entrants with the plan ``ROUND_1``, ``round_2`` (set by swaps), round 1 released."""
+    t = factory.tournament(user, names=[f"Spieler {n}" for n in range(1, 18)], settings={"rounds": 2})
+    factory.draw(t)
+    for number, wanted in ((1, ROUND_1), (2, round_2)):
+        for table, numbers in enumerate(wanted):
+            for seat, want in enumerate(numbers):
+                sitting = plan.seating(factory.fresh(t).rounds.get(number=number))[table][seat]
+                if sitting != want:
+                    plan.seat_swap(
+                        tournament=factory.fresh(t),
+                        user=user,
+                        round_number=number,
+                        first=sitting,
+                        second=want,
+                    )
+        assert plan.seating(t.rounds.get(number=number)) == wanted
+    factory.release(t)
+    return factory.fresh(t)
+
+
+def test_a_four_table_left_with_three_takes_the_five_table_player_adding_no_repeat(user):
+    # The last seat of the five-table (4) met 1 in round 1; 14 and 15 met none of
+    # 1, 5, 9 (and leave their own repeat behind): the lower number, 14, moves.
+    t = arranged(user, [[1, 2, 5, 9], [3, 7, 11, 16], [8, 12, 13, 17], [6, 10, 14, 15, 4]])
+    plan.entrant_withdraw(tournament=t, user=user, number=2, after_round=1)
+    assert plan.seating(t.rounds.get(number=2)) == [
+        [1, 5, 9, 14],
+        [3, 7, 11, 16],
+        [8, 12, 13, 17],
+        [6, 10, 15, 4],
+    ]
+    sizes = [(table.size, table.hands_target) for table in factory.tables(t, 2)]
+    assert sizes == [(4, 16), (4, 16), (4, 16), (4, 16)]
+
+
+def test_equal_moves_go_to_the_lower_start_number_wherever_he_sits(user):
+    # 15 and 14 add no repeat alike; 15 sits first, 14 further on: 14 moves.
+    t = arranged(user, [[1, 2, 5, 9], [3, 7, 11, 16], [8, 12, 13, 17], [15, 6, 4, 14, 10]])
+    plan.entrant_withdraw(tournament=t, user=user, number=2, after_round=1)
+    assert plan.seating(t.rounds.get(number=2))[0] == [1, 5, 9, 14]
+
+
+def test_the_move_is_kept_in_the_audit_and_in_the_rounds_changes(user):
+    t = arranged(user, [[1, 2, 5, 9], [3, 7, 11, 16], [8, 12, 13, 17], [6, 10, 14, 15, 4]])
+    plan.entrant_withdraw(tournament=t, user=user, number=2, after_round=1)
+    change = TournamentChange.objects.get(tournament=t, action="withdraw")
+    move = {"move": 14, "from": 4, "to": 1, "repeats": -1}
+    assert change.after["vacated"] == [[2, 1]]
+    assert change.after["moved"] == [{"round": 2, **move}]
+    assert t.rounds.get(number=2).draw["changes"][-1] == move
+
+
 def test_the_entrants_page_registers_and_shows_a_refusal_beside_the_name(logged_in, user):
     t = factory.tournament(user, names=["Anna"])
     url = reverse("tournament_entrants", args=[t.pk])

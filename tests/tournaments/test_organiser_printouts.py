@@ -97,7 +97,7 @@ def test_the_ranking_list_pdf_says_provisional_then_final(user):
     t = factory.play_example(user)
     _, text = text_of(printouts.ranking_pdf(t).data)
     assert "vorläufig" in text and "Erika" in text and "111" in text
-    tournaments.tournament_final(tournament=t, user=user)
+    factory.make_final(t)
     _, text = text_of(printouts.ranking_pdf(factory.fresh(t)).data)
     assert "Endstand" in text
 
@@ -129,7 +129,7 @@ def test_ending_a_table_and_making_final_are_done_once_however_often_sent(user):
             tournament=factory.fresh(t), user=user, table_id=table.pk, reason="Zeit", client_token="end-1"
         )
     assert TournamentChange.objects.filter(tournament=t, action="end").count() == 1
-    done = factory.play_example(user)
+    done = factory.complaints_over(factory.play_example(user))
     for _ in range(3):
         tournaments.tournament_final(tournament=factory.fresh(done), user=user, client_token="final-1")
     assert TournamentChange.objects.filter(tournament=done, action="final").count() == 1
@@ -138,7 +138,7 @@ def test_ending_a_table_and_making_final_are_done_once_however_often_sent(user):
 
 def test_a_final_tournament_is_reopened_with_a_reason_before_a_table_is_opened(user):
     t = factory.play_example(user)
-    tournaments.tournament_final(tournament=t, user=user)
+    factory.make_final(t)
     table = factory.tables(t, 3)[0]
     with pytest.raises(Exception) as refused:
         desk.table_open(tournament=factory.fresh(t), user=user, table_id=table.pk, reason="Fehler")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 AVOID_REPEATS = ("minimise", "off")
@@ -158,6 +159,41 @@ def _first_better_swap(tables: Tables, here: int, seat: int, m: Callable[[int, i
                 table[seat], other_table[other_seat] = candidate, player
                 return True
     return False
+
+
+@dataclass(frozen=True)
+class Move:
+    """One player moved from a five-table to a table left with three (§2.5);
+    tables by number (1-based), ``added`` the change of the round's Σ m²."""
+
+    number: int
+    from_table: int
+    to_table: int
+    added: int
+
+
+def fewest_repeats_move(
+    tables: Sequence[Sequence[int]], short: int, met: Mapping[frozenset[int], int]
+) -> Move | None:
+    """The repair of table ``short`` (a table number, left with three players after
+    a withdrawal, §2.5): the player of a five-table of the round whose move there
+    adds the fewest repeats, counted as the draw counts them (``table_cost``: Σ m²,
+    m = how often a pair met in the round's other rounds, ``met``), so a move that
+    takes a repeat away from its five-table counts in its favour. Equal moves go to
+    the lower start number. None when the round has no five-table."""
+    if not 1 <= short <= len(tables) or len(tables[short - 1]) != 3:
+        raise ValueError(f"short: the number of a table of three (got {short})")
+    here = list(tables[short - 1])
+    before = table_cost(here, met)
+    moves = []
+    for index, table in enumerate(tables, 1):
+        if len(table) != 5:
+            continue
+        for number in table:
+            rest = [other for other in table if other != number]
+            added = table_cost([*here, number], met) - before + table_cost(rest, met) - table_cost(table, met)
+            moves.append(Move(number, index, short, added))
+    return min(moves, key=lambda move: (move.added, move.number), default=None)
 
 
 def choose_byes(ordered_numbers: Sequence[int], byes_so_far: Mapping[int, int], k: int) -> list[int]:

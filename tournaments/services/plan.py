@@ -11,6 +11,7 @@ round's ``draw["changes"]`` and in the audit.
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -520,24 +521,49 @@ def empty_seats(round_: Round) -> list[int]:
     return [t.number for t in round_.tables.all() if t.seats.count() < 4]
 
 
-def _repair(tournament: Tournament, round_: Round) -> None:
+def _met_elsewhere(tournament: Tournament, round_: Round) -> Counter[frozenset[int]]:
+    """How often each pair sat at one table in the tournament's other drawn rounds
+    (earlier and, drawn upfront, later ones)."""
+    others = tournament.rounds.exclude(pk=round_.pk).exclude(status=Round.Status.PLANNED)
+    return rules.pair_counts([seating(other) for other in others.order_by("number")])
+
+
+def _repair(tournament: Tournament, round_: Round) -> list[dict[str, int]]:
     """After a withdrawal in a drawn round (§2.5): a five-table plays at four; a
-    four-table left with three gets a player from a five-table of the round, else
-    its seat stays empty for a filler (or a redraw)."""
+    four-table left with three gets the player of a five-table of the round whose
+    move adds the fewest repeats (``rules.fewest_repeats_move``), else its seat
+    stays empty for a filler (or a redraw). The moves made, each kept in the
+    round's changes."""
+    moves: list[dict[str, int]] = []
+    met: Counter[frozenset[int]] | None = None
     for table in round_.tables.order_by("number"):
         count = table.seats.count()
         if count == 4 and table.size == 5:
             _resize(tournament, table)
         elif count == 3:
-            donor = next((t for t in round_.tables.order_by("-number") if t.seats.count() == 5), None)
-            if donor is not None:
-                moved = donor.seats.order_by("-position").first()
-                assert moved is not None
-                _renumber(table)
-                moved.table, moved.position = table, 4
-                moved.save(update_fields=["table", "position"])
-                _resize(tournament, donor)
-                _resize(tournament, table)
+            met = _met_elsewhere(tournament, round_) if met is None else met
+            move = rules.fewest_repeats_move(seating(round_), table.number, met)
+            if move is None:
+                continue
+            moved = _seat(round_, move.number)
+            donor = moved.table
+            _renumber(table)
+            moved.table, moved.position = table, 4
+            moved.save(update_fields=["table", "position"])
+            _resize(tournament, donor)
+            _resize(tournament, table)
+            change = {
+                "move": move.number,
+                "from": move.from_table,
+                "to": move.to_table,
+                "repeats": move.added,
+            }
+            draw = dict(round_.draw)
+            draw["changes"] = [*draw.get("changes", []), change]
+            round_.draw = draw
+            round_.save(update_fields=["draw"])
+            moves.append({"round": round_.number, **change})
+    return moves
 
 
 @transaction.atomic
@@ -564,15 +590,14 @@ def entrant_withdraw(
     rounds = list(Round.objects.filter(seats__in=given_up).distinct())
     vacated = sorted((s.round.number, s.table.number) for s in given_up.select_related("round", "table"))
     given_up.delete()
-    for each in rounds:
-        _repair(row, each)
+    moved = [move for each in sorted(rounds, key=lambda r: r.number) for move in _repair(row, each)]
     entrant.status, entrant.left_after_round = Entrant.Status.WITHDRAWN, after_round
     entrant.save(update_fields=["status", "left_after_round"])
     audit(
         row,
         TournamentChange.Action.WITHDRAW,
         user,
-        after={"number": number, "after_round": after_round, "vacated": vacated},
+        after={"number": number, "after_round": after_round, "vacated": vacated, "moved": moved},
         client_token=client_token,
     )
     changed(row)

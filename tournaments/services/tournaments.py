@@ -12,14 +12,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import ROUND_CEILING, Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext_noop
 
 from club.models import Group
@@ -486,8 +486,9 @@ def last_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.filter(number=tournament.settings["rounds"]).first()
 
 
-def complaint_until(tournament: Tournament) -> Any:
-    """When the complaint window closes (§4.4), once provisional; None without a window."""
+def complaint_until(tournament: Tournament) -> datetime | None:
+    """When the complaint window closes (§4.4): ``complaint_minutes`` after the
+    tournament was last made provisional; None without a window or while not provisional."""
     minutes = tournament.settings.get("complaint_minutes")
     made = (
         tournament.changes.filter(action=TournamentChange.Action.PROVISIONAL).order_by("-at").first()
@@ -526,7 +527,9 @@ def tournament_provisional(*, tournament: Tournament, user: User, client_token: 
 
 @transaction.atomic
 def tournament_final(*, tournament: Tournament, user: User, client_token: str = "") -> Tournament:
-    """The organiser confirms after the complaint window: prize list and cup points are fixed."""
+    """The organiser confirms after the complaint window: prize list and cup points are
+    fixed. Refused while complaints are taken, naming until when; without a window
+    (``complaint_minutes`` empty) at once."""
     from tournaments.services import cups, results
 
     row = locked(tournament)
@@ -534,6 +537,13 @@ def tournament_final(*, tournament: Tournament, user: User, client_token: str = 
         return row
     if row.status != Tournament.Status.PROVISIONAL:
         raise invalid("status", gettext_noop("only a provisional tournament can be made final"))
+    until = complaint_until(row)
+    if until is not None and timezone.now() < until:
+        raise invalid(
+            "status",
+            gettext_noop("complaints are taken until {until}: the ranking can be made final after that"),
+            until=formats.time_format(timezone.localtime(until), "TIME_FORMAT"),
+        )
     row.status, row.closed_at = Tournament.Status.FINAL, timezone.now()
     row.save(update_fields=["status", "closed_at"])
     audit(row, TournamentChange.Action.FINAL, user, client_token=client_token)

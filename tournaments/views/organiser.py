@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -173,7 +174,9 @@ def tournament_detail(request: Request, tid: int) -> HttpResponse:
         "tournaments/organiser/control.html#live" if request.htmx else "tournaments/organiser/control.html"
     )
     context = {"tournament": t, "control": state, "seed_form": SeedForm(), "here": "control"}
-    context["complaint_until"] = tournaments.complaint_until(t)
+    until = tournaments.complaint_until(t)
+    context["complaint_until"] = until
+    context["complaints_open"] = until is not None and timezone.now() < until
     context.update(board=_board_link(request, t), round_ends=desk.round_ends(t, state.round))
     context["entrant_count"] = t.entrants.count()
     return render(request, template, context)
