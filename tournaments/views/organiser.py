@@ -29,16 +29,8 @@ from scoring.services import form_defaults, rules_form_initial
 from tournaments.core.tournament_file import InvalidTournament
 from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
-from tournaments.services import (
-    desk,
-    entrants,
-    plan,
-    printouts,
-    raffle,
-    results,
-    tournament_files,
-    tournaments,
-)
+from tournaments.services import desk, entrants, plan, printouts, results, tournament_files, tournaments
+from tournaments.services import raffle as raffles
 from tournaments.services.tournaments import FORCED_OPTIONS, GAMES
 
 
@@ -483,7 +475,7 @@ def tournament_raffle(request: Request, tid: int) -> HttpResponse:
     try:
         if None in ticked:
             raise invalid("present", gettext_noop("only entrants of this tournament, each once"))
-        raffle.raffle_draw(
+        raffles.raffle_draw(
             tournament=t,
             user=request.user,
             present=[number for number in ticked if number is not None],
