@@ -177,7 +177,14 @@ class TournamentForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("One line per prize: place and amount or text, such as 1: 120 or 4-25: Sachpreis."),
     )
-    prize_raffle = forms.BooleanField(label=_("Raffle material prizes among those present"), required=False)
+    prize_raffle = forms.BooleanField(
+        label=_("Raffle material prizes among those present"),
+        required=False,
+        help_text=_(
+            "Prizes with an amount go by place; prizes with only a text are drawn on the prize list "
+            "page among those present, once the ranking is final."
+        ),
+    )
     organisers = forms.CharField(
         label=_("Co-organisers (optional)"),
         required=False,

@@ -117,6 +117,9 @@ class Tournament(models.Model):
     results_version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)  # made final
+    # The last raffle of the material prizes (§4.5, ``services.raffle``): who was
+    # present, who had won money then, and each prize with the start number drawn.
+    raffle = models.JSONField(null=True, blank=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -358,6 +361,7 @@ class TournamentChange(models.Model):
         FINAL = "final", _("made final")
         REOPEN = "reopen", _("reopened")
         SETTINGS = "settings", _("settings changed")
+        RAFFLE = "raffle", _("prizes drawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)

@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/<id:tid>/rounds/<id:number>/", organiser.tournament_round, name="tournament_round"),
     path("tournaments/<id:tid>/tables/<id:pk>/", organiser.organiser_table, name="organiser_table"),
     path("tournaments/<id:tid>/prizes/", organiser.tournament_prizes, name="tournament_prizes"),
+    path("tournaments/<id:tid>/prizes/draw/", organiser.tournament_raffle, name="tournament_raffle"),
     path("tournaments/<id:tid>/print/<str:kind>/", organiser.tournament_print, name="tournament_print"),
     path("tournaments/<id:tid>/cards/<id:number>/", organiser.tournament_card, name="tournament_card"),
     path("tournaments/<id:tid>/export/", organiser.tournament_export, name="tournament_export"),

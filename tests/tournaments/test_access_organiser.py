@@ -50,6 +50,7 @@ MATRIX: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
     "tournament_round": (RUN, lambda w: [w["t"].pk, 1]),
     "organiser_table": (RUN, lambda w: [w["t"].pk, w["table"].pk]),
     "tournament_prizes": (RUN, lambda w: [w["t"].pk]),
+    "tournament_raffle": (RUN, lambda w: [w["t"].pk]),
     "tournament_print": (RUN, lambda w: [w["t"].pk, "plan"]),
     "tournament_card": (RUN, lambda w: [w["t"].pk, 1]),
     "tournament_export": (RUN, lambda w: [w["t"].pk]),

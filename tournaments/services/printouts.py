@@ -25,6 +25,7 @@ from plumbing.qr import qr_svg
 from scoring.exports import Export
 from scoring.presentation import money
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
+from tournaments.services import raffle as raffles
 from tournaments.services import results
 
 
@@ -78,11 +79,15 @@ class Ranking:
     fees: Decimal | None = None
     fees_paid: int = 0
     raffle: bool = False
+    draw: raffles.Raffle | None = None  # with the raffle on: who may be drawn, and the draw
 
 
-def _prize_of(prizes: list[dict[str, Any]], place: int) -> str:
+def _prize_of(prizes: list[dict[str, Any]], place: int, *, raffle: bool = False) -> str:
+    """The prize of ``place``; with the raffle on only a money prize goes by place."""
     for prize in prizes:
         if prize["from"] <= place <= prize["to"]:
+            if raffle and prize.get("amount") is None:
+                return ""
             amount = f"{money(Decimal(prize['amount']))}\u00a0€" if prize.get("amount") else ""
             return " ".join(part for part in (amount, prize.get("text") or "") if part)
     return ""
@@ -96,10 +101,18 @@ def _cell(cell: Any) -> str:
 
 def ranking(tournament: Tournament) -> Ranking:
     """Place, name, rounds, total, tie note, cup points and prize of every ranked
-    entrant (fillers are not ranked and get no prize), from ``results.standings``."""
+    entrant (fillers are not ranked and get no prize), from ``results.standings``.
+    With the raffle on a material prize goes to whom the draw gave it, not by place."""
     table = results.standings(tournament)
     entrants = {e.number: e for e in tournament.entrants.all()}
     prizes = tournament.settings.get("prizes") or []
+    on = bool(tournament.settings.get("prize_raffle"))
+    draw = raffles.raffle_of(tournament) if on else None
+    won = {
+        d.entrant.number: d.text
+        for d in (draw.drawn if draw is not None and not draw.stale else ())
+        if d.entrant is not None
+    }
     rows = tuple(
         RankRow(
             place=row.place,
@@ -108,7 +121,7 @@ def ranking(tournament: Tournament) -> Ranking:
             total=_number(row.total),
             tie_note=_(TIE_WORDS[row.tie_note]) if row.tie_note in TIE_WORDS else "",
             cup_points=row.cup_points,
-            prize=_prize_of(prizes, row.place),
+            prize=_prize_of(prizes, row.place, raffle=on) or won.get(row.number, ""),
         )
         for row in table.rows
         if row.place is not None
@@ -117,7 +130,7 @@ def ranking(tournament: Tournament) -> Ranking:
     paid = sum(1 for e in entrants.values() if e.fee_paid)
     fees = Decimal(fee) * paid if fee else None
     numbers = tuple(range(1, table.rounds + 1))
-    return Ranking(tournament, rows, numbers, fees, paid, bool(tournament.settings.get("prize_raffle")))
+    return Ranking(tournament, rows, numbers, fees, paid, on, draw)
 
 
 def prize_list(tournament: Tournament) -> Ranking:

@@ -31,6 +31,7 @@ from tournaments.core.tournament_file import InvalidTournament
 from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
 from tournaments.services import desk, entrants, plan, printouts, results, tournament_files, tournaments
+from tournaments.services import raffle as raffles
 from tournaments.services.tournaments import FORCED_OPTIONS, GAMES
 
 
@@ -461,10 +462,31 @@ def _table_action(request: Request, t: Tournament, table: TableRound) -> str | N
 @login_required
 @require_GET
 def tournament_prizes(request: Request, tid: int) -> HttpResponse:
-    """The ranking with the prize list (§4.5)."""
+    """The ranking with the prize list (§4.5), and with the raffle on, who is
+    present at the ceremony and the material prizes drawn among them."""
     t = own_tournament(request, tid)
     context = {"tournament": t, "prizes": printouts.prize_list(t), "here": "prizes"}
     return render(request, "tournaments/organiser/prizes.html", context)
+
+
+@login_required
+@require_POST
+def tournament_raffle(request: Request, tid: int) -> HttpResponse:
+    """Draw the material prizes among the start numbers ticked present."""
+    t = own_tournament(request, tid)
+    ticked = [whole(value) for value in request.POST.getlist("present")]
+    try:
+        if None in ticked:
+            raise invalid("present", gettext_noop("only entrants of this tournament, each once"))
+        raffles.raffle_draw(
+            tournament=t,
+            user=request.user,
+            present=[number for number in ticked if number is not None],
+            client_token=posted_token(request),
+        )
+    except InvalidInput as error:
+        refused(request, error)
+    return redirect("tournament_prizes", tid=t.pk)
 
 
 @login_required
