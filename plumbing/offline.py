@@ -181,8 +181,12 @@ def texts() -> dict[str, str]:
         # A tournament table's counters (tournaments/templates/tournaments/table/table.html).
         "nextHand": gettext("Next hand %(n)s of %(target)s"),
         "playedOf": gettext("%(n)s of %(target)s played"),
+        "handOf": gettext("Hand %(n)s of %(target)s"),
         "pays": gettext("%(payer)s pays %(payee)s %(points)s"),
         "differs": gettext("The server scored differently from this phone: %(what)s"),
+        "handGone": gettext(
+            "This hand is deleted, or waits on this phone to be deleted: it cannot be corrected."
+        ),
         "noEngine": gettext(
             "This phone cannot score offline (%(why)s): hands are scored when they reach the server."
         ),

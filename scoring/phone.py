@@ -200,31 +200,30 @@ def evening(
     session: Any,
     game: Any,
     hands: Sequence[StoredHand] | None = None,
-    ids: Sequence[int] = (),
-    kinds: Sequence[str] = (),
+    rows: Sequence[tuple[int, str, int]] = (),
 ) -> dict[str, Any] | None:
     """The evening as the phone's engine reads it: the game, the house rules as stored,
     the money per point, the number of hands it is played to (a tournament table's),
-    and every live hand as stored (``Hand.stored``; ``hands``, their ``ids`` and
-    ``kinds`` where the caller has them, as the sheet does), each with its id (a
-    correction waiting on the phone names it) and kind (redeals do not count toward
-    the target); where a hand's score depends on the
-    hands before it (doubled Radl), each also with its record, to score the hands
-    after a corrected one again. None for a game the engine on the phone does not
-    have (a deployment's own game)."""
+    and every live hand as stored (``Hand.stored``; ``hands`` and their ``rows``, each
+    (id, kind, version), where the caller has them, as the sheet does), each with its id
+    (a correction waiting on the phone names it) and kind (redeals do not count toward
+    the target). Where a hand's score depends on the hands before it (doubled Radl),
+    each also with its record, to score the hands after a corrected one again: read
+    apart from the snapshots, so a hand changed in between (another version) gets none
+    and is left as stored. None for a game the engine on the phone does not have (a
+    deployment's own game)."""
     variant = VARIANTS.get(session.variant)
     if variant is None or variant is not game.variant:
         return None
     live = session.hands.filter(deleted_at__isnull=True).order_by("number")
     if hands is None:
-        rows = list(live.only("id", "type", "dealer", "deltas", "facts", "money"))
-        hands, ids = [hand.stored() for hand in rows], [hand.pk for hand in rows]
-        kinds = [hand.type for hand in rows]
-    records: list[Any] = [None] * len(hands)
+        read = list(live.only("id", "type", "version", "dealer", "deltas", "facts", "money"))
+        hands, rows = [hand.stored() for hand in read], [(hand.pk, hand.type, hand.version) for hand in read]
+    records: list[Any] = [None] * len(rows)
     if variant.looks_back(game.options):
-        records = [
-            hand.as_session_hand() for hand in live.only("type", "dealer", "sitting_out", "inputs", "note")
-        ]
+        fields = ("id", "version", "type", "dealer", "sitting_out", "inputs", "note")
+        kept = {(hand.pk, hand.version): hand.as_session_hand() for hand in live.only(*fields)}
+        records = [kept.get((hand_id, version)) for hand_id, _, version in rows]
     return {
         "variant": session.variant,
         "players": list(game.players),
@@ -244,6 +243,6 @@ def evening(
                 if hand.money is None
                 else {name: points_to_json(value) for name, value in hand.money.items()},
             }
-            for hand, hand_id, kind, record in zip(hands, ids, kinds, records, strict=True)
+            for hand, (hand_id, kind, _), record in zip(hands, rows, records, strict=True)
         ],
     }

@@ -263,7 +263,9 @@ def hand_edit(
             if _is_repeat(current, game, raw, user):
                 transaction.set_rollback(True)  # stored already: not even a new version
                 return current
-            raise HandConflict(current)
+            if not only_rescored_since(hand.pk, expected_version, state.version):
+                raise HandConflict(current)
+            expected_version = state.version  # its inputs are as the form had them: the correction stands
         if state.seats_changed:
             game = game_of(session)
     raise AssertionError("a hand read under its session's lock was not written")
@@ -290,6 +292,19 @@ def _locked(hand: Hand) -> Hand:
     return locked
 
 
+def only_rescored_since(hand_id: int, version: int | None, current: int) -> bool:
+    """Whether every change of the hand since ``version`` was a re-scoring (``later_rescored``:
+    doubled Radl after another hand was corrected or deleted): its inputs are still what
+    a form drawn at ``version`` showed, so a correction or deletion made from that form
+    (one kept on a phone offline) is not a conflict. Each change is one version."""
+    since = current - (version if version is not None else current)
+    if since <= 0:
+        return False
+    latest = HandChange.objects.filter(hand_id=hand_id).order_by("-at", "-id")
+    actions = list(latest.values_list("action", flat=True)[:since])
+    return len(actions) == since and all(action == HandChange.Action.RESCORED for action in actions)
+
+
 def _is_repeat(hand: Hand, game: Game, raw: dict[str, Any], user: User | None) -> bool:
     """Whether the hand's latest change is ``user`` storing exactly this correction."""
     latest = hand.changes.order_by("-at", "-id").first()
@@ -314,7 +329,11 @@ def hand_delete(*, hand: Hand, user: User | None = None, expected_version: int |
     offline, must not remove a hand someone has corrected meanwhile. Deleting a
     deleted hand changes nothing (a double-tapped or resent deletion)."""
     locked = _locked(hand)
-    if locked.deleted_at is None and expected_version not in (None, locked.version):
+    if (
+        locked.deleted_at is None
+        and expected_version not in (None, locked.version)
+        and not only_rescored_since(locked.pk, expected_version, locked.version)
+    ):
         raise HandConflict(locked)
     if locked.deleted_at is None:
         locked.deleted_at = timezone.now()

@@ -39,10 +39,8 @@ def engine_game(session: Session, sheet: Any = None) -> SafeString:
     """The evening as the phone's engine reads it (a JSON block), where it has the game;
     from the sheet's own snapshots where the page has the sheet (no query of its own)."""
     if sheet:
-        rows = sheet.rows
-        data = phone.evening(
-            session, sheet.game, sheet.snapshots, [r.hand_id for r in rows], [r.type.value for r in rows]
-        )
+        rows = [(row.hand_id, row.type.value, row.version) for row in sheet.rows]
+        data = phone.evening(session, sheet.game, sheet.snapshots, rows)
     else:
         data = phone.evening(session, services.game_of(session))
     return json_script(data, "engine-game") if data is not None else SafeString("")

@@ -72,7 +72,9 @@
     const engine = await engineReady();
     const result = await engine.call("score_table", { ...evening, waiting: forms, changes, lang: root.lang });
     const scoredLast = editing ? result.changes : result.hands;
-    const outcome = extra ? scoredLast[scoredLast.length - 1] : null;
+    let outcome = extra ? scoredLast[scoredLast.length - 1] : null;
+    // A correction of a hand no longer live here (deleted, or waiting on this phone to be deleted).
+    if (outcome && outcome.unknown) outcome = { ok: false, problems: [{ field: "", input: null, words: say.handGone }] };
     return { result, waiting, changed, outcome };
   }
 
@@ -183,7 +185,7 @@
     const pairs = formPairs(form, submitter);
     try {
       const { outcome } = await scoreWaiting(outboxSession(form), pairs, which.hand);
-      if (outcome.ok || outcome.unknown) return false;
+      if (outcome.ok) return false;
       refusedForm = formKey(pairs);
       if (mine === ticket) drawPreview(form, outcome, true);
       return true;
@@ -277,7 +279,7 @@
 
   // The network may be there and the server not (its preview's request failed just now):
   // a hand saved then is judged and kept on the phone, as without a network.
-  let serverUnreachable = false;
+  let serverUnreachable = isCopy; // a copy kept on the phone was shown because the server did not answer
 
   function reachable() {
     return navigator.onLine && !serverUnreachable;
@@ -359,12 +361,25 @@
     const outbox = await outboxReady();
     const where = outbox.kindOf(addressOf(form).pathname);
     const waiting = (await outbox.all()).filter((e) => e.kind === "new" && e.session === where.session);
+    countHand(waiting.filter((e) => e.state !== "refused"));
     const last = waiting.length ? new URLSearchParams(waiting[waiting.length - 1].body).get("dealer") : null;
     const dealer = form.querySelector('select[name="dealer"]');
     if (!dealer || !last) return;
     if (dealer.value !== shown) return; // chosen by the player meanwhile: that dealer stands
     const names = [...dealer.options].map((option) => option.value);
     if (names.includes(last)) seatDealer(form, names[(names.indexOf(last) + 1) % names.length]);
+  }
+
+  // A table played to a number of hands: the kept form's "Hand 9 of 16" counts the
+  // hands waiting on this phone too (redeals do not count), as the table's page does.
+  function countHand(waiting) {
+    const shown = document.getElementById("hand-of");
+    const evening = eveningData();
+    if (!shown || !evening || !evening.target) return;
+    const counts = (type) => type !== "redeal";
+    const played = evening.stored.filter((hand) => counts(hand.type)).length + waiting.filter((e) => counts(new URLSearchParams(e.body).get("type"))).length;
+    const fill = (text, n) => text.replace("%(n)s", n).replace("%(target)s", evening.target);
+    shown.textContent = played < evening.target ? fill(say.handOf, played + 1) : fill(say.playedOf, played);
   }
 
   // Who sits out follows the dealer. Where someone does, the server drew the
@@ -636,6 +651,7 @@
     await showPending();
     await sendOutbox(false);
     await compareWithServer();
+    document.getElementById("board")?.setAttribute("data-compared", ""); // what the server stored is compared with the phone's
   }
 
   start();

@@ -87,6 +87,14 @@ self.Outbox = (() => {
     const outbox = await store("readwrite");
     const same = await done(outbox.index("key").get(entry.key));
     if (same) return same;
+    // A later correction or deletion of a hand whose correction still waits takes its
+    // place: the server gets the latest, made from the version both forms were drawn at.
+    if (entry.hand !== null) {
+      const earlier = (await done(outbox.getAll())).filter(
+        (e) => e.kind === "edit" && e.hand === entry.hand && e.session === entry.session && e.state !== "refused"
+      );
+      for (const replaced of earlier) await done(outbox.delete(replaced.id));
+    }
     entry.id = await done(outbox.add(entry));
     return entry;
   }

@@ -39,11 +39,11 @@ class Front:
 
     def shut(self) -> None:
         """Refuse new connections and break the open ones."""
-        listener, self._listener = self._listener, None
+        with self._lock:
+            listener, self._listener = self._listener, None
+            connections, self._open = self._open, set()
         if listener is not None:
             listener.close()
-        with self._lock:
-            connections, self._open = self._open, set()
         for connection in connections:
             with suppress(OSError):
                 connection.shutdown(socket.SHUT_RDWR)  # the pumps see it end and close it
@@ -62,7 +62,13 @@ class Front:
                 client.close()
                 continue
             with self._lock:
-                self._open.update((client, server))
+                shut = self._listener is not listener  # shut while this one was let in
+                if not shut:
+                    self._open.update((client, server))
+            if shut:
+                client.close()
+                server.close()
+                return
             pumps = [2]  # the second of the pair to finish closes both ends
             threading.Thread(target=self._pump, args=(client, server, pumps), daemon=True).start()
             threading.Thread(target=self._pump, args=(server, client, pumps), daemon=True).start()

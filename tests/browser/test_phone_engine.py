@@ -56,6 +56,25 @@ def server_refusal(session: Any, user: Any, hand: dict[str, str]) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split())
 
 
+# The kinds of the entries waiting in the outbox, its script loaded if the page has not yet.
+OUTBOX_KINDS = """async () => {
+    if (!self.Outbox) {
+        const config = JSON.parse(document.getElementById("offline-config").textContent);
+        await new Promise((resolve) => {
+            const script = document.createElement("script");
+            script.src = config.outbox;
+            script.onload = resolve;
+            document.head.append(script);
+        });
+    }
+    return (await self.Outbox.all()).map((entry) => entry.kind);
+}"""
+
+
+def waiting_kinds(page: Any) -> list[str]:
+    return list(page.evaluate(OUTBOX_KINDS))
+
+
 def engine_kept(page: Any) -> None:
     """Wait until the worker has fetched the runtime and the bundle in the background."""
     until(
@@ -89,6 +108,7 @@ def reloaded_after_sending(page: Any, session: Any, stored: int) -> None:
     the phone's provisional totals)."""
     expect(page).to_have_url(re.compile(rf"/sessions/{session.pk}/$"))
     expect(page.locator("#board tbody.hand:not(.pending)")).to_have_count(stored)
+    expect(page.locator("#board[data-compared]")).to_have_count(1)
     until(page, f"() => sessionStorage.getItem('provisional-{session.pk}') === null")
 
 
@@ -110,7 +130,7 @@ def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_sto
     expect(refusal).to_be_visible()
     assert phone.url.endswith("/hands/new/")
     phone_words = " ".join(refusal.inner_text().split())
-    assert phone.evaluate("async () => (await self.Outbox.all()).length") == 0  # not kept
+    assert len(waiting_kinds(phone)) == 0  # not kept
 
     for hand in HANDS:
         phone.goto(f"{door.url}{sheet}hands/new/")
@@ -265,12 +285,19 @@ def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refuse
     expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
     # The server stops; the phone still has a network (navigator.onLine).
     door.shut()
+    phone.goto(f"{door.url}{sheet}hands/new/")  # the copy kept on the phone
+    expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
+    # "Another row" as the first tap: drawn on the phone, the form stays.
+    phone.locator('#hand-form button[value="more:poignees"]').click()
+    expect(phone.locator('#hand-form input[name="poignees.rows"]')).to_have_value("2")
+    expect(phone.locator('#hand-form [name="poignees[2].player"]')).to_have_count(5)
+    assert phone.url.endswith("/hands/new/")
     fill_hand(phone, IMPOSSIBLE)
     expect(phone.locator("#preview .open-list li").first).to_be_visible(timeout=60_000)
     phone.locator("#save").click()
     expect(phone.locator('#quick p.open[role="alert"]')).to_be_visible()
     assert phone.evaluate("() => navigator.onLine")
-    assert phone.evaluate("async () => (await self.Outbox.all()).length") == 0
+    assert len(waiting_kinds(phone)) == 0
     assert phone.url.endswith("/hands/new/")
     # A complete hand is kept on the phone and arrives once the server answers again.
     fill_hand(phone, HANDS[0] | {"contract": HANDS[0]["contract"]})
@@ -329,7 +356,7 @@ def test_a_correction_made_with_the_server_stopped_is_scored_and_checked_on_the_
     refusal = phone.locator('#quick p.open[role="alert"]')
     expect(refusal).to_be_visible()
     assert "91" in refusal.inner_text()
-    assert phone.evaluate("async () => (await self.Outbox.all()).length") == 0
+    assert len(waiting_kinds(phone)) == 0
     assert phone.url.endswith(f"/hands/{last.pk}/edit/")
     # A possible one shows its numbers before it is kept, and the sheet's totals take it in.
     fill_hand(phone, {"points": "41"})
@@ -339,6 +366,16 @@ def test_a_correction_made_with_the_server_stopped_is_scored_and_checked_on_the_
     expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
     expect(phone.locator("#provisional .provisional-totals li")).to_have_count(4)
     expect(phone.locator(".outbox-entry .provisional-hand")).to_contain_text("41")
+    # Corrected once more before it was sent: one correction waits, the latest.
+    phone.goto(f"{door.url}{sheet}hands/{last.pk}/edit/")
+    expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
+    fill_hand(phone, {"points": "43"})
+    expect(phone.locator("#preview .preview-what")).to_contain_text("43")
+    phone.locator("#save").click()
+    expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
+    expect(phone.locator(".outbox-entry .provisional-hand")).to_have_count(1)
+    expect(phone.locator(".outbox-entry .provisional-hand")).to_contain_text("43")
+    assert len(waiting_kinds(phone)) == 1
     kept_totals = phone.evaluate(f"() => JSON.parse(sessionStorage.getItem('provisional-{session.pk}'))")
     assert Hand.objects.get(pk=last.pk).as_session_hand()["points"] == 60  # not yet at the server
 
@@ -346,8 +383,26 @@ def test_a_correction_made_with_the_server_stopped_is_scored_and_checked_on_the_
     phone.goto(f"{door.url}{sheet}")
     until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=60)
     reloaded_after_sending(phone, session, 3)
-    assert Hand.objects.get(pk=last.pk).as_session_hand()["points"] == 41
+    assert Hand.objects.get(pk=last.pk).as_session_hand()["points"] == 43
     server = on_the_phone.score_table({**evening_of(session), "waiting": []})
     assert kept_totals["exact"] == server["exact"]  # the phone's provisional totals = what the server stores
     assert kept_totals["exact"] != before["exact"]
     expect(phone.locator("#provisional-differs")).to_have_count(0)
+
+    # A hand waiting on this phone to be deleted cannot be corrected: said before it is kept.
+    kept(phone, f"{sheet}hands/{last.pk}/")
+    kept(phone, f"{sheet}hands/{last.pk}/edit/")
+    door.shut()
+    phone.goto(f"{door.url}{sheet}hands/{last.pk}/")
+    phone.get_by_role("button", name="Delete").click()
+    expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
+    phone.goto(f"{door.url}{sheet}hands/{last.pk}/edit/")
+    expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
+    fill_hand(phone, {"points": "45"})
+    expect(phone.locator("#preview .open-list li")).to_have_text(
+        ["This hand is deleted, or waits on this phone to be deleted: it cannot be corrected."],
+        timeout=60_000,
+    )
+    phone.locator("#save").click()
+    expect(phone.locator('#quick p.open[role="alert"]')).to_contain_text("it cannot be corrected")
+    assert waiting_kinds(phone) == ["delete"]

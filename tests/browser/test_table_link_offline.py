@@ -17,7 +17,7 @@ from scoring.models import Hand
 from tests.browser.front import Front, front_of
 from tests.browser.support import expect
 from tests.browser.test_offline import kept, under_the_worker, until
-from tests.browser.test_phone_engine import FILL, engine_kept
+from tests.browser.test_phone_engine import FILL, engine_kept, waiting_kinds
 from tests.tournaments.factory import play_hand
 from tests.tournaments.table_support import tournament_day
 from tests.web.test_phone import evening_of, form_pairs
@@ -50,9 +50,10 @@ def test_a_table_link_scores_offline_and_its_counter_moves(phone, door, player):
     phone.goto(f"{door.url}{link}")
     engine_kept(phone)
     door.shut()
-    for _ in range(2):
+    for number in (2, 3):
         phone.goto(f"{door.url}{link}hands/new/")
         expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
+        expect(phone.locator("#hand-of")).to_have_text(f"Hand {number} of 3")  # the waiting hands counted
         assert not phone.evaluate(FILL, [list(p) for p in pairs])
         expect(phone.locator("#preview .preview-deltas li")).to_have_count(4)
         phone.locator("#save").click()
@@ -68,17 +69,19 @@ def test_a_table_link_scores_offline_and_its_counter_moves(phone, door, player):
     # A hand past the target is refused on the phone, in the server's words, and not kept.
     phone.goto(f"{door.url}{link}hands/new/")
     expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
+    expect(phone.locator("#hand-of")).to_have_text("3 of 3 played")
     assert not phone.evaluate(FILL, [list(p) for p in pairs])
     expect(phone.locator("#preview .open-list li")).to_have_text(["Round complete: 3 of 3"], timeout=60_000)
     phone.locator("#save").click()
     expect(phone.locator('#quick p.open[role="alert"]')).to_contain_text("Round complete: 3 of 3")
-    assert phone.evaluate("async () => (await self.Outbox.all()).length") == 2
+    assert len(waiting_kinds(phone)) == 2
 
     door.open()
     phone.goto(f"{door.url}{link}")
     until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=60)
     expect(phone).to_have_url(re.compile(rf"{link}$"))
     expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(3)
+    expect(phone.locator("#board[data-compared]")).to_have_count(1)
     until(phone, f"() => sessionStorage.getItem('provisional-{table.link_token}') === null")
     assert Hand.objects.filter(session=table.session).count() == 3  # each once
     expect(phone.locator("#played")).to_have_text("3 of 3 played")

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from scoring import phone, services
 from scoring.engine import offline as on_the_phone
-from scoring.models import Hand
+from scoring.models import Hand, HandChange
 from tests.engine.support import FIXTURES
 from tests.web.test_offline import config_of
 
@@ -212,14 +212,15 @@ def test_corrections_and_deletions_waiting_on_the_phone_score_as_the_server_then
     assert phone_side["changes"][:-1] == [{"ok": True, "deleted": True}] * len(deletion)
     assert phone_side["count"] == len(hands) - len(deletion)
 
-    # The server is sent the same, in the same order.
+    # The server is sent the same, in the same order, each with the version its page was
+    # drawn at (under doubled Radl the deletion scores the corrected hand again meanwhile).
+    drawn_at = corrected.version
     if deleted is not None:
         response = logged_in.post(
             reverse("hand_delete", args=[session.pk, deleted.pk]), {"version": str(deleted.version)}
         )
         assert response.status_code == 302
-    corrected.refresh_from_db()
-    response = logged_in.post(edit, {**dict(pairs), "token": str(corrected.version), "action": "save"})
+    response = logged_in.post(edit, {**dict(pairs), "token": str(drawn_at), "action": "save"})
     assert response.status_code == 302, response.content.decode()[:2000]
     corrected.refresh_from_db()
     assert {name: value for name, value, _ in outcome["deltas"]} == {
@@ -386,3 +387,73 @@ def test_without_a_built_runtime_the_pages_do_not_offer_the_engine(
         re.search(r'id="offline-config" type="application/json">(.*?)</script>', page).group(1)
     )
     assert config["engine"] is None
+
+
+# -- a change sent from a form drawn before another hand's change scored its hand again --
+
+
+def _doubled_radl_evening(user):
+    document = json.loads((FIXTURES / "koenigrufen-ooe-trischaken.json").read_text(encoding="utf-8"))
+    document["options"]["doubled_radl"] = True
+    session = services.session_import(owner=user, text=json.dumps(document))
+    return session, list(Hand.objects.filter(session=session).order_by("number"))
+
+
+def test_a_change_from_a_form_drawn_before_the_hand_was_only_scored_again_is_not_a_conflict(user, logged_in):
+    session, hands = _doubled_radl_evening(user)
+    first, second, third = hands[0], hands[1], hands[2]
+    drawn_at = second.version
+    edit = reverse("hand_edit", args=[session.pk, second.pk])
+    form = {name: value for name, value in form_pairs(logged_in, edit)}
+    # Another hand is deleted: the hands after it are scored again (a new version, same inputs).
+    assert (
+        logged_in.post(
+            reverse("hand_delete", args=[session.pk, first.pk]), {"version": str(first.version)}
+        ).status_code
+        == 302
+    )
+    second.refresh_from_db()
+    assert second.version > drawn_at
+    assert [c.action for c in second.changes.order_by("at", "id")][-1] == HandChange.Action.RESCORED
+    # The correction made from the form drawn before stands.
+    posted = {**form, "token": str(drawn_at), "action": "save"}
+    response = logged_in.post(edit, posted)
+    assert response.status_code == 302, response.content.decode()[:1500]
+    second.refresh_from_db()
+    assert [c.action for c in second.changes.order_by("at", "id")][-1] == HandChange.Action.EDITED
+    # So does a deletion from a page drawn before the hand was scored again.
+    third_drawn = third.version
+    assert (
+        logged_in.post(
+            reverse("hand_delete", args=[session.pk, second.pk]), {"version": str(second.version)}
+        ).status_code
+        == 302
+    )
+    third.refresh_from_db()
+    assert third.version > third_drawn
+    response = logged_in.post(
+        reverse("hand_delete", args=[session.pk, third.pk]), {"version": str(third_drawn)}
+    )
+    assert response.status_code == 302
+    third.refresh_from_db()
+    assert third.deleted_at is not None
+
+
+def test_a_change_from_a_form_drawn_before_someone_corrected_the_hand_is_still_a_conflict(
+    user, other_user, logged_in
+):
+    session, hands = _doubled_radl_evening(user)
+    second = hands[1]
+    drawn_at = second.version
+    edit = reverse("hand_edit", args=[session.pk, second.pk])
+    form = {name: value for name, value in form_pairs(logged_in, edit)}
+    services.hand_edit(hand=Hand.objects.get(pk=second.pk), raw=second.as_session_hand(), user=other_user)
+    second.refresh_from_db()
+    assert second.version > drawn_at
+    response = logged_in.post(edit, {**form, "token": str(drawn_at), "action": "save"})
+    assert response.status_code == 409
+    response = logged_in.post(
+        reverse("hand_delete", args=[session.pk, second.pk]), {"version": str(drawn_at)}
+    )
+    assert response.status_code == 409
+    assert Hand.objects.get(pk=second.pk).deleted_at is None
