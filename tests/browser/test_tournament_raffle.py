@@ -12,7 +12,6 @@ from django.contrib.auth.models import User
 from tests.browser.support import assert_accessible, expect, horizontal_overflow, login, small_targets
 from tests.tournaments import factory
 from tournaments.models import Tournament, TournamentChange
-from tournaments.services import tournaments
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +20,7 @@ PRIZES = [{"from": 1, "to": 2, "amount": "50"}, {"from": 3, "to": 5, "text": "Sa
 
 def test_the_organiser_ticks_who_is_present_and_draws_the_prizes(phone: Any, live_server: Any, player: User):
     t = factory.play_example(player, settings={"prizes": PRIZES, "prize_raffle": True})
-    tournaments.tournament_final(tournament=t, user=player)
+    factory.make_final(t)
     login(phone, live_server.url, player)
     phone.goto(f"{live_server.url}/tournaments/{t.pk}/prizes/")
     form = phone.locator("#raffle-form")

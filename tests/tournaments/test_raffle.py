@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from scoring.engine import InvalidInput
 from tests.tournaments import factory
 from tournaments.models import Entrant, Tournament, TournamentChange
-from tournaments.services import printouts, raffle, tournaments
+from tournaments.services import printouts, raffle
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def made_final(user: User, *, on: bool = True, filler: str = "") -> Tournament:
     t = factory.play_example(user, settings={"prizes": PRIZES, "prize_raffle": on})
     if filler:  # a filler plays and is not ranked: taken out before the ranking is made final
         Entrant.objects.filter(tournament=t, name=filler).update(kind=Entrant.Kind.FILLER)
-    return tournaments.tournament_final(tournament=factory.fresh(t), user=user)
+    return factory.make_final(factory.fresh(t))
 
 
 def winners(t: Tournament) -> list[int | None]:
@@ -126,7 +126,7 @@ def test_a_refused_draw_writes_nothing(user, on, final, present, field):
 
 def test_without_material_prizes_there_is_nothing_to_draw(user):
     t = factory.play_example(user, settings={"prizes": PRIZES[:2], "prize_raffle": True})
-    t = tournaments.tournament_final(tournament=t, user=user)
+    t = factory.make_final(t)
     with pytest.raises(InvalidInput) as refusal:
         raffle.raffle_draw(tournament=t, user=user, present=EVERYONE)
     assert refusal.value.field == "prizes" and draws(t) == []
