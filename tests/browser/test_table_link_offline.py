@@ -15,7 +15,7 @@ from django.test import Client
 from scoring.engine import offline as on_the_phone
 from scoring.models import Hand
 from tests.browser.front import Front, front_of
-from tests.browser.support import expect
+from tests.browser.support import expect, screenshot
 from tests.browser.test_offline import kept, under_the_worker, until
 from tests.browser.test_phone_engine import FILL, engine_kept, waiting_kinds
 from tests.tournaments.factory import play_hand
@@ -63,6 +63,7 @@ def test_a_table_link_scores_offline_and_its_counter_moves(phone, door, player):
     expect(phone.locator("#played")).to_have_text("3 of 3 played")
     expect(phone.locator("#next-hand")).to_have_text("")
     expect(phone.locator("#new-hand")).to_be_hidden()
+    screenshot(phone, "tournament-table-offline")
     kept_totals = phone.evaluate(
         f"() => JSON.parse(sessionStorage.getItem('provisional-{table.link_token}'))"
     )
