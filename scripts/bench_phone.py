@@ -58,39 +58,10 @@ ROOT_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT_DIR))
 
 from scripts.harness import PASSWORD, app_database, free_port, server  # noqa: E402
+from tests.browser.phone_table import CHROMIUM, CHROMIUM_ARGS, KEPT, PHONE, PLAYERS  # noqa: E402
+from tests.browser.phone_table import HANDS as TYPED  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_BINARY = b"/usr/lib/chromium/chromium"  # what /usr/bin/chromium starts
-CHROMIUM_ARGS = [  # as tests/browser/conftest.py launches it
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"width": 390, "height": 844}
-PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
-# The hands typed on the phone: each taker in turn, contracts and points varied.
-TYPED = [
-    {"taker": PLAYERS[i % 4], "contract": contract, "bouts": str(bouts), "points": str(points)}
-    for i, (contract, bouts, points) in enumerate(
-        [
-            ("prise", 1, 52),
-            ("garde", 2, 38),
-            ("garde_sans", 3, 40),
-            ("prise", 0, 60),
-            ("garde_contre", 2, 45),
-            ("prise", 1, 50),
-            ("garde", 1, 49),
-            ("prise", 2, 41),
-            ("garde", 3, 36),
-            ("prise", 0, 55.5),
-        ]
-    )
-]
 SELECTORS = {
     "board": "#board",
     "totals": "#provisional .provisional-totals li",
@@ -202,16 +173,7 @@ def loaded(page: Any) -> float:
 
 
 def kept(page: Any, path: str) -> None:
-    until(
-        page,
-        """async (path) => {
-            for (const name of await caches.keys()) {
-                if (name.startsWith("pages-") && await (await caches.open(name)).match(path)) return true;
-            }
-            return false;
-        }""",
-        path,
-    )
+    until(page, KEPT, path)
 
 
 def prepare(context: Any, site: Server, username: str, sheets: list[str]) -> Any:
@@ -392,7 +354,7 @@ def chromium() -> Iterator[tuple[Any, Any]]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield browser, browser.new_browser_cdp_session()
         finally:

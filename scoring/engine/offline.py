@@ -123,22 +123,10 @@ def score_hand_form(
     earlier: Sequence[StoredHand],
     words: Words,
     proposed: str | None = None,
-) -> tuple[dict[str, Any], StoredHand | None]:
-    """One posted hand form scored in its place, as the server's preview scores it."""
-    result, scored, _ = _score_form(variant, options, players, fields, earlier, words, proposed)
-    return result, scored
-
-
-def _score_form(
-    variant: Variant,
-    options: Any,
-    players: tuple[str, ...],
-    fields: Iterable[Sequence[str]],
-    earlier: Sequence[StoredHand],
-    words: Words,
-    proposed: str | None,
 ) -> tuple[dict[str, Any], StoredHand | None, dict[str, Any] | None]:
-    """``score_hand_form``, and the hand in the session file's shape where it scores."""
+    """One posted hand form scored in its place, as the server's preview scores it:
+    what the page draws, and where it scores, the hand as stored and in the session
+    file's shape."""
     posted = Posted(fields)
     allowed = {t.value: t for t in variant.allowed_hand_types(options)}
     kind = posted.get("type") or ""
@@ -203,7 +191,7 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
     for fields in request.get("waiting") or ():
         last = _last_dealer(hands)
         proposed = next_dealer(players, last) or _first(players, request.get("first"))
-        result, stored = score_hand_form(variant, options, players, fields, hands, words, proposed)
+        result, stored, _ = score_hand_form(variant, options, players, fields, hands, words, proposed)
         kind = Posted(fields).get("type") or HandType.PLAYED.value
         if stored is not None and isinstance(target, int) and kind != HandType.REDEAL.value:
             played = table.played()
@@ -279,7 +267,7 @@ class _Stored:
             del self.hands[at], self.ids[at], self.records[at], self.kinds[at]
             self.again(variant, options, players, at)
             return {"ok": True, "deleted": True}
-        result, scored, record = _score_form(
+        result, scored, record = score_hand_form(
             variant, options, players, change.get("fields") or (), self.hands[:at], words, None
         )
         if scored is not None:

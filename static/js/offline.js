@@ -158,11 +158,10 @@
     if (!which || !config.engine || !eveningData()) return;
     const preview = document.getElementById("preview");
     if (!engineStarted || !self.TarockEngine?.ready()) preview?.replaceChildren(element("p", { class: "muted", role: "status" }, say.engineLoading));
-    const session = outboxSession(form);
     const mine = ++ticket;
     const pairs = formPairs(form);
     try {
-      const { outcome } = await scoreWaiting(session, pairs, which.hand);
+      const { outcome } = await scoreWaiting(await outboxSession(form), pairs, which.hand);
       if (mine === ticket) drawPreview(form, outcome, formKey(pairs) === refusedForm);
     } catch (error) {
       const note = engineNote(error);
@@ -170,10 +169,9 @@
     }
   }
 
-  function outboxSession(form) {
-    const path = addressOf(form).pathname;
-    const table = /^\/t\/([\w-]+)\//.exec(path);
-    return table ? table[1] : Number(/^\/sessions\/(\d+)\//.exec(path)[1]);
+  // The evening a hand form belongs to, as the outbox names it (a number, or a table link's token).
+  async function outboxSession(form) {
+    return (await outboxReady()).kindOf(addressOf(form).pathname).session;
   }
 
   // A new hand or a correction saved offline is scored first: one the server would
@@ -184,7 +182,7 @@
     const mine = ++ticket;
     const pairs = formPairs(form, submitter);
     try {
-      const { outcome } = await scoreWaiting(outboxSession(form), pairs, which.hand);
+      const { outcome } = await scoreWaiting(await outboxSession(form), pairs, which.hand);
       if (outcome.ok) return false;
       refusedForm = formKey(pairs);
       if (mine === ticket) drawPreview(form, outcome, true);

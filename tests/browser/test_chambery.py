@@ -121,7 +121,7 @@ def test_after_the_form_is_drawn_again_another_game_still_shows_at_once(phone, l
 
 
 def test_the_chosen_games_fields_show_without_script_too(browser, live_server, player):
-    from tests.browser.conftest import PHONE
+    from tests.browser.phone_table import PHONE
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=False)
     page = context.new_page()

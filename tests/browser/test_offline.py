@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from scoring.models import Hand
+from tests.browser.phone_table import KEPT
 from tests.browser.support import (
     assert_accessible,
     expect,
@@ -68,16 +69,7 @@ def answer(page: Any, script: str, arg: Any) -> Any:
 
 def kept(page: Any, path: str) -> None:
     """Wait until the worker has kept a copy of this page for offline."""
-    until(
-        page,
-        """async (path) => {
-            for (const name of await caches.keys()) {
-                if (name.startsWith("pages-") && await (await caches.open(name)).match(path)) return true;
-            }
-            return false;
-        }""",
-        path,
-    )
+    until(page, KEPT, path)
 
 
 def open_sheet_for_offline(page: Any, base: str, session: Any) -> str:

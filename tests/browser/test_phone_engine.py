@@ -16,31 +16,13 @@ from django.test import Client
 from scoring import services
 from scoring.models import Hand
 from tests.browser.front import Front, front_of
+from tests.browser.phone_table import HANDS, PLAYERS
 from tests.browser.support import PASSWORD, expect, fill_hand, french_session
 from tests.browser.test_offline import open_sheet_for_offline, until
 from tests.engine.support import FIXTURES
 
 pytestmark = pytest.mark.browser
 
-PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
-# Ten hands of French Tarot, as tapped: each taker in turn, contracts and points varied.
-HANDS = [
-    {"taker": PLAYERS[i % 4], "contract": contract, "bouts": str(bouts), "points": str(points)}
-    for i, (contract, bouts, points) in enumerate(
-        [
-            ("prise", 1, 52),
-            ("garde", 2, 38),
-            ("garde_sans", 3, 40),
-            ("prise", 0, 60),
-            ("garde_contre", 2, 45),
-            ("prise", 1, 50),
-            ("garde", 1, 49),
-            ("prise", 2, 41),
-            ("garde", 3, 36),
-            ("prise", 0, 55.5),
-        ]
-    )
-]
 # Impossible: no contract chosen, 95 points.
 IMPOSSIBLE = {"taker": "Anna", "bouts": "1", "points": "95"}
 

@@ -217,7 +217,7 @@ def test_enter_on_every_field_never_saves_an_incomplete_hand(
 
 def test_without_script_enter_still_never_saves_an_incomplete_hand(browser, live_server, player):
     """The form's first button (Save) takes the Enter; the server refuses."""
-    from tests.browser.conftest import PHONE
+    from tests.browser.phone_table import PHONE
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=False)
     page = context.new_page()

@@ -167,6 +167,11 @@ def test_an_empty_hand_is_refused_on_the_phone_in_the_servers_words(
     assert Hand.objects.filter(session=session).count() == 0
 
 
+def deleted_from(client: Client, session: Any, hand: Hand, version: int) -> Any:
+    """The hand deleted from its page as drawn at ``version``."""
+    return client.post(reverse("hand_delete", args=[session.pk, hand.pk]), {"version": str(version)})
+
+
 # Corrections and deletions waiting on the phone: each game, and doubled Radl, where a
 # hand's score depends on the hands before it and the hands after a change score anew.
 CHANGED = [
@@ -216,10 +221,7 @@ def test_corrections_and_deletions_waiting_on_the_phone_score_as_the_server_then
     # drawn at (under doubled Radl the deletion scores the corrected hand again meanwhile).
     drawn_at = corrected.version
     if deleted is not None:
-        response = logged_in.post(
-            reverse("hand_delete", args=[session.pk, deleted.pk]), {"version": str(deleted.version)}
-        )
-        assert response.status_code == 302
+        assert deleted_from(logged_in, session, deleted, deleted.version).status_code == 302
     response = logged_in.post(edit, {**dict(pairs), "token": str(drawn_at), "action": "save"})
     assert response.status_code == 302, response.content.decode()[:2000]
     corrected.refresh_from_db()
@@ -406,12 +408,7 @@ def test_a_change_from_a_form_drawn_before_the_hand_was_only_scored_again_is_not
     edit = reverse("hand_edit", args=[session.pk, second.pk])
     form = {name: value for name, value in form_pairs(logged_in, edit)}
     # Another hand is deleted: the hands after it are scored again (a new version, same inputs).
-    assert (
-        logged_in.post(
-            reverse("hand_delete", args=[session.pk, first.pk]), {"version": str(first.version)}
-        ).status_code
-        == 302
-    )
+    assert deleted_from(logged_in, session, first, first.version).status_code == 302
     second.refresh_from_db()
     assert second.version > drawn_at
     assert [c.action for c in second.changes.order_by("at", "id")][-1] == HandChange.Action.RESCORED
@@ -423,17 +420,10 @@ def test_a_change_from_a_form_drawn_before_the_hand_was_only_scored_again_is_not
     assert [c.action for c in second.changes.order_by("at", "id")][-1] == HandChange.Action.EDITED
     # So does a deletion from a page drawn before the hand was scored again.
     third_drawn = third.version
-    assert (
-        logged_in.post(
-            reverse("hand_delete", args=[session.pk, second.pk]), {"version": str(second.version)}
-        ).status_code
-        == 302
-    )
+    assert deleted_from(logged_in, session, second, second.version).status_code == 302
     third.refresh_from_db()
     assert third.version > third_drawn
-    response = logged_in.post(
-        reverse("hand_delete", args=[session.pk, third.pk]), {"version": str(third_drawn)}
-    )
+    response = deleted_from(logged_in, session, third, third_drawn)
     assert response.status_code == 302
     third.refresh_from_db()
     assert third.deleted_at is not None
@@ -452,8 +442,6 @@ def test_a_change_from_a_form_drawn_before_someone_corrected_the_hand_is_still_a
     assert second.version > drawn_at
     response = logged_in.post(edit, {**form, "token": str(drawn_at), "action": "save"})
     assert response.status_code == 409
-    response = logged_in.post(
-        reverse("hand_delete", args=[session.pk, second.pk]), {"version": str(drawn_at)}
-    )
+    response = deleted_from(logged_in, session, second, drawn_at)
     assert response.status_code == 409
     assert Hand.objects.get(pk=second.pk).deleted_at is None

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -44,6 +45,11 @@ def _locked_at(tournament: Tournament, table_id: int) -> tuple[Tournament, Table
         Session.objects.select_for_update().filter(pk=session_id).first()
     row = locked(tournament)
     return row, _table(row, table_id)
+
+
+def _audit(row: Tournament, table: TableRound, action: str, user: User, **details: Any) -> None:
+    """An organiser's action at a table, kept with its round and table numbers."""
+    audit(row, action, user, round_number=table.round.number, table_number=table.number, **details)
 
 
 def _table(tournament: Tournament, pk: int) -> TableRound:
@@ -128,15 +134,7 @@ def desk_enter(
     table.status, table.opened_by_organiser = TableRound.Status.DESK, False
     table.save(update_fields=["desk_sums", "status", "opened_by_organiser"])
     _lock_session(table, user)
-    audit(
-        row,
-        TournamentChange.Action.DESK,
-        user,
-        round_number=table.round.number,
-        table_number=table.number,
-        after=table.desk_sums,
-        client_token=client_token,
-    )
+    _audit(row, table, TournamentChange.Action.DESK, user, after=table.desk_sums, client_token=client_token)
     results.table_changed(table)
     return table
 
@@ -155,12 +153,11 @@ def table_end(
     table.status, table.end_reason, table.opened_by_organiser = TableRound.Status.ENDED, why, False
     table.save(update_fields=["status", "end_reason", "opened_by_organiser"])
     _lock_session(table, user)
-    audit(
+    _audit(
         row,
+        table,
         TournamentChange.Action.END,
         user,
-        round_number=table.round.number,
-        table_number=table.number,
         reason=why,
         after={"hands": hands_played(table)},
         client_token=client_token,
@@ -194,12 +191,11 @@ def table_open(
         row.save(update_fields=["status"])
     if table.round.status == Round.Status.COMPLETE:
         Round.objects.filter(pk=table.round_id).update(status=Round.Status.RELEASED)
-    audit(
+    _audit(
         row,
+        table,
         TournamentChange.Action.OPEN,
         user,
-        round_number=table.round.number,
-        table_number=table.number,
         reason=why,
         before=before,
         client_token=client_token,
@@ -231,14 +227,7 @@ def table_confirm(*, tournament: Tournament, user: User, table_id: int, client_t
     table.opened_by_organiser = False
     table.save(update_fields=["status", "signed_at", "opened_by_organiser"])
     _lock_session(table, user)
-    audit(
-        row,
-        TournamentChange.Action.SIGN,
-        user,
-        round_number=table.round.number,
-        table_number=table.number,
-        client_token=client_token,
-    )
+    _audit(row, table, TournamentChange.Action.SIGN, user, client_token=client_token)
     results.table_changed(table)
     return table
 
@@ -252,14 +241,7 @@ def table_reissue(*, tournament: Tournament, user: User, table_id: int, client_t
     table.link_token, table.short_code = new_link_token(), new_short_code(row)
     table.claim_digest, table.claimed_at = "", None
     table.save(update_fields=["link_token", "short_code", "claim_digest", "claimed_at"])
-    audit(
-        row,
-        TournamentChange.Action.REISSUE,
-        user,
-        round_number=table.round.number,
-        table_number=table.number,
-        client_token=client_token,
-    )
+    _audit(row, table, TournamentChange.Action.REISSUE, user, client_token=client_token)
     changed(row)
     return table
 
@@ -278,15 +260,7 @@ def table_release_claim(
     table.claim_digest, table.claimed_at = "", None
     table.handover_digest, table.handover_until = "", None
     table.save(update_fields=["claim_digest", "claimed_at", "handover_digest", "handover_until"])
-    audit(
-        row,
-        TournamentChange.Action.CLAIM,
-        user,
-        round_number=table.round.number,
-        table_number=table.number,
-        reason="released",
-        client_token=client_token,
-    )
+    _audit(row, table, TournamentChange.Action.CLAIM, user, reason="released", client_token=client_token)
     changed(row)
     return table
 
