@@ -1,6 +1,8 @@
 """Who may open the organiser's pages: every address of ``tournaments/urls.py``,
 GET and POST, for the owner, a co-organiser, a player of the tournament who has
-an account, an outsider and a visitor without one. A tournament or cup exists
+an account, a co-organiser the owner took off the tournament, a member who left
+the group whose roster the tournament drew on, an outsider and a visitor without
+one. A tournament or cup exists
 only for those who run it (404 for anyone else); a refused request changes
 nothing; every page drawn for an account is ``Cache-Control: private``."""
 
@@ -14,7 +16,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from club.models import GroupPlayer
+from club.models import GroupPlayer, Membership
 from club.services import groups
 from tests.tournaments import factory
 from tournaments import urls
@@ -29,6 +31,7 @@ from tournaments.models import (
     Tournament,
     TournamentChange,
 )
+from tournaments.services import tournaments
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +64,9 @@ MATRIX: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
 }
 # A cup's register is merged by the cup's owner; its tournaments' co-organisers only read it.
 OWNER_ONLY = {("cup_register", "post", "organiser")}
-ROLES = ("owner", "organiser", "player", "outsider", "anonymous")
+ROLES = ("owner", "organiser", "player", "former_organiser", "former_member", "outsider", "anonymous")
+# Accounts that see none of one tournament's or cup's pages.
+NOT_RUNNING = ("player", "former_organiser", "former_member", "outsider")
 # What a refused POST must leave as it was: the organiser's data.
 POSTED = {
     "action": "redraw",
@@ -83,12 +88,32 @@ def world(user: User) -> dict[str, Any]:
     co = User.objects.create_user("co", password="a-long-test-password")
     hans = User.objects.create_user("hans", password="a-long-test-password")
     outsider = User.objects.create_user("outsider", password="a-long-test-password")
+    former = User.objects.create_user("former", password="a-long-test-password")
+    left = User.objects.create_user("left", password="a-long-test-password")
     group = groups.group_create(owner=user, name="Stammtisch")
     GroupPlayer.objects.create(group=group, name="Hans", user=hans)
+    Membership.objects.create(group=group, user=left, role=Membership.Role.MEMBER)
     cup = factory.cup(user)
-    t = factory.tournament(user, cup=cup, group=group, organisers=["co"])
+    t = factory.tournament(user, cup=cup, group=group, organisers=["co", "former"])
     factory.draw(t)
     factory.release(t)
+    # The owner takes one co-organiser off the day; a member leaves the group.
+    t = factory.fresh(t)
+    tournaments.tournament_update(
+        tournament=t,
+        user=user,
+        name=t.name,
+        played_on=t.played_on,
+        options=t.options,
+        settings=t.settings,
+        money_rate=t.money_rate,
+        organisers=["co"],
+        cup=t.cup,
+        cup_final=t.cup_final,
+        cup_factor=t.cup_factor,
+    )
+    groups.member_remove(group=group, user_id=left.pk)
+    assert list(factory.fresh(t).organisers.values_list("username", flat=True)) == ["co"]
     table = TableRound.objects.filter(round__tournament=t).order_by("round__number", "number").first()
     assert Entrant.objects.get(tournament=t, name="Hans").roster.user == hans
     return {
@@ -98,6 +123,8 @@ def world(user: User) -> dict[str, Any]:
         "owner": user,
         "organiser": co,
         "player": hans,
+        "former_organiser": former,
+        "former_member": left,
         "outsider": outsider,
     }
 
@@ -133,7 +160,7 @@ def test_access(world, name, method, role):
         assert snapshot() == before
         return
     assert "private" in answer.get("Cache-Control", "")
-    if (kind == RUN and role in ("player", "outsider")) or (name, method, role) in OWNER_ONLY:
+    if (kind == RUN and role in NOT_RUNNING) or (name, method, role) in OWNER_ONLY:
         assert status in (404, 405)
         assert snapshot() == before
     elif status == 405:
