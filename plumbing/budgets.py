@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import patch_cache_control
@@ -27,6 +27,7 @@ from plumbing import caching
 from plumbing.clients import client_of, has_cookie
 
 WINDOW_SECONDS = 60
+View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def too_many() -> HttpResponse:
     return HttpResponse(text, status=429, headers={"Retry-After": str(WINDOW_SECONDS)})
 
 
-def fresh(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+def fresh(view: View) -> View:
     """``Cache-Control: no-cache`` on every answer of a link's page or poll: a
     phone or a proxy on the way asks again each time instead of showing an old
     ranking or sheet (what the answer says besides, ``no-store`` or ``private``, stays)."""
@@ -72,4 +73,4 @@ def fresh(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBa
         patch_cache_control(response, no_cache=True)
         return response
 
-    return answer
+    return cast(View, answer)

@@ -193,7 +193,10 @@ def test_the_board_link_is_shown_renewed_and_taken_away(logged_in, user):
     old, screen = t.board_token, t.screen_token
     assert screen and screen != old
     html = logged_in.get(reverse("tournament_detail", args=[t.pk])).content.decode()
-    assert reverse("tournament_board", args=[old]) in html and reverse("tournament_screen", args=[screen]) in html
+    assert (
+        reverse("tournament_board", args=[old]) in html
+        and reverse("tournament_screen", args=[screen]) in html
+    )
     logged_in.post(reverse("tournament_board_link", args=[t.pk]))
     new = factory.fresh(t).board_token
     assert new and new != old

@@ -155,7 +155,9 @@ def screen(request: Request, token: str) -> HttpResponse:
     tournament = screen_of(token)
     if tournament is None or tournament.board_token is None:
         return _gone(request)
-    if (limited := over_budget(request, BOARD, tournament.board_token, cookie=BOARD_COOKIE, privileged=True)) is not None:
+    if (
+        limited := over_budget(request, BOARD, tournament.board_token, cookie=BOARD_COOKIE, privileged=True)
+    ) is not None:
         return limited
     if request.htmx and request.GET.get("since") == str(tournament.version):
         return HttpResponse(status=204)

@@ -189,7 +189,11 @@ def _board_link(request: Request, t: Tournament) -> dict[str, str] | None:
     if not t.board_token:
         return None
     url = request.build_absolute_uri(reverse("tournament_board", args=[t.board_token]))
-    screen = request.build_absolute_uri(reverse("tournament_screen", args=[t.screen_token])) if t.screen_token else ""
+    screen = (
+        request.build_absolute_uri(reverse("tournament_screen", args=[t.screen_token]))
+        if t.screen_token
+        else ""
+    )
     return {"url": url, "qr": qr_svg(url, label=_qr_label()), "screen": screen}
 
 

@@ -67,7 +67,9 @@ TABLE = Budget(
 # nothing to drop), and by everyone together; six characters of 31 are not guessed.
 CODE_PER_ADDRESS = 10
 CODE_PER_MINUTE = 600
-CODE = Budget("table-code", per_phone=CODE_PER_ADDRESS, per_address=CODE_PER_ADDRESS, per_link=CODE_PER_MINUTE, own=0)
+CODE = Budget(
+    "table-code", per_phone=CODE_PER_ADDRESS, per_address=CODE_PER_ADDRESS, per_link=CODE_PER_MINUTE, own=0
+)
 ZERO = Decimal("0.00")
 PHONE_COOKIE_DAYS = 2
 
