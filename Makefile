@@ -1,5 +1,5 @@
 # make run   set everything up and serve the app on http://127.0.0.1:8000 (SQLite)
-# make test  set up what the tests need, then lint, type-check and run the suite
+# make test  set up what the tests need, then lint, type-check and run the suite (and tests/js in Node)
 # make test-redis  the cache and two-server tests again, with the cache in Redis (TEST_REDIS_URL)
 PYTHON ?= python3.11
 VENV := .venv
@@ -15,7 +15,7 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 NODE_STAMP := node_modules/.installed
 PYODIDE_WHEELS := var/pyodide-test/.downloaded
 
-.PHONY: run test test-redis lint format typecheck pytest clean bench load phone test-pyodide
+.PHONY: run test test-redis lint format typecheck pytest clean bench load phone test-pyodide test-js
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -61,7 +61,11 @@ typecheck: $(STAMP)
 pytest: $(STAMP) phone
 	$(BIN)/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
 
-test: lint typecheck pytest test-pyodide
+# The phone's outbox and other scripts that decide without a browser: Node's own test runner.
+test-js:
+	node --test tests/js/
+
+test: lint typecheck pytest test-js test-pyodide
 
 test-redis: $(STAMP)
 	CACHE=$(TEST_REDIS_URL) $(BIN)/python -m pytest -p no:cacheprovider -m "cache or redis" $(PYTEST_ARGS)

@@ -2,21 +2,26 @@
 
 The limit sits in the authentication backend, so every way in (the app's login
 page, the admin's) is limited alike. Each attempt is recorded *before* its
-password is checked, in one transaction that holds the lock rows of its user name
-and its address: attempts sent at the same moment are counted one after the
-other, so no more than ``PER_USERNAME`` passwords are checked for a user name, and
-no more than ``PER_ADDRESS`` from an address, within ``WINDOW``, however many
-arrive at once. A refused attempt checks nothing and records nothing. A successful
-login clears its user name's attempts. The app's login page also says why it refuses.
+password is checked, in one transaction that holds the lock rows of its address
+and its user name: attempts sent at the same moment are counted one after the
+other, so no more than ``PER_USER_AT_ADDRESS`` passwords are checked for a user
+name from one address, and no more than ``PER_ADDRESS`` from an address for all
+names together, within ``WINDOW``, however many arrive at once. A user name is
+limited per address, never as a whole: someone guessing from one address cannot
+lock its user out when she logs in from another (her phone on the hall's
+network, the organiser on a cup day). Guessing from many addresses gets
+``PER_USER_AT_ADDRESS`` tries from each, and each address at most
+``PER_ADDRESS`` in all; an IPv6 address counts as its /64 network
+(``plumbing.clients``). A refused attempt checks nothing and records nothing. A
+successful login clears its user name's attempts from its address. The app's
+login page also says why it refuses.
 """
 
 from __future__ import annotations
 
-import ipaddress
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import User
@@ -30,33 +35,15 @@ from django.utils.translation import gettext as _
 
 from accounts.models import LoginAttempt, LoginLock, SignupAttempt
 from plumbing import queries
+from plumbing.clients import client_address as client_address
+from plumbing.clients import counted_address
 
 WINDOW = timedelta(minutes=15)
-PER_USERNAME = 5  # passwords checked for one user name within the window
+PER_USER_AT_ADDRESS = 5  # passwords checked for one user name from one address within the window
 PER_ADDRESS = 20  # passwords checked from one address within the window
 SIGNUP_PER_ADDRESS = 10  # sign-ups sent from one address within the window
 CLEANUP_BATCH = 500  # old rows removed per checked attempt: bounded work per request
 LIMITED = "login_limited"  # set on a request whose attempt the limit refused
-
-
-def client_address(request: Any) -> str | None:
-    """The address the request came from. Behind a reverse proxy (``BEHIND_PROXY``)
-    that is the last entry of X-Forwarded-For, the one the proxy itself added."""
-    if request is None:
-        return None
-    meta = request.META
-    if getattr(settings, "BEHIND_PROXY", False):
-        forwarded = [part.strip() for part in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
-        if forwarded:
-            return _valid_ip(forwarded[-1])
-    return _valid_ip(meta.get("REMOTE_ADDR") or "")
-
-
-def _valid_ip(text: str) -> str | None:
-    try:
-        return str(ipaddress.ip_address(text))
-    except ValueError:
-        return None
 
 
 def _username(value: Any) -> str:
@@ -86,7 +73,7 @@ def attempt_allowed(username: str, address: str | None) -> bool:
             if recent.filter(ip=address).count() >= PER_ADDRESS:
                 return False  # refused before the user name gets a row: guessed names cost nothing
         _lock(f"user:{username}", now)
-        if recent.filter(username=username).count() >= PER_USERNAME:
+        if recent.filter(username=username, ip=address).count() >= PER_USER_AT_ADDRESS:
             return False
         LoginAttempt.objects.create(username=username, ip=address, at=now)
     _forget_old(now)
@@ -98,7 +85,7 @@ def signup_allowed(address: str | None) -> bool:
     (and nothing recorded) once ``SIGNUP_PER_ADDRESS`` were sent within the window.
     Counted like the login's attempts: under the address's lock row, before the
     form is checked, so sign-ups sent at the same moment cannot get past it."""
-    now = timezone.now()
+    now, address = timezone.now(), counted_address(address)
     with transaction.atomic():
         _lock(f"signup:{address}", now)
         if SignupAttempt.objects.filter(ip=address, at__gt=now - WINDOW).count() >= SIGNUP_PER_ADDRESS:
@@ -108,11 +95,12 @@ def signup_allowed(address: str | None) -> bool:
     return True
 
 
-def attempts_clear(username: str) -> None:
-    """A login succeeded: its user name's attempts no longer count."""
+def attempts_clear(username: str, address: str | None) -> None:
+    """A login succeeded: its user name's attempts from its address no longer count
+    (those from elsewhere still do: a right password here is no excuse for them)."""
     with transaction.atomic():
         _lock(f"user:{username}", timezone.now())
-        LoginAttempt.objects.filter(username=username).delete()
+        LoginAttempt.objects.filter(username=username, ip=address).delete()
 
 
 def _forget_old(now: datetime) -> None:
@@ -146,14 +134,14 @@ class RateLimitedBackend(ModelBackend):
     ) -> Any:
         if username is None or password is None:
             return None
-        name = _username(username)
-        if not attempt_allowed(name, client_address(request)):
+        name, address = _username(username), counted_address(client_address(request))
+        if not attempt_allowed(name, address):
             if request is not None:
                 setattr(request, LIMITED, True)
             raise PermissionDenied  # no further backend is asked; the attempt counts as failed
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is not None:
-            attempts_clear(name)
+            attempts_clear(name, address)
         return user
 
 

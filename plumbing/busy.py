@@ -34,6 +34,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views import defaults
 
+from plumbing.steady_cache import CacheUnavailable
+
 RETRY_AFTER = 5  # seconds: what the answer asks a client to wait before sending again
 
 
@@ -60,10 +62,10 @@ SQLITE_TRY_AGAIN = ("database is locked", "unable to open database file")
 
 def is_busy(error: BaseException | None) -> bool:
     """Whether ``error`` says the database could not do the work now (locked,
-    unreachable, the connection lost, the transaction made to give way), as
-    opposed to a fault: such a write stored nothing and can be sent again."""
-    if isinstance(error, DatabaseBusy):
-        return True
+    unreachable, the connection lost, the transaction made to give way), or
+    the shared cache could not count what must be counted, as opposed to a fault: such a write stored nothing and can be sent again."""
+    if isinstance(error, (DatabaseBusy, CacheUnavailable)):
+        return True  # the database locked, or the cache could not count (plumbing.steady_cache)
     if not isinstance(error, (OperationalError, InterfaceError)):
         return False
     cause = error.__cause__

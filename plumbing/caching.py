@@ -15,7 +15,10 @@ from typing import Protocol, TypeVar
 
 from django.core.cache import cache
 from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.utils.translation import get_language
+
+from plumbing.steady_cache import CacheUnavailable
 
 T = TypeVar("T")
 
@@ -63,7 +66,14 @@ def cached(key: str, build: Callable[[], T]) -> T:
     return value
 
 
-def within_rate(key: str, most: int, seconds: int = 60, *, store: BaseCache | None = None) -> bool:
+# Where requests are counted while the shared cache cannot count: in this server
+# process, as with ``CACHE=local``.
+IN_PROCESS = LocMemCache("tarockscore-counts", {"OPTIONS": {"MAX_ENTRIES": 50_000}})
+
+
+def within_rate(
+    key: str, most: int, seconds: int = 60, *, store: BaseCache | None = None, fail_open: bool = False
+) -> bool:
     """Count one more request under ``key``: whether it is among the first ``most``
     within ``seconds`` of the first one counted.
 
@@ -80,12 +90,22 @@ def within_rate(key: str, most: int, seconds: int = 60, *, store: BaseCache | No
       writes it: two servers counting at the same instant may take the same
       number, so a few more than ``most`` may pass under a burst.
 
+    A cache that cannot count (``CacheUnavailable``: Redis down) never refuses
+    for that: the request is let through with ``fail_open`` (those who must
+    never wait), else counted in this server process, as ``local`` counts.
+
     Django's Redis ``incr`` asks whether the count exists before INCR; should the
     window expire in between, INCR starts a count without an expiry. So the
     request that takes number 1 (re)sets the window's expiry: no count outlives
     its window, and a link is never refused for good.
     """
-    store = store or cache
+    try:
+        return _counted(store or cache, key, most, seconds)
+    except CacheUnavailable:
+        return fail_open or _counted(IN_PROCESS, key, most, seconds)
+
+
+def _counted(store: BaseCache, key: str, most: int, seconds: int) -> bool:
     window = f"rate:{key}"
     for _attempt in range(2):
         store.add(window, 0, seconds)  # the window opens with its first request

@@ -10,7 +10,11 @@ the two share that Redis database (nothing in it is emptied: every key carries
 the session's version and creation time). A phone logged in once uses both (the
 login session is in the database). With Redis it also checks that a share
 link's limit holds exactly across both servers: phones on both, started at
-once behind a barrier, poll one new link more often than its limit allows.
+once behind a barrier, poll one new link more often than its limit allows;
+and that on a tournament's board one phone polling at ten times its budget
+through both servers gets exactly its budget, while the hall screen (its own
+link) and the phone that writes at a table, polling at the same time, never
+get a 429.
 Prints what it checked; exits 1 if anything was stale or missing.
 """
 
@@ -22,6 +26,7 @@ import re
 import sys
 import threading
 import uuid
+from datetime import date
 from pathlib import Path
 
 ROOT_DIR = Path(__file__).resolve().parent.parent
@@ -78,6 +83,66 @@ def hammer(ports: tuple[int, int], board: str, polls: int) -> list[tuple[int, in
     for phone in phones:
         phone.close()
     return answers
+
+
+def crowded_hall(ports: tuple[int, int]) -> tuple[list[int], list[int], list[int], int]:
+    """A tournament whose board one phone polls at ten times its budget through
+    both servers (the same cookie on each), while the hall screen and the phone
+    that writes at table 1 poll beside it: the statuses of each, and the budget."""
+    from django.contrib.auth.models import User
+
+    from tournaments.models import TableRound, Tournament
+    from tournaments.services import entrants, plan, tables, tournaments
+    from tournaments.views.board import BOARD_COOKIE, BOARD_PER_PHONE
+
+    owner = User.objects.create_user("organiser", password="hall-password-4711")
+    made = tournaments.tournament_create(
+        owner=owner, name="Hall", played_on=date(2025, 11, 21), variant="koenigrufen", settings={}
+    )
+    for n in range(8):
+        entrants.entrant_add(tournament=made, user=owner, name=f"Player {n + 1}")
+    plan.plan_draw(tournament=Tournament.objects.get(pk=made.pk), user=owner)
+    plan.round_release(tournament=Tournament.objects.get(pk=made.pk), user=owner)
+    t = Tournament.objects.get(pk=made.pk)
+    table = TableRound.objects.filter(round__tournament=t).order_by("number").first()
+    assert table is not None
+    cookie = tables.new_phone_cookie()
+    assert tables.claim(table, cookie)
+    attackers = [Phone(port, language="en") for port in ports for _ in range(PHONES_PER_SERVER)]
+    for attacker in attackers:
+        attacker.cookies[BOARD_COOKIE] = "one-phone-polling-far-too-often"
+    hall, writer = Phone(ports[1], language="en"), Phone(ports[0], language="en")
+    writer.cookies[tables.PHONE_COOKIE] = cookie
+    polls = 10 * BOARD_PER_PHONE
+    start = threading.Barrier(len(attackers) + 2)
+    statuses: dict[str, list[int]] = {"attacker": [], "hall": [], "writer": []}
+    lock = threading.Lock()
+
+    def poll(phone: Phone, who: str, path: str, count: int) -> None:
+        start.wait()
+        for _ in range(count):
+            status = phone.get(path, **{"HX-Request": "true"}).status
+            with lock:
+                statuses[who].append(status)
+
+    share, rest = divmod(polls, len(attackers))
+    threads = [
+        threading.Thread(
+            target=poll, args=(a, "attacker", f"/b/{t.board_token}/?since={t.version}", share + (i < rest))
+        )
+        for i, a in enumerate(attackers)
+    ]
+    threads.append(
+        threading.Thread(target=poll, args=(hall, "hall", f"/h/{t.screen_token}/?since={t.version}", 30))
+    )
+    threads.append(threading.Thread(target=poll, args=(writer, "writer", f"/t/{table.link_token}/", 30)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for phone in [*attackers, hall, writer]:
+        phone.close()
+    return statuses["attacker"], statuses["hall"], statuses["writer"], BOARD_PER_PHONE
 
 
 def main() -> int:
@@ -171,6 +236,17 @@ def main() -> int:
                     len(let_through) == SHARED_BOARD_PER_MINUTE
                     and refused == EXTRA_POLLS
                     and {first, second} <= set(let_through),
+                )
+                attacker, hall, writer, budget = crowded_hall((first, second))
+                check(
+                    f"one phone polling a board {len(attacker)} times through both servers gets exactly "
+                    f"its {budget}: {attacker.count(204)} answered, {attacker.count(429)} refused",
+                    attacker.count(204) == budget and attacker.count(429) == len(attacker) - budget,
+                )
+                check(
+                    f"the hall screen and the phone that writes, polling beside it, get no 429: "
+                    f"hall {sorted(set(hall))}, writer {sorted(set(writer))}",
+                    429 not in hall and 429 not in writer and set(hall) == {204} and set(writer) == {200},
                 )
     print("result: ok" if not failures else f"result: FAILED ({len(failures)})")
     return 0 if not failures else 1

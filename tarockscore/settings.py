@@ -170,10 +170,11 @@ CACHE_BACKENDS: dict[str, dict[str, Any]] = {
         "KEY_FUNCTION": "plumbing.cache_keys.release_key",
     },
     "redis": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "plumbing.steady_cache.SteadyRedisCache",  # a Redis down is a cache with nothing kept
         "LOCATION": "",  # the URL given in CACHE (redis_location)
-        # A Redis that does not answer fails the request within seconds rather
-        # than hold a server thread; Redis itself bounds its memory (maxmemory).
+        # A Redis that does not answer gives up within seconds rather than hold a
+        # server thread, and the page is drawn without it (plumbing/steady_cache.py);
+        # Redis itself bounds its memory (maxmemory).
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 5},
         "KEY_FUNCTION": "plumbing.cache_keys.release_key",
     },

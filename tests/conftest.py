@@ -35,7 +35,7 @@ def redis_url() -> str:
     ``make test-redis`` runs it; the autouse ``cache.clear()`` empties that database
     number only). A test that needs Redis is skipped on the other caches."""
     default = settings.CACHES["default"]
-    if not default["BACKEND"].endswith(".RedisCache"):
+    if not default["BACKEND"].endswith("RedisCache"):
         pytest.skip("needs the suite run with CACHE=redis://127.0.0.1:6379/1 (make test-redis)")
     return str(default["LOCATION"])
 

@@ -110,6 +110,9 @@ class Tournament(models.Model):
     cup_final = models.BooleanField(default=False)
     cup_factor = models.PositiveSmallIntegerField(default=1)
     board_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # The hall screen's own link (``/h/<token>/``), shown to the organisers only:
+    # never counted with the public board's phones. Given and taken with the board.
+    screen_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
     version = models.PositiveIntegerField(default=1)  # bumped with every change the board shows
     # Bumped only when what the ranking counts may have changed (a table locked,
     # opened or corrected while counted; any organiser's change): a hand at a

@@ -1,5 +1,6 @@
 """Pages opened by a link without an account: a table's link (the scorer and
-those watching) and the tournament's board (the hall screen, players' phones)."""
+those watching) and the page its short code is typed on, the tournament's board
+(players' phones) and the hall screen's own link."""
 
 from django.urls import URLPattern, URLResolver, path
 
@@ -7,6 +8,7 @@ from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
 from tournaments.views import board, table
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("t/", table.table_code, name="tournament_table_code"),
     path("t/<str:token>/", table.table_page, name="tournament_table"),
     path("t/<str:token>/hands/new/", table.hand_new, name="tournament_table_hand_new"),
     path("t/<str:token>/hands/preview/", table.hand_preview, name="tournament_table_hand_preview"),
@@ -26,4 +28,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("t/<str:token>/signoff/", table.signoff, name="tournament_table_signoff"),
     path("b/<str:token>/", board.board, name="tournament_board"),
     path("b/<str:token>/players/<int:number>/", board.player_card, name="tournament_player_card"),
+    path("h/<str:token>/", board.screen, name="tournament_screen"),
 ]

@@ -223,10 +223,16 @@
     if (!isCopy) document.getElementById("offline-note")?.remove();
   }
 
+  let sendAgain = null; // the timer that sends again what the server answered "not now" (429, 5xx)
+
   async function sendOutbox(connectionBack) {
     if (!navigator.onLine) return;
     const outbox = await outboxReady();
     const outcome = await outbox.send(csrf());
+    if (outcome.waiting && outcome.retryAfter) {
+      clearTimeout(sendAgain);
+      sendAgain = setTimeout(() => sendOutbox(false), outcome.retryAfter * 1000);
+    }
     await afterSending(outcome, connectionBack);
   }
 

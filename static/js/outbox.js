@@ -7,7 +7,10 @@
  * deletion). The server stores a resent form once, so sending an entry again
  * after a lost answer is safe. Entries are sent one at a time in the order
  * they were saved; one the server refuses is kept with the reason, never
- * dropped, and the ones after it are still sent. */
+ * dropped, and the ones after it are still sent. An answer that says "not now"
+ * (429 too many requests, 503 busy, any other 5xx) refuses nothing: the entry
+ * waits, with those after it, and is sent again after the Retry-After the
+ * answer asked for. */
 "use strict";
 
 self.Outbox = (() => {
@@ -33,6 +36,26 @@ self.Outbox = (() => {
       }
     }
     return null;
+  }
+
+  // What an answer means for the entry sent: "sent" (the server stored it), "later"
+  // (not now: too many requests, busy, a fault of the server; sent again), "login"
+  // (logged out: sent after the next login) or "refused" (the server's own no:
+  // a field, a closed evening, a conflict; kept with its reason).
+  function verdictOf(status, stored, toLogin) {
+    if (status === 204 && stored) return "sent";
+    if (status === 429 || status >= 500) return "later";
+    if (toLogin) return "login";
+    return "refused";
+  }
+
+  // How long to wait before sending again: the answer's Retry-After in seconds
+  // (within 1 s and 5 min), else half a minute.
+  const RETRY_DEFAULT = 30;
+  function waitOf(retryAfter) {
+    const seconds = Number(retryAfter);
+    if (!retryAfter || !Number.isFinite(seconds)) return RETRY_DEFAULT;
+    return Math.min(300, Math.max(1, Math.round(seconds)));
   }
 
   let opened = null;
@@ -175,13 +198,18 @@ self.Outbox = (() => {
     } catch (offline) {
       return "offline";
     }
+    const toLogin = response.redirected && new URL(response.url).pathname.startsWith("/accounts/login/");
+    const verdict = verdictOf(response.status, Boolean(response.headers.get("X-Tarock-Stored")), toLogin);
     // Only the server's own word takes an entry off the phone.
-    if (response.status === 204 && response.headers.get("X-Tarock-Stored")) {
+    if (verdict === "sent") {
       await remove(entry.id);
       return "sent";
     }
-    if (response.status === 503) return "offline"; // busy: try again later, in the same order
-    if (response.redirected && new URL(response.url).pathname.startsWith("/accounts/login/")) {
+    if (verdict === "later") {
+      retryAfter = Math.max(retryAfter, waitOf(response.headers.get("Retry-After")));
+      return "offline"; // not now: sent again later, in the same order
+    }
+    if (verdict === "login") {
       await put({ ...entry, reason: { login: true } }); // logged out: sent after the next login
       return "offline";
     }
@@ -192,13 +220,17 @@ self.Outbox = (() => {
     return "refused";
   }
 
+  let retryAfter = 0; // the longest wait an answer of this round of sending asked for
+
   async function sendAll(csrf) {
-    const outcome = { sent: 0, refused: 0, waiting: 0 };
+    retryAfter = 0;
+    const outcome = { sent: 0, refused: 0, waiting: 0, retryAfter: 0 };
     for (const entry of await all()) {
       if (entry.state === "refused") continue;
       const result = outcome.waiting ? "offline" : await sendOne(entry, csrf);
       outcome[result === "offline" ? "waiting" : result] += 1;
     }
+    outcome.retryAfter = retryAfter; // 0: nothing asked to wait (offline: sent when the network is back)
     return outcome;
   }
 
@@ -208,5 +240,5 @@ self.Outbox = (() => {
     return sendAll(csrf);
   }
 
-  return { SYNC_TAG, kindOf, add, all, get, put, remove, send, reasonOf };
+  return { SYNC_TAG, kindOf, add, all, get, put, remove, send, reasonOf, verdictOf, waitOf };
 })();

@@ -3,8 +3,9 @@
  * Pages: from the network while there is one (and a copy kept), else the copy
  * kept, marked as a copy (data-copy on <html>), else the offline page.
  * Static files: from this version's cache, fetched once.
- * A hand form whose sending fails for want of a network goes to the outbox
- * (outbox.js) and the browser is sent to the sheet, where it waits.
+ * A hand form whose sending fails for want of a network, or that the server
+ * answers "not now" (429, 503 or another 5xx), goes to the outbox (outbox.js)
+ * and the browser is sent to the sheet, where it waits.
  * A new version (any served file changed) replaces both caches when it starts.
  * The engine on the phone (CONFIG.engine): the Pyodide runtime in a cache named
  * after its version and the engine bundle in one named after its hash, so a
@@ -119,16 +120,22 @@ async function warm(urls) {
 
 async function sendOrQueue(request) {
   const copy = request.clone();
+  let response;
   try {
-    return await fetch(request);
+    response = await fetch(request);
   } catch (offline) {
-    const body = await copy.text();
-    const action = new URLSearchParams(body).get("action");
-    if (action && action !== "save") return (await caches.match(CONFIG.offline)) || Response.error();
-    const entry = await Outbox.add(copy.url, body, "");
-    if (self.registration.sync) await self.registration.sync.register(Outbox.SYNC_TAG).catch(() => {});
-    return Response.redirect(entry.sheet + "#pending-" + entry.id, 303);
+    response = null;
   }
+  // Saved (a redirect), or the server's own answer: the page shows it.
+  if (response && (response.type === "opaqueredirect" || Outbox.verdictOf(response.status, false, false) !== "later")) {
+    return response;
+  }
+  const body = await copy.text();
+  const action = new URLSearchParams(body).get("action");
+  if (action && action !== "save") return response || (await caches.match(CONFIG.offline)) || Response.error();
+  const entry = await Outbox.add(copy.url, body, "");
+  if (self.registration.sync) await self.registration.sync.register(Outbox.SYNC_TAG).catch(() => {});
+  return Response.redirect(entry.sheet + "#pending-" + entry.id, 303);
 }
 
 async function sendOutbox() {

@@ -16,11 +16,12 @@ import pytest
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import User
 from django.core.servers.basehttp import ThreadedWSGIServer
+from django.test import Client
 from django.test.testcases import LiveServerThread, _StaticFilesHandler
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from accounts.auth import CLEANUP_BATCH, PER_ADDRESS, PER_USERNAME
+from accounts.auth import CLEANUP_BATCH, PER_ADDRESS, PER_USER_AT_ADDRESS
 from accounts.models import LoginAttempt, LoginLock
 from tests.web.test_concurrency import at_once
 
@@ -147,7 +148,7 @@ class TestLoginLimitUnderConcurrency:
     """Attempts sent at the same moment, on whichever database the suite runs on."""
 
     @pytest.mark.parametrize("burst", [12, 30])
-    def test_no_more_than_five_passwords_are_checked_for_a_user_name_however_many_arrive_at_once(
+    def test_no_more_than_five_passwords_are_checked_for_a_user_name_from_one_address_however_many_arrive_at_once(
         self, server, monkeypatch, burst
     ):
         User.objects.create_user("anna", password="the-right-password")
@@ -159,13 +160,13 @@ class TestLoginLimitUnderConcurrency:
 
         statuses = at_once(forms, lambda i, form: checks.answer(form.send("anna", passwords[i])))
 
-        assert checks.checked == PER_USERNAME
-        assert statuses.count(429) == burst - PER_USERNAME
+        assert checks.checked == PER_USER_AT_ADDRESS
+        assert statuses.count(429) == burst - PER_USER_AT_ADDRESS
         assert sorted(set(statuses)) in ([200, 429], [200, 302, 429])
         let_in = statuses[right] == 302
         assert statuses[right] in (302, 429)  # let in only if its password was one of the five checked
         remaining = LoginAttempt.objects.filter(username="anna").count()
-        assert remaining == (0 if let_in else PER_USERNAME)
+        assert remaining == (0 if let_in else PER_USER_AT_ADDRESS)
 
     def test_no_more_than_twenty_passwords_are_checked_from_one_address_at_once(self, server, monkeypatch):
         burst = 30
@@ -188,7 +189,7 @@ def _attempts(count: int, *, minutes_ago: float, username: str = "anna", ip: str
 
 class TestLoginLimit:
     def test_a_refused_attempt_checks_no_password_and_is_not_recorded(self, client, user, monkeypatch):
-        _attempts(PER_USERNAME, minutes_ago=1)
+        _attempts(PER_USER_AT_ADDRESS, minutes_ago=1)
         checks = CountedChecks(monkeypatch, burst=1)
         refused = client.post(
             reverse("login"),
@@ -198,10 +199,10 @@ class TestLoginLimit:
         assert refused.status_code == 429
         assert "Too many failed attempts" in refused.content.decode()
         assert checks.checked == 0
-        assert LoginAttempt.objects.count() == PER_USERNAME
+        assert LoginAttempt.objects.count() == PER_USER_AT_ADDRESS
 
     def test_attempts_count_for_a_quarter_of_an_hour(self, client, user):
-        _attempts(PER_USERNAME, minutes_ago=14)
+        _attempts(PER_USER_AT_ADDRESS, minutes_ago=14)
         url = reverse("login")
         assert client.post(url, {"username": "anna", "password": "a-long-test-password"}).status_code == 429
         LoginAttempt.objects.update(at=timezone.now() - timedelta(minutes=16))
@@ -226,6 +227,35 @@ class TestLoginLimit:
         assert refused.status_code == 429
         assert not LoginLock.objects.filter(key="user:anna").exists()  # a guessed name costs no row
         assert not LoginAttempt.objects.filter(username="anna").exists()
+
+    def test_five_wrong_passwords_from_one_address_do_not_lock_the_user_out_from_another(self, user):
+        # The organiser on a cup day: somebody on the hall's network guesses her
+        # password five times; she logs in from her own phone on its own network.
+        guesser = Client(REMOTE_ADDR="198.51.100.7")
+        url = reverse("login")
+        for _ in range(PER_USER_AT_ADDRESS):
+            assert guesser.post(url, {"username": "anna", "password": "wrong"}).status_code == 200
+        assert guesser.post(url, {"username": "anna", "password": "wrong"}).status_code == 429
+        organiser = Client(REMOTE_ADDR="203.0.113.20")
+        response = organiser.post(url, {"username": "anna", "password": "a-long-test-password"})
+        assert response.status_code == 302 and organiser.session.get("_auth_user_id") == str(user.pk)
+        # The guesser's address stays refused for the name (her login cleared only her own).
+        assert guesser.post(url, {"username": "anna", "password": "a-long-test-password"}).status_code == 429
+        assert LoginAttempt.objects.filter(ip="198.51.100.7").count() == PER_USER_AT_ADDRESS
+
+    def test_guessing_from_many_addresses_of_one_ipv6_network_counts_as_one_address(self, user):
+        url = reverse("login")
+        for host in range(1, PER_USER_AT_ADDRESS + 1):
+            guesser = Client(REMOTE_ADDR=f"2001:db8:5:7::{host:x}")
+            assert guesser.post(url, {"username": "anna", "password": "wrong"}).status_code == 200
+        same_network = Client(REMOTE_ADDR="2001:db8:5:7:ffff::1")
+        assert same_network.post(url, {"username": "anna", "password": "wrong"}).status_code == 429
+        other_network = Client(REMOTE_ADDR="2001:db8:5:8::1")
+        assert (
+            other_network.post(url, {"username": "anna", "password": "a-long-test-password"}).status_code
+            == 302
+        )
+        assert set(LoginAttempt.objects.values_list("ip", flat=True)) == {"2001:db8:5:7::"}
 
     def test_another_address_is_not_held_up_by_one_that_guessed_too_often(self, client, user):
         for i in range(PER_ADDRESS):

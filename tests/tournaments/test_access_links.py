@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 # (URL name, what its arguments are); "token" is the visitor's link, "hand" table 1's hand.
 URLS: dict[str, tuple[str, ...]] = {
+    "tournament_table_code": (),
     "tournament_table": ("token",),
     "tournament_table_hand_new": ("token",),
     "tournament_table_hand_preview": ("token",),
@@ -37,8 +38,19 @@ URLS: dict[str, tuple[str, ...]] = {
     "tournament_table_signoff": ("token",),
     "tournament_board": ("board",),
     "tournament_player_card": ("board", "number"),
+    "tournament_screen": ("screen",),
 }
-GET_ONLY = {"tournament_table", "tournament_table_hand", "tournament_board", "tournament_player_card"}
+GET_ONLY = {
+    "tournament_table",
+    "tournament_table_hand",
+    "tournament_board",
+    "tournament_player_card",
+    "tournament_screen",
+}
+# Pages of no link: whoever asks gets them, the code page says a code is missing.
+NO_LINK = {"tournament_table_code"}
+# The hall screen never reads who is logged in (it shows nobody's own data): not private.
+READS_NO_ACCOUNT = {"tournament_screen"}
 POST_ONLY = {
     "tournament_table_hand_preview",
     "tournament_table_hand_edit_preview",
@@ -50,6 +62,7 @@ POST_ONLY = {
 
 # What each visitor gets where the method is allowed: GET, POST.
 WATCHER = {
+    "tournament_table_code": (200, 400),
     "tournament_table": (200, None),
     "tournament_table_hand_new": (403, 403),
     "tournament_table_hand_preview": (None, 403),
@@ -63,6 +76,7 @@ WATCHER = {
     "tournament_table_signoff": (200, 400),
     "tournament_board": (200, None),
     "tournament_player_card": (200, None),
+    "tournament_screen": (200, None),
 }
 EXPECTED: dict[str, dict[str, tuple[int | None, int | None]]] = {
     "claimer": {
@@ -90,9 +104,9 @@ EXPECTED: dict[str, dict[str, tuple[int | None, int | None]]] = {
         "tournament_table_seats": (None, 302),
     },
     "signed": {**WATCHER},
-    "revoked": {name: (410, 410) for name in URLS},
-    "outsider": {name: (410, 410) for name in URLS},
-    "anonymous": {name: (410, 410) for name in URLS},
+    "revoked": {name: WATCHER[name] if name in NO_LINK else (410, 410) for name in URLS},
+    "outsider": {name: WATCHER[name] if name in NO_LINK else (410, 410) for name in URLS},
+    "anonymous": {name: WATCHER[name] if name in NO_LINK else (410, 410) for name in URLS},
 }
 CHANGES_ALLOWED = {("claimer", "tournament_table_hand_delete", "POST")}
 
@@ -104,6 +118,7 @@ class Visit:
     board: str
     hand: int
     number: int
+    screen: str
 
 
 def snapshot() -> dict[str, Any]:
@@ -118,7 +133,7 @@ def snapshot() -> dict[str, Any]:
         "seats": list(Seat.objects.order_by("id").values_list("id", "position", "name")),
         "results": list(RoundResult.objects.order_by("id").values_list("id", "points", "counted")),
         "changes": TournamentChange.objects.count(),
-        "tournaments": list(Tournament.objects.values_list("id", "version", "board_token")),
+        "tournaments": list(Tournament.objects.values_list("id", "version", "board_token", "screen_token")),
     }
 
 
@@ -131,6 +146,7 @@ def visit(role: str, owner: User, stranger: User) -> Visit:
     hand = scoring.hand_record(session=tables.open_table(first), raw=rufer("Anna", "Bernd", "Anna"))
     scoring.hand_record(session=tables.open_table(second), raw=rufer("Erika", "Franz", "Erika"))
     board = results.board_share(day.tournament)
+    screen = Tournament.objects.get(pk=day.tournament.pk).screen_token or ""
     token = first.link_token
     client = phone()
     if role == "claimer":
@@ -151,12 +167,16 @@ def visit(role: str, owner: User, stranger: User) -> Visit:
     elif role in ("outsider", "anonymous"):
         if role == "outsider":
             client.force_login(stranger)
-        token, board = "made-up-link-0123456789", "made-up-board-0123456789"
-    return Visit(client, token, board, hand.pk, day.entrants[0].number)
+        token, board, screen = (
+            "made-up-link-0123456789",
+            "made-up-board-0123456789",
+            "made-up-screen-0123456789",
+        )
+    return Visit(client, token, board, hand.pk, day.entrants[0].number, screen)
 
 
 def address(name: str, v: Visit) -> str:
-    values = {"token": v.token, "hand": v.hand, "board": v.board, "number": v.number}
+    values = {"token": v.token, "hand": v.hand, "board": v.board, "number": v.number, "screen": v.screen}
     return reverse(name, args=[values[arg] for arg in URLS[name]])
 
 
@@ -171,13 +191,15 @@ def test_every_link_address_for_every_visitor(role, name, method, user, other_us
     response = v.client.get(address(name, v)) if method == "GET" else v.client.post(address(name, v), {})
     get, post = EXPECTED[role][name]
     expected = (get if method == "GET" else post) if allowed else 405
-    if role in ("revoked", "outsider", "anonymous") and allowed:
+    if role in ("revoked", "outsider", "anonymous") and allowed and name not in NO_LINK:
         expected = 410
     assert response.status_code == expected, (role, name, method, response.content[:300])
     if (role, name, method) not in CHANGES_ALLOWED:
         assert snapshot() == before
     if role in ("player_account", "organiser", "outsider") and response.status_code == 200:
-        assert "private" in response["Cache-Control"]
+        assert "private" in response["Cache-Control"] or name in READS_NO_ACCOUNT
+    if allowed and response.status_code != 404:  # every answer of a link's page or poll, refusals too
+        assert "no-cache" in response["Cache-Control"], (role, name, method)
 
 
 def test_every_address_of_the_links_is_in_the_matrix():

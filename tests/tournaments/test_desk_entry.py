@@ -190,14 +190,19 @@ def test_the_desk_page_refuses_a_wrong_sum_with_the_difference_and_keeps_what_wa
 
 def test_the_board_link_is_shown_renewed_and_taken_away(logged_in, user):
     t = released(user)
-    old = t.board_token
+    old, screen = t.board_token, t.screen_token
+    assert screen and screen != old
     html = logged_in.get(reverse("tournament_detail", args=[t.pk])).content.decode()
-    assert reverse("tournament_board", args=[old]) in html and "?screen=1" in html
+    assert (
+        reverse("tournament_board", args=[old]) in html
+        and reverse("tournament_screen", args=[screen]) in html
+    )
     logged_in.post(reverse("tournament_board_link", args=[t.pk]))
     new = factory.fresh(t).board_token
     assert new and new != old
+    assert factory.fresh(t).screen_token == screen  # the hall screen goes on showing
     logged_in.post(reverse("tournament_board_link", args=[t.pk]), {"action": "unshare"})
-    assert factory.fresh(t).board_token is None
+    assert factory.fresh(t).board_token is None and factory.fresh(t).screen_token is None
 
 
 def test_with_minutes_per_round_the_control_page_says_when_the_round_ends(logged_in, user):

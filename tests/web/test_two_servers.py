@@ -43,7 +43,11 @@ def test_with_redis_the_servers_share_what_they_drew_and_a_links_limit_holds_exa
     result = two_servers(redis_url)
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
     checks = [line for line in result.stdout.splitlines() if line.startswith(("ok: ", "STALE: "))]
-    assert len(checks) == 8 and all(line.startswith("ok: ") for line in checks), result.stdout
+    assert len(checks) == 10 and all(line.startswith("ok: ") for line in checks), result.stdout
     assert "the other server's sheet shows it at once" in result.stdout
     assert "ok: what it drew is in the Redis both servers share" in result.stdout
     assert "lets exactly its 600 through: 600 answered" in result.stdout
+    # One phone polling a board at ten times its budget through both servers is
+    # refused alone: the hall screen and the phone that writes never get a 429.
+    assert "ok: one phone polling a board 600 times through both servers gets exactly its 60" in result.stdout
+    assert "ok: the hall screen and the phone that writes, polling beside it, get no 429" in result.stdout

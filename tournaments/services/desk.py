@@ -238,7 +238,7 @@ def table_reissue(*, tournament: Tournament, user: User, table_id: int, client_t
     row, table = _locked_at(tournament, table_id)
     if done_already(row, client_token):
         return table
-    table.link_token, table.short_code = new_link_token(), new_short_code(row)
+    table.link_token, table.short_code = new_link_token(), new_short_code()
     table.claim_digest, table.claimed_at = "", None
     table.save(update_fields=["link_token", "short_code", "claim_digest", "claimed_at"])
     _audit(row, table, TournamentChange.Action.REISSUE, user, client_token=client_token)

@@ -46,17 +46,41 @@ def new_link_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def new_short_code(tournament: Tournament) -> str:
-    """Six unambiguous characters, unique among the tournament's tables still open."""
+OPEN_TABLES = (
+    TableRound.Status.WAITING,
+    TableRound.Status.OPEN,
+    TableRound.Status.PLAYING,
+    TableRound.Status.COMPLETE,
+)
+
+
+def new_short_code() -> str:
+    """Six unambiguous characters, unique among the tables still open of every
+    tournament: typed on the short-code page (``table_by_code``), it names one table."""
     taken = set(
-        TableRound.objects.filter(round__tournament=tournament)
-        .exclude(status__in=(TableRound.Status.SIGNED, TableRound.Status.ENDED, TableRound.Status.DESK))
-        .values_list("short_code", flat=True)
+        TableRound.objects.filter(
+            status__in=OPEN_TABLES, round__tournament__deleted_at__isnull=True
+        ).values_list("short_code", flat=True)
     )
     while True:
         code = "".join(secrets.choice(SHORT_CODE_ALPHABET) for _ in range(SHORT_CODE_LENGTH))
         if code not in taken:
             return code
+
+
+def table_by_code(typed: str) -> TableRound | None:
+    """The open table whose slip carries the short code ``typed`` (spaces, dashes
+    and case as anyone types them), or None: no such code, a table already signed,
+    or (a code given before codes were unique across tournaments) several tables."""
+    code = "".join(typed.split()).replace("-", "").upper()[: SHORT_CODE_LENGTH + 1]
+    if len(code) != SHORT_CODE_LENGTH or not set(code) <= set(SHORT_CODE_ALPHABET):
+        return None
+    found = list(
+        TableRound.objects.filter(
+            short_code=code, status__in=OPEN_TABLES, round__tournament__deleted_at__isnull=True
+        ).only("link_token")[:2]
+    )
+    return found[0] if len(found) == 1 else None
 
 
 def target(tournament: Tournament, size: int) -> int:
@@ -136,7 +160,7 @@ def store_tables(
             hands_target=target(tournament, len(numbers)),
             first_dealer=dealers[index - 1],
             link_token=new_link_token(),
-            short_code=new_short_code(tournament),
+            short_code=new_short_code(),
             status=status,
         )
         TableSeat.objects.bulk_create(

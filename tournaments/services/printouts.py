@@ -37,6 +37,14 @@ def table_link(table: TableRound) -> str:
         return f"/t/{table.link_token}/"
 
 
+def code_page() -> str:
+    """The short-code page's path (``/t/``), where a slip's code is typed when its QR code cannot be read."""
+    try:
+        return reverse("tournament_table_code")
+    except NoReverseMatch:  # the table pages are not mounted in this build
+        return "/t/"
+
+
 def _pdf(template: str, context: dict[str, Any], stem: str) -> Export:
     html = render_to_string(template, {**context, "printed_at": timezone.localtime()})
     return Export(html_to_pdf(html), "application/pdf", f"{slugify(stem) or 'turnier'}.pdf")
@@ -195,6 +203,7 @@ class Slip:
     rows: list[tuple[int, str]]  # hand number, its dealer (at five: who sits out)
     link: str
     qr: str
+    code_page: str  # where the short code is typed, as printed: "tarock.example.org/t/"
 
 
 def _slip(table: TableRound, base: str) -> Slip:
@@ -214,6 +223,7 @@ def _slip(table: TableRound, base: str) -> Slip:
         rows,
         link,
         qr_svg(link, label=_("QR code of the table link")),
+        (base + code_page()).split("://", 1)[-1],
     )
 
 

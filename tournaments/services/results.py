@@ -464,15 +464,17 @@ def write_places(tournament: Tournament, final: bool) -> list[TournamentPlace]:
 
 
 def board_share(tournament: Tournament) -> str:
-    """Give the tournament a board link (a new one if it had one): read-only, no account."""
+    """Give the tournament a board link (a new one if it had one): read-only, no
+    account; and the hall screen its own link, kept when the board's is renewed."""
     tournament.board_token = secrets.token_urlsafe(24)
-    tournament.save(update_fields=["board_token"])
+    tournament.screen_token = tournament.screen_token or secrets.token_urlsafe(24)
+    tournament.save(update_fields=["board_token", "screen_token"])
     bump(tournament)
     return tournament.board_token
 
 
 def board_unshare(tournament: Tournament) -> None:
-    """Take the board link away: it answers 410 from now on."""
-    tournament.board_token = None
-    tournament.save(update_fields=["board_token"])
+    """Take the board link and the hall screen's away: they answer 410 from now on."""
+    tournament.board_token = tournament.screen_token = None
+    tournament.save(update_fields=["board_token", "screen_token"])
     bump(tournament)

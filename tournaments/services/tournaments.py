@@ -395,6 +395,7 @@ def tournament_create(
         cup_factor=cup_factor,
         seed=check_seed(seed) if seed else new_seed(),
         board_token=secrets.token_urlsafe(24),
+        screen_token=secrets.token_urlsafe(24),  # the hall screen's own link (views.board.screen)
     )
     _set_organisers(tournament, organisers)
     audit(tournament, TournamentChange.Action.CREATE, owner, after={"settings": tournament.settings})

@@ -11,11 +11,15 @@ sends the tables' progress and the kept ranking.
 
 from __future__ import annotations
 
+import secrets
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -26,15 +30,30 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
 from plumbing import caching
+from plumbing.budgets import Budget, fresh, over_budget
 from plumbing.qr import qr_svg
 from plumbing.requests import Request
 from scoring.presentation import number
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
 from tournaments.services import results
 
-# Requests one board link may make in a minute: a hall screen and three hundred
-# phones polling every 15 s (1,200), with room for opening pages and searching.
-BOARD_PER_MINUTE = 3000
+# Requests a minute through the board link (``plumbing.budgets``): a phone polls
+# every 15 s (4), and opens pages, searches and cards; a first visit carries no
+# cookie yet, and a hall's phones may share one address; three hundred phones
+# polling make 1,200 in all. The hall screen has a link of its own, counted apart.
+BOARD_PER_PHONE = 60
+BOARD_PER_ADDRESS = 300
+BOARD_PER_MINUTE = 6000  # every phone of the link together
+SCREEN_PER_MINUTE = 120  # the hall screen: a poll every few seconds, and its pages
+BOARD = Budget(
+    "board-link",
+    per_phone=BOARD_PER_PHONE,
+    per_address=BOARD_PER_ADDRESS,
+    per_link=BOARD_PER_MINUTE,
+    own=SCREEN_PER_MINUTE,
+)
+BOARD_COOKIE = "tarock_board"  # what a phone is counted by on the board (random, no meaning)
+BOARD_COOKIE_DAYS = 2
 HALL_ROWS, HALL_MOST = 12, 60
 MINUS = "\u2212"
 # What decided a tie (``core.ranking``'s notes), as the ranking shows it: "(bessere Runde)".
@@ -57,11 +76,33 @@ def board_of(token: str) -> Tournament | None:
     return Tournament.objects.filter(board_token=token, deleted_at__isnull=True).first()
 
 
-def _limited(token: str) -> HttpResponse | None:
-    if caching.within_rate(f"board-link:{token}", BOARD_PER_MINUTE):
-        return None
-    text = _("Too many requests for this link; try again in a minute.")
-    return HttpResponse(text, status=429, headers={"Retry-After": "60"})
+def board_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The tournament behind a board link, counted against the phone's budget and
+    the link's; a link taken away answers 410. The phone's cookie is given on its
+    first visit, and every answer says ``no-cache``."""
+
+    @fresh
+    @wraps(view)
+    def answer(request: Request, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        tournament = board_of(token)
+        if tournament is None:
+            return _gone(request)
+        if (limited := over_budget(request, BOARD, token, cookie=BOARD_COOKIE)) is not None:
+            return limited
+        response = view(request, tournament, token, *args, **kwargs)
+        if not request.COOKIES.get(BOARD_COOKIE):
+            response.set_cookie(
+                BOARD_COOKIE,
+                secrets.token_urlsafe(18),
+                max_age=BOARD_COOKIE_DAYS * 24 * 3600,
+                path="/b/",
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
+        return response
+
+    return answer
 
 
 def _gone(request: Request) -> HttpResponse:
@@ -71,19 +112,16 @@ def _gone(request: Request) -> HttpResponse:
 
 
 @require_GET
-def board(request: Request, token: str) -> HttpResponse:
-    """The board, or the hall screen (``?screen=1``); a poll (``since``) with
-    nothing changed is answered 204 before anything else is read."""
-    tournament = board_of(token)
-    if tournament is None:
-        return _gone(request)
-    if (limited := _limited(token)) is not None:
-        return limited
+@board_view
+def board(request: Request, tournament: Tournament, token: str) -> HttpResponse:
+    """The board, or the hall screen's layout (``?screen=1``, counted as one more
+    phone); a poll (``since``) with nothing changed is answered 204 before anything
+    else is read."""
     if request.htmx and request.GET.get("since") == str(tournament.version):
         return HttpResponse(status=204)
     context = _board_context(tournament, token)
     if request.GET.get("screen") == "1":
-        return _hall(request, context)
+        return _hall(request, context, reverse("tournament_board", args=[token]) + "?screen=1&")
     query = request.GET.get("q", "").strip()[:40]
     context["query"] = query
     context["found"] = find_seats(tournament, query) if query else []
@@ -108,11 +146,38 @@ def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
     }
 
 
-def _hall(request: Request, context: dict[str, Any]) -> HttpResponse:
-    """The hall screen: pages of twelve rows, and a QR code to the board."""
+@fresh
+@require_GET
+def screen(request: Request, token: str) -> HttpResponse:
+    """The hall screen through its own link (the organisers open it from the
+    control page): its requests count against its own budget only, never the
+    public board's phones', and it is let through when the cache cannot count."""
+    tournament = screen_of(token)
+    if tournament is None or tournament.board_token is None:
+        return _gone(request)
+    if (
+        limited := over_budget(request, BOARD, tournament.board_token, cookie=BOARD_COOKIE, privileged=True)
+    ) is not None:
+        return limited
+    if request.htmx and request.GET.get("since") == str(tournament.version):
+        return HttpResponse(status=204)
+    context = _board_context(tournament, tournament.board_token)
+    return _hall(request, context, reverse("tournament_screen", args=[token]) + "?")
+
+
+def screen_of(token: str) -> Tournament | None:
+    if not token or len(token) > 64:
+        return None
+    return Tournament.objects.filter(screen_token=token, deleted_at__isnull=True).first()
+
+
+def _hall(request: Request, context: dict[str, Any], poll: str) -> HttpResponse:
+    """The hall screen: pages of twelve rows, and a QR code to the board;
+    ``poll`` is the address it polls (with its query begun)."""
     link = request.build_absolute_uri(reverse("tournament_board", args=[context["token"]]))
     context["pages"] = hall_pages(context["standings"])
     context["qr"] = qr_svg(link, label=_("QR code of the board"))
+    context["poll"] = poll
     template = "tournaments/board/hall.html#hall" if request.htmx else "tournaments/board/hall.html"
     return render(request, template, context)
 
@@ -249,21 +314,16 @@ class CardRound:
     opponents: tuple[str, ...]
     hands_played: int
     result: str
-    money: Any
-    kontra_cash: Any
     table_rank: int | None
     bye: bool
 
 
 @require_GET
-def player_card(request: Request, token: str, number: int) -> HttpResponse:
+@board_view
+def player_card(request: Request, tournament: Tournament, token: str, number: int) -> HttpResponse:
     """One entrant: per round his table, seat, opponents, hands played, round
-    result, money, Kontra cash and table rank; his total and place (§6)."""
-    tournament = board_of(token)
-    if tournament is None:
-        return _gone(request)
-    if (limited := _limited(token)) is not None:
-        return limited
+    result and table rank; his total and place (§6). What he paid or won is his
+    table's business: the organiser's printed card shows it, the public card not."""
     entrant = Entrant.objects.filter(tournament=tournament, number=number).first()
     if entrant is None:
         return render(request, "tournaments/board/gone.html#missing", status=404)
@@ -305,8 +365,6 @@ def card_rounds(entrant: Entrant) -> list[CardRound]:
                 opponents=tuple(others[seat.table_id]),
                 hands_played=result.hands_played if result else 0,
                 result=figure(Fraction(str(result.points))) if result and counted else "…",
-                money=result.money if counted and result else None,
-                kontra_cash=result.kontra_cash if counted and result else None,
                 table_rank=result.table_rank if result else None,
                 bye=False,
             )
@@ -314,5 +372,5 @@ def card_rounds(entrant: Entrant) -> list[CardRound]:
     seated = {seat.round_id for seat in seats}
     for round_id, result in found.items():
         if round_id not in seated and result.bye:
-            rounds.append(CardRound(result.round.number, None, None, (), 0, "0", None, None, None, True))
+            rounds.append(CardRound(result.round.number, None, None, (), 0, "0", None, True))
     return sorted(rounds, key=lambda r: r.round)

@@ -184,11 +184,17 @@ def tournament_detail(request: Request, tid: int) -> HttpResponse:
 
 
 def _board_link(request: Request, t: Tournament) -> dict[str, str] | None:
-    """The board's link for the players' phones and the hall screen, with its QR code."""
+    """The board's link for the players' phones, with its QR code, and the hall
+    screen's own link (never counted with the phones: opened on the hall's screen only)."""
     if not t.board_token:
         return None
     url = request.build_absolute_uri(reverse("tournament_board", args=[t.board_token]))
-    return {"url": url, "qr": qr_svg(url, label=_qr_label()), "screen": f"{url}?screen=1"}
+    screen = (
+        request.build_absolute_uri(reverse("tournament_screen", args=[t.screen_token]))
+        if t.screen_token
+        else ""
+    )
+    return {"url": url, "qr": qr_svg(url, label=_qr_label()), "screen": screen}
 
 
 @login_required

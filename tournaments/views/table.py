@@ -24,7 +24,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from plumbing import caching
+from plumbing.budgets import Budget, fresh, over_budget
 from plumbing.requests import Request, posted_token
 from scoring import hand_pages
 from scoring.hand_links import HandLinks
@@ -34,7 +34,7 @@ from scoring.presentation import money
 from scoring.services import Right
 from scoring.sheet_html import sheet_context
 from tournaments.models import TableRound, Tournament
-from tournaments.services import results, tables
+from tournaments.services import plan, results, tables
 
 # The hand pages behind a table link, by what they are (``scoring.hand_links``).
 TABLE_LINKS = {
@@ -48,18 +48,39 @@ TABLE_LINKS = {
     "restore": "tournament_table_hand_restore",
 }
 
-# Requests one table link may make in a minute: the scorer's phone recording
-# (form, previews as it is filled in, save) and a few phones watching every 5 s.
-TABLE_PER_MINUTE = 240
+# Requests a minute through a table link (``plumbing.budgets``). A watching phone
+# polls every 5 s (12); the phone that writes opens the form, previews as it is
+# filled in, saves, and sends what waited offline all at once. Four players and a
+# few guests make about a hundred; the phone that writes is counted apart.
+TABLE_PER_PHONE = 120
+TABLE_PER_ADDRESS = 240  # requests without the phone's cookie, by their address
+TABLE_PER_MINUTE = 1200  # every phone but the writer's together
+TABLE_PER_WRITER = 240
+TABLE = Budget(
+    "table-link",
+    per_phone=TABLE_PER_PHONE,
+    per_address=TABLE_PER_ADDRESS,
+    per_link=TABLE_PER_MINUTE,
+    own=TABLE_PER_WRITER,
+)
+# The short-code page: codes typed, by address (a cookie is not asked: it costs
+# nothing to drop), and by everyone together; six characters of 31 are not guessed.
+CODE_PER_ADDRESS = 10
+CODE_PER_MINUTE = 600
+CODE = Budget(
+    "table-code", per_phone=CODE_PER_ADDRESS, per_address=CODE_PER_ADDRESS, per_link=CODE_PER_MINUTE, own=0
+)
 ZERO = Decimal("0.00")
 PHONE_COOKIE_DAYS = 2
 
 
 def table_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """The table behind the link, rate-limited per token; a link that no longer
-    works (reissued, or never made) answers 410. The phone's cookie is given on
-    its first visit."""
+    """The table behind the link, counted against the phone's budget and the
+    link's; the phone that writes is counted apart and never held up by the
+    others. A link that no longer works (reissued, or never made) answers 410.
+    The phone's cookie is given on its first visit; every answer says ``no-cache``."""
 
+    @fresh
     @wraps(view)
     def answer(request: Request, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
@@ -68,10 +89,11 @@ def table_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
             if from_outbox(request):
                 return refused(_(GONE), status=410)
             return render(request, "tournaments/table/gone.html", status=410)
-        if not caching.within_rate(f"table-link:{token}", TABLE_PER_MINUTE):
-            text = _("Too many requests for this link; try again in a minute.")
-            return HttpResponse(text, status=429, headers={"Retry-After": "60"})
         cookie = request.COOKIES.get(tables.PHONE_COOKIE, "")
+        writes = tables.claim_of(table, cookie).mine
+        limited = over_budget(request, TABLE, token, cookie=tables.PHONE_COOKIE, privileged=writes)
+        if limited is not None:
+            return limited
         given = "" if cookie else tables.new_phone_cookie()
         request.table_phone = cookie or given  # type: ignore[attr-defined]
         response = view(request, table, *args, **kwargs)
@@ -167,6 +189,26 @@ def _hand(table: TableRound, hand_id: int) -> Hand:
         raise Gone(_("This hand is no longer on this table's sheet."))
     hand.session = session
     return hand
+
+
+# --------------------------------------------------------------------------
+# The short code, typed when the slip's QR code cannot be read
+
+
+@fresh
+@require_http_methods(["GET", "POST"])
+def table_code(request: Request) -> HttpResponse:
+    """A field for the slip's short code; the table link it names, or why not (400)."""
+    if request.method != "POST":
+        return render(request, "tournaments/table/code.html", {"code": "", "error": ""})
+    if (limited := over_budget(request, CODE, "typed", cookie="")) is not None:
+        return limited
+    code = request.POST.get("code", "")[:40]
+    table = plan.table_by_code(code)
+    if table is not None:
+        return redirect("tournament_table", token=table.link_token)
+    error = _("Code: no open table has this code. Six letters and digits, as printed beside the QR code.")
+    return render(request, "tournaments/table/code.html", {"code": code, "error": error}, status=400)
 
 
 # --------------------------------------------------------------------------
