@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -30,7 +32,7 @@ from plumbing.qr import qr_svg
 from plumbing.requests import Request
 from scoring.presentation import number
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
-from tournaments.services import results
+from tournaments.services import desk, results
 
 # Requests one board link may make in a minute: a hall screen and three hundred
 # phones polling every 15 s (1,200), with room for opening pages and searching.
@@ -105,14 +107,25 @@ def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
         "progress": SimpleLazyObject(lambda: progress(tournament)),
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
+        "poll_seconds": BOARD_POLL_SECONDS,
     }
 
 
+# How often the hall screen and a player's board ask whether anything changed:
+# a sign-off, desk entry, end or correction shows on the hall within 3 s and on
+# a phone within 15 s. Unchanged, each poll reads one row and answers 204.
+HALL_POLL_SECONDS, BOARD_POLL_SECONDS = 2, 12
+
+
 def _hall(request: Request, context: dict[str, Any]) -> HttpResponse:
-    """The hall screen: pages of twelve rows, and a QR code to the board."""
+    """The hall screen: pages of twelve rows, the round clock, and a QR code to the board."""
     link = request.build_absolute_uri(reverse("tournament_board", args=[context["token"]]))
     context["pages"] = hall_pages(context["standings"])
     context["qr"] = qr_svg(link, label=_("QR code of the board"))
+    ends = context["progress"].ends
+    context["clock"] = desk.Clock(ends) if ends is not None and not context["standings"].final else None
+    context["now_ms"] = int(timezone.now().timestamp() * 1000)
+    context["poll_seconds"] = HALL_POLL_SECONDS
     template = "tournaments/board/hall.html#hall" if request.htmx else "tournaments/board/hall.html"
     return render(request, template, context)
 
@@ -181,6 +194,7 @@ class Progress:
     done: int
     total: int
     running: tuple[tuple[int, int, int], ...]  # (table, played, target) of tables not yet done
+    ends: datetime | None = None  # when the running round's time is up (§3.6)
 
 
 def progress(tournament: Tournament) -> Progress:
@@ -196,7 +210,7 @@ def progress(tournament: Tournament) -> Progress:
     tables = list(TableRound.objects.filter(round=current).order_by("number"))
     done = [t for t in tables if t.is_locked]
     running = tuple((t.number, t.played, t.hands_target) for t in tables if not t.is_locked)
-    return Progress(current.number, len(done), len(tables), running)
+    return Progress(current.number, len(done), len(tables), running, desk.round_ends(tournament, current))
 
 
 @dataclass(frozen=True)
