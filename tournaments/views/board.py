@@ -35,7 +35,7 @@ from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSea
 from tournaments.services import desk, results
 
 # Requests one board link may make in a minute: a hall screen and three hundred
-# phones polling every 15 s (1,200), with room for opening pages and searching.
+# phones polling every 12 s (1,500), with room for opening pages and searching.
 BOARD_PER_MINUTE = 3000
 HALL_ROWS, HALL_MOST = 12, 60
 MINUS = "\u2212"

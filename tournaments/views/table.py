@@ -49,7 +49,7 @@ TABLE_LINKS = {
 }
 
 # Requests one table link may make in a minute: the scorer's phone recording
-# (form, previews as it is filled in, save) and a few phones watching every 5 s.
+# (form, previews as it is filled in, save) and a few phones polling every 3 s.
 TABLE_PER_MINUTE = 240
 ZERO = Decimal("0.00")
 PHONE_COOKIE_DAYS = 2
