@@ -252,6 +252,9 @@ class TableRound(models.Model):
     # Hands played toward the target (redeals and deleted hands not counted), written
     # with the table's results (``results.table_changed``): what every page shows.
     played = models.PositiveSmallIntegerField(default=0)
+    # Minutes the organiser gave this table beyond the round's clock (§3.6,
+    # ``desk.table_give_minutes``): shown on its phone and the control page.
+    extra_minutes = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "number"]
@@ -365,6 +368,7 @@ class TournamentChange(models.Model):
         REOPEN = "reopen", _("reopened")
         SETTINGS = "settings", _("settings changed")
         RAFFLE = "raffle", _("prizes drawn")
+        TIME = "time", _("extra minutes given")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)

@@ -15,6 +15,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/<id:tid>/draw/", organiser.tournament_draw, name="tournament_draw"),
     path("tournaments/<id:tid>/release/", organiser.tournament_release, name="tournament_release"),
     path("tournaments/<id:tid>/status/", organiser.tournament_status, name="tournament_status"),
+    path("tournaments/<id:tid>/clock/", organiser.tournament_clock, name="tournament_clock"),
     path("tournaments/<id:tid>/board/", organiser.tournament_board_link, name="tournament_board_link"),
     path("tournaments/<id:tid>/rounds/<id:number>/", organiser.tournament_round, name="tournament_round"),
     path("tournaments/<id:tid>/tables/<id:pk>/", organiser.organiser_table, name="organiser_table"),

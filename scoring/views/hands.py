@@ -169,12 +169,12 @@ def edit_hand(request: Request, hand: Hand, place: Place) -> HttpResponse:
 def _stored(request: HttpRequest, hand: Hand, then: str) -> HttpResponse:
     """The answer to a change the server has stored: on to the sheet, or for a
     phone sending its outbox, a plain "stored" naming the hand, so that nothing
-    but this answer (never a redirect elsewhere) takes a waiting hand off the phone."""
-    if from_outbox(request):
-        response = HttpResponse(status=204)
-        response[STORED_HEADER] = str(hand.pk)
-        return response
-    return redirect(then)
+    but this answer (never a redirect elsewhere) takes a waiting hand off the phone.
+    Either names the hand stored (``STORED_HEADER``): what a caller behind a link
+    reads to know that the request stored a change (a table is claimed by it)."""
+    response = HttpResponse(status=204) if from_outbox(request) else redirect(then)
+    response[STORED_HEADER] = str(hand.pk)
+    return response
 
 
 def _deleted_meanwhile() -> HttpResponse:
@@ -422,4 +422,4 @@ def restore_hand(request: Request, hand: Hand, place: Place) -> HttpResponse:
         messages.error(request, text % {"why": refusal.words(_, number)})
         return redirect(place.links.url("sheet"))
     messages.success(request, _("The hand is back on the sheet."))
-    return redirect(on_sheet(hand, place.links))
+    return _stored(request, hand, on_sheet(hand, place.links))

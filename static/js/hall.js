@@ -1,7 +1,9 @@
 // The hall screen (TOURNAMENTS.md §4.3): pages of twelve rotate every 10 s; a row
-// whose numbers changed since the last poll is marked by a bar for 30 s; the
-// clock in the title bar ticks. The server sends the hall again (htmx) only when
-// the tournament changed.
+// whose numbers changed since the last poll is marked by a bar for 30 s, and the
+// screen turns to the page of the first such row at once (a table just signed is
+// seen in seconds, not after the rotation comes round to it); the clock in the
+// title bar ticks. The server sends the hall again (htmx) only when the
+// tournament changed.
 (function () {
   "use strict";
   var ROTATE = 10000, MARKED = 30000;
@@ -10,17 +12,20 @@
 
   function rows() { return document.querySelectorAll("#hall .hall-row"); }
 
+  // Marks the rows whose numbers changed; the page of the first of them, or 0.
   function mark() {
-    var now = {};
+    var now = {}, first = 0;
     rows().forEach(function (row) {
       var number = row.dataset.number;
       now[number] = row.dataset.key;
       if (seen && seen[number] !== row.dataset.key) {
         row.classList.add("changed");
         setTimeout(function () { row.classList.remove("changed"); }, MARKED);
+        if (!first) first = Number(row.closest(".hall-page").dataset.page);
       }
     });
     seen = now;
+    return first;
   }
 
   function show(page) {
@@ -43,5 +48,10 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () { mark(); show(1); rotate(); tick(); setInterval(tick, 15000); });
-  document.addEventListener("htmx:afterSwap", function () { mark(); show(shown); tick(); });
+  document.addEventListener("htmx:afterSwap", function () {
+    var changed = mark();
+    show(changed || shown);
+    if (changed) rotate(); // the changed page stays its full 10 s
+    tick();
+  });
 })();

@@ -637,7 +637,8 @@
     });
     document.body.addEventListener("htmx:sendError", (event) => dealerChosen({ type: event.type, target: event.detail.elt }));
     document.addEventListener("change", dealerChosen);
-    document.body.addEventListener("htmx:afterSwap", (event) => event.target.id === "board" && showPending());
+    // A table's page is drawn again by its poll (#table-live): what waits on this phone is shown again in it.
+    document.body.addEventListener("htmx:afterSwap", (event) => ["board", "table-live"].includes(event.target.id) && showPending());
     addEventListener("offline", showOffline);
     addEventListener("online", () => {
       hideOffline();

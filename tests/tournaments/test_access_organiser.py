@@ -49,6 +49,7 @@ MATRIX: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
     "tournament_draw": (RUN, lambda w: [w["t"].pk]),
     "tournament_release": (RUN, lambda w: [w["t"].pk]),
     "tournament_status": (RUN, lambda w: [w["t"].pk]),
+    "tournament_clock": (RUN, lambda w: [w["t"].pk]),
     "tournament_board_link": (RUN, lambda w: [w["t"].pk]),
     "tournament_round": (RUN, lambda w: [w["t"].pk, 1]),
     "organiser_table": (RUN, lambda w: [w["t"].pk, w["table"].pk]),

@@ -45,7 +45,7 @@ def test_the_board_ranks_counted_tables_and_links_each_players_card(user):
     first = ranking.index("Anna")
     assert first < ranking.index("Christa")  # Anna +3 before Christa −3
     assert reverse("tournament_player_card", args=[token, 1]) in html
-    assert 'hx-trigger="every 15s"' in html
+    assert 'hx-trigger="every 12s"' in html
 
 
 def test_a_running_round_shows_dots_and_the_tables_progress(user):

@@ -94,7 +94,7 @@ def test_the_first_phone_that_records_claims_and_every_hand_keeps_its_device(use
     assert TableRound.objects.get(pk=table.pk).claim_digest == tables.digest(cookie)
     page = watcher.get(url("tournament_table", table)).content.decode()
     assert "This table is being written on another phone, since" in page
-    assert 'id="new-hand"' not in page and 'hx-trigger="every 5s"' in page
+    assert 'id="new-hand"' not in page and 'hx-trigger="every 3s"' in page
     refused = watcher.post(url("tournament_table_hand_new", table), rufer_form("Bernd", "Bernd", "Anna"))
     assert refused.status_code == 403
     assert Hand.objects.count() == 1

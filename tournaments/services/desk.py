@@ -275,10 +275,40 @@ def hands_played(table: TableRound) -> int:
 
 
 @dataclass(frozen=True)
+class Clock:
+    """A running round's clock (§3.6): when its time is up, with the minutes the
+    organiser gave one table (``extra``); at zero the table finishes the game in
+    play, nothing ends by itself."""
+
+    ends: datetime
+    extra: int = 0
+
+    @property
+    def over(self) -> bool:
+        return timezone.now() >= self.ends
+
+    @property
+    def ends_ms(self) -> int:
+        """The end as a page's script counts to it: milliseconds since 1970."""
+        return int(self.ends.timestamp() * 1000)
+
+
+def table_clock(table: TableRound) -> Clock | None:
+    """The clock at one table: its round's end and its own extra minutes; none
+    without ``round_minutes``, outside the running round, or once the table is done.
+    Read from the table's row and its round's (as ``tables.table_by_token`` reads them)."""
+    ends = None if table.is_locked else round_ends(table.round.tournament, table.round)
+    if ends is None:
+        return None
+    return Clock(ends + timedelta(minutes=table.extra_minutes), table.extra_minutes)
+
+
+@dataclass(frozen=True)
 class TableState:
     table: TableRound
     names: tuple[str, ...]
     played: int
+    clock: Clock | None = None  # the table's round clock, with its extra minutes
 
 
 @dataclass(frozen=True)
@@ -291,11 +321,67 @@ class Control:
 
 
 def round_ends(tournament: Tournament, round_: Round | None) -> datetime | None:
-    """When a released round's time is up (``round_minutes``): shown, nothing ends by itself (§3.6)."""
+    """When a released round's time is up (``round_minutes``): shown, nothing ends by itself (§3.6).
+    The clock starts when the round is released (``Round.released_at``)."""
     minutes = tournament.settings.get("round_minutes")
     if not minutes or round_ is None or round_.released_at is None or round_.status != Round.Status.RELEASED:
         return None
     return round_.released_at + timedelta(minutes=minutes)
+
+
+EXTRA_MINUTES_MOST = 60
+
+
+@transaction.atomic
+def table_give_minutes(
+    *, tournament: Tournament, user: User, table: object, minutes: object, client_token: str = ""
+) -> None:
+    """Give one table of the running round extra minutes (§3.6): its clock ends that
+    much later on its phone and on the control page. The minutes are set, not
+    added, so a form sent twice gives them once; kept in the audit, before and after."""
+    _refuse_final(tournament)
+    running = tournament.rounds.filter(status=Round.Status.RELEASED).order_by("-number").first()
+    if running is None or round_ends(tournament, running) is None:
+        raise invalid(
+            "minutes",
+            gettext_noop("extra minutes need a running round clock: minutes per round and a released round"),
+        )
+    count = running.tables.count()
+    number = _whole(table)
+    found = running.tables.filter(number=number).values_list("pk", flat=True).first() if number else None
+    if found is None:
+        raise invalid(
+            "table", gettext_noop("table: one of round {round}, 1 to {n}"), round=running.number, n=count
+        )
+    given = _whole(minutes)
+    if given is None or given > EXTRA_MINUTES_MOST:
+        raise invalid(
+            "minutes", gettext_noop("extra minutes: a whole number from 0 to {most}"), most=EXTRA_MINUTES_MOST
+        )
+    row, locked_table = _locked_at(tournament, found)
+    if done_already(row, client_token):
+        return
+    if locked_table.is_locked:
+        raise invalid("table", gettext_noop("table {table} is done already"), table=locked_table.number)
+    before = locked_table.extra_minutes
+    locked_table.extra_minutes = given
+    locked_table.save(update_fields=["extra_minutes"])
+    _audit(
+        row,
+        locked_table,
+        TournamentChange.Action.TIME,
+        user,
+        before={"extra_minutes": before},
+        after={"extra_minutes": given},
+        client_token=client_token,
+    )
+    results.bump(row, counted=False)  # the control page shows it; the ranking does not move
+
+
+def _whole(raw: object) -> int | None:
+    """A whole number of at most three digits as typed ("10", " 5 "), else None."""
+    text = str(raw).strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
 
 
 def control(tournament: Tournament, number: int | None = None) -> Control:
@@ -315,6 +401,6 @@ def control(tournament: Tournament, number: int | None = None) -> Control:
         .order_by("table__number", "position")
     ):
         names.setdefault(seat.table_id, []).append(seat.entrant.name)
-    states = tuple(TableState(t, tuple(names.get(t.pk, ())), t.played) for t in tables)
+    states = tuple(TableState(t, tuple(names.get(t.pk, ())), t.played, table_clock(t)) for t in tables)
     done = sum(1 for s in states if s.table.is_locked)
     return Control(tournament, current, states, upcoming, done)

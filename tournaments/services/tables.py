@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from scoring import services as scoring
@@ -31,6 +31,7 @@ from tournaments.services import results
 PHONE_COOKIE = "tarock_phone"
 HANDOVER_MINUTES = 2
 KOENIGRUFEN_FIXED = {"kontra_in_score": False, "doubled_radl": False}  # cups write the Schrift (§1.1)
+Saved = TypeVar("Saved")
 
 
 class TableRefused(Exception):
@@ -174,9 +175,47 @@ def claim_of(table: TableRound, cookie: str) -> Claim:
     return Claim(bool(cookie) and table.claim_digest == digest(cookie), False, table.claimed_at)
 
 
+def table_save(
+    table: TableRound,
+    *,
+    cookie: str,
+    save: Callable[[], Saved],
+    stored: Callable[[Saved], bool],
+) -> Saved:
+    """A change of the table's hands (``save``: a new hand, a correction, a
+    deletion, a restore) from the phone with ``cookie``. The first change stored
+    at a free table claims it for that phone, in the same transaction (after the
+    save has taken the session's row, the order every write at a table takes): a
+    save that stores nothing (``stored`` false: refused, a preview, a count of
+    cards) claims nothing, and of phones saving at a free table at once the first
+    claims it while the others store nothing and are told who writes
+    (``TableRefused``). Opening the table, its forms or a preview never claims."""
+    state = claim_of(table, cookie)
+    if not state.free:
+        if not state.mine:
+            raise TableRefused(watching(table))
+        return save()
+    if not cookie:
+        raise TableRefused(_("This phone does not accept cookies, so it cannot write at a table."))
+    with transaction.atomic():
+        answer = save()
+        if stored(answer) and not claim(table, cookie):
+            raise TableRefused(watching(table))  # another phone claimed it first: this save is undone
+    return answer
+
+
+def watching(table: TableRound) -> str:
+    """Who writes at a claimed table, for the phones that watch it:
+    "wird auf einem anderen Handy geschrieben, seit 14:12"."""
+    since = table.claimed_at
+    time = formats.time_format(timezone.localtime(since), "TIME_FORMAT") if since else ""
+    return _("This table is being written on another phone, since %(time)s.") % {"time": time}
+
+
 def claim(table: TableRound, cookie: str) -> bool:
     """The phone with ``cookie`` writes at the table: it claims a free table;
-    whether it holds the claim now."""
+    whether it holds the claim now. Called by ``table_save`` once a change is
+    stored, never for a page, a form or a preview."""
     if not cookie:
         return False
     mine = digest(cookie)
@@ -297,6 +336,21 @@ def _draw_seats_follow(table: TableRound, order: Sequence[str]) -> None:
 
 def signoff_mode(table: TableRound) -> str:
     return str(results.setting(table.round.tournament, "signoff"))
+
+
+def signed_where(table: TableRound) -> str:
+    """Where and by whom the table is signed, by the tournament's ``signoff``
+    (§3.3), for the phones that do not write."""
+    mode = signoff_mode(table)
+    if mode == "organiser":
+        return _(
+            "After the last hand the scorer signs on the writing phone, and the organiser confirms the table at the desk."
+        )
+    if mode == "scorer":
+        return _("The scorer signs the table on the writing phone after the last hand.")
+    return _(
+        "The scorer signs the table on the writing phone after the last hand, with another player of the table who checked it."
+    )
 
 
 def sign_off(

@@ -15,6 +15,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from fractions import Fraction
 from functools import wraps
 from typing import Any
@@ -23,6 +24,7 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -35,12 +37,12 @@ from plumbing.qr import qr_svg
 from plumbing.requests import Request
 from scoring.presentation import number
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
-from tournaments.services import results
+from tournaments.services import desk, results
 
 # Requests a minute through the board link (``plumbing.budgets``): a phone polls
-# every 15 s (4), and opens pages, searches and cards; a first visit carries no
+# every 12 s (5), and opens pages, searches and cards; a first visit carries no
 # cookie yet, and a hall's phones may share one address; three hundred phones
-# polling make 1,200 in all. The hall screen has a link of its own, counted apart.
+# polling make 1,500 in all. The hall screen has a link of its own, counted apart.
 BOARD_PER_PHONE = 60
 BOARD_PER_ADDRESS = 300
 BOARD_PER_MINUTE = 6000  # every phone of the link together
@@ -54,6 +56,10 @@ BOARD = Budget(
 )
 BOARD_COOKIE = "tarock_board"  # what a phone is counted by on the board (random, no meaning)
 BOARD_COOKIE_DAYS = 2
+# How often the hall screen and a player's board ask whether anything changed:
+# a sign-off, desk entry, end or correction shows on the hall within 3 s and on
+# a phone within 15 s. Unchanged, each poll reads one row and answers 204.
+HALL_POLL_SECONDS, BOARD_POLL_SECONDS = 2, 12
 HALL_ROWS, HALL_MOST = 12, 60
 MINUS = "\u2212"
 # What decided a tie (``core.ranking``'s notes), as the ranking shows it: "(bessere Runde)".
@@ -143,6 +149,7 @@ def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
         "progress": SimpleLazyObject(lambda: progress(tournament)),
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
+        "poll_seconds": BOARD_POLL_SECONDS,
     }
 
 
@@ -172,12 +179,16 @@ def screen_of(token: str) -> Tournament | None:
 
 
 def _hall(request: Request, context: dict[str, Any], poll: str) -> HttpResponse:
-    """The hall screen: pages of twelve rows, and a QR code to the board;
-    ``poll`` is the address it polls (with its query begun)."""
+    """The hall screen: pages of twelve rows, the round clock, and a QR code to the
+    board; ``poll`` is the address it polls (with its query begun)."""
     link = request.build_absolute_uri(reverse("tournament_board", args=[context["token"]]))
     context["pages"] = hall_pages(context["standings"])
     context["qr"] = qr_svg(link, label=_("QR code of the board"))
     context["poll"] = poll
+    ends = context["progress"].ends
+    context["clock"] = desk.Clock(ends) if ends is not None and not context["standings"].final else None
+    context["now_ms"] = int(timezone.now().timestamp() * 1000)
+    context["poll_seconds"] = HALL_POLL_SECONDS
     template = "tournaments/board/hall.html#hall" if request.htmx else "tournaments/board/hall.html"
     return render(request, template, context)
 
@@ -246,6 +257,7 @@ class Progress:
     done: int
     total: int
     running: tuple[tuple[int, int, int], ...]  # (table, played, target) of tables not yet done
+    ends: datetime | None = None  # when the running round's time is up (§3.6)
 
 
 def progress(tournament: Tournament) -> Progress:
@@ -261,7 +273,7 @@ def progress(tournament: Tournament) -> Progress:
     tables = list(TableRound.objects.filter(round=current).order_by("number"))
     done = [t for t in tables if t.is_locked]
     running = tuple((t.number, t.played, t.hands_target) for t in tables if not t.is_locked)
-    return Progress(current.number, len(done), len(tables), running)
+    return Progress(current.number, len(done), len(tables), running, desk.round_ends(tournament, current))
 
 
 @dataclass(frozen=True)

@@ -228,6 +228,24 @@ def tournament_release(request: Request, tid: int) -> HttpResponse:
     return redirect("tournament_detail", tid=t.pk)
 
 
+@login_required
+@require_POST
+def tournament_clock(request: Request, tid: int) -> HttpResponse:
+    """Extra minutes for one table of the running round, from the control page (§3.6)."""
+    t = own_tournament(request, tid)
+    try:
+        desk.table_give_minutes(
+            tournament=t,
+            user=request.user,
+            table=request.POST.get("table", ""),
+            minutes=request.POST.get("minutes", ""),
+            client_token=posted_token(request),
+        )
+    except InvalidInput as error:
+        refused(request, error)
+    return redirect(reverse("tournament_detail", args=[t.pk]) + "#clock")
+
+
 STATUS_ACTIONS = {
     "provisional": tournaments.tournament_provisional,
     "final": tournaments.tournament_final,

@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.cache import never_cache
@@ -34,7 +34,7 @@ from scoring.presentation import money
 from scoring.services import Right
 from scoring.sheet_html import sheet_context
 from tournaments.models import TableRound, Tournament
-from tournaments.services import plan, results, tables
+from tournaments.services import desk, plan, results, tables
 
 # The hand pages behind a table link, by what they are (``scoring.hand_links``).
 TABLE_LINKS = {
@@ -49,7 +49,7 @@ TABLE_LINKS = {
 }
 
 # Requests a minute through a table link (``plumbing.budgets``). A watching phone
-# polls every 5 s (12); the phone that writes opens the form, previews as it is
+# polls every 3 s (20); the phone that writes opens the form, previews as it is
 # filled in, saves, and sends what waited offline all at once. Four players and a
 # few guests make about a hundred; the phone that writes is counted apart.
 TABLE_PER_PHONE = 120
@@ -134,20 +134,39 @@ def place_of(request: HttpRequest, table: TableRound, *, right: Right) -> Place:
 
 
 def writer(request: HttpRequest, table: TableRound) -> Place | HttpResponse:
-    """The place to record at, for the phone that holds the table (or takes a
-    free table by recording); for any other, why not (403, nothing changed)."""
+    """The place to record at, for the phone that holds the table or any phone
+    while it is free (its forms and previews claim nothing: see ``saving``); for
+    any other, why not (403, nothing changed)."""
     if not tables.is_released(table):
         return _refusal(request, table, _(NOT_RELEASED) % {"round": table.round.number})
     if table.is_locked or table.round.tournament.status == Tournament.Status.FINAL:
         return _refusal(request, table, _("This table is signed: its sheet is read-only."))
     if table.opened_by_organiser:
         return _refusal(request, table, _(OPENED_BY_ORGANISER))
-    cookie = phone_of(request)
-    if request.method == "POST" and not tables.claim(table, cookie):
-        return _refusal(request, table, _watching(table))
-    if request.method != "POST" and not (tables.claim_of(table, cookie).mine or not table.claim_digest):
-        return _refusal(request, table, _watching(table))
+    state = tables.claim_of(table, phone_of(request))
+    if not (state.mine or state.free):
+        return _refusal(request, table, tables.watching(table))
     return place_of(request, table, right=Right.RECORD)
+
+
+def saving(request: HttpRequest, table: TableRound, page: Callable[[Place], HttpResponse]) -> HttpResponse:
+    """A hand page that may store a change (new, correct, delete, restore): the
+    first change it stores at a free table claims the table for this phone
+    (``tables.table_save``); showing its form, a count of cards or a refusal claims nothing."""
+    place = writer(request, table)
+    if isinstance(place, HttpResponse):
+        return place
+    if request.method != "POST":
+        return page(place)
+    try:
+        return tables.table_save(
+            table,
+            cookie=phone_of(request),
+            save=lambda: page(place),
+            stored=lambda answer: answer.has_header(hand_pages.STORED_HEADER),
+        )
+    except tables.TableRefused as refusal:
+        return _refusal(request, table, refusal.reason)
 
 
 OPENED_BY_ORGANISER = gettext_noop(
@@ -161,13 +180,7 @@ def tournament_final(table: TableRound) -> bool:
 
 def _not_here(table: TableRound) -> str:
     """Why this phone only watches: the organiser corrects the table, or another phone writes."""
-    return _(OPENED_BY_ORGANISER) if table.opened_by_organiser else _watching(table)
-
-
-def _watching(table: TableRound) -> str:
-    since = table.claimed_at
-    time = formats.time_format(timezone.localtime(since), "TIME_FORMAT") if since else ""
-    return _("This table is being written on another phone, since %(time)s.") % {"time": time}
+    return _(OPENED_BY_ORGANISER) if table.opened_by_organiser else tables.watching(table)
 
 
 def _refusal(request: HttpRequest, table: TableRound, reason: str) -> HttpResponse:
@@ -219,26 +232,50 @@ def table_code(request: Request) -> HttpResponse:
 @require_GET
 @table_view
 def table_page(request: Request, table: TableRound) -> HttpResponse:
-    """The table: header, players in seat order and the first dealer, the sheet;
-    for the writing phone its buttons, for the others a watch view that polls."""
+    """The table: header, players in seat order and the first dealer, the round
+    clock, the sheet; for the writing phone its buttons, for the others who
+    writes and where the table is signed. Every phone's page polls, claimed or
+    not, so a hand saved elsewhere shows within seconds."""
     if not tables.is_released(table):
         context = {"table": table, "reason": _(NOT_RELEASED) % {"round": table.round.number}}
         return render(request, "tournaments/table/waiting.html", context)
     session = tables.open_table(table)
-    state = tables.claim_of(table, phone_of(request))
-    version = f"{session.version}.{table.status}.{table.claim_digest[:8]}"
+    clock = desk.table_clock(table)
+    version = live_version(table, session, clock)
     if request.htmx and request.GET.get("since") == version:
         return HttpResponse(status=204)  # nothing changed
+    state = tables.claim_of(table, phone_of(request))
     can_write = (state.mine or state.free) and table.link_writes and not tournament_final(table)
-    context = _table_context(request, table, session, state, can_write=can_write) | {"version": version}
+    context = _table_context(request, table, session, state, can_write=can_write)
+    context |= {"version": version, **clock_context(clock)}
     template = "tournaments/table/table.html#live" if request.htmx else "tournaments/table/table.html"
     return render(request, template, context)
+
+
+# How often a table's pages ask whether anything changed: a hand saved on the
+# writing phone shows on every other phone within 5 s.
+POLL_SECONDS = 3
+
+
+def live_version(table: TableRound, session: Session | None, clock: desk.Clock | None) -> str:
+    """What a table page's poll compares, read from the rows the link resolves
+    (the table, its round, tournament and session): its hands, state, claim and clock."""
+    hands = session.version if session is not None else 0
+    ends = int(clock.ends.timestamp()) if clock is not None else ""
+    claim = table.claim_digest[:8]
+    return f"{hands}.{table.status}.{claim}.{int(table.opened_by_organiser)}.{table.round.tournament.status}.{ends}"
+
+
+def clock_context(clock: desk.Clock | None) -> dict[str, Any]:
+    """The round clock as a page draws it: the end time in the server's clock
+    (the page counts down with ``static/js/clock.js``)."""
+    return {"clock": clock, "now_ms": int(timezone.now().timestamp() * 1000), "poll_seconds": POLL_SECONDS}
 
 
 def _table_context(
     request: Request, table: TableRound, session: Session, state: tables.Claim, *, can_write: bool
 ) -> dict[str, Any]:
-    """What the table page shows: the header, the players, the sums so far and the sheet."""
+    """What the table page shows: the header, the players, who writes, the sums so far and the sheet."""
     place = place_of(request, table, right=Right.RECORD if can_write else Right.READ)
     sums = results.table_sums(table)
     return {
@@ -252,6 +289,8 @@ def _table_context(
         "claim": state,
         "can_write": can_write,
         "watching": "" if can_write or table.is_locked else _not_here(table),
+        "signed_where": "" if state.mine or not table.link_writes else tables.signed_where(table),
+        "polls": not tournament_final(table),
         "played": table.played,
         "next": table.played + 1 if table.played < table.hands_target else None,
         "players": tables.players(table),
@@ -286,8 +325,7 @@ def _kontra_line(table: TableRound, sums: results.TableSums) -> str:
 @require_http_methods(["GET", "POST"])
 @table_view
 def hand_new(request: Request, table: TableRound) -> HttpResponse:
-    place = writer(request, table)
-    return place if isinstance(place, HttpResponse) else hand_pages.new_hand(request, place)
+    return saving(request, table, lambda place: hand_pages.new_hand(request, place))
 
 
 @require_POST
@@ -316,33 +354,22 @@ def hand_detail(request: Request, table: TableRound, hand_id: int) -> HttpRespon
 @require_http_methods(["GET", "POST"])
 @table_view
 def hand_edit(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
-    place = writer(request, table)
-    return (
-        place
-        if isinstance(place, HttpResponse)
-        else hand_pages.edit_hand(request, _hand(table, hand_id), place)
-    )
+    return saving(request, table, lambda place: hand_pages.edit_hand(request, _hand(table, hand_id), place))
 
 
 @tells_the_outbox
 @require_POST
 @table_view
 def hand_delete(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
-    place = writer(request, table)
-    return (
-        place
-        if isinstance(place, HttpResponse)
-        else hand_pages.delete_hand(request, _hand(table, hand_id), place)
-    )
+    return saving(request, table, lambda place: hand_pages.delete_hand(request, _hand(table, hand_id), place))
 
 
 @require_POST
 @table_view
 def hand_restore(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
-    place = writer(request, table)
-    if isinstance(place, HttpResponse):
-        return place
-    return hand_pages.restore_hand(request, _hand(table, hand_id), place)
+    return saving(
+        request, table, lambda place: hand_pages.restore_hand(request, _hand(table, hand_id), place)
+    )
 
 
 # --------------------------------------------------------------------------
@@ -411,11 +438,18 @@ def signoff(request: Request, table: TableRound) -> HttpResponse:
             error, field = refusal.reason, refusal.field
         else:
             return redirect("tournament_table_signoff", token=table.link_token)
-    table = tables.table_by_token(table.link_token)
-    return _signoff_page(request, table, error=error, field=field)
+        table = tables.table_by_token(table.link_token)
+    version = live_version(table, table.session, None)
+    if request.htmx and request.GET.get("since") == version:
+        return HttpResponse(status=204)  # nothing changed
+    return _signoff_page(request, table, error=error, field=field, version=version)
 
 
-def _signoff_page(request: HttpRequest, table: TableRound, *, error: str, field: str) -> HttpResponse:
+def _signoff_page(
+    request: Request, table: TableRound, *, error: str, field: str, version: str
+) -> HttpResponse:
+    """The sign-off page; where this phone cannot sign, it says who writes and
+    where the table is signed, and follows the table by itself (polled)."""
     sums = results.table_sums(table)
     organiser = tables.is_organiser(table.round.tournament, request.user)
     state = tables.claim_of(table, phone_of(request))
@@ -447,5 +481,12 @@ def _signoff_page(request: HttpRequest, table: TableRound, *, error: str, field:
         "sheet_url": reverse("tournament_table", args=[table.link_token]),
         "session_id": table.session_id,
         "posted": request.POST if request.method == "POST" else {},
+        "mine": state.mine,
+        "watching": tables.watching(table) if table.claim_digest else "",
+        "signed_where": tables.signed_where(table),
+        "polls": not (may_sign and ready) and not tournament_final(table),
+        "version": version,
+        "poll_seconds": POLL_SECONDS,
     }
-    return render(request, "tournaments/table/signoff.html", context, status=400 if error else 200)
+    template = "tournaments/table/signoff.html#live" if request.htmx else "tournaments/table/signoff.html"
+    return render(request, template, context, status=400 if error else 200)
