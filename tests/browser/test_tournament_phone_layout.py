@@ -103,8 +103,8 @@ def play(table: TableRound, count: int) -> None:
     for k in range(session.hands.count(), count):
         dealer = names[(table.first_dealer - 1 + k) % len(names)]
         active = [name for name in names if name != dealer or len(names) == 4]
-        raw = {"dealer": dealer, "declarer": active[k % 4], "game": "rufer", "partner": active[(k + 1) % 4]}
-        raw |= {"points": 41 + k, **({"kontra": 1} if k == 1 else {})}
+        raw: dict[str, Any] = {"dealer": dealer, "declarer": active[k % 4], "game": "rufer"}
+        raw |= {"partner": active[(k + 1) % 4], "points": 41 + k, **({"kontra": 1} if k == 1 else {})}
         services.hand_record(session=session, raw=raw, user=None, client_token=f"hand-{table.pk}-{k}")
 
 
@@ -223,7 +223,7 @@ def table_of_the_phone(day: Day) -> TableRound:
 
 
 def url_names() -> set[str]:
-    return {p.name for p in [*urls.urlpatterns, *public_urls.urlpatterns] if getattr(p, "name", None)}
+    return {str(p.name) for p in [*urls.urlpatterns, *public_urls.urlpatterns] if getattr(p, "name", None)}
 
 
 @pytest.fixture
@@ -292,9 +292,9 @@ def not_pages(day: Day, page: Any, base: str) -> None:
     t = day.tournament
     first = TableRound.objects.filter(round__tournament=t).order_by("round__number", "number")[0]
     hand = first.session.hands.first() if first.session_id else None
-    tid = {"tid": t.pk}
-    token = {"token": first.link_token}
-    kwargs = {
+    tid: dict[str, Any] = {"tid": t.pk}
+    token: dict[str, Any] = {"token": first.link_token}
+    kwargs: dict[str, dict[str, Any]] = {
         "tournament_print": {**tid, "kind": "slips"},
         "tournament_card": {**tid, "number": 1},
         "cup_pdf": {"cid": day.cup.pk},
