@@ -16,6 +16,7 @@ from scoring.services.hands import proposed_dealer_after
 from scoring.sheet.model import (
     HEAD_LEAST,
     HEAD_ROOM,
+    HEAD_ROOM_LABELLED,
     SHOWN_HANDS,
     ChartSeries,
     DeletedRow,
@@ -33,6 +34,7 @@ from scoring.sheet.model import (
 __all__ = [
     "HEAD_LEAST",
     "HEAD_ROOM",
+    "HEAD_ROOM_LABELLED",
     "SHOWN_HANDS",
     "ChartSeries",
     "DeletedRow",

@@ -196,7 +196,7 @@ class Sheet:
     @cached_property
     def heads(self) -> list[tuple[str, str]]:
         """Each player's full name and column head, in seat order."""
-        heads = column_heads(self.players)
+        heads = column_heads(self.players, labelled=len(self.head_rows) > 1)
         return [(name, heads[name]) for name in self.players]
 
     @property
@@ -451,18 +451,24 @@ def _plus(totals: tuple[Points, ...], deltas: tuple[Points, ...]) -> tuple[Point
 
 
 # How many letters a column head may have, by the number of players: what fits
-# a 390 px wide phone with every number whole.
-HEAD_ROOM = {3: 12, 4: 9, 5: 7, 6: 6}
+# a 390 px wide phone with every number whole, wide letters too (DejaVu Sans,
+# "Annemarie", "Gruber Anna": tests/browser/test_phone_heads.py).
+HEAD_ROOM = {3: 10, 4: 7, 5: 7, 6: 6}
+# Beside the sheet's wide first column, which names its two rows of sums (the
+# Schrift and the money, or a series and the balance), the heads are set smaller.
+HEAD_ROOM_LABELLED = {3: 10, 4: 7, 5: 6, 6: 5}
 HEAD_LEAST = 3  # fewer letters than this tell a table too little
 
 
-def column_heads(players: Sequence[str]) -> dict[str, str]:
+def column_heads(players: Sequence[str], *, labelled: bool = False) -> dict[str, str]:
     """Short column heads, unique per table: a name that fits its column stays
     whole; a longer one shows as many of its first letters as fit, never fewer
     than ``HEAD_LEAST`` (``Bernhardt``, ``Bernadette`` with six players:
     ``Bernha``, ``Bernad``). Names alike beyond what fits (``Wolfgang11``,
-    ``Wolfgang12``) end their heads in the seat number instead (``Wolfg1``)."""
-    room = max(HEAD_LEAST, HEAD_ROOM.get(len(players), min(HEAD_ROOM.values())))
+    ``Wolfgang12``) end their heads in the seat number instead (``Wolfg1``).
+    ``labelled``: the columns share the phone with the sheet's column of labels."""
+    rooms = HEAD_ROOM_LABELLED if labelled else HEAD_ROOM
+    room = max(HEAD_LEAST, rooms.get(len(players), min(rooms.values())))
     heads = {name: name if len(name) <= room else name[:room].rstrip() for name in players}
     taken = list(heads.values())
     for seat, name in enumerate(players, 1):

@@ -14,6 +14,7 @@ from club.models import GroupPlayer
 from club.services import groups
 from scoring import services
 from scoring.models import Session
+from scoring.sheet import HEAD_ROOM, HEAD_ROOM_LABELLED, column_heads
 from tests.browser.support import assert_accessible, expect, horizontal_overflow, login, screenshot
 from tests.club.regular_table import evening
 
@@ -98,6 +99,55 @@ def test_nine_letter_names_keep_three_letters_and_none_is_cut(phone, live_server
     phone.wait_for_function(
         "() => parseFloat(getComputedStyle(document.querySelector('.sheet-wrap'), '::before').opacity) < 0.1"
     )
+    assert horizontal_overflow(phone) == 0
+
+
+# Names far longer than any head, two alike over their first letters.
+LONG = [
+    "Bernhardt Gruber",
+    "Annemarie Huber",
+    "Gruber Anna",
+    "Gruber Andreas",
+    "Maximilian Bauer",
+    "Wolfgang Moser",
+]
+
+
+@pytest.mark.parametrize(
+    ("variant", "count", "labelled"),
+    [
+        ("french", 3, False),
+        ("french", 4, False),
+        ("french", 5, False),
+        ("french", 6, False),
+        ("illustrated", 3, True),
+    ],
+)
+def test_as_many_letters_as_the_heads_room_says_fit_their_column(
+    phone, live_server, player, variant, count, labelled
+):
+    """HEAD_ROOM and HEAD_ROOM_LABELLED against the drawn sheet: at three to six
+    players, beside the plain column of hand numbers and beside the wide one that
+    names a series and its balance, the heads keep as many letters as the helper
+    gives them and none is cut (wide letters: DejaVu Sans)."""
+    players = LONG[:count]
+    session = services.session_create(owner=player, name="Lang", variant=variant, players=players, options={})
+    if variant == "french":
+        for n in range(2):
+            raw = french_hand(players, n) if count == 5 else {**french_hand(players, n), "partner": ""}
+            services.hand_record(session=session, raw={k: v for k, v in raw.items() if v}, user=player)
+    login(phone, live_server.url, player)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/")
+    sheet = phone.locator("table.sheet")
+    assert ("balances" in (sheet.get_attribute("class") or "")) is labelled
+    heads = sheet.locator("thead tr.names th[data-player]").evaluate_all(HEADS)
+    room = (HEAD_ROOM_LABELLED if labelled else HEAD_ROOM)[count]
+    assert [head["text"] for head in heads] == [
+        column_heads(players, labelled=labelled)[name] for name in players
+    ]
+    assert max(len(head["text"]) for head in heads) == room  # the room is used …
+    for head in heads:
+        assert not head["cut"] and head["right"] <= 390, head  # … and it fits
     assert horizontal_overflow(phone) == 0
 
 

@@ -1,11 +1,15 @@
-"""What the organiser prints (TOURNAMENTS.md §6, §4.5): table slips two to an A4
-page with the table link's QR code and the blank grid, the seating plan, the
-ranking and prize lists, a player card; and the prize list page."""
+"""What the organiser prints (TOURNAMENTS.md §6, §4.5): table slips, an A4 for
+each table, with the table link's QR code and a blank grid to write in by hand,
+the seating plan, the ranking and prize lists, a player card; and the prize list
+page."""
 
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from decimal import Decimal
+from itertools import pairwise
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -31,11 +35,11 @@ def text_of(data: bytes) -> tuple[int, str]:
     return len(reader.pages), "\n".join(page.extract_text() for page in reader.pages)
 
 
-def test_the_slips_print_two_tables_to_a_page_with_seats_dealer_code_and_grid(user):
+def test_the_slips_print_each_table_on_a_page_with_seats_dealer_code_and_grid(user):
     t = factory.draw(factory.tournament(user))
     factory.release(t)
     pages, text = text_of(printouts.table_slips(factory.fresh(t), base="https://cup.example").data)
-    assert pages == 2  # three tables, two to an A4 page
+    assert pages == 3  # three tables, an A4 each
     table = factory.tables(t, 1)[0]
     assert table.short_code in text and "Auslosung 482915" in text
     assert "1. Erika (5)" in text and "Erster Geber: Erika" in text
@@ -54,6 +58,85 @@ def test_a_five_tables_slip_says_who_deals_and_sits_out_in_each_hand(user):
     ]
     _, text = text_of(printouts.table_slips(t, table_id=five.pk).data)
     assert "Geber (setzt aus)" in text
+
+
+MM = 72 / 25.4  # PDF points in a millimetre
+
+
+@dataclass(frozen=True)
+class Run:
+    """A text drawn on the page, where it starts (PDF points from the bottom left)."""
+
+    text: str
+    x: float
+    y: float
+
+
+def runs_of(data: bytes, page: int = 0) -> list[Run]:
+    found: list[Run] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        if text.strip():
+            x = float(tm[4]) * float(cm[0]) + float(cm[4])
+            y = float(tm[5]) * float(cm[3]) + float(cm[5])
+            found.append(Run(text.strip(), x, y))
+
+    PdfReader(io.BytesIO(data)).pages[page].extract_text(visitor_text=visit)
+    return found
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_a_slips_rows_are_high_enough_to_write_in_and_every_column_says_whose_it_is(user, size):
+    """Each hand's row is at least 7 mm high, measured on the drawn page between the
+    hand numbers; each player's name heads two columns, labelled "Punkte" and
+    "Kontra", so every Kontra column says whose it is; the whole grid of a table
+    of four (16 hands) and of five (20) is on its one A4."""
+    t = factory.draw(factory.tournament(user, names=[f"Spielerin Nummer {n}" for n in range(1, 10)]))
+    table = next(table for table in factory.tables(t, 1) if table.size == size)
+    data = printouts.table_slips(t, table_id=table.pk).data
+    pages, _ = text_of(data)
+    assert pages == 1
+    runs = runs_of(data)
+    column = min(run.x for run in runs if run.text == "1")  # the hand numbers' column, leftmost
+    assert table.hands_target == (16 if size == 4 else 20)
+    hands = range(1, table.hands_target + 1)
+    rows = [next(run for run in runs if run.text == str(n) and abs(run.x - column) < 1) for n in hands]
+    heights = [(above.y - below.y) / MM for above, below in pairwise(rows)]
+    assert min(heights) >= 7, heights
+    # The heads: the hand, its dealer, then each player's name over his points and his Kontra.
+    labels = [run for run in runs if run.y > rows[0].y]
+    dealers = min(run.x for run in runs if abs(run.y - rows[0].y) < 1 and run.x > column + 1)
+    dealer = "Geber (setzt aus)" if size == 5 else "Geber"
+    assert any(run.text == "Spiel" and abs(run.x - column) < 1 for run in labels)
+    assert any(run.text == dealer and abs(run.x - dealers) < 1 for run in labels)
+    points = sorted((run for run in labels if run.text == "Punkte"), key=lambda run: run.x)
+    kontra = sorted((run for run in labels if run.text == "Kontra"), key=lambda run: run.x)
+    seats = list(table.seats.select_related("entrant").order_by("position"))
+    names = [
+        next(
+            run
+            for run in labels
+            if run.text.startswith(f"{seat.position}. ") and 0 < run.y - points[0].y < 10 * MM
+        )
+        for seat in seats
+    ]
+    assert len(points) == len(kontra) == len(names) == size
+    edges = [name.x for name in names] + [PdfReader(io.BytesIO(data)).pages[0].mediabox.width]
+    for n, name in enumerate(names):
+        assert f"{seats[n].entrant.name}".startswith(name.text.split(". ", 1)[1].split()[0])
+        assert abs(points[n].x - name.x) < 1  # his points under his name …
+        assert name.x < kontra[n].x < edges[n + 1]  # … and his Kontra too, before the next player's
+        assert name.y > kontra[n].y
+
+
+def test_a_grid_longer_than_a_page_goes_on_over_the_next_with_its_head(user):
+    t = factory.draw(factory.tournament(user, settings={"hands_at_four": 40}))
+    table = factory.tables(t, 1)[0]
+    data = printouts.table_slips(t, table_id=table.pk).data
+    pages, _ = text_of(data)
+    assert pages == 2
+    second = [run.text for run in runs_of(data, 1)]
+    assert "Punkte" in second and "Kontra" in second and "40" in second and "Summe" in second
 
 
 def test_the_seating_plan_lists_everyone_a_to_z_with_a_table_per_round(user):

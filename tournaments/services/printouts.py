@@ -230,7 +230,8 @@ def _slip(table: TableRound, base: str) -> Slip:
 def table_slips(
     tournament: Tournament, *, base: str = "", table_id: int | None = None, **_kwargs: Any
 ) -> Export:
-    """The slips of the released or next round's tables (one table with ``table_id``), two A5 on each A4."""
+    """The slips of the released or next round's tables (one table with ``table_id``), each on an A4
+    of its own: rows high enough to write in by hand, each player's points and Kontra under his name."""
     tables = TableRound.objects.filter(round__tournament=tournament).select_related("round")
     if table_id is not None:
         tables = tables.filter(pk=table_id)
@@ -240,11 +241,7 @@ def table_slips(
         tables = tables.filter(round=current)
     seated = Prefetch("seats", queryset=TableSeat.objects.select_related("entrant").order_by("position"))
     slips = [_slip(t, base) for t in tables.order_by("round__number", "number").prefetch_related(seated)]
-    context = {
-        "tournament": tournament,
-        "slips": slips,
-        "pairs": [slips[i : i + 2] for i in range(0, len(slips), 2)],
-    }
+    context = {"tournament": tournament, "slips": slips}
     return _pdf("tournaments/print/slips.html", context, f"{tournament.name}-tischzettel")
 
 

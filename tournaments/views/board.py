@@ -145,7 +145,7 @@ def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
         "token": token,
         "standings": table,
         "tie_notes": {key: _(text) for key, text in TIE_NOTES.items()},
-        "round_heads": [_("R%(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
+        "round_heads": [_("Round %(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
         "progress": SimpleLazyObject(lambda: progress(tournament)),
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
