@@ -23,12 +23,14 @@ from django.utils.translation import gettext_noop
 from scoring import services as scoring
 from scoring.engine.types import invalid
 from scoring.models import Session
+from tournaments.core.tournament_file import MAX_SUM
 from tournaments.models import Round, TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
 from tournaments.services.plan import RELEASED, new_link_token, new_short_code
 from tournaments.services.tournaments import audit, changed, done_already, locked, reason_text
 
-MOST_POINTS = Decimal(100000)
+# A paper sheet's sum, as a tournament file's (``tournament_file.MAX_SUM``): −100 000 to 100 000.
+MOST_POINTS = Decimal(MAX_SUM)
 
 
 def _locked_at(tournament: Tournament, table_id: int) -> tuple[Tournament, TableRound]:
@@ -81,7 +83,7 @@ def _points(number: int, raw: object, halves: bool) -> Decimal:
         value = Decimal(str(raw).strip().replace(",", ".").replace("−", "-"))
     except InvalidOperation:
         value = Decimal("NaN")
-    allowed = value.is_finite() and abs(value) < MOST_POINTS and (value * (2 if halves else 1)) % 1 == 0
+    allowed = value.is_finite() and abs(value) <= MOST_POINTS and (value * (2 if halves else 1)) % 1 == 0
     if not allowed:
         field = f"sum_{number}"
         if halves:
