@@ -31,6 +31,7 @@ from scoring.games import registry
 from scoring.presentation import number, render_line
 from scoring.schema_forms import SchemaForm
 from scoring.services import form_defaults, rules_form_initial
+from tournaments.core.names import name_key
 from tournaments.core.tournament_file import InvalidTournament, too_large
 from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
@@ -290,10 +291,9 @@ def tournament_entrants(request: Request, tid: int) -> HttpResponse:
 def _roster_offered(t: Tournament) -> list[str]:
     if t.group is None:
         return []
-    taken = set(t.entrants.values_list("name", flat=True))
-    return [
-        p.name for p in t.group.roster.filter(hidden_at__isnull=True).order_by("name") if p.name not in taken
-    ]
+    taken = {name_key(name) for name in t.entrants.values_list("name", flat=True)}
+    roster = t.group.roster.filter(hidden_at__isnull=True).order_by("name")
+    return [p.name for p in roster if name_key(p.name) not in taken]  # a look-alike counts as taken
 
 
 def _entrant_action(request: Request, t: Tournament, action: str, form: EntrantForm) -> bool:
