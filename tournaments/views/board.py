@@ -253,6 +253,7 @@ class CardRound:
     kontra_cash: Any
     table_rank: int | None
     bye: bool
+    on_paper: bool = False  # typed in at the desk: its hands were counted on the slip, not here
 
 
 @require_GET
@@ -309,6 +310,7 @@ def card_rounds(entrant: Entrant) -> list[CardRound]:
                 kontra_cash=result.kontra_cash if counted and result else None,
                 table_rank=result.table_rank if result else None,
                 bye=False,
+                on_paper=seat.table.status == TableRound.Status.DESK,
             )
         )
     seated = {seat.round_id for seat in seats}

@@ -422,6 +422,7 @@ def organiser_table(request: Request, tid: int, pk: int) -> HttpResponse:
         "error": error,
         "link": link,
         "played": table.played,
+        "corrections": desk.corrections(table),
     }
     context["qr"] = qr_svg(link, label=_qr_label())
     return render(request, "tournaments/organiser/table.html", context, status=400 if error else 200)

@@ -34,7 +34,7 @@ from scoring.presentation import money
 from scoring.services import Right
 from scoring.sheet_html import sheet_context
 from tournaments.models import TableRound, Tournament
-from tournaments.services import results, tables
+from tournaments.services import desk, results, tables
 
 # The hand pages behind a table link, by what they are (``scoring.hand_links``).
 TABLE_LINKS = {
@@ -216,6 +216,7 @@ def _table_context(
         "first_dealer": session.first_dealer,
         "seats_open": can_write and not tables.has_hands(table),
         "kontra_line": _kontra_line(table, sums),
+        "corrections": desk.corrections(table),
         "new_url": place.links.url("new"),
         **sheet_context(session, show_all="all" in request.GET),
     }
