@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0005_raffle'),
+        ("tournaments", "0005_raffle"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tableround',
-            name='handover_wrong',
+            model_name="tableround",
+            name="handover_wrong",
             field=models.PositiveSmallIntegerField(default=0),
         ),
     ]

@@ -205,6 +205,7 @@ def handover_code(table: TableRound, cookie: str) -> str:
 
 
 HANDOVER_TRIES = 3
+CLAIM_FIELDS = ("claim_digest", "claimed_at", "handover_digest", "handover_until")
 
 
 def take_over(table: TableRound, cookie: str, code: str) -> None:
@@ -231,9 +232,7 @@ def take_over(table: TableRound, cookie: str, code: str) -> None:
             locked.handover_wrong += 1
             if locked.handover_wrong >= HANDOVER_TRIES:  # the code is used up
                 locked.handover_digest, locked.handover_until = "", None
-        locked.save(
-            update_fields=["claim_digest", "claimed_at", "handover_digest", "handover_until", "handover_wrong"]
-        )
+        locked.save(update_fields=[*CLAIM_FIELDS, "handover_wrong"])
     if not right:
         raise TableRefused(_("Code: four digits, as the writing phone shows them."), field="code")
     table.claim_digest, table.claimed_at = locked.claim_digest, locked.claimed_at
