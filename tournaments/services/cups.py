@@ -72,87 +72,70 @@ def cup_for(user: User, pk: int) -> Cup:
     )
 
 
-@transaction.atomic
-def cup_create(
-    *,
-    owner: User,
-    name: str,
-    season: str,
-    scheme: str = "fixed",
-    points_table: list[int] | None = None,
-    best_n: str = "6",
-    final_mode: str = "extra",
-    starts_on: date | None = None,
-    ends_on: date | None = None,
-    group: Group | None = None,
-) -> Cup:
-    """A cup of ``owner``; tournaments join it when they are created or later, in
-    their settings (``tournament_cup_set``)."""
-    _check_cup(owner, scheme, final_mode, starts_on, ends_on, group)
-    return Cup.objects.create(
-        owner=owner,
-        group=group,
-        name=_text("name", name, 80),
-        season=_text("season", season, 40),
-        starts_on=starts_on,
-        ends_on=ends_on,
-        scheme=scheme,
-        points_table=_points_table(scheme, points_table or []),
-        best_n=_best_n(best_n),
-        final_mode=final_mode,
-    )
+@dataclass(frozen=True)
+class CupSettings:
+    """What the cup's owner sets: as ``cup_create`` and ``cup_update`` take it."""
 
+    name: str
+    season: str
+    scheme: str = "fixed"
+    points_table: list[int] | None = None
+    best_n: str = "6"
+    final_mode: str = "extra"
+    starts_on: date | None = None
+    ends_on: date | None = None
+    group: Group | None = None
 
-def _check_cup(
-    owner: User,
-    scheme: str,
-    final_mode: str,
-    starts_on: date | None,
-    ends_on: date | None,
-    group: Group | None,
-) -> None:
-    if scheme not in rules.SCHEMES:
-        raise invalid("scheme", gettext_noop("one of: {allowed}"), allowed=", ".join(rules.SCHEMES))
-    if final_mode not in rules.FINAL_MODES:
-        raise invalid("final_mode", gettext_noop("one of: {allowed}"), allowed=", ".join(rules.FINAL_MODES))
-    if starts_on and ends_on and ends_on < starts_on:
-        raise invalid("ends_on", gettext_noop("on or after the first day"))
-    if group is not None and not group.memberships.filter(user=owner).exists():
-        raise invalid("group", gettext_noop("must be one of your groups"))
+    def checked(self, owner: User) -> dict[str, Any]:
+        """The cup's fields, each checked; ``InvalidInput`` naming the first one wrong."""
+        if self.scheme not in rules.SCHEMES:
+            raise invalid("scheme", gettext_noop("one of: {allowed}"), allowed=", ".join(rules.SCHEMES))
+        if self.final_mode not in rules.FINAL_MODES:
+            allowed = ", ".join(rules.FINAL_MODES)
+            raise invalid("final_mode", gettext_noop("one of: {allowed}"), allowed=allowed)
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise invalid("ends_on", gettext_noop("on or after the first day"))
+        if self.group is not None and not self.group.memberships.filter(user=owner).exists():
+            raise invalid("group", gettext_noop("must be one of your groups"))
+        return {
+            "name": _text("name", self.name, 80),
+            "season": _text("season", self.season, 40),
+            "starts_on": self.starts_on,
+            "ends_on": self.ends_on,
+            "scheme": self.scheme,
+            "points_table": _points_table(self.scheme, self.points_table or []),
+            "best_n": _best_n(self.best_n),
+            "final_mode": self.final_mode,
+            "group": self.group,
+        }
 
 
 @transaction.atomic
-def cup_update(
-    *,
-    cup: Cup,
-    user: User,
-    name: str,
-    season: str,
-    scheme: str = "fixed",
-    points_table: list[int] | None = None,
-    best_n: str = "6",
-    final_mode: str = "extra",
-    starts_on: date | None = None,
-    ends_on: date | None = None,
-    group: Group | None = None,
-) -> Cup:
-    """The cup's owner changes its name, season, scheme and what counts: the cup
-    points of every tournament in it are worked out again from their places by the
-    new scheme, and the season follows. A scheme a tournament of the cup cannot
-    take (Heine for French Tarot; a place-based scheme where places are shared) is
-    refused, naming it; kept in the cup's audit."""
+def cup_create(*, owner: User, **settings: Any) -> Cup:
+    """A cup of ``owner`` with ``settings`` (the fields of ``CupSettings``);
+    tournaments join it when they are created or later, in their settings
+    (``tournament_cup_set``)."""
+    return Cup.objects.create(owner=owner, **CupSettings(**settings).checked(owner))
+
+
+@transaction.atomic
+def cup_update(*, cup: Cup, user: User, **settings: Any) -> Cup:
+    """The cup's owner changes its name, season, scheme and what counts
+    (``settings``: the fields of ``CupSettings``): the cup points of every
+    tournament in it are worked out again from their places by the new scheme,
+    and the season follows. A scheme a tournament of the cup cannot take (Heine
+    for French Tarot; a place-based scheme where places are shared) is refused,
+    naming it; kept in the cup's audit."""
     row = Cup.objects.select_for_update().get(pk=cup.pk)
     if row.owner_id != user.pk:
         raise invalid("cup", gettext_noop("only the cup's owner changes its settings"))
-    _check_cup(row.owner, scheme, final_mode, starts_on, ends_on, group)
+    values = CupSettings(**settings).checked(row.owner)
     members = list(row.tournaments.filter(deleted_at__isnull=True).order_by("played_on", "id"))
     for tournament in members:
-        _refuse_member(tournament, scheme, "scheme")
+        _refuse_member(tournament, values["scheme"], "scheme")
     before = _cup_settings(row)
-    row.name, row.season = _text("name", name, 80), _text("season", season, 40)
-    row.starts_on, row.ends_on, row.group = starts_on, ends_on, group
-    row.scheme, row.points_table = scheme, _points_table(scheme, points_table or [])
-    row.best_n, row.final_mode = _best_n(best_n), final_mode
+    for field, value in values.items():
+        setattr(row, field, value)
     row.save()
     for tournament in members:
         tournament.cup = row

@@ -83,7 +83,8 @@ def _points(number: int, raw: object, halves: bool) -> Decimal:
         value = Decimal(str(raw).strip().replace(",", ".").replace("−", "-"))
     except InvalidOperation:
         value = Decimal("NaN")
-    allowed = value.is_finite() and abs(value) <= MOST_POINTS and (value * (2 if halves else 1)) % 1 == 0
+    written_out = value.is_finite() and int(value.as_tuple().exponent) <= 0  # "41.5", never "1e5"
+    allowed = written_out and abs(value) <= MOST_POINTS and (value * (2 if halves else 1)) % 1 == 0
     if not allowed:
         field = f"sum_{number}"
         if halves:

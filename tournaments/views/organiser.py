@@ -558,10 +558,7 @@ def printout(request: Request, draw: Callable[[], Export], back: str) -> HttpRes
     try:
         export = draw()
     except ExportRefused as refused:
-        page = render(
-            request, "tournaments/organiser/not_drawn.html", {"message": refused.message, "back": back}
-        )
-        return busy.answer(page)
+        return busy.answer(render(request, "busy.html", {"message": refused.message, "back": back}))
     return _download(export)
 
 
