@@ -51,7 +51,7 @@ def test_a_half_point_total_gives_half_a_heine_point_on_every_page(user):
     assert "−1,5" in ranking  # Bert's total, with a real minus
     season_page = browser.get(reverse("cup_detail", args=[cup.pk])).content.decode()
     assert "<strong>1,5</strong>" in season_page
-    table = {"players": ["Anna", "Bert", "Carl", "Dora"], "dealer": "Anna", "hands": [TRISCHAKEN]}
+    given = {"players": ["Anna", "Bert", "Carl", "Dora"], "dealer": "Anna", "hands": [TRISCHAKEN]}
     text = files.dumps(
         {
             "format": "tarockscore-tournament/1",
@@ -60,7 +60,7 @@ def test_a_half_point_total_gives_half_a_heine_point_on_every_page(user):
             "seed": "482915",
             "entrants": ["Anna", "Bert", "Carl", "Dora"],
             "settings": {"rounds": 1, "hands": 1, "scheme": "heine"},
-            "rounds": [{"tables": [table]}],
+            "rounds": [{"tables": [given]}],
         }
     )
     document = files.read_tournament(text)
