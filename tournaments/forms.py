@@ -115,8 +115,10 @@ def prizes_text(prizes: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _minutes(label: Any, help_text: Any) -> forms.IntegerField:
-    return forms.IntegerField(label=label, required=False, min_value=1, max_value=600, help_text=help_text)
+def _minutes(label: Any, help_text: Any, least: int = 1) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label, required=False, min_value=least, max_value=600, help_text=help_text
+    )
 
 
 class TournamentForm(forms.Form):
@@ -162,7 +164,12 @@ class TournamentForm(forms.Form):
         _("Minutes per round (optional)"), _("Only shows a countdown; nothing ends by itself.")
     )
     complaint_minutes = _minutes(
-        _("Minutes for complaints"), _("After the last table, before the organiser makes the ranking final.")
+        _("Minutes for complaints"),
+        _(
+            "After the last table, before the organiser makes the ranking final; "
+            "0 or empty: it can be made final at once."
+        ),
+        least=0,
     )
     rank_points = forms.CharField(
         label=_("Points per table rank (optional)"),
@@ -216,6 +223,12 @@ class TournamentForm(forms.Form):
         self.fields["cup"] = forms.ModelChoiceField(
             queryset=cups, required=False, label=_("Cup (optional)"), empty_label=_("none")
         )
+        chain = self.initial.get("tie_break")
+        if isinstance(chain, list):  # a list of criteria (from a tournament file) is kept as it is
+            self.initial["tie_break"] = ",".join(chain)
+            tie_break = self.fields["tie_break"]
+            assert isinstance(tie_break, forms.ChoiceField)
+            tie_break.choices = [*SETTING_CHOICES["tie_break"], (",".join(chain), ", ".join(chain))]
         if fixed:  # round 1 is drawn: the settings are shown, and kept as they are
             for name, field in self.fields.items():
                 field.disabled = name not in self.PEOPLE
@@ -244,10 +257,8 @@ class TournamentForm(forms.Form):
         """The settings as ``tournament_create`` takes them."""
         data = self.cleaned_data
         chosen = {key: data[key] for key in SETTING_CHOICES if key in data}
-        if isinstance(chosen.get("tie_break"), str) and chosen["tie_break"] not in dict(
-            SETTING_CHOICES["tie_break"]
-        ):
-            chosen.pop("tie_break")
+        if chosen.get("tie_break") not in (None, *dict(SETTING_CHOICES["tie_break"])):
+            chosen["tie_break"] = chosen["tie_break"].split(",")  # the tournament's own list of criteria
         chosen.update(
             rounds=data["rounds"],
             hands_at_four=data["hands_at_four"],

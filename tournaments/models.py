@@ -240,6 +240,9 @@ class TableRound(models.Model):
     claimed_at = models.DateTimeField(null=True, blank=True)
     handover_digest = models.CharField(max_length=64, blank=True, default="")
     handover_until = models.DateTimeField(null=True, blank=True)
+    # Wrong codes tried against the current hand-over code, counted under the table's
+    # row lock, so however many arrive at once only ``tables.HANDOVER_TRIES`` are compared.
+    handover_wrong = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     signed_at = models.DateTimeField(null=True, blank=True)
     scorer_name = models.CharField(max_length=NAME_LENGTH, blank=True)

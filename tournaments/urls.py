@@ -28,4 +28,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("cups/<id:cid>/", cups.cup_detail, name="cup_detail"),
     path("cups/<id:cid>/pdf/", cups.cup_pdf, name="cup_pdf"),
     path("cups/<id:cid>/register/", cups.cup_register, name="cup_register"),
+    path("cups/<id:cid>/settings/", cups.cup_settings, name="cup_settings"),
 ]

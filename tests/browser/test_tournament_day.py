@@ -44,8 +44,9 @@ NAMES = ["Anna", "Bernd", "Christa", "Dieter", "Erika", "Franz", "Gerti", "Hans"
 SEED = "482915"
 RATE = Decimal("0.10")
 # A row of the ranking list's PDF: place, name, R1, R2, total (and a tie note).
-RANKING_ROW = re.compile(r"^(\d+) (\w+) (-?\d+) (-?\d+) (-?\d+)\b", re.MULTILINE)
-PRIZE_ROW = re.compile(r"^(\d+) (\w+) (-?\d+) (.+)$", re.MULTILINE)
+# Numbers as every page and printout writes them: a real minus (−12).
+RANKING_ROW = re.compile(r"^(\d+) (\w+) (−?\d+) (−?\d+) (−?\d+)\b", re.MULTILINE)
+PRIZE_ROW = re.compile(r"^(\d+) (\w+) (−?\d+) (.+)$", re.MULTILINE)
 
 # Round 1, table 1, on the phone: a Rufer won, a Dreier, a Trischaken, a Rufer
 # with a Kontra (seat order a[0] … a[3]).

@@ -62,9 +62,15 @@ MATRIX: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
     "cup_detail": (RUN, lambda w: [w["cup"].pk]),
     "cup_pdf": (RUN, lambda w: [w["cup"].pk]),
     "cup_register": (RUN, lambda w: [w["cup"].pk]),
+    "cup_settings": (RUN, lambda w: [w["cup"].pk]),
 }
-# A cup's register is merged by the cup's owner; its tournaments' co-organisers only read it.
-OWNER_ONLY = {("cup_register", "post", "organiser")}
+# A cup's register is merged and its settings changed by the cup's owner; its
+# tournaments' co-organisers only read the register and never see the settings.
+OWNER_ONLY = {
+    ("cup_register", "post", "organiser"),
+    ("cup_settings", "get", "organiser"),
+    ("cup_settings", "post", "organiser"),
+}
 ROLES = ("owner", "organiser", "player", "former_organiser", "former_member", "outsider", "anonymous")
 # Accounts that see none of one tournament's or cup's pages.
 NOT_RUNNING = ("player", "former_organiser", "former_member", "outsider")

@@ -43,7 +43,18 @@ def test_heine_boundaries():
         200,
         200,
     ]
-    assert heine(Fraction(201, 2)) == 100  # a half point rounds down
+    assert heine(Fraction(201, 2)) == 100  # ⌊(100.5 − 100)/2⌋: the floor is written there
+
+
+def test_heine_keeps_a_totals_half_where_the_formula_takes_the_total_as_it_is():
+    # §5.2: T = 1.5 → 1.5; ⌊⌋ rounds only where the formula writes it.
+    assert heine(Fraction(3, 2)) == Fraction(3, 2)
+    assert heine(Fraction(199, 2)) == Fraction(199, 2)
+    assert heine(Fraction(-1, 2)) == 0
+    assert heine(Fraction(403, 2)) == 150  # 100 + ⌊(201.5 − 100)/2⌋ = 100 + ⌊50.75⌋
+    assert heine(Fraction(599, 2)) == 199
+    assert points("heine", place=1, total=Fraction(3, 2), ranked=4, factor=2) == 3
+    assert points("heine", place=1, total=Fraction(5, 2), ranked=4) == Fraction(5, 2)
 
 
 @given(st.integers(-1000, 1000))

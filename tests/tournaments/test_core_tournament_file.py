@@ -497,3 +497,28 @@ def test_every_round_is_seated_in_order():
 
 def load_bytes(path: Path) -> bytes:
     return path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("scheme", "extra"),
+    [(None, {}), ("fixed", {}), ("tirol_formula", {}), ("custom", {"points_table": [100, 50]})],
+)
+def test_shared_places_are_refused_where_cup_points_go_by_place(scheme, extra):
+    """§4.2: a chain ending in shared would give tied players one place and its
+    points each (four players on place 1 with 223 each)."""
+    settings = {"tie_break": ["rounds_desc", "shared"], **({"scheme": scheme} if scheme else {}), **extra}
+    document = change(load(EXAMPLE), ["settings"], settings)
+    with pytest.raises(InvalidTournament) as refused:
+        read_tournament(dumps(document))
+    assert refused.value.field == "settings.tie_break"
+    assert str(refused.value).startswith(
+        f"settings.tie_break: shared is refused with the scheme {scheme or 'fixed'}: its cup points go by place"
+    )
+
+
+def test_shared_places_with_heine_points_share_the_place_and_the_points():
+    document = change(load(EXAMPLE), ["settings"], {"tie_break": ["shared"], "scheme": "heine"})
+    out = scored(document)
+    tied = [row for row in out["ranking"] if row["total"] == 45]  # Karin and Christa
+    assert [row["place"] for row in tied] == [3, 3]
+    assert {out["cup_points"][row["name"]] for row in tied} == {45}

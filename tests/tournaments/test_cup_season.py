@@ -43,7 +43,7 @@ def test_two_register_entries_merged_count_as_one_and_the_merge_is_audited(user)
     cups.cup_player_merge(cup=cup, user=user, player_id=long.pk, into_id=short.pk)
     assert second.entrants.get().cup_player == short
     assert [p.name for p in cups.register(cup)] == ["Maier J."]
-    change = CupChange.objects.get(cup=cup)
+    change = CupChange.objects.get(cup=cup, action="merge")
     assert (
         change.user == user and change.before["name"] == "Maier Josef" and change.after["name"] == "Maier J."
     )

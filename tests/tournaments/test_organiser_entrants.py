@@ -205,3 +205,73 @@ def test_a_late_entrant_left_unseated_stops_the_release_until_he_is_drawn_in(use
     plan.round_redraw(tournament=factory.fresh(t), user=user, number=1)
     factory.release(t)
     assert late.seats.filter(round__number=1).exists()
+
+
+# A name and one that reads the same on a slip or the hall screen (TOURNAMENTS.md §1.2).
+LOOK_ALIKES = [
+    ("Anna", "An\u200bna", "invisible"),  # a zero-width space
+    ("Anna", "Anna\ufeff", "invisible"),  # a byte order mark at the end
+    ("Ann\u00e4", "Anna\u0308", "registered already"),  # decomposed ä against the composed one
+    ("Anna", "\uff21\uff4e\uff4e\uff41", "registered already"),  # fullwidth
+    ("Anna", "ANNA", "registered already"),
+    ("Anna", "\u0410nna", "registered already"),  # a Cyrillic А
+    ("Anna", "\u0391\u03bd\u03bd\u03b1", "registered already"),  # Greek Α, ν, α
+]
+
+
+@pytest.mark.parametrize(("first", "second", "why"), LOOK_ALIKES)
+def test_a_look_alike_name_is_refused_typed_from_the_roster_and_by_import(user, first, second, why):
+    t = factory.tournament(user, names=[first])
+    with pytest.raises(InvalidInput) as typed:
+        entrants.entrant_add(tournament=t, user=user, name=second)
+    assert typed.value.field == "name" and why in str(typed.value)
+    with pytest.raises(InvalidInput) as picked:
+        entrants.entrants_add(tournament=t, user=user, entrants=[entrants.NewEntrant(second)])
+    assert why in str(picked.value)
+    assert list(t.entrants.values_list("name", flat=True)) == [first]
+    from tournaments.core import tournament_file as files
+    from tournaments.services import tournament_files
+
+    document = {"format": "tarockscore-tournament/1", "variant": "koenigrufen", "seed": "482915",
+                "entrants": [first, "Bernd", "Christa", second]}  # fmt: skip
+    with pytest.raises(files.InvalidTournament) as imported:
+        tournament_files.tournament_import(owner=user, data=files.dumps(document).encode())
+    assert imported.value.field == "entrants[4]"
+
+
+def test_an_invisible_character_is_refused_even_without_a_look_alike(user):
+    t = factory.tournament(user, names=[])
+    for name in ("Le\u200bo", "\u2060Leo", "Le\u00ado"):  # zero width, word joiner, soft hyphen
+        with pytest.raises(InvalidInput) as refused:
+            entrants.entrant_add(tournament=t, user=user, name=name)
+        assert "invisible" in str(refused.value)
+    assert not t.entrants.exists()
+
+
+def test_a_name_put_right_may_change_its_own_spelling_but_not_become_anothers(user):
+    t = factory.tournament(user, names=["anna", "Bernd"])
+    entrants.entrant_edit(tournament=t, user=user, number=1, name="Anna", place="", fee_paid=False)
+    with pytest.raises(InvalidInput):
+        entrants.entrant_edit(tournament=t, user=user, number=2, name="ANNA", place="", fee_paid=False)
+    assert list(t.entrants.order_by("number").values_list("name", flat=True)) == ["Anna", "Bernd"]
+
+
+def test_the_roster_does_not_offer_a_look_alike_of_an_entrant(user, logged_in):
+    group = groups.group_create(owner=user, name="Stammtisch")
+    groups.roster_add(group=group, name="ANNA")
+    groups.roster_add(group=group, name="Bernd")
+    t = factory.tournament(user, names=["Anna"], group=group)
+    page = logged_in.get(reverse("tournament_entrants", args=[t.pk])).content.decode()
+    assert 'value="Bernd"' in page and 'value="ANNA"' not in page
+
+
+def test_the_entrants_page_says_why_a_look_alike_is_refused(user, client_for):
+    t = factory.tournament(user, names=["Anna"])
+    browser = client_for(user)
+    answer = browser.post(
+        reverse("tournament_entrants", args=[t.pk]),
+        {"action": "add", "name": "\u0410nna"},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert answer.status_code == 400 and "is registered already" in answer.content.decode()
+    assert t.entrants.count() == 1

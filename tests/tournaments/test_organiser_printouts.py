@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
+from plumbing.pdf import PdfFailed
 from tests.tournaments import factory
 from tournaments.models import TableRound, TournamentChange
 from tournaments.services import desk, printouts, tournaments
@@ -236,3 +237,34 @@ def test_the_prize_page_shows_the_ranking_with_its_notes(logged_in, user):
     t = factory.play_example(user)
     html = logged_in.get(reverse("tournament_prizes", args=[t.pk])).content.decode()
     assert "Erika" in html and "better rounds" in html and "provisional" in html
+
+
+def _not_drawn(*args, **kwargs):
+    raise PdfFailed("the PDF took longer than 40 s")
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("tournament_print", lambda t, cup: [t.pk, "slips"]),
+        ("tournament_print", lambda t, cup: [t.pk, "plan"]),
+        ("tournament_print", lambda t, cup: [t.pk, "ranking"]),
+        ("tournament_print", lambda t, cup: [t.pk, "prizes"]),
+        ("tournament_card", lambda t, cup: [t.pk, 1]),
+        ("cup_pdf", lambda t, cup: [cup.pk]),
+    ],
+    ids=["slips", "plan", "ranking", "prizes", "card", "season"],
+)
+def test_a_printout_not_drawn_in_time_says_so_with_503_and_retry_after(
+    user, logged_in, monkeypatch, name, args
+):
+    """As a session's PDF: "could not be drawn just now", never a server error."""
+    cup = factory.cup(user)
+    t = factory.draw(factory.tournament(user, cup=cup))
+    monkeypatch.setattr(printouts, "html_to_pdf", _not_drawn)
+    answer = logged_in.get(reverse(name, args=args(t, cup)), HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 503 and answer["Retry-After"] == "5"
+    page = answer.content.decode()
+    assert "The PDF could not be drawn just now" in page and "attachment" not in answer.get(
+        "Content-Disposition", ""
+    )

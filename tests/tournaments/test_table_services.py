@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from scoring import services as scoring
 from scoring.engine import InvalidInput
@@ -257,3 +258,61 @@ def test_three_wrong_codes_use_the_code_up(user):
         tables.take_over(day.table(1), "guesser", code)
     assert "expired" in refused.value.reason
     assert tables.claim_of(day.table(1), "first").mine
+
+
+class CountedSecrets:
+    """``secrets`` as the hand-over uses it, counting the codes compared."""
+
+    def __init__(self) -> None:
+        self.compared = 0
+        self.lock = threading.Lock()
+
+    def compare_digest(self, a: str, b: str) -> bool:
+        with self.lock:
+            self.compared += 1
+        return secrets.compare_digest(a, b)
+
+    def randbelow(self, n: int) -> int:
+        return secrets.randbelow(n)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_hundred_racing_guesses_compare_at_most_three_codes(user, monkeypatch):
+    """Twenty phones sending ten wrong codes each, all at once: the count of wrong
+    tries is kept under the table's row lock, so the code is compared three times
+    and then used up (SQLite and PostgreSQL alike)."""
+    day = tournament_day(user, tables_count=1)
+    tables.claim(day.table(1), "first")
+    code = tables.handover_code(day.table(1), "first")
+    counted = CountedSecrets()
+    monkeypatch.setattr(tables, "secrets", counted)
+    wrong = [f"{(int(code) + n) % 10000:04d}" for n in range(1, 201)]
+    outcomes: list[str] = []
+    start = threading.Barrier(20)
+
+    def phone(index: int) -> None:
+        try:
+            start.wait()
+            translation.activate("en")
+            for guess in wrong[index * 10 : index * 10 + 10]:
+                try:
+                    tables.take_over(TableRound.objects.get(pk=day.tables[0].pk), f"guesser-{index}", guess)
+                    outcomes.append("taken")
+                except tables.TableRefused as refused:
+                    outcomes.append(refused.reason)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=phone, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(outcomes) == 200 and "taken" not in outcomes
+    assert counted.compared == tables.HANDOVER_TRIES
+    assert sum("expired" not in reason for reason in outcomes) == tables.HANDOVER_TRIES
+    table = TableRound.objects.get(pk=day.tables[0].pk)
+    assert table.handover_digest == "" and table.claim_digest == tables.digest("first")
+    with pytest.raises(tables.TableRefused):  # the right code too, once it is used up
+        tables.take_over(table, "guesser-0", code)
+    assert counted.compared == tables.HANDOVER_TRIES

@@ -20,6 +20,9 @@ FIXED = (
     10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
 )  # fmt: skip
 SCHEMES = ("fixed", "heine", "tirol_formula", "custom")
+# The schemes whose points go by place: under them places are unique, so a tie-break
+# chain ending in ``shared`` is refused (§4.2); ``heine`` counts the total only.
+BY_PLACE = ("fixed", "tirol_formula", "custom")
 # Heine's bends fit Königrufen's Schrift, not French scores in the hundreds [decision].
 REFUSES_HEINE = frozenset({"french"})
 FACTORS = (1, 2)
@@ -27,16 +30,18 @@ BEST_N_WORDS = ("all", "half")
 FINAL_MODES = ("extra", "regular", "none")
 
 
-def heine(total: Fraction | int) -> int:
+def heine(total: Fraction | int) -> Fraction:
     """Heine points from a tournament total T: T ≤ 0 → 0, T ≤ 100 → T,
-    100 < T < 300 → 100 + ⌊(T − 100)/2⌋, T ≥ 300 → 200 (a half point rounds down)."""
+    100 < T < 300 → 100 + ⌊(T − 100)/2⌋, T ≥ 300 → 200. A total with a half
+    keeps it where the formula takes T as it is (1.5 → 1.5): ⌊⌋ only where written."""
+    total = Fraction(total)
     if total <= 0:
-        return 0
+        return Fraction(0)
     if total <= 100:
-        return math.floor(total)
+        return total
     if total < 300:
-        return 100 + math.floor(Fraction(total - 100) / 2)
-    return 200
+        return Fraction(100 + math.floor((total - 100) / 2))
+    return Fraction(200)
 
 
 def tirol_exact(place: int, n: int) -> Fraction:
@@ -77,20 +82,20 @@ def points(
     ranked: int,
     points_table: Sequence[int] = (),
     factor: int = 1,
-) -> int:
+) -> Fraction:
     """A player's cup points from his ``place`` among ``ranked`` players (or his
-    ``total`` under ``heine``), times ``factor``."""
+    ``total`` under ``heine``, which may keep a half), times ``factor``."""
     if factor not in FACTORS:
         raise ValueError(f"factor: must be one of 1, 2 (got {factor!r})")
     _check_place(place, ranked)
     if scheme == "fixed":
-        base = FIXED[place - 1] if place <= len(FIXED) else 0
+        base = Fraction(FIXED[place - 1] if place <= len(FIXED) else 0)
     elif scheme == "heine":
         base = heine(total)
     elif scheme == "tirol_formula":
-        base = tirol_formula(place, ranked)
+        base = Fraction(tirol_formula(place, ranked))
     elif scheme == "custom":
-        base = points_table[place - 1] if place <= len(points_table) else 0
+        base = Fraction(points_table[place - 1] if place <= len(points_table) else 0)
     else:
         raise ValueError(f"scheme: must be one of {', '.join(SCHEMES)} (got {scheme!r})")
     return base * factor
@@ -106,7 +111,7 @@ class Result:
     his cup points and place there; ``final``: that tournament was the cup's final."""
 
     tournament: int
-    points: int
+    points: Fraction | int
     place: int
     final: bool = False
 
@@ -119,9 +124,9 @@ class SeasonRow(Generic[K]):
 
     key: K
     place: int
-    total: int
-    final_points: int | None
-    counted: tuple[int, ...]
+    total: Fraction
+    final_points: Fraction | None
+    counted: tuple[Fraction, ...]
     participations: int
     podiums: tuple[int, int, int]
     best_place: int | None
@@ -157,9 +162,11 @@ def season(
         regular = [result for result in results if not result.final]
         final = min(finals, key=lambda result: result.place) if finals else None
         pool = results if final_mode == "regular" else regular
-        counted = tuple(sorted((result.points for result in pool), reverse=True)[:n])
-        final_points = final.points if final is not None and final_mode != "none" else None
-        total = sum(counted) + (final_points if final_mode == "extra" and final_points is not None else 0)
+        counted = tuple(sorted((Fraction(result.points) for result in pool), reverse=True)[:n])
+        final_points = Fraction(final.points) if final is not None and final_mode != "none" else None
+        total = sum(counted, Fraction(0)) + (
+            final_points if final_mode == "extra" and final_points is not None else 0
+        )
         places = [result.place for result in results]
         row = SeasonRow(
             key=key,
@@ -187,7 +194,7 @@ def season(
     return table
 
 
-def _trimmed(counted: tuple[int, ...]) -> tuple[int, ...]:
+def _trimmed(counted: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
     """``counted`` negated for sorting, without trailing zeros."""
     values = list(counted)
     while values and values[-1] == 0:

@@ -108,6 +108,11 @@ def chain_of(tie_break: str | Sequence[str]) -> tuple[str, ...]:
     return tuple(chain)
 
 
+def shares_places(tie_break: str | Sequence[str]) -> bool:
+    """Whether the chain ends in ``shared``: tied players may share a place (§4.2)."""
+    return not isinstance(tie_break, str) and "shared" in tie_break
+
+
 def lots_key(seed: str, number: int) -> str:
     """The lot of start number ``number``: the hex SHA-256 of ``"{seed}:lots:{number}"``
     (ascending: the lower lot ranks higher)."""

@@ -46,9 +46,10 @@ from scoring.engine.types import (
     points_to_json,
 )
 
-from .cup import FACTORS, points, schemes_for
+from . import names
+from .cup import BY_PLACE, FACTORS, points, schemes_for
 from .draw import AVOID_REPEATS, CannotSeat, draw_round, first_dealer
-from .ranking import CRITERIA, TIE_BREAKS, Entry, Place, chain_of, rank, table_ranks
+from .ranking import CRITERIA, TIE_BREAKS, Entry, Place, chain_of, rank, shares_places, table_ranks
 
 FORMAT = "tarockscore-tournament/1"
 TOP_KEYS = ("format", "name", "date", "variant", "options", "seed", "entrants", "settings", "rounds")
@@ -84,6 +85,9 @@ MAX_HANDS = 60
 MAX_POINTS_TABLE = 400
 MAX_CUP_POINTS = 10_000
 MAX_SUM = 100_000
+# The largest file read (the import and ``score_tournament`` alike): 400 entrants and
+# 10 rounds of sums take about 100 kB; a day of 16-hand tables about 1 MB.
+MAX_BYTES = 2_000_000
 TABLE_SIZES = (4, 5)
 SEED_TEXT = re.compile(r"[0-9]{6}")
 
@@ -204,10 +208,25 @@ class TournamentFile:
 # Reading
 
 
+def too_large() -> InvalidTournament:
+    """The refusal of a file over ``MAX_BYTES`` (the import says it of an upload it
+    stopped reading there)."""
+    return InvalidTournament(
+        invalid(
+            "file",
+            gettext_noop("a tournament file has at most 2 MB ({most} bytes): this one is larger"),
+            most=str(MAX_BYTES),
+        )
+    )
+
+
 def read_tournament(text: str | bytes) -> TournamentFile:
     """A validated tournament from the file's text (UTF-8). Every round is
     checked, every table's hands scored and every round to draw drawn, so
-    ``score_tournament`` of the result cannot fail. Raises ``InvalidTournament``."""
+    ``score_tournament`` of the result cannot fail. Raises ``InvalidTournament``:
+    the import and ``score_tournament`` read a file through this one function."""
+    if len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text) > MAX_BYTES:
+        raise too_large()
     try:
         document = parse_document(text)
     except InvalidInput as error:
@@ -283,7 +302,7 @@ def read_entrants(raw: Any) -> tuple[str, ...]:
             most=Fraction(MAX_ENTRANTS),
             got=Fraction(len(raw)),
         )
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for index, name in enumerate(raw, 1):
         field = f"entrants[{index}]"
         if not name.strip() or name != name.strip() or len(name) > MAX_NAME:
@@ -292,14 +311,20 @@ def read_entrants(raw: Any) -> tuple[str, ...]:
                 gettext_noop("a name has 1 to {n} characters, without leading or trailing spaces"),
                 n=MAX_NAME,
             )
+        if name != " ".join(name.split()):  # as the desk keeps a typed name: one space between words
+            raise invalid(field, gettext_noop("a name has one plain space between its words"))
         check_name(field, name)
-        if name in seen:
+        problem = names.name_problem(name)
+        if problem is not None:
+            raise InvalidInput(field, problem)
+        key = names.name_key(name)
+        if key in seen:
             raise invalid(
                 field,
                 gettext_noop('{name} is entered twice; tell them apart ("{name} J.", "{name}, Linz")'),
-                name=name,
+                name=seen[key],
             )
-        seen.add(name)
+        seen[key] = name
     return tuple(raw)
 
 
@@ -375,6 +400,15 @@ def read_settings(variant: Variant, raw: Any) -> Settings:
         )
     scheme = _choice(scheme, "settings.scheme", schemes_for(variant.key))
     points_table = read_points_table(scheme, raw)
+    if shares_places(tie_break) and scheme in BY_PLACE:
+        raise invalid(
+            "settings.tie_break",
+            gettext_noop(
+                "shared is refused with the scheme {scheme}: its cup points go by place, so every place "
+                "is given once; shared places only with heine"
+            ),
+            scheme=scheme,
+        )
     factor = raw.get("factor", 1)
     if factor not in FACTORS or isinstance(factor, bool) or not isinstance(factor, int):
         raise invalid(
@@ -741,13 +775,15 @@ def score_tournament(tournament: TournamentFile) -> dict[str, Any]:
             row["tie_note"] = place.tie_note
         ranked.append(row)
     cup_points = {
-        place.entry.name: points(
-            settings.scheme,
-            place=place.place,
-            total=place.total,
-            ranked=len(places),
-            points_table=settings.points_table,
-            factor=settings.factor,
+        place.entry.name: points_to_json(
+            points(
+                settings.scheme,
+                place=place.place,
+                total=place.total,
+                ranked=len(places),
+                points_table=settings.points_table,
+                factor=settings.factor,
+            )
         )
         for place in places
     }

@@ -11,17 +11,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext_noop
 
-from club.models import Group
+from club.models import Group, GroupPlayer
 from scoring.engine import InvalidInput
 from scoring.engine.schema import name_problem
 from scoring.engine.types import invalid
 from tournaments.core import cup as rules
+from tournaments.core.ranking import shares_places
 from tournaments.models import Cup, CupChange, CupPlayer, Entrant, Tournament, TournamentPlace
 
 MOST_POINTS_TABLE = 400
@@ -68,40 +72,204 @@ def cup_for(user: User, pk: int) -> Cup:
     )
 
 
+@dataclass(frozen=True)
+class CupSettings:
+    """What the cup's owner sets: as ``cup_create`` and ``cup_update`` take it."""
+
+    name: str
+    season: str
+    scheme: str = "fixed"
+    points_table: list[int] | None = None
+    best_n: str = "6"
+    final_mode: str = "extra"
+    starts_on: date | None = None
+    ends_on: date | None = None
+    group: Group | None = None
+
+    def checked(self, owner: User) -> dict[str, Any]:
+        """The cup's fields, each checked; ``InvalidInput`` naming the first one wrong."""
+        if self.scheme not in rules.SCHEMES:
+            raise invalid("scheme", gettext_noop("one of: {allowed}"), allowed=", ".join(rules.SCHEMES))
+        if self.final_mode not in rules.FINAL_MODES:
+            allowed = ", ".join(rules.FINAL_MODES)
+            raise invalid("final_mode", gettext_noop("one of: {allowed}"), allowed=allowed)
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise invalid("ends_on", gettext_noop("on or after the first day"))
+        if self.group is not None and not self.group.memberships.filter(user=owner).exists():
+            raise invalid("group", gettext_noop("must be one of your groups"))
+        return {
+            "name": _text("name", self.name, 80),
+            "season": _text("season", self.season, 40),
+            "starts_on": self.starts_on,
+            "ends_on": self.ends_on,
+            "scheme": self.scheme,
+            "points_table": _points_table(self.scheme, self.points_table or []),
+            "best_n": _best_n(self.best_n),
+            "final_mode": self.final_mode,
+            "group": self.group,
+        }
+
+
 @transaction.atomic
-def cup_create(
-    *,
-    owner: User,
-    name: str,
-    season: str,
-    scheme: str = "fixed",
-    points_table: list[int] | None = None,
-    best_n: str = "6",
-    final_mode: str = "extra",
-    starts_on: date | None = None,
-    ends_on: date | None = None,
-    group: Group | None = None,
-) -> Cup:
-    """A cup of ``owner``; its tournaments join it when they are created."""
-    if scheme not in rules.SCHEMES:
-        raise invalid("scheme", gettext_noop("one of: {allowed}"), allowed=", ".join(rules.SCHEMES))
-    if final_mode not in rules.FINAL_MODES:
-        raise invalid("final_mode", gettext_noop("one of: {allowed}"), allowed=", ".join(rules.FINAL_MODES))
-    if starts_on and ends_on and ends_on < starts_on:
-        raise invalid("ends_on", gettext_noop("on or after the first day"))
-    if group is not None and not group.memberships.filter(user=owner).exists():
-        raise invalid("group", gettext_noop("must be one of your groups"))
-    return Cup.objects.create(
-        owner=owner,
-        group=group,
-        name=_text("name", name, 80),
-        season=_text("season", season, 40),
-        starts_on=starts_on,
-        ends_on=ends_on,
-        scheme=scheme,
-        points_table=_points_table(scheme, points_table or []),
-        best_n=_best_n(best_n),
-        final_mode=final_mode,
+def cup_create(*, owner: User, **settings: Any) -> Cup:
+    """A cup of ``owner`` with ``settings`` (the fields of ``CupSettings``);
+    tournaments join it when they are created or later, in their settings
+    (``tournament_cup_set``)."""
+    return Cup.objects.create(owner=owner, **CupSettings(**settings).checked(owner))
+
+
+@transaction.atomic
+def cup_update(*, cup: Cup, user: User, **settings: Any) -> Cup:
+    """The cup's owner changes its name, season, scheme and what counts
+    (``settings``: the fields of ``CupSettings``): the cup points of every
+    tournament in it are worked out again from their places by the new scheme,
+    and the season follows. A scheme a tournament of the cup cannot take (Heine
+    for French Tarot; a place-based scheme where places are shared) is refused,
+    naming it; kept in the cup's audit."""
+    row = Cup.objects.select_for_update().get(pk=cup.pk)
+    if row.owner_id != user.pk:
+        raise invalid("cup", gettext_noop("only the cup's owner changes its settings"))
+    values = CupSettings(**settings).checked(row.owner)
+    members = list(row.tournaments.filter(deleted_at__isnull=True).order_by("played_on", "id"))
+    for tournament in members:
+        _refuse_member(tournament, values["scheme"], "scheme")
+    before = _cup_settings(row)
+    for field, value in values.items():
+        setattr(row, field, value)
+    row.save()
+    for tournament in members:
+        tournament.cup = row
+        places_rescored(tournament)
+    _moved(row, *members)
+    CupChange.objects.create(cup=row, user=user, action="settings", before=before, after=_cup_settings(row))
+    return row
+
+
+def _cup_settings(cup: Cup) -> dict[str, Any]:
+    return {
+        "name": cup.name,
+        "season": cup.season,
+        "scheme": cup.scheme,
+        "points_table": list(cup.points_table or []),
+        "best_n": cup.best_n,
+        "final_mode": cup.final_mode,
+    }
+
+
+# -- membership: a tournament joins, leaves or moves (§5.1) ----------------------------------
+
+
+def _refuse_member(tournament: Tournament, scheme: str, field: str) -> None:
+    """Refused when ``tournament`` cannot count in a cup of ``scheme``: Heine points
+    are not offered for French Tarot; shared places (§4.2) only with Heine."""
+    if tournament.variant in rules.REFUSES_HEINE and scheme == Cup.Scheme.HEINE:
+        raise invalid(field, gettext_noop("Heine points are not offered for French Tarot"))
+    if shares_places(tournament.settings.get("tie_break", "")) and scheme in rules.BY_PLACE:
+        raise invalid(
+            field,
+            gettext_noop(
+                "{name} shares places between equal totals: cup points by place need every place "
+                "given once (shared places only with Heine points)"
+            ),
+            name=tournament.name,
+        )
+
+
+def check_membership(tournament: Tournament, cup: Cup | None, field: str = "cup") -> Cup | None:
+    """``cup`` if ``tournament`` (as it will be saved) may count in it: a cup of the
+    tournament's owner that takes its game and tie-break."""
+    if cup is None:
+        return None
+    if cup.owner_id != tournament.owner_id or cup.deleted_at is not None:
+        raise invalid("cup", gettext_noop("must be one of your cups"))
+    _refuse_member(tournament, cup.scheme, field)
+    return cup
+
+
+def register_entry(cup: Cup | None, name: str, place: str, roster: GroupPlayer | None) -> CupPlayer | None:
+    """The cup register's entry of that name (the one it was merged into), made when new (§5.1)."""
+    if cup is None:
+        return None
+    found = CupPlayer.objects.filter(cup=cup, name=name).order_by("id").first()
+    while found is not None and found.merged_into_id is not None:
+        found = found.merged_into
+    if found is None:
+        found = CupPlayer.objects.create(cup=cup, name=name, place=place, roster=roster)
+    return found
+
+
+def register_pruned(cup_id: int | None) -> None:
+    """The register keeps only those who played in the cup: an entry no entrant links
+    to any more (its tournament left the cup, its entrant was struck or renamed) goes,
+    unless another entry was merged into it or it was merged itself (the merge stays)."""
+    if cup_id is None:
+        return
+    linked = Entrant.objects.filter(cup_player__cup_id=cup_id).values("cup_player_id")
+    kept = CupPlayer.objects.filter(cup_id=cup_id, merged_into__isnull=False).values("merged_into_id")
+    CupPlayer.objects.filter(cup_id=cup_id, merged_into__isnull=True).exclude(pk__in=linked).exclude(
+        pk__in=kept
+    ).delete()
+
+
+def tournament_cup_set(
+    *, tournament: Tournament, user: User, cup: Cup | None, final: bool, factor: int
+) -> None:
+    """The one way a tournament joins a cup, leaves it or moves to another (created
+    in the cup, or later in its settings): it is saved with its cup, every entrant
+    who is not a filler is linked to the new cup's register (and none to the old
+    one's), the cup points of its places are worked out again by the new cup's
+    scheme and factor, and both seasons follow. The caller holds the tournament's row."""
+    if factor not in rules.FACTORS:
+        raise invalid("cup_factor", gettext_noop("1, or 2 for double points"))
+    cup = check_membership(tournament, cup)
+    old = tournament.cup_id
+    tournament.cup, tournament.cup_final, tournament.cup_factor = cup, bool(final and cup), factor
+    Tournament.objects.filter(pk=tournament.pk).update(
+        cup=cup, cup_final=tournament.cup_final, cup_factor=factor
+    )
+    if old != tournament.cup_id:
+        for entrant in tournament.entrants.filter(kind=Entrant.Kind.PLAYER).select_related("roster"):
+            entrant.cup_player = register_entry(cup, entrant.name, entrant.place, entrant.roster)
+            entrant.save(update_fields=["cup_player"])
+        register_pruned(old)
+        for cup_id, action in ((old, "leave"), (tournament.cup_id, "join")):
+            if cup_id is not None:
+                what = {"tournament": tournament.pk, "name": tournament.name}
+                CupChange.objects.create(cup_id=cup_id, user=user, action=action, after=what)
+    places_rescored(tournament)
+    Cup.objects.filter(pk__in=[c for c in (old, tournament.cup_id) if c is not None]).update(
+        version=F("version") + 1
+    )
+
+
+def places_rescored(tournament: Tournament) -> None:
+    """The cup points of the tournament's written places (provisional or final) by
+    its cup's scheme and its factor, from each place and total as written: the
+    places stay as they were ranked; no cup, no cup points."""
+    places = list(TournamentPlace.objects.filter(tournament=tournament))
+    cup = tournament.cup
+    for place in places:
+        points = (
+            rules.points(
+                cup.scheme,
+                place=place.place,
+                total=Fraction(str(place.total)),
+                ranked=len(places),
+                points_table=cup.points_table or (),
+                factor=tournament.cup_factor,
+            )
+            if cup is not None
+            else Fraction(0)
+        )
+        place.cup_points = Decimal(points.numerator) / Decimal(points.denominator)
+    TournamentPlace.objects.bulk_update(places, ["cup_points"])
+
+
+def _moved(cup: Cup, *members: Tournament) -> None:
+    """The cup's season and its tournaments' rankings (their cup points) are drawn again."""
+    Cup.objects.filter(pk=cup.pk).update(version=F("version") + 1)
+    Tournament.objects.filter(pk__in=[t.pk for t in members]).update(
+        version=F("version") + 1, results_version=F("results_version") + 1
     )
 
 
@@ -160,9 +328,9 @@ def cup_changed(tournament: Tournament) -> None:
 class SeasonLine:
     place: int
     player: CupPlayer
-    total: int
-    final_points: int | None
-    counted: tuple[int, ...]
+    total: Fraction
+    final_points: Fraction | None
+    counted: tuple[Fraction, ...]
     participations: int
     podiums: tuple[int, int, int]
     best_place: int | None
@@ -195,7 +363,9 @@ def season_ranking(cup: Cup) -> Season:
             continue
         kept[player.pk] = player
         players.setdefault(player.pk, []).append(
-            rules.Result(row.tournament_id, int(row.cup_points), row.place, row.tournament.cup_final)
+            rules.Result(
+                row.tournament_id, Fraction(str(row.cup_points)), row.place, row.tournament.cup_final
+            )
         )
     best_n: str | int = cup.best_n if cup.best_n in rules.BEST_N_WORDS else int(cup.best_n)
     regular = sum(1 for t in tournaments if not t.cup_final)

@@ -22,13 +22,15 @@ from django.utils.translation import gettext_noop
 
 from scoring import services as scoring
 from scoring.engine.types import invalid
-from scoring.models import Session
+from scoring.models import HandChange, Session
+from tournaments.core.tournament_file import MAX_SUM
 from tournaments.models import Round, TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
 from tournaments.services.plan import RELEASED, new_link_token, new_short_code
 from tournaments.services.tournaments import audit, changed, done_already, locked, reason_text
 
-MOST_POINTS = Decimal(100000)
+# A paper sheet's sum, as a tournament file's (``tournament_file.MAX_SUM``): −100 000 to 100 000.
+MOST_POINTS = Decimal(MAX_SUM)
 
 
 def _locked_at(tournament: Tournament, table_id: int) -> tuple[Tournament, TableRound]:
@@ -81,7 +83,8 @@ def _points(number: int, raw: object, halves: bool) -> Decimal:
         value = Decimal(str(raw).strip().replace(",", ".").replace("−", "-"))
     except InvalidOperation:
         value = Decimal("NaN")
-    allowed = value.is_finite() and abs(value) < MOST_POINTS and (value * (2 if halves else 1)) % 1 == 0
+    written_out = value.is_finite() and int(value.as_tuple().exponent) <= 0  # "41.5", never "1e5"
+    allowed = written_out and abs(value) <= MOST_POINTS and (value * (2 if halves else 1)) % 1 == 0
     if not allowed:
         field = f"sum_{number}"
         if halves:
@@ -404,3 +407,51 @@ def control(tournament: Tournament, number: int | None = None) -> Control:
     states = tuple(TableState(t, tuple(names.get(t.pk, ())), t.played, table_clock(t)) for t in tables)
     done = sum(1 for s in states if s.table.is_locked)
     return Control(tournament, current, states, upcoming, done)
+
+
+# -- corrections after sign-off (§3.5) --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A hand changed after the organiser opened its table, and why the table was opened."""
+
+    hand_id: int
+    number: int  # the hand's number on the sheet
+    action: str  # a ``HandChange`` action: "edited", "deleted", "restored"
+    reason: str
+    at: datetime
+
+
+def corrections(table: TableRound) -> list[Correction]:
+    """The table's hands changed since the organiser first opened it (§3.5), each
+    with the reason of the opening it was made under: what the table's pages show
+    beside the corrected hands. Two queries, whatever the table holds."""
+    if table.session_id is None:
+        return []
+    opened = list(
+        TournamentChange.objects.filter(
+            tournament_id=table.round.tournament_id,
+            action=TournamentChange.Action.OPEN,
+            round_number=table.round.number,
+            table_number=table.number,
+        )
+        .order_by("at", "id")
+        .values_list("at", "reason")
+    )
+    if not opened:
+        return []
+    changed_hands = (
+        HandChange.objects.filter(
+            hand__session_id=table.session_id,
+            action__in=(HandChange.Action.EDITED, HandChange.Action.DELETED, HandChange.Action.RESTORED),
+            at__gte=opened[0][0],
+        )
+        .select_related("hand")
+        .order_by("at", "id")
+    )
+    found = []
+    for change in changed_hands:
+        reason = next(why for at, why in reversed(opened) if at <= change.at)
+        found.append(Correction(change.hand_id, change.hand.number, change.action, reason, change.at))
+    return found

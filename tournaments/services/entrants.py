@@ -22,7 +22,9 @@ from scoring.engine import InvalidInput
 from scoring.engine.schema import name_problem
 from scoring.engine.types import invalid
 from scoring.models import NAME_LENGTH, Player
-from tournaments.models import CupPlayer, Entrant, Round, TableRound, Tournament, TournamentChange
+from tournaments.core import names
+from tournaments.models import Entrant, Round, TableRound, Tournament, TournamentChange
+from tournaments.services import cups
 from tournaments.services.tournaments import audit, changed, done_already, drawn, locked, played
 
 MOST_ENTRANTS = 400  # 100 tables (§7)
@@ -30,10 +32,12 @@ PLACE_LENGTH = 60
 
 
 def check_name(value: str, field: str = "name") -> str:
+    """An entrant's name: a player's name (``name_problem``) without invisible
+    characters (``names.name_problem``), its spaces made single."""
     value = " ".join(value.split())
     if not value or len(value) > NAME_LENGTH:
         raise invalid(field, gettext_noop("a name of 1 to {n} characters"), n=NAME_LENGTH)
-    problem = name_problem(value)
+    problem = name_problem(value) or names.name_problem(value)
     if problem is not None:
         raise InvalidInput(field, problem)
     return value
@@ -48,14 +52,20 @@ def check_place(value: str) -> str:
     return value
 
 
-def _unique(tournament: Tournament, name: str) -> None:
-    if tournament.entrants.filter(name=name).exists():
+def _unique(tournament: Tournament, name: str, *, but: int | None = None) -> None:
+    """Refused when an entrant (other than start number ``but``) has a name that
+    reads the same (``names.name_key``: "ANNA", "Ａｎｎａ" and the Cyrillic "Аnna" are "Anna")."""
+    taken = tournament.entrants.values_list("name", flat=True)
+    if but is not None:
+        taken = taken.exclude(number=but)
+    found = names.same_as(name, taken)
+    if found is not None:
         raise invalid(
             "name",
             gettext_noop(
                 '"{name}" is registered already: tell the two apart, such as "{name} J." or "{name}, Linz"'
             ),
-            name=name,
+            name=found,
         )
 
 
@@ -112,7 +122,7 @@ def _add(tournament: Tournament, new: NewEntrant, joins: int) -> Entrant:
         place=place,
         player=player,
         roster=roster,
-        cup_player=_cup_player(tournament, name, place, roster) if not new.filler else None,
+        cup_player=cups.register_entry(tournament.cup, name, place, roster) if not new.filler else None,
         kind=Entrant.Kind.FILLER if new.filler else Entrant.Kind.PLAYER,
         joined_round=joins,
         fee_paid=new.fee_paid,
@@ -126,20 +136,6 @@ def _roster(tournament: Tournament, name: str, join: bool) -> GroupPlayer | None
     found = GroupPlayer.objects.filter(group=tournament.group, name=name).first()
     if found is None and join:
         found = groups.roster_player(tournament.group, name)
-    return found
-
-
-def _cup_player(
-    tournament: Tournament, name: str, place: str, roster: GroupPlayer | None
-) -> CupPlayer | None:
-    """The cup register's entry of that name (the one it was merged into), made when new (§5.1)."""
-    if tournament.cup is None:
-        return None
-    found = CupPlayer.objects.filter(cup=tournament.cup, name=name).order_by("id").first()
-    while found is not None and found.merged_into_id is not None:
-        found = found.merged_into
-    if found is None:
-        found = CupPlayer.objects.create(cup=tournament.cup, name=name, place=place, roster=roster)
     return found
 
 
@@ -214,13 +210,18 @@ def entrant_edit(
     entrant = _entrant(row, number)
     new_name = check_name(name)
     if new_name != entrant.name:
-        _unique(row, new_name)
+        _unique(row, new_name, but=number)
         if entrant.seats.filter(table__session__isnull=False).exists():
             raise invalid("name", gettext_noop("he sits at a table already opened: the name stays"))
         entrant.player, _ = Player.objects.get_or_create(owner=row.owner, name=new_name)
     before = {"name": entrant.name, "place": entrant.place, "fee_paid": entrant.fee_paid}
+    renamed = new_name != entrant.name
     entrant.name, entrant.place, entrant.fee_paid = new_name, check_place(place), fee_paid
+    if renamed and entrant.kind == Entrant.Kind.PLAYER:  # the cup's register follows the name
+        entrant.cup_player = cups.register_entry(row.cup, new_name, entrant.place, entrant.roster)
     entrant.save()
+    if renamed:
+        cups.register_pruned(row.cup_id)
     audit(
         row,
         TournamentChange.Action.ENTER,
@@ -243,6 +244,7 @@ def entrant_remove(*, tournament: Tournament, user: User, number: int) -> None:
         row, TournamentChange.Action.ENTER, user, before={"number": number, "name": entrant.name}, after=None
     )
     entrant.delete()
+    cups.register_pruned(row.cup_id)
     changed(row)
 
 

@@ -20,9 +20,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from plumbing.pdf import html_to_pdf
+from plumbing.pdf import PdfFailed, html_to_pdf
 from plumbing.qr import qr_svg
-from scoring.exports import Export
+from scoring import presentation
+from scoring.exports import Export, ExportRefused
 from scoring.presentation import money
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
 from tournaments.services import raffle as raffles
@@ -46,14 +47,14 @@ def code_page() -> str:
 
 
 def _pdf(template: str, context: dict[str, Any], stem: str) -> Export:
+    """A printout drawn as a PDF; ``ExportRefused`` when the drawing took too long or
+    failed (as a session's PDF says it: "could not be drawn just now")."""
     html = render_to_string(template, {**context, "printed_at": timezone.localtime()})
-    return Export(html_to_pdf(html), "application/pdf", f"{slugify(stem) or 'turnier'}.pdf")
-
-
-def _number(value: Decimal | Fraction) -> Decimal:
-    if isinstance(value, Fraction):
-        value = Decimal(value.numerator) / Decimal(value.denominator)
-    return value.normalize() if value % 1 else value.quantize(Decimal(1))
+    try:
+        data = html_to_pdf(html)
+    except PdfFailed:
+        raise ExportRefused(_("The PDF could not be drawn just now. Please try again in a moment.")) from None
+    return Export(data, "application/pdf", f"{slugify(stem) or 'turnier'}.pdf")
 
 
 # -- the ranking and the prize list ----------------------------------------------------------
@@ -64,9 +65,9 @@ class RankRow:
     place: int
     entrant: Entrant
     rounds: tuple[str, ...]  # per round: the points, "–" (not played), "…" (running), 0 for a bye
-    total: Decimal
+    total: Fraction  # shown with ``|points``: a real minus, the reader's decimal comma
     tie_note: str
-    cup_points: int | None
+    cup_points: Fraction | None
     prize: str = ""
 
 
@@ -104,7 +105,7 @@ def _prize_of(prizes: list[dict[str, Any]], place: int, *, raffle: bool = False)
 def _cell(cell: Any) -> str:
     if cell.bye:
         return "0"
-    return cell.shown or str(_number(cell.points))
+    return cell.shown or presentation.number(cell.points)
 
 
 def ranking(tournament: Tournament) -> Ranking:
@@ -126,7 +127,7 @@ def ranking(tournament: Tournament) -> Ranking:
             place=row.place,
             entrant=entrants[row.number],
             rounds=tuple(_cell(cell) for cell in row.cells),
-            total=_number(row.total),
+            total=row.total,
             tie_note=_(TIE_WORDS[row.tie_note]) if row.tie_note in TIE_WORDS else "",
             cup_points=row.cup_points,
             prize=_prize_of(prizes, row.place, raffle=on) or won.get(row.number, ""),
@@ -255,6 +256,7 @@ class CardRound:
     seat: int | None
     opponents: tuple[str, ...]
     result: RoundResult | None
+    on_paper: bool = False  # typed in at the desk: its hands were counted on the slip
 
 
 def player_card(tournament: Tournament, entrant: Entrant) -> Export:
@@ -280,6 +282,7 @@ def player_card(tournament: Tournament, entrant: Entrant) -> Export:
                 seat.position if seat else None,
                 others,
                 found.get(number),
+                seat is not None and seat.table.status == TableRound.Status.DESK,
             )
         )
     place = next((row for row in ranking(tournament).rows if row.entrant.pk == entrant.pk), None)

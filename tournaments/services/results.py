@@ -272,7 +272,7 @@ class Row:
     total: Fraction
     tie_note: str
     decided_by: str | None
-    cup_points: int | None
+    cup_points: Fraction | None
     withdrawn_after: int | None
     filler: bool = False
 
@@ -452,7 +452,7 @@ def write_places(tournament: Tournament, final: bool) -> list[TournamentPlace]:
             place=row.place or 0,
             total=decimal(row.total),
             tie_note=row.tie_note,
-            cup_points=Decimal(row.cup_points or 0),
+            cup_points=decimal(row.cup_points or Fraction(0)),
             final=final,
         )
         for row in rows

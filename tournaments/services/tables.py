@@ -18,7 +18,6 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
@@ -239,51 +238,44 @@ def handover_code(table: TableRound, cookie: str) -> str:
     code = f"{secrets.randbelow(10_000):04d}"
     table.handover_digest = digest(f"{table.pk}:{code}")
     table.handover_until = timezone.now() + timedelta(minutes=HANDOVER_MINUTES)
-    table.save(update_fields=["handover_digest", "handover_until"])
+    table.handover_wrong = 0
+    table.save(update_fields=["handover_digest", "handover_until", "handover_wrong"])
     return code
+
+
+HANDOVER_TRIES = 3
+CLAIM_FIELDS = ("claim_digest", "claimed_at", "handover_digest", "handover_until")
 
 
 def take_over(table: TableRound, cookie: str, code: str) -> None:
     """The phone with ``cookie`` takes the table over with the code the other
     phone shows; an expired code changes nothing, and after ``HANDOVER_TRIES``
-    wrong ones the code is used up (four digits must not be guessed)."""
+    wrong ones the code is used up (four digits must not be guessed). The wrong
+    tries are counted under the table's row lock with the comparison, so however
+    many guesses arrive at once, at most ``HANDOVER_TRIES`` are compared."""
     if not cookie:
         raise TableRefused(_("This phone does not accept cookies, so it cannot write at a table."))
     with transaction.atomic():
         locked = TableRound.objects.select_for_update().get(pk=table.pk)
         expired = locked.handover_until is None or locked.handover_until <= timezone.now()
-        if expired or not locked.handover_digest:
+        if expired or not locked.handover_digest or locked.handover_wrong >= HANDOVER_TRIES:
             raise TableRefused(
                 _("The code has expired: ask for a new one on the phone that writes."), field="code"
             )
         right = secrets.compare_digest(locked.handover_digest, digest(f"{locked.pk}:{code.strip()}"))
         if right:
             locked.claim_digest, locked.claimed_at = digest(cookie), timezone.now()
-            locked.handover_digest, locked.handover_until = "", None
-            locked.save(update_fields=["claim_digest", "claimed_at", "handover_digest", "handover_until"])
+            locked.handover_digest, locked.handover_until, locked.handover_wrong = "", None, 0
             _audit(locked, TournamentChange.Action.CLAIM, device=device_label(cookie), reason="handover")
+        else:
+            locked.handover_wrong += 1
+            if locked.handover_wrong >= HANDOVER_TRIES:  # the code is used up
+                locked.handover_digest, locked.handover_until = "", None
+        locked.save(update_fields=[*CLAIM_FIELDS, "handover_wrong"])
     if not right:
-        _wrong_try(locked)
         raise TableRefused(_("Code: four digits, as the writing phone shows them."), field="code")
     table.claim_digest, table.claimed_at = locked.claim_digest, locked.claimed_at
     table.handover_digest, table.handover_until = "", None
-
-
-HANDOVER_TRIES = 3
-
-
-def _wrong_try(table: TableRound) -> None:
-    """Count a wrong code; the third uses it up."""
-    key = f"handover-tries:{table.pk}:{table.handover_digest[:16]}"
-    cache.add(key, 0, HANDOVER_MINUTES * 60)
-    try:
-        tries = cache.incr(key)
-    except ValueError:
-        tries = 1
-    if tries >= HANDOVER_TRIES:
-        TableRound.objects.filter(pk=table.pk, handover_digest=table.handover_digest).update(
-            handover_digest="", handover_until=None
-        )
 
 
 # --------------------------------------------------------------------------

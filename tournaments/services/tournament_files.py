@@ -20,10 +20,9 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext_noop
 
 from scoring import services as scoring
-from scoring.engine.types import invalid
+from scoring.engine.session_file import write_hand
 from scoring.exports import Export, session_json
 from scoring.models import Hand, Seat
 from tournaments.core import tournament_file as files
@@ -31,7 +30,7 @@ from tournaments.models import Round, TableRound, TableSeat, Tournament
 from tournaments.services import desk, entrants, plan, tournaments
 from tournaments.services import tables as table_pages
 
-MOST_BYTES = 2_000_000
+MOST_BYTES = files.MAX_BYTES
 
 
 def _table(table: TableRound) -> dict[str, Any]:
@@ -116,22 +115,14 @@ def tournament_file(tournament: Tournament) -> Export:
 def tournament_import(*, owner: User, data: bytes) -> Tournament:
     """A tournament from a file: its entrants, settings and seed; each round the
     file gives is seated as given, released and counted (hands recorded and the
-    table signed, or the desk's sums); later rounds are drawn by the app. A file
-    the rules refuse raises ``InvalidTournament`` (round, table and field), one
-    that is not a tournament file at all ``InvalidInput``."""
-    if len(data) > MOST_BYTES:
-        raise invalid("file", gettext_noop("a tournament file of at most 2 MB"))
-    try:
-        document = json.loads(data.decode("utf-8"))
-        read = files.read_document(document)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise invalid("file", gettext_noop("a tournament file: JSON text in UTF-8")) from None
-    except files.InvalidTournament:
-        raise  # its round and table named in the reader's words by the page (``describe``)
+    table signed, or the desk's sums); later rounds are drawn by the app. The file
+    is read as ``score_tournament`` reads it (``read_tournament``: the same checks,
+    the same size limit, the same one-line refusals): a file it refuses raises
+    ``InvalidTournament`` (round, table and field) and creates nothing."""
+    read = files.read_tournament(data)
     created = _create(owner, read)
-    given = [r for r in read.rounds if r is not None]
-    if given:
-        _replay(created, owner, read, document.get("rounds", []))
+    if any(r is not None for r in read.rounds):
+        _replay(created, owner, read)
     return Tournament.objects.get(pk=created.pk)
 
 
@@ -160,7 +151,7 @@ def _create(owner: User, read: files.TournamentFile) -> Tournament:
     return created
 
 
-def _replay(t: Tournament, owner: User, read: files.TournamentFile, raw_rounds: list[Any]) -> None:
+def _replay(t: Tournament, owner: User, read: files.TournamentFile) -> None:
     """The given rounds seated as the file says, released and counted in turn."""
     plan.plan_draw(tournament=t, user=owner, seed=read.seed)
     for index, given in enumerate(read.rounds, 1):
@@ -171,8 +162,7 @@ def _replay(t: Tournament, owner: User, read: files.TournamentFile, raw_rounds: 
         plan.round_release(tournament=Tournament.objects.get(pk=t.pk), user=owner)
         for number, table in enumerate(given, 1):
             row = round_.tables.get(number=number)
-            raw_table = raw_rounds[index - 1]["tables"][number - 1]
-            _count(Tournament.objects.get(pk=t.pk), owner, row, table, raw_table)
+            _count(Tournament.objects.get(pk=t.pk), owner, row, table, read)
 
 
 def _seat_as_given(t: Tournament, round_: Round, given: tuple[files.GivenTable, ...]) -> None:
@@ -186,7 +176,9 @@ def _seat_as_given(t: Tournament, round_: Round, given: tuple[files.GivenTable, 
     Round.objects.filter(pk=round_.pk).update(draw=drawn)
 
 
-def _count(t: Tournament, owner: User, row: TableRound, table: files.GivenTable, raw: dict[str, Any]) -> None:
+def _count(
+    t: Tournament, owner: User, row: TableRound, table: files.GivenTable, read: files.TournamentFile
+) -> None:
     if table.hands is None:
         numbers = {s.entrant.name: s.entrant.number for s in row.seats.select_related("entrant")}
         sums = {
@@ -196,8 +188,8 @@ def _count(t: Tournament, owner: User, row: TableRound, table: files.GivenTable,
         desk.desk_enter(tournament=t, user=owner, table_id=row.pk, sums=sums)
         return
     session = table_pages.open_table(row)
-    for hand in raw.get("hands", []):
-        scoring.hand_record(session=session, raw=dict(hand), user=owner)
+    for hand in table.hands or ():  # as the file's reader read them, each dealer named
+        scoring.hand_record(session=session, raw=write_hand(read.variant, hand, read.options), user=owner)
     if table.hands:
         desk.table_confirm(tournament=t, user=owner, table_id=row.pk)
     else:

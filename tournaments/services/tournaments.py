@@ -30,6 +30,7 @@ from scoring.games import registry
 from scoring.models import Session
 from scoring.services import options_json
 from tournaments.models import Cup, Round, TableRound, Tournament, TournamentChange
+from tournaments.services import cups
 
 # The games a tournament is offered for (§10): Königrufen first, the default.
 GAMES = ("koenigrufen", "french")
@@ -107,8 +108,8 @@ def _choice(key: str, value: Any) -> str:
     return str(value)
 
 
-def _minutes(key: str, value: Any) -> int | None:
-    return None if value is None else _whole(key, value, 1, 600)
+def _minutes(key: str, value: Any, least: int = 1) -> int | None:
+    return None if value is None else _whole(key, value, least, 600)
 
 
 def _amount(key: str, value: Any) -> str | None:
@@ -192,7 +193,8 @@ def check_settings(variant: str, given: Mapping[str, Any]) -> dict[str, Any]:
         "hands_at_five": _whole("hands_at_five", values["hands_at_five"], 1, MOST_HANDS),
         "entry_fee": _amount("entry_fee", values["entry_fee"]),
         "round_minutes": _minutes("round_minutes", values["round_minutes"]),
-        "complaint_minutes": _minutes("complaint_minutes", values["complaint_minutes"]),
+        # 0: no window, the ranking can be made final at once (§4.4), as without minutes.
+        "complaint_minutes": _minutes("complaint_minutes", values["complaint_minutes"], 0),
         "tie_break": _tie_break(values["tie_break"]),
         "rank_points": _rank_points(values["rank_points"]),
         "prizes": _prizes(values["prizes"]),
@@ -347,16 +349,6 @@ def _group(owner: User, group: Group | None) -> Group | None:
     return group
 
 
-def _cup(owner: User, cup: Cup | None, variant: str) -> Cup | None:
-    if cup is None:
-        return None
-    if cup.owner_id != owner.pk or cup.deleted_at is not None:
-        raise invalid("cup", gettext_noop("must be one of your cups"))
-    if variant == "french" and cup.scheme == Cup.Scheme.HEINE:
-        raise invalid("cup", gettext_noop("Heine points are not offered for French Tarot"))
-    return cup
-
-
 @transaction.atomic
 def tournament_create(
     *,
@@ -379,8 +371,6 @@ def tournament_create(
     Königrufen, none for French Tarot). Königrufen's house rules start at ``ooe_2023``."""
     if variant not in GAMES:
         raise invalid("variant", gettext_noop("one of: {allowed}"), allowed=", ".join(GAMES))
-    if cup_factor not in (1, 2):
-        raise invalid("cup_factor", gettext_noop("1, or 2 for double points"))
     tournament = Tournament.objects.create(
         owner=owner,
         name=_name(name),
@@ -390,13 +380,11 @@ def tournament_create(
         settings=check_settings(variant, settings or {}),
         money_rate=_money_rate(default_money_rate(variant) if isinstance(money_rate, str) else money_rate),
         group=_group(owner, group),
-        cup=_cup(owner, cup, variant),
-        cup_final=bool(cup_final and cup),
-        cup_factor=cup_factor,
         seed=check_seed(seed) if seed else new_seed(),
         board_token=secrets.token_urlsafe(24),
         screen_token=secrets.token_urlsafe(24),  # the hall screen's own link (views.board.screen)
     )
+    cups.tournament_cup_set(tournament=tournament, user=owner, cup=cup, final=cup_final, factor=cup_factor)
     _set_organisers(tournament, organisers)
     audit(tournament, TournamentChange.Action.CREATE, owner, after={"settings": tournament.settings})
     return tournament
@@ -440,19 +428,22 @@ def tournament_update(
         new_options = row.options
     else:
         new_options = check_options(row.variant, options)
-    if cup_factor not in (1, 2):
-        raise invalid("cup_factor", gettext_noop("1, or 2 for double points"))
-    before = {"name": row.name, "settings": row.settings, "options": row.options}
+    before = {"name": row.name, "settings": row.settings, "options": row.options, **_cup_of(row)}
     row.name, row.played_on = _name(name), played_on
     row.settings, row.options, row.money_rate = new_settings, new_options, new_rate
-    row.cup = _cup(row.owner, cup, row.variant)
-    row.cup_final, row.cup_factor = bool(cup_final and cup), cup_factor
     row.save()
+    cups.tournament_cup_set(tournament=row, user=user, cup=cup, final=cup_final, factor=cup_factor)
     if organisers is not None and user.pk == row.owner_id:
         _set_organisers(row, organisers)
-    audit(row, TournamentChange.Action.SETTINGS, user, before=before, after={"settings": row.settings})
+    after = {"settings": row.settings, **_cup_of(row)}
+    audit(row, TournamentChange.Action.SETTINGS, user, before=before, after=after)
     changed(row)
     return row
+
+
+def _cup_of(tournament: Tournament) -> dict[str, Any]:
+    """The tournament's cup as the audit keeps it."""
+    return {"cup": tournament.cup_id, "cup_final": tournament.cup_final, "cup_factor": tournament.cup_factor}
 
 
 # -- provisional, final, reopened (§4.4) ---------------------------------------------------

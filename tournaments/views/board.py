@@ -328,6 +328,7 @@ class CardRound:
     result: str
     table_rank: int | None
     bye: bool
+    on_paper: bool = False  # typed in at the desk: its hands were counted on the slip, not here
 
 
 @require_GET
@@ -379,6 +380,7 @@ def card_rounds(entrant: Entrant) -> list[CardRound]:
                 result=figure(Fraction(str(result.points))) if result and counted else "…",
                 table_rank=result.table_rank if result else None,
                 bye=False,
+                on_paper=seat.table.status == TableRound.Status.DESK,
             )
         )
     seated = {seat.round_id for seat in seats}

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from plumbing.requests import Request, whole
@@ -15,7 +16,7 @@ from scoring.presentation import render_line
 from tournaments.forms import CupForm
 from tournaments.models import Cup
 from tournaments.services import cups, printouts
-from tournaments.views.organiser import refuse
+from tournaments.views.organiser import printout, refuse
 
 
 def own_cup(request: Request, cid: int) -> Cup:
@@ -62,10 +63,11 @@ def cup_detail(request: Request, cid: int) -> HttpResponse:
 @login_required
 @require_GET
 def cup_pdf(request: Request, cid: int) -> HttpResponse:
-    export = printouts.season_pdf(cups.season_ranking(own_cup(request, cid)))
-    response = HttpResponse(export.data, content_type=export.content_type)
-    response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
-    return response
+    """The season table (§5.4) as a PDF."""
+    cup = own_cup(request, cid)
+    return printout(
+        request, lambda: printouts.season_pdf(cups.season_ranking(cup)), reverse("cup_detail", args=[cid])
+    )
 
 
 @login_required
@@ -90,3 +92,32 @@ def cup_register(request: Request, cid: int) -> HttpResponse:
         return redirect("cup_register", cid=cup.pk)
     context = {"cup": cup, "register": cups.register(cup), "owner": cup.owner_id == request.user.pk}
     return render(request, "tournaments/cup/register.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cup_settings(request: Request, cid: int) -> HttpResponse:
+    """The cup's name, season, scheme and what counts: its owner changes them, and
+    every tournament of the cup is counted again by them (``cups.cup_update``)."""
+    cup = own_cup(request, cid)
+    if cup.owner_id != request.user.pk:
+        raise Http404("only the cup's owner changes its settings")
+    form = CupForm(
+        request.POST if request.method == "POST" else None, user=request.user, initial=_initial(cup)
+    )
+    if form.is_valid():
+        try:
+            cups.cup_update(cup=cup, user=request.user, **form.cleaned_data)
+        except InvalidInput as error:
+            refuse(form, error)
+        else:
+            return redirect("cup_detail", cid=cup.pk)
+    context = {"cup": cup, "form": form}
+    return render(request, "tournaments/cup/settings.html", context, status=400 if form.errors else 200)
+
+
+def _initial(cup: Cup) -> dict[str, object]:
+    fields = ("name", "season", "starts_on", "ends_on", "scheme", "best_n", "final_mode", "group")
+    initial: dict[str, object] = {name: getattr(cup, name) for name in fields}
+    initial["points_table"] = ", ".join(map(str, cup.points_table or []))
+    return initial

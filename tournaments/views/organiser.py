@@ -8,6 +8,7 @@ refusal is shown beside its input or at the top, and changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -19,15 +20,19 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from plumbing import busy
 from plumbing.qr import qr_svg
 from plumbing.requests import Request, posted_token, whole
+from plumbing.uploads import accepts_upload, upload_too_large
 from scoring.engine import InvalidInput
 from scoring.engine.types import invalid
+from scoring.exports import Export, ExportRefused
 from scoring.games import registry
 from scoring.presentation import number, render_line
 from scoring.schema_forms import SchemaForm
 from scoring.services import form_defaults, rules_form_initial
-from tournaments.core.tournament_file import InvalidTournament
+from tournaments.core.names import name_key
+from tournaments.core.tournament_file import InvalidTournament, too_large
 from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
 from tournaments.services import desk, entrants, plan, printouts, results, tournament_files, tournaments
@@ -310,10 +315,9 @@ def tournament_entrants(request: Request, tid: int) -> HttpResponse:
 def _roster_offered(t: Tournament) -> list[str]:
     if t.group is None:
         return []
-    taken = set(t.entrants.values_list("name", flat=True))
-    return [
-        p.name for p in t.group.roster.filter(hidden_at__isnull=True).order_by("name") if p.name not in taken
-    ]
+    taken = {name_key(name) for name in t.entrants.values_list("name", flat=True)}
+    roster = t.group.roster.filter(hidden_at__isnull=True).order_by("name")
+    return [p.name for p in roster if name_key(p.name) not in taken]  # a look-alike counts as taken
 
 
 def _entrant_action(request: Request, t: Tournament, action: str, form: EntrantForm) -> bool:
@@ -442,6 +446,7 @@ def organiser_table(request: Request, tid: int, pk: int) -> HttpResponse:
         "error": error,
         "link": link,
         "played": table.played,
+        "corrections": desk.corrections(table),
     }
     context["qr"] = qr_svg(link, label=_qr_label())
     return render(request, "tournaments/organiser/table.html", context, status=400 if error else 200)
@@ -522,7 +527,8 @@ def tournament_print(request: Request, tid: int, kind: str) -> HttpResponse:
         raise Http404("no such printout")
     table = whole(request.GET.get("table"))
     base = request.build_absolute_uri("/")[:-1]
-    return _download(printouts.KINDS[kind](t, base=base, table_id=table))
+    back = reverse("tournament_detail", args=[t.pk])
+    return printout(request, lambda: printouts.KINDS[kind](t, base=base, table_id=table), back)
 
 
 @login_required
@@ -533,7 +539,8 @@ def tournament_card(request: Request, tid: int, number: int) -> HttpResponse:
     entrant = t.entrants.filter(number=number).first()
     if entrant is None:
         raise Http404("no such entrant")
-    return _download(printouts.player_card(t, entrant))
+    back = reverse("tournament_entrants", args=[t.pk])
+    return printout(request, lambda: printouts.player_card(t, entrant), back)
 
 
 @login_required
@@ -543,17 +550,20 @@ def tournament_export(request: Request, tid: int) -> HttpResponse:
     return _download(tournament_files.tournament_file(own_tournament(request, tid)))
 
 
+@accepts_upload(tournament_files.MOST_BYTES)
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_import(request: Request) -> HttpResponse:
-    """A tournament from a tournament file (§13); the importer organises it."""
+    """A tournament from a tournament file (§13); the importer organises it. The
+    file is read as ``score_tournament`` reads it: a refusal is its one line (400)."""
     error = None
     if request.method == "POST":
         upload = request.FILES.get("file")
         try:
-            created = tournament_files.tournament_import(
-                owner=request.user, data=upload.read(tournament_files.MOST_BYTES + 1) if upload else b""
-            )
+            if upload_too_large(request):
+                raise too_large()
+            data = upload.read(tournament_files.MOST_BYTES + 1) if upload else b""
+            created = tournament_files.tournament_import(owner=request.user, data=data)
         except InvalidTournament as refusal:
             error = refusal.describe(gettext, number)
         except InvalidInput as refusal:
@@ -563,6 +573,17 @@ def tournament_import(request: Request) -> HttpResponse:
     return render(
         request, "tournaments/organiser/import.html", {"error": error}, status=400 if error else 200
     )
+
+
+def printout(request: Request, draw: Callable[[], Export], back: str) -> HttpResponse:
+    """A printout as a download. One that could not be drawn just now (its drawing
+    took too long or failed) is answered as a session's export is: "could not be
+    drawn just now", here as 503 with Retry-After and a way ``back``."""
+    try:
+        export = draw()
+    except ExportRefused as refused:
+        return busy.answer(render(request, "busy.html", {"message": refused.message, "back": back}))
+    return _download(export)
 
 
 def _download(export: Any) -> HttpResponse:

@@ -297,6 +297,7 @@ def _table_context(
         "first_dealer": session.first_dealer,
         "seats_open": can_write and not tables.has_hands(table),
         "kontra_line": _kontra_line(table, sums),
+        "corrections": desk.corrections(table),
         "new_url": place.links.url("new"),
         **sheet_context(session, show_all="all" in request.GET),
     }
