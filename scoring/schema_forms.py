@@ -36,8 +36,10 @@ from scoring.engine.form_input import (  # the posted form's reading, shared wit
     applies,
     drop_unchosen,
     in_grid,
+    joined_value,
     parse_fields,
     reworded,
+    with_fills,
 )
 from scoring.engine.schema import Field, Kind, parse_decimal, parse_points
 from scoring.engine.types import gettext_noop
@@ -88,6 +90,7 @@ class Choice:
     checked: bool
     seat: int | None = None  # the player's place at the table, for player choices
     number: int = 0  # its place among the choices, counted from 1
+    fills: str = ""  # what choosing it fills in elsewhere: "name=value name=value" (Field.fills)
 
 
 @dataclass
@@ -123,6 +126,7 @@ class Widget:
     # The second shape of a value drawn under the same name (each player's points
     # beside the side's): its own HTML id, so every id on the page is one element's.
     id_suffix: str = ""
+    fills: dict[str, str] = field(default_factory=dict)  # per choice: what it fills in (Choice.fills)
 
     @property
     def id(self) -> str:
@@ -131,7 +135,9 @@ class Widget:
     @property
     def options(self) -> list[Choice]:
         return [
-            Choice(value, label, value == self.value, self.seats.get(value), number)
+            Choice(
+                value, label, value == self.value, self.seats.get(value), number, self.fills.get(value, "")
+            )
             for number, (value, label) in enumerate(self.choices, 1)
         ]
 
@@ -163,7 +169,13 @@ class SchemaForm:
         # Points typed for the other side, as typed: shown again as they were.
         self.typed: dict[str, str] = {}
         self.raw: dict[str, Any] = (
-            parse_fields(self.fields, self.players, data, prefix, self.typed)
+            parse_fields(
+                self.fields,
+                self.players,
+                with_fills(self.fields, self.players, data, prefix),
+                prefix,
+                self.typed,
+            )
             if data is not None
             else _answered(self.fields, initial)
             if initial is not None
@@ -197,6 +209,9 @@ class SchemaForm:
         known = self.names() if known is None else known
         name = problem.field if problem.field.startswith(self.prefix) else self.prefix + problem.field
         name = self._in_grid(name)
+        # A joined field is answered in its host's group (the king in the talon among the partners).
+        hosts = {self.prefix + f.joined.name: self.prefix + f.name for f in self.fields if f.joined}
+        name = hosts.get(name, name)
         while name and name not in known:
             # "premiums[2].player" may be shown as a whole row: fall back to its parent.
             trimmed = re.sub(r"(\.[^.\[\]]+|\[\d+\])$", "", name)
@@ -263,6 +278,13 @@ class SchemaForm:
                 widget.hidden = not self.applies(f)
             if f.kind is Kind.PLAYER:
                 self._seat(widget, f)
+            if f.joined is not None:
+                _join(widget, f.joined, self.raw)
+            widget.fills = {
+                choice: " ".join(f"{self.prefix}{name}={value}" for name, value in inputs.items())
+                for choice, inputs in f.fills.items()
+                if inputs
+            }
             if f.kind is Kind.PLAYER_LEVELS:
                 # Each player's row carries the seat: the page hides the declarer's.
                 for child in widget.children:
@@ -291,6 +313,13 @@ class SchemaForm:
             widget.value = self.typed[f.name]
         own_label, other_label = (gettext(label) for label in f.side_labels)
         widget.sides = [Choice("", own_label, not other), Choice(OTHER_SIDE, other_label, other)]
+
+
+def _join(widget: Widget, joined: Field, raw: Mapping[str, Any]) -> None:
+    """A joined field's choices after the group's own, its value chosen there."""
+    widget.choices += [(joined_value(joined, c), gettext(joined.label_of(c))) for c in joined.choices]
+    if raw.get(joined.name) is not None:
+        widget.value = joined_value(joined, raw[joined.name])
 
 
 def _number_controllers(widgets: Sequence[Widget]) -> None:

@@ -21,6 +21,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from .form_input import grid_row
 from .schema import (
     Field,
     Kind,
@@ -628,6 +629,23 @@ RENONCE_FIELD = Field(
     rare=True,
 )
 
+KING_IN_TALON_FIELD = Field(
+    "king_in_talon",
+    Kind.CHOICE,
+    gettext_noop("King in the talon"),
+    help=gettext_noop(
+        "The called king lay in the talon: played on alone (1 against 3), or conceded (the declarer pays)."
+    ),
+    choices=tuple(KingInTalon),
+    choice_labels={
+        KingInTalon.PLAYED: gettext_noop("king in the talon, played on"),
+        KingInTalon.CONCEDED: gettext_noop("king in the talon, conceded"),
+    },
+    nullable=True,
+    null_label=gettext_noop("no"),
+    shown_when=_when(RUFER_GAMES),
+)
+
 HAND_FIELDS = (
     Field("declarer", Kind.PLAYER, gettext_noop("Declarer"), required=True),
     Field(
@@ -657,22 +675,7 @@ HAND_FIELDS = (
         shown_when=_when(RUFER_GAMES),
         other_than="declarer",
     ),
-    Field(
-        "king_in_talon",
-        Kind.CHOICE,
-        gettext_noop("König im Talon"),
-        help=gettext_noop(
-            "The called king lay in the talon: played on alone (1 against 3), or conceded (the declarer pays)."
-        ),
-        choices=tuple(KingInTalon),
-        choice_labels={
-            KingInTalon.PLAYED: gettext_noop("played on"),
-            KingInTalon.CONCEDED: gettext_noop("conceded"),
-        },
-        nullable=True,
-        null_label=gettext_noop("no"),
-        shown_when=_when(RUFER_GAMES),
-    ),
+    KING_IN_TALON_FIELD,
     POINTS_FIELD,
     Field(
         "won",
@@ -748,7 +751,6 @@ FORM_ORDER = (
     "declarer",
     "game",
     "partner",
-    "king_in_talon",
     "bird",
     "points",
     "won",
@@ -806,6 +808,32 @@ COUNTER_FIELDS = tuple(
     )
 )
 COUNTER_PLAYER = Field("player", Kind.PLAYER, gettext_noop("Whose cards"), required=True)
+
+
+def _bid_bird_only(raw: Mapping[str, Any]) -> bool:
+    """Whether a conceded hand's premiums are only its bid's bird as the form fills it in."""
+    game = raw.get("game")
+    bird = BIRD_CALLERS.get(Game(game)) if game in tuple(Game) else None
+    bird_value = bird.value if bird is not None else raw.get("bird")
+    premiums = raw.get("premiums")
+    if raw.get("king_in_talon") != KingInTalon.CONCEDED.value or not isinstance(premiums, list | tuple):
+        return False
+    row = premiums[0] if len(premiums) == 1 and isinstance(premiums[0], Mapping) else {}
+    return (
+        set(row) <= {"type", "side", "announced", "made", "kontra"}
+        and row.get("type") == bird_value
+        and row.get("side") == Side.DECLARER.value
+        and row.get("announced") is True
+        and row.get("made", True) is True
+        and not row.get("kontra")
+    )
+
+
+def _bird_row(bird: Bird, types: Sequence[PremiumType]) -> dict[str, str]:
+    """The premium grid's row of the bid's bird as the bid says it: the declarer's side, announced."""
+    if PremiumType(bird.value) not in types:
+        return {}
+    return grid_row("premiums", bird.value, Side.DECLARER.value, True)
 
 
 def count_thirds(values: Mapping[str, Any]) -> str:
@@ -912,15 +940,35 @@ class Koenigrufen(Variant):
         types = options.premium_types()
         narrowed = {
             **by_name,
-            "game": replace(by_name["game"], choices=options.games(), buttons=True),
+            # A bird-caller's game and a Besserrufer's bird are the bid's bird: its
+            # premium row (the declarer's side, announced) is filled in, to change there.
+            "game": replace(
+                by_name["game"],
+                choices=options.games(),
+                buttons=True,
+                fills={game.value: _bird_row(bird, types) for game, bird in BIRD_CALLERS.items()},
+            ),
+            # No "none" beside the birds: a Besserrufer names one, a bird-caller's game does.
+            "bird": replace(
+                by_name["bird"],
+                null_choice=False,
+                fills={bird.value: _bird_row(bird, types) for bird in Bird},
+            ),
             "won": replace(
                 by_name["won"],
                 ask=True,
                 asked_unless="renonce",
                 choice_labels={True: gettext_noop("won"), False: gettext_noop("lost")},
             ),
-            # A partner or the king in the talon: asked, never preset.
-            "partner": replace(by_name["partner"], ask=True),
+            # A partner or the king in the talon, played on or conceded: one
+            # choice, asked, never preset.
+            "partner": replace(
+                by_name["partner"],
+                ask=True,
+                null_label="",
+                help=KING_IN_TALON_FIELD.help,
+                joined=KING_IN_TALON_FIELD,
+            ),
             "kontra": replace(by_name["kontra"], shown_when=_when(POSITIVE_GAMES)),
             "premiums": replace(
                 by_name["premiums"],
@@ -993,6 +1041,11 @@ class Koenigrufen(Variant):
             if problems:
                 raise InvalidInput.several(problems)
             given = set(raw)
+            if from_form and _bid_bird_only(raw):
+                # The premium row the bid's bird filled in on the form says only
+                # what the bid says: a conceded hand records it by its bird.
+                given.discard("premiums")
+                values = {**values, "premiums": ()}
             if from_form:
                 # A form sends its untouched controls (no Kontra, no premium, no
                 # Renonce): they record nothing, so a conceded hand may have them.
