@@ -25,6 +25,16 @@ def points(value: Fraction | int) -> str:
 
 
 @register.filter
+def plural_count(value: Fraction | Decimal | int | str) -> int:
+    """The count a plural form is chosen by: a whole number as it is; a part of a
+    point (1,5) or points and Blatt (1/1) as many ("1 Punkt", "1,5 Punkte")."""
+    if isinstance(value, str):
+        return int(value) if value.isdecimal() else 2
+    number = Fraction(value)
+    return abs(int(number)) if number.denominator == 1 else 2
+
+
+@register.filter
 def money(value: Decimal | None, currency: str = "") -> str:
     """An amount of money in the reader's format (``presentation.money``), followed
     by the currency's sign when one is given (``12,50 €``); nothing for None."""

@@ -863,7 +863,10 @@ def test_the_hand_form_asks_in_the_tables_order_with_only_the_tariffs_games_and_
     variant = Koenigrufen()
     options = variant.parse_options({"tariff": "wtc_2020"}, FOUR)
     fields = variant.form_fields(HandType.PLAYED, Table(tuple(FOUR), "Dora"), options)
-    assert [f.name for f in fields][:6] == ["declarer", "game", "partner", "king_in_talon", "bird", "points"]
+    assert [f.name for f in fields][:5] == ["declarer", "game", "partner", "bird", "points"]
+    # The king in the talon is answered among the partners: one choice, never two that contradict.
+    partner = next(f for f in fields if f.name == "partner")
+    assert partner.joined is not None and partner.joined.name == "king_in_talon" and not partner.null_label
     game = next(f for f in fields if f.name == "game")
     assert game.choices[:3] == (Game.TRISCHAKEN, Game.RUFER, Game.PICCOLO)
     assert Game.BESSERRUFER not in game.choices and Game.PAGATRUFER in game.choices
