@@ -127,6 +127,9 @@ class Widget:
     # beside the side's): its own HTML id, so every id on the page is one element's.
     id_suffix: str = ""
     fills: dict[str, str] = field(default_factory=dict)  # per choice: what it fills in (Choice.fills)
+    # A key the phone's number keypad lacks, drawn beside the field (templates/_keys.html):
+    # "sign" (a number that may be negative), "thirds" (points and Blatt, "41/2").
+    keys: str = ""
 
     @property
     def id(self) -> str:
@@ -425,6 +428,8 @@ def _draw_int(w: Widget, f: Field, value: Any, players: Sequence[str], errors: E
         w.kind, w.choices = "radio", _choices(f, list(values))
         return
     w.kind, w.attrs = "number", {"inputmode": "numeric", "enterkeyhint": "next"}
+    if f.minimum is not None and f.minimum < 0:
+        _keypad(w, "numeric", "sign")
     w.value = w.value or ""  # typed, not chosen: nothing to tell apart from "not yet"
     if f.minimum is not None:
         w.attrs["min"] = _text(f.minimum)
@@ -435,12 +440,35 @@ def _draw_int(w: Widget, f: Field, value: Any, players: Sequence[str], errors: E
 def _draw_points(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
     w.kind, w.value = "points", _text(None if value is MISSING else value)
     # Whole points get the digits-only keypad; half points need the decimal one.
-    # Points and Blatt ("41/2") need the slash: the keyboard with it.
-    keypad = "text" if f.thirds else "numeric" if f.step.denominator == 1 else "decimal"
+    # Points and Blatt ("41/2") need the slash, a negative number the minus: a key beside.
+    keypad = "numeric" if f.thirds or f.step.denominator == 1 else "decimal"
     w.attrs = {"inputmode": keypad, "autocomplete": "off", "enterkeyhint": "next"}
+    if f.thirds:
+        _keypad(w, keypad, "thirds")
+    elif f.minimum is not None and f.minimum < 0:
+        _keypad(w, keypad, "sign")
     if f.maximum is not None:
         w.attrs["max"] = _text(f.maximum)
     w.attrs["step"] = _text(f.step)
+
+
+def _keypad(w: Widget, keypad: str, keys: str) -> None:
+    """A number field whose keypad lacks a key it needs: the full keyboard (which
+    has it) until the page's script gives it ``keypad`` and the key beside it
+    (static/js/keys.js); ``pattern`` says what it takes."""
+    w.keys = keys
+    w.attrs.update(
+        {
+            "inputmode": "text",
+            "data-keypad": keypad,
+            "pattern": THIRDS_PATTERN if keys == "thirds" else SIGNED_PATTERN,
+        }
+    )
+
+
+# What the fields with a key beside them take (a hint for the phone; the engine checks).
+THIRDS_PATTERN = "[0-9]{1,2}(/[0-2])?"
+SIGNED_PATTERN = "[\\-\u2212]?[0-9]+([.,][0-9]+)?"
 
 
 def _draw_bool(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
@@ -565,6 +593,7 @@ def _row_widget(
 def _draw_player_points(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
     given = value if isinstance(value, Mapping) else {}
     w.kind = "player_points"
+    keypad = "numeric" if f.thirds or f.step.denominator == 1 else "decimal"
     w.children = [
         Widget(
             name=f"{w.name}.{p}",
@@ -572,10 +601,13 @@ def _draw_player_points(w: Widget, f: Field, value: Any, players: Sequence[str],
             label=p,
             value=_text(given.get(p)),
             errors=list(errors.get(f"{w.name}.{p}", [])),
-            attrs={"inputmode": "numeric", "autocomplete": "off", "enterkeyhint": "next"},
+            attrs={"inputmode": keypad, "autocomplete": "off", "enterkeyhint": "next"},
         )
         for p in players
     ]
+    for child in w.children:
+        if f.thirds:  # each player's points and Blatt ("41/2") need the slash
+            _keypad(child, keypad, "thirds")
 
 
 def _draw_player_list(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
