@@ -802,7 +802,7 @@ COUNTER_FIELDS = tuple(
     for kind, label in (
         ("fives", gettext_noop("Kings, Pagat, Mond, Sküs (5)")),
         ("queens", gettext_noop("Queens (4)")),
-        ("cavalls", gettext_noop("Cavalls (3)")),
+        ("cavalls", gettext_noop("Knights (3)")),  # Reiter, as the Königrufen table says them
         ("jacks", gettext_noop("Jacks (2)")),
         ("others", gettext_noop("Other cards (1)")),
     )
