@@ -306,3 +306,20 @@ def test_the_birds_choices_say_what_they_fill_in_for_the_page(logged_in, session
     assert 'name="bird" value="uhu" data-fills="premiums.uhu.who=declarer premiums.uhu.how=true"' in html
     # No "none" beside the birds: a Besserrufer names one.
     assert 'name="bird" value=""' not in html
+
+
+def test_every_thirds_field_offers_the_slash_on_a_phones_keypad(logged_in, session):
+    """Points and Blatt ("41/2"): the side's points and each Trischaken player's
+    take the slash, by the full keyboard until the script gives them the digits
+    keypad and a "/" key beside them."""
+    html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+    names = ["points", *(f"points.{name}" for name in PLAYERS)]
+    for name in names:
+        found = re.search(
+            rf'id="([^"]+)" name="{re.escape(name)}" value="" type="text" class="num"([^>]*)>', html
+        )
+        assert found is not None, name
+        attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', found.group(2)))
+        assert (attrs["inputmode"], attrs["data-keypad"]) == ("text", "numeric"), name
+        assert re.fullmatch(attrs["pattern"], "41/2") and re.fullmatch(attrs["pattern"], "0")
+        assert f'data-key="/" data-for="{found.group(1)}"' in html, name
