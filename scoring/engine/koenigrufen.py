@@ -951,6 +951,10 @@ class Koenigrufen(Variant):
             # No "none" beside the birds: a Besserrufer names one, a bird-caller's game does.
             "bird": replace(
                 by_name["bird"],
+                help=gettext_noop(
+                    "The bird the Besserrufer announces: it stands among the premiums, announced by the "
+                    "declarer's side; if it failed, say so there."
+                ),
                 null_choice=False,
                 fills={bird.value: _bird_row(bird, types) for bird in Bird},
             ),
