@@ -333,7 +333,7 @@ def with_fills(
     if not added:
         return data
     copy = getattr(data, "copy", None)
-    filled: Any = copy() if callable(copy) else dict(data)
+    filled: dict[str, Any] = copy() if callable(copy) else dict(data)
     for name, value in added.items():
         filled[name] = value
     return filled

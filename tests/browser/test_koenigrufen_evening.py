@@ -191,7 +191,7 @@ def test_the_seat_that_sits_out_is_not_a_zero_on_the_phones_sheet(
         owner=player, name="Freitag", variant="koenigrufen", players=[*FIVE[:4], "Bernhard Kurz"], options={}
     )
     five = [*FIVE[:4], "Bernhard Kurz"]
-    hands = [
+    hands: list[dict[str, Any]] = [
         {"dealer": five[4], "declarer": "Anna", "game": "rufer", "partner": "Carl", "points": 41},
         {"declarer": "Bert", "game": "rufer", "king_in_talon": "conceded"},
         {"declarer": "Carl", "game": "piccolo", "won": True},

@@ -299,7 +299,9 @@ def test_a_besserrufer_with_an_announced_uhu_names_its_bird_once(page_for, live_
     page = phone_in(page_for, live_server, player, language)
     session = session_of(player, "koenigrufen", FOUR)
     open_form(page, live_server.url, session)
-    taps = Taps(page).hand({"declarer": "Carl", "game": "besserrufer", "partner": "Anna", "bird": "uhu"}, "44")
+    taps = Taps(page).hand(
+        {"declarer": "Carl", "game": "besserrufer", "partner": "Anna", "bird": "uhu"}, "44"
+    )
     # The bid says it: the Uhu's row is the declarer's side, announced, without a tap.
     expect(page.locator('input[name="premiums.uhu.who"][value="declarer"]')).to_be_checked()
     expect(page.locator('input[name="premiums.uhu.how"][value="true"]')).to_be_checked()
@@ -325,7 +327,9 @@ def test_a_besserrufer_with_an_announced_uhu_names_its_bird_once(page_for, live_
 
     # Failed: one tap in its row changes it; a change of bird takes the row back.
     open_form(page, live_server.url, session)
-    taps = Taps(page).hand({"declarer": "Dora", "game": "besserrufer", "partner": "Bert", "bird": "pagat"}, "40")
+    taps = Taps(page).hand(
+        {"declarer": "Dora", "game": "besserrufer", "partner": "Bert", "bird": "pagat"}, "40"
+    )
     taps.choose("bird", "uhu")
     expect(page.locator('input[name="premiums.pagat.who"][value=""]')).to_be_checked()
     taps.choose("premiums.uhu.how", "true-failed")

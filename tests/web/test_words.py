@@ -4,8 +4,10 @@ help that speaks of what the page shows, French typography."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.template.loader import render_to_string
@@ -381,7 +383,7 @@ def test_the_login_page_says_how_one_gets_an_account(client, settings, signup, w
 
 
 def test_english_dates_and_times_read_as_english_players_write_them():
-    moment = timezone.make_aware(timezone.datetime(2026, 11, 29, 19, 30))
+    moment = timezone.make_aware(datetime(2026, 11, 29, 19, 30))
     with translation.override("en"):
         assert formats.date_format(moment.date()) == "29 Nov 2026"
         assert formats.date_format(moment.date(), "SHORT_DATE_FORMAT") == "29 Nov 2026"
@@ -433,25 +435,24 @@ def test_no_german_word_on_any_english_or_french_page(db, language):
     koenigrufen = services.session_create(
         owner=owner, name="Evening", variant="koenigrufen", players=list(FIVE), options={}
     )
-    for index, raw in enumerate(
-        [
-            {"dealer": "Emil", "declarer": "Anna", "game": "rufer", "king_in_talon": "played", "points": 38},
-            {"declarer": "Bert", "game": "rufer", "king_in_talon": "conceded"},
-            {
-                "declarer": "Carl",
-                "game": "besserrufer",
-                "partner": "Dora",
-                "bird": "uhu",
-                "points": 44,
-                "premiums": [{"type": "uhu", "side": "declarer", "announced": True}],
-            },
-            {
-                "declarer": "Dora",
-                "game": "trischaken",
-                "points": {"Anna": 10, "Bert": 40, "Dora": 20, "Emil": 0},
-            },
-        ]
-    ):
+    evening: list[dict[str, Any]] = [
+        {"dealer": "Emil", "declarer": "Anna", "game": "rufer", "king_in_talon": "played", "points": 38},
+        {"declarer": "Bert", "game": "rufer", "king_in_talon": "conceded"},
+        {
+            "declarer": "Carl",
+            "game": "besserrufer",
+            "partner": "Dora",
+            "bird": "uhu",
+            "points": 44,
+            "premiums": [{"type": "uhu", "side": "declarer", "announced": True}],
+        },
+        {
+            "declarer": "Dora",
+            "game": "trischaken",
+            "points": {"Anna": 10, "Bert": 40, "Dora": 20, "Emil": 0},
+        },
+    ]
+    for index, raw in enumerate(evening):
         services.hand_record(session=koenigrufen, raw=raw, user=owner, client_token=f"k{index}")
     hands = list(koenigrufen.hands.order_by("number"))
     urls = sorted({url_of(name, world) for name, method, cell, *_ in ROWS if method == "GET" and cell == 200})
