@@ -555,3 +555,29 @@ def test_the_season_table_says_it_scrolls_in_every_language(user):
             f'<div class="wide" data-more="{more}"><div class="table-wrap" tabindex="0">'
             '<table class="plain ranking">' in section
         )
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_no_german_word_on_any_english_or_french_tournament_page(user, language):
+    """Every page of a tournament's and a cup's organiser, a day drawn and released."""
+    from tests.tournaments import factory
+    from tests.tournaments.test_access_organiser import MATRIX
+    from tournaments.models import TableRound
+
+    t = factory.tournament(user, cup=factory.cup(user))
+    factory.draw(t)
+    factory.release(t)
+    t = factory.fresh(t)
+    table = TableRound.objects.filter(round__tournament=t).order_by("round__number", "number").first()
+    world = {"t": t, "cup": t.cup, "table": table}
+    client = client_in(user, language)
+    found, walked = [], 0
+    for name, (_, args) in MATRIX.items():
+        response = client.get(reverse(name, args=args(world)))
+        if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+            continue
+        walked += 1
+        text = visible_words(response.content.decode())
+        found += [(name, word) for word in GERMAN_ONLY if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)]
+    assert found == []
+    assert walked >= 12, walked
