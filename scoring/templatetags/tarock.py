@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 
 from scoring import presentation, sheet_html
 from scoring.engine import Line
+from scoring.schema_forms import SIGNED_PATTERN
 
 register = template.Library()
 
@@ -32,6 +33,12 @@ def plural_count(value: Fraction | Decimal | int | str) -> int:
         return int(value) if value.isdecimal() else 2
     number = Fraction(value)
     return abs(int(number)) if number.denominator == 1 else 2
+
+
+@register.simple_tag
+def signed_pattern() -> str:
+    """What a signed number field takes (its ``pattern``), as the hand form's fields say it."""
+    return SIGNED_PATTERN
 
 
 @register.filter
