@@ -147,7 +147,10 @@ class RateLimitedBackend(ModelBackend):
 
 class RateLimitedLoginView(LoginView):
     """The login page: an attempt the limit refused gets 429 and a message instead
-    of the usual "wrong password"."""
+    of the usual "wrong password". It says how one gets an account (settings.SIGNUP)."""
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "signup": settings.SIGNUP}
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         if not getattr(self.request, LIMITED, False):

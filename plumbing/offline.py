@@ -33,6 +33,8 @@ PRECACHE = (
     "js/offline.js",
     # The hand form's own script: what a tap shows (a premium's announcement, its Kontra) offline too.
     "js/hand-form.js",
+    # The keys a number keypad lacks (the minus, the slash of "41/2"), beside the fields that need them.
+    "js/keys.js",
     OUTBOX,
     # The engine on the phone: the pages' side and its worker (the runtime and bundle have caches of their own).
     "js/engine.js",

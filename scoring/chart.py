@@ -15,6 +15,9 @@ from fractions import Fraction
 from html import escape
 
 from scoring.presentation import number
+from scoring.sheet.model import column_heads
+
+LABEL_LETTERS = 9  # the most letters of a line's end label
 
 WIDTH, HEIGHT = 520, 300  # narrow enough that the labels stay legible on a phone
 LEFT, RIGHT, TOP, BOTTOM = 48, 118, 14, 28
@@ -49,7 +52,8 @@ def running_total_svg(
     """``totals[h][p]``: player p's total after hand h (hand 0 is the start, all 0).
     ``breaks``: hand numbers after which a series or round ended. The x axis
     counts these hands from 0, whatever their numbers on the whole sheet.
-    A line's label is its name cut to nine letters, or with ``whole_labels``
+    A line's label is its name as a column head of nine letters at most
+    (``scoring.sheet.column_heads``: "Bernhard K.", "B. Kurz"), or with ``whole_labels``
     (a few lines named after games) the whole name, the drawing leaving room for it."""
     palette = GREYS if monochrome else COLOURS
     series: list[list[Fraction | int]] = [[0] * len(players), *[list(t) for t in totals]]
@@ -58,9 +62,9 @@ def running_total_svg(
     high = max(max(row) for row in series)
     if low == high:
         low, high = low - 10, high + 10
+    heads = {} if whole_labels else column_heads(players, room=LABEL_LETTERS)
     labels = [
-        f"{name if whole_labels else _short(name)} {number(total)}"
-        for name, total in zip(players, series[-1], strict=True)
+        f"{heads.get(name, name)} {number(total)}" for name, total in zip(players, series[-1], strict=True)
     ]
     right = max(RIGHT, label_room(labels))
     span_x = WIDTH - LEFT - right
@@ -128,10 +132,6 @@ def running_total_svg(
 def label_room(labels: Sequence[str]) -> int:
     """The width right of the lines that the longest end label needs."""
     return 8 + int(LABEL_CHAR * max((len(label) for label in labels), default=0)) + 1
-
-
-def _short(name: str) -> str:
-    return name if len(name) <= 9 else name[:8] + "…"
 
 
 def spread_labels(wanted: Sequence[float], top: float, bottom: float, gap: float = LABEL_GAP) -> list[float]:

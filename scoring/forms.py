@@ -20,13 +20,14 @@ from scoring.engine import HandType, InvalidInput, Line, Table
 from scoring.engine.form_input import chosen_dealer, note_of, session_hand
 from scoring.engine.schema import clean, name_problem
 from scoring.engine.session_file import MAX_NAME
+from scoring.models import REASON_LENGTH
 from scoring.presentation import render_line, render_words
 from scoring.schema_forms import DecimalTextField, SchemaForm, Widget, walk_widgets, widget_id
 from scoring.services.games import Game
 
 MAX_SEATS = 6
 # What every hand has besides the game's own fields; their errors are the form's own.
-COMMON_FIELDS = ("dealer", "note", "sitting_out", "type")
+COMMON_FIELDS = ("dealer", "note", "sitting_out", "type", "reason")
 
 
 # -- hands -------------------------------------------------------------------------------
@@ -75,6 +76,9 @@ class HandForm:
         )
         self.counted: int | str | None = None
         self.note = note_of(source)
+        # Why a stored hand is corrected (its correction form only): kept with the change.
+        reason = source.get("reason") if data is not None else ""
+        self.reason = reason if isinstance(reason, str) else ""
         self.errors: dict[str, list[str]] = {}
         self.other_errors: list[str] = []
 
@@ -143,7 +147,10 @@ class HandForm:
         """Every problem of a refusal as (the id of the input it belongs to, the
         words), in the form's order: what the summary beside the save button lists."""
         drawn = [
-            w.name for w in walk_widgets([self.dealer_widget(), *self.game.widgets(), self.note_widget()])
+            w.name
+            for w in walk_widgets(
+                [self.dealer_widget(), *self.game.widgets(), self.note_widget(), self.reason_widget()]
+            )
         ]
         known = set(drawn)
         placed = []
@@ -179,6 +186,17 @@ class HandForm:
             errors=self.errors.get("note", []),
             # The last field: the keypad's key saves here (elsewhere it moves on).
             attrs={"maxlength": "500", "enterkeyhint": "go"},
+        )
+
+    def reason_widget(self) -> Widget:
+        return Widget(
+            name="reason",
+            kind="text",
+            label=gettext("Why it is corrected"),
+            help=gettext("Optional: shown with the hand, in its history."),
+            value=self.reason,
+            errors=self.errors.get("reason", []),
+            attrs={"maxlength": str(REASON_LENGTH), "enterkeyhint": "go"},
         )
 
     def widgets(self) -> list[Widget]:

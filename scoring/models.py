@@ -250,6 +250,9 @@ class Change(models.Model):
         ordering = ["at", "id"]
 
 
+REASON_LENGTH = 200  # a correction's reason, at most
+
+
 class HandChange(Change):
     """One change to a hand: who, when, what it was before and after (the hand as
     the session file writes it, its deltas and its description)."""
@@ -264,6 +267,8 @@ class HandChange(Change):
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=10, choices=Action.choices)
+    # Why a correction was made, in the corrector's words (optional): shown with the hand.
+    reason = models.CharField(max_length=REASON_LENGTH, blank=True, default="")
 
     def __str__(self) -> str:
         return f"{self.hand_id} {self.action}"

@@ -17,7 +17,7 @@ from scoring.engine import Line, settle
 from scoring.engine.types import line_from_json
 from scoring.models import Hand, HandChange
 from scoring.presentation import house_rules, signed
-from scoring.sheet import DeletedRow, Points, Sheet, SheetRow, SheetSection
+from scoring.sheet import DeletedRow, Points, Sheet, SheetRow, SheetSection, column_heads
 from scoring.sheet_html import chart_of
 
 
@@ -60,6 +60,9 @@ NAME_WIDTH = 10
 MONO_MM = 1.6  # one character of the figures' font at its size on the sheet
 
 
+SITS_OUT = "—"  # a hand's figure of the seat that sits it out (the print's key says so)
+
+
 def _columns(texts: Sequence[str], width: int) -> str:
     return "".join(text.rjust(width) for text in texts)
 
@@ -74,10 +77,6 @@ def _figure_width(players: Sequence[str], rows: Sequence[SheetRow], totals: Sequ
     return max(FIGURE_WIDTH, widest + 1, longest + 1)
 
 
-def _head(name: str, width: int) -> str:
-    return name if len(name) < width else name[: width - 2] + "…"
-
-
 def _printed(
     players: Sequence[str], rows: Sequence[SheetRow | DeletedRow], width: int, notes: dict[int, int]
 ) -> list[PrintedRow]:
@@ -86,10 +85,15 @@ def _printed(
         if isinstance(row, DeletedRow):
             printed.append(PrintedRow(row, "", "", notes.get(row.hand_id)))
             continue
-        figures = _columns([signed(v) for v in row.deltas], width) + "\n"
-        figures += _columns([signed(v) for v in row.totals], width)
+        # The seat that sits the hand out shows a dash, not a 0 it scored.
+        out = [bool(row.sitting_out) and name == row.sitting_out for name in players]
+        figures = _columns(
+            [SITS_OUT if o else signed(v) for v, o in zip(row.deltas, out, strict=True)], width
+        )
+        figures += "\n" + _columns([signed(v) for v in row.totals], width)
         if row.money is not None:  # what the hand pays with its Kontras, under its Schrift
-            figures += "\n" + _columns([signed(v) for v in row.money], width)
+            paid = [SITS_OUT if o else signed(v) for v, o in zip(row.money, out, strict=True)]
+            figures += "\n" + _columns(paid, width)
         section_figures = ""
         if row.section_end is not None:
             section = row.section_end
@@ -148,6 +152,7 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
     else:  # the whole evening of a game settled series by series: the balance, as on the board
         chart = chart_of(players, rows, title=_("Balance after each hand"), balance=True, monochrome=True)
     width = _figure_width(players, rows, [value for row in closing for value in row.values])
+    heads = column_heads(players, room=width - 1)
     lines = sheet.lines(rows)
     notes = footnotes(lines)
     marks = {note.hand_id: note.mark for note in notes}
@@ -169,7 +174,7 @@ def print_context(sheet: Sheet, *, series: int | None = None, appendix: bool = F
         "appendix": _breakdowns(rows) if appendix else [],
         "printed_rows": _printed(players, lines, width, marks),
         "notes": notes,
-        "heads": _columns([_head(name, width) for name in players], width),
+        "heads": _columns([heads[name] for name in players], width),
         "closing": [(row.label, _columns([signed(v) for v in row.values], width)) for row in closing],
         "figures_mm": round(len(players) * width * MONO_MM + 3),
         "series": series,

@@ -36,8 +36,10 @@ from scoring.engine.form_input import (  # the posted form's reading, shared wit
     applies,
     drop_unchosen,
     in_grid,
+    joined_value,
     parse_fields,
     reworded,
+    with_fills,
 )
 from scoring.engine.schema import Field, Kind, parse_decimal, parse_points
 from scoring.engine.types import gettext_noop
@@ -88,6 +90,7 @@ class Choice:
     checked: bool
     seat: int | None = None  # the player's place at the table, for player choices
     number: int = 0  # its place among the choices, counted from 1
+    fills: str = ""  # what choosing it fills in elsewhere: "name=value name=value" (Field.fills)
 
 
 @dataclass
@@ -123,6 +126,10 @@ class Widget:
     # The second shape of a value drawn under the same name (each player's points
     # beside the side's): its own HTML id, so every id on the page is one element's.
     id_suffix: str = ""
+    fills: dict[str, str] = field(default_factory=dict)  # per choice: what it fills in (Choice.fills)
+    # A key the phone's number keypad lacks, drawn beside the field (templates/_keys.html):
+    # "sign" (a number that may be negative), "thirds" (points and Blatt, "41/2").
+    keys: str = ""
 
     @property
     def id(self) -> str:
@@ -131,7 +138,9 @@ class Widget:
     @property
     def options(self) -> list[Choice]:
         return [
-            Choice(value, label, value == self.value, self.seats.get(value), number)
+            Choice(
+                value, label, value == self.value, self.seats.get(value), number, self.fills.get(value, "")
+            )
             for number, (value, label) in enumerate(self.choices, 1)
         ]
 
@@ -163,7 +172,13 @@ class SchemaForm:
         # Points typed for the other side, as typed: shown again as they were.
         self.typed: dict[str, str] = {}
         self.raw: dict[str, Any] = (
-            parse_fields(self.fields, self.players, data, prefix, self.typed)
+            parse_fields(
+                self.fields,
+                self.players,
+                with_fills(self.fields, self.players, data, prefix),
+                prefix,
+                self.typed,
+            )
             if data is not None
             else _answered(self.fields, initial)
             if initial is not None
@@ -197,6 +212,9 @@ class SchemaForm:
         known = self.names() if known is None else known
         name = problem.field if problem.field.startswith(self.prefix) else self.prefix + problem.field
         name = self._in_grid(name)
+        # A joined field is answered in its host's group (the king in the talon among the partners).
+        hosts = {self.prefix + f.joined.name: self.prefix + f.name for f in self.fields if f.joined}
+        name = hosts.get(name, name)
         while name and name not in known:
             # "premiums[2].player" may be shown as a whole row: fall back to its parent.
             trimmed = re.sub(r"(\.[^.\[\]]+|\[\d+\])$", "", name)
@@ -263,6 +281,13 @@ class SchemaForm:
                 widget.hidden = not self.applies(f)
             if f.kind is Kind.PLAYER:
                 self._seat(widget, f)
+            if f.joined is not None:
+                _join(widget, f.joined, self.raw)
+            widget.fills = {
+                choice: " ".join(f"{self.prefix}{name}={value}" for name, value in inputs.items())
+                for choice, inputs in f.fills.items()
+                if inputs
+            }
             if f.kind is Kind.PLAYER_LEVELS:
                 # Each player's row carries the seat: the page hides the declarer's.
                 for child in widget.children:
@@ -291,6 +316,13 @@ class SchemaForm:
             widget.value = self.typed[f.name]
         own_label, other_label = (gettext(label) for label in f.side_labels)
         widget.sides = [Choice("", own_label, not other), Choice(OTHER_SIDE, other_label, other)]
+
+
+def _join(widget: Widget, joined: Field, raw: Mapping[str, Any]) -> None:
+    """A joined field's choices after the group's own, its value chosen there."""
+    widget.choices += [(joined_value(joined, c), gettext(joined.label_of(c))) for c in joined.choices]
+    if raw.get(joined.name) is not None:
+        widget.value = joined_value(joined, raw[joined.name])
 
 
 def _number_controllers(widgets: Sequence[Widget]) -> None:
@@ -396,6 +428,8 @@ def _draw_int(w: Widget, f: Field, value: Any, players: Sequence[str], errors: E
         w.kind, w.choices = "radio", _choices(f, list(values))
         return
     w.kind, w.attrs = "number", {"inputmode": "numeric", "enterkeyhint": "next"}
+    if f.minimum is not None and f.minimum < 0:
+        _keypad(w, "numeric", "sign")
     w.value = w.value or ""  # typed, not chosen: nothing to tell apart from "not yet"
     if f.minimum is not None:
         w.attrs["min"] = _text(f.minimum)
@@ -406,12 +440,35 @@ def _draw_int(w: Widget, f: Field, value: Any, players: Sequence[str], errors: E
 def _draw_points(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
     w.kind, w.value = "points", _text(None if value is MISSING else value)
     # Whole points get the digits-only keypad; half points need the decimal one.
-    # Points and Blatt ("41/2") need the slash: the keyboard with it.
-    keypad = "text" if f.thirds else "numeric" if f.step.denominator == 1 else "decimal"
+    # Points and Blatt ("41/2") need the slash, a negative number the minus: a key beside.
+    keypad = "numeric" if f.thirds or f.step.denominator == 1 else "decimal"
     w.attrs = {"inputmode": keypad, "autocomplete": "off", "enterkeyhint": "next"}
+    if f.thirds:
+        _keypad(w, keypad, "thirds")
+    elif f.minimum is not None and f.minimum < 0:
+        _keypad(w, keypad, "sign")
     if f.maximum is not None:
         w.attrs["max"] = _text(f.maximum)
     w.attrs["step"] = _text(f.step)
+
+
+def _keypad(w: Widget, keypad: str, keys: str) -> None:
+    """A number field whose keypad lacks a key it needs: the full keyboard (which
+    has it) until the page's script gives it ``keypad`` and the key beside it
+    (static/js/keys.js); ``pattern`` says what it takes."""
+    w.keys = keys
+    w.attrs.update(
+        {
+            "inputmode": "text",
+            "data-keypad": keypad,
+            "pattern": THIRDS_PATTERN if keys == "thirds" else SIGNED_PATTERN,
+        }
+    )
+
+
+# What the fields with a key beside them take (a hint for the phone; the engine checks).
+THIRDS_PATTERN = "[0-9]{1,2}(/[0-2])?"
+SIGNED_PATTERN = "[\\-\u2212]?[0-9]+([.,][0-9]+)?"
 
 
 def _draw_bool(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
@@ -536,6 +593,7 @@ def _row_widget(
 def _draw_player_points(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
     given = value if isinstance(value, Mapping) else {}
     w.kind = "player_points"
+    keypad = "numeric" if f.thirds or f.step.denominator == 1 else "decimal"
     w.children = [
         Widget(
             name=f"{w.name}.{p}",
@@ -543,10 +601,13 @@ def _draw_player_points(w: Widget, f: Field, value: Any, players: Sequence[str],
             label=p,
             value=_text(given.get(p)),
             errors=list(errors.get(f"{w.name}.{p}", [])),
-            attrs={"inputmode": "numeric", "autocomplete": "off", "enterkeyhint": "next"},
+            attrs={"inputmode": keypad, "autocomplete": "off", "enterkeyhint": "next"},
         )
         for p in players
     ]
+    for child in w.children:
+        if f.thirds:  # each player's points and Blatt ("41/2") need the slash
+            _keypad(child, keypad, "thirds")
 
 
 def _draw_player_list(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:

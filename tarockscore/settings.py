@@ -250,6 +250,8 @@ LOGOUT_REDIRECT_URL = "login"
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English")), ("fr", _("French"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates as players read them (29 Nov 2026, 7:30 am): tarockscore/formats/en.
+FORMAT_MODULE_PATH = ["tarockscore.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Vienna")
 USE_I18N = True
 USE_TZ = True

@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from club.models import Group
 from scoring.schema_forms import DecimalTextField
@@ -335,7 +336,10 @@ class CupForm(forms.Form):
         label=_("Results counted"),
         max_length=8,
         initial="6",
-        help_text=_("A number, all or half."),
+        help_text=_(
+            "How many of each player's results count: a number (6: the best six), “all” (every result) "
+            "or “half” (the better half)."
+        ),
     )
     final_mode = forms.ChoiceField(label=_("The final"), choices=Cup.FinalMode.choices)
 
@@ -347,6 +351,15 @@ class CupForm(forms.Form):
             label=_("Group (optional)"),
             empty_label=_("none"),
         )
+
+    def clean_best_n(self) -> str:
+        """The words "all" and "half" in the reader's language, as the cup stores them."""
+        value = str(self.cleaned_data.get("best_n", "")).strip()
+        words = {
+            pgettext("results counted", "all").casefold(): "all",
+            pgettext("results counted", "half").casefold(): "half",
+        }
+        return words.get(value.casefold(), value)
 
     def clean_points_table(self) -> list[int]:
         raw = self.cleaned_data.get("points_table", "").replace(";", ",")

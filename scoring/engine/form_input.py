@@ -69,6 +69,8 @@ def parse_fields(
             if _text(out.get(controller)) not in choices:
                 continue
         value = _parse(f, players, data, prefix + f.name)
+        if f.joined is not None:
+            value = _read_joined(f, f.joined, value, players, data, prefix, out)
         if (
             f.complement is not None
             and typed is not None
@@ -78,6 +80,36 @@ def parse_fields(
         if value is not MISSING:
             out[f.name] = value
     return out
+
+
+def joined_value(joined: Field, choice: Any) -> str:
+    """The posted value of a joined field's choice in the group it is drawn in
+    (``king_in_talon:played`` among the partners)."""
+    return f"{joined.name}:{_text(choice)}"
+
+
+def _read_joined(
+    f: Field,
+    joined: Field,
+    value: Any,
+    players: Sequence[str],
+    data: Mapping[str, Any],
+    prefix: str,
+    out: dict[str, Any],
+) -> Any:
+    """A group that also answers a joined field (the king in the talon among the
+    partners): its choice is that field's value and this one's null. A player's
+    name is always the player. A form that sent the joined field under its own
+    name (a copy kept on a phone from before) is read as it was sent."""
+    if isinstance(value, str) and value not in players:
+        for choice in joined.choices:
+            if value == joined_value(joined, choice):
+                out[joined.name] = _text(choice)
+                return None
+    own = _parse(joined, players, data, prefix + joined.name)
+    if own is not MISSING and own is not None:
+        out[joined.name] = own
+    return value
 
 
 def _other_side(f: Field, value: Any, typed: dict[str, str]) -> Any:
@@ -271,8 +303,40 @@ def read_fields(
     applies only to some choice of another is dropped unless that choice is made
     (a solo's cards in a call, or before a game is chosen): the page hides it,
     and what it still holds was not chosen."""
-    raw = parse_fields(fields, players, data, prefix, typed)
+    raw = parse_fields(fields, players, with_fills(fields, players, data, prefix), prefix, typed)
     return drop_unchosen(fields, raw)
+
+
+def grid_row(grid: str, kind: str, who: str, announced: Any, made: bool = True) -> dict[str, str]:
+    """The posted inputs of one premium grid row: its side (or player) and how it went."""
+    return {f"{grid}.{kind}.who": who, f"{grid}.{kind}.how": _state(announced, made)}
+
+
+def with_fills(
+    fields: Sequence[Field], players: Sequence[str], data: Mapping[str, Any], prefix: str = ""
+) -> Mapping[str, Any]:
+    """Posted data with what a chosen answer fills in (``Field.fills``: the bid's
+    bird its premium row) where the player left that input empty; the page's
+    script does the same as the choice is tapped. Only a field that applies to
+    what is chosen fills anything."""
+    filling = [f for f in fields if f.fills]
+    if not filling:
+        return data
+    raw = drop_unchosen(fields, parse_fields(fields, players, data, prefix))
+    added = {
+        prefix + name: value
+        for f in filling
+        if f.name in raw
+        for name, value in f.fills.get(_text(raw[f.name]), {}).items()
+        if not _get(data, prefix + name)
+    }
+    if not added:
+        return data
+    copy = getattr(data, "copy", None)
+    filled: dict[str, Any] = copy() if callable(copy) else dict(data)
+    for name, value in added.items():
+        filled[name] = value
+    return filled
 
 
 def drop_unchosen(fields: Sequence[Field], raw: dict[str, Any]) -> dict[str, Any]:
@@ -281,6 +345,8 @@ def drop_unchosen(fields: Sequence[Field], raw: dict[str, Any]) -> dict[str, Any
             o.name == f.name and applies(fields, raw, o) for o in fields
         ):
             raw.pop(f.name, None)
+            if f.joined is not None:
+                raw.pop(f.joined.name, None)
     return raw
 
 

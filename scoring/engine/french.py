@@ -66,6 +66,11 @@ class Size(StrEnum):
     TRIPLE = "triple"
 
 
+SIZE_LABEL = {
+    Size.SIMPLE: gettext_noop("Simple"),
+    Size.DOUBLE: gettext_noop("Double"),
+    Size.TRIPLE: gettext_noop("Triple"),
+}
 POIGNEE_VALUE = {Size.SIMPLE: 20, Size.DOUBLE: 30, Size.TRIPLE: 40}
 # Trumps a poignée needs, by the number of players in the hand.
 POIGNEE_TRUMPS = {
@@ -329,7 +334,15 @@ FIELDS = (
         gettext_noop("Poignées"),
         fields=(
             Field("player", Kind.PLAYER, gettext_noop("Shown by"), required=True),
-            Field("size", Kind.CHOICE, gettext_noop("Size"), choices=tuple(Size), required=True),
+            Field(
+                "size",
+                Kind.CHOICE,
+                gettext_noop("Size"),
+                choices=tuple(Size),
+                # The French words, as the table says them in every language (Poignée simple …).
+                choice_labels=SIZE_LABEL,
+                required=True,
+            ),
         ),
         default=(),
         max_items=5,

@@ -21,6 +21,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from .form_input import grid_row
 from .schema import (
     Field,
     Kind,
@@ -628,6 +629,23 @@ RENONCE_FIELD = Field(
     rare=True,
 )
 
+KING_IN_TALON_FIELD = Field(
+    "king_in_talon",
+    Kind.CHOICE,
+    gettext_noop("King in the talon"),
+    help=gettext_noop(
+        "The called king lay in the talon: played on alone (1 against 3), or conceded (the declarer pays)."
+    ),
+    choices=tuple(KingInTalon),
+    choice_labels={
+        KingInTalon.PLAYED: gettext_noop("king in the talon, played on"),
+        KingInTalon.CONCEDED: gettext_noop("king in the talon, conceded"),
+    },
+    nullable=True,
+    null_label=gettext_noop("no"),
+    shown_when=_when(RUFER_GAMES),
+)
+
 HAND_FIELDS = (
     Field("declarer", Kind.PLAYER, gettext_noop("Declarer"), required=True),
     Field(
@@ -657,22 +675,7 @@ HAND_FIELDS = (
         shown_when=_when(RUFER_GAMES),
         other_than="declarer",
     ),
-    Field(
-        "king_in_talon",
-        Kind.CHOICE,
-        gettext_noop("König im Talon"),
-        help=gettext_noop(
-            "The called king lay in the talon: played on alone (1 against 3), or conceded (the declarer pays)."
-        ),
-        choices=tuple(KingInTalon),
-        choice_labels={
-            KingInTalon.PLAYED: gettext_noop("played on"),
-            KingInTalon.CONCEDED: gettext_noop("conceded"),
-        },
-        nullable=True,
-        null_label=gettext_noop("no"),
-        shown_when=_when(RUFER_GAMES),
-    ),
+    KING_IN_TALON_FIELD,
     POINTS_FIELD,
     Field(
         "won",
@@ -748,7 +751,6 @@ FORM_ORDER = (
     "declarer",
     "game",
     "partner",
-    "king_in_talon",
     "bird",
     "points",
     "won",
@@ -800,12 +802,38 @@ COUNTER_FIELDS = tuple(
     for kind, label in (
         ("fives", gettext_noop("Kings, Pagat, Mond, Sküs (5)")),
         ("queens", gettext_noop("Queens (4)")),
-        ("cavalls", gettext_noop("Cavalls (3)")),
+        ("cavalls", gettext_noop("Knights (3)")),  # Reiter, as the Königrufen table says them
         ("jacks", gettext_noop("Jacks (2)")),
         ("others", gettext_noop("Other cards (1)")),
     )
 )
 COUNTER_PLAYER = Field("player", Kind.PLAYER, gettext_noop("Whose cards"), required=True)
+
+
+def _bid_bird_only(raw: Mapping[str, Any]) -> bool:
+    """Whether a conceded hand's premiums are only its bid's bird as the form fills it in."""
+    game = raw.get("game")
+    bird = BIRD_CALLERS.get(Game(game)) if game in tuple(Game) else None
+    bird_value = bird.value if bird is not None else raw.get("bird")
+    premiums = raw.get("premiums")
+    if raw.get("king_in_talon") != KingInTalon.CONCEDED.value or not isinstance(premiums, list | tuple):
+        return False
+    row = premiums[0] if len(premiums) == 1 and isinstance(premiums[0], Mapping) else {}
+    return (
+        set(row) <= {"type", "side", "announced", "made", "kontra"}
+        and row.get("type") == bird_value
+        and row.get("side") == Side.DECLARER.value
+        and row.get("announced") is True
+        and row.get("made", True) is True
+        and not row.get("kontra")
+    )
+
+
+def _bird_row(bird: Bird, types: Sequence[PremiumType]) -> dict[str, str]:
+    """The premium grid's row of the bid's bird as the bid says it: the declarer's side, announced."""
+    if PremiumType(bird.value) not in types:
+        return {}
+    return grid_row("premiums", bird.value, Side.DECLARER.value, True)
 
 
 def count_thirds(values: Mapping[str, Any]) -> str:
@@ -912,15 +940,39 @@ class Koenigrufen(Variant):
         types = options.premium_types()
         narrowed = {
             **by_name,
-            "game": replace(by_name["game"], choices=options.games(), buttons=True),
+            # A bird-caller's game and a Besserrufer's bird are the bid's bird: its
+            # premium row (the declarer's side, announced) is filled in, to change there.
+            "game": replace(
+                by_name["game"],
+                choices=options.games(),
+                buttons=True,
+                fills={game.value: _bird_row(bird, types) for game, bird in BIRD_CALLERS.items()},
+            ),
+            # No "none" beside the birds: a Besserrufer names one, a bird-caller's game does.
+            "bird": replace(
+                by_name["bird"],
+                help=gettext_noop(
+                    "The bird the Besserrufer announces: it stands among the premiums, announced by the "
+                    "declarer's side; if it failed, say so there."
+                ),
+                null_choice=False,
+                fills={bird.value: _bird_row(bird, types) for bird in Bird},
+            ),
             "won": replace(
                 by_name["won"],
                 ask=True,
                 asked_unless="renonce",
                 choice_labels={True: gettext_noop("won"), False: gettext_noop("lost")},
             ),
-            # A partner or the king in the talon: asked, never preset.
-            "partner": replace(by_name["partner"], ask=True),
+            # A partner or the king in the talon, played on or conceded: one
+            # choice, asked, never preset.
+            "partner": replace(
+                by_name["partner"],
+                ask=True,
+                null_label="",
+                help=KING_IN_TALON_FIELD.help,
+                joined=KING_IN_TALON_FIELD,
+            ),
             "kontra": replace(by_name["kontra"], shown_when=_when(POSITIVE_GAMES)),
             "premiums": replace(
                 by_name["premiums"],
@@ -993,6 +1045,11 @@ class Koenigrufen(Variant):
             if problems:
                 raise InvalidInput.several(problems)
             given = set(raw)
+            if from_form and _bid_bird_only(raw):
+                # The premium row the bid's bird filled in on the form says only
+                # what the bid says: a conceded hand records it by its bird.
+                given.discard("premiums")
+                values = {**values, "premiums": ()}
             if from_form:
                 # A form sends its untouched controls (no Kontra, no premium, no
                 # Renonce): they record nothing, so a conceded hand may have them.
@@ -2271,48 +2328,99 @@ def trischaken_deltas(
         if t_loses:
             total = (12 if mayor else 6) * v
             takers = jungfrauen or others
+            lines.append(_trischaken_payment(trischaker, 6, v, mayor=mayor, trischaker=True))
             for p in takers:
                 pay(trischaker, p, Fraction(total, len(takers)) if jungfrauen else Fraction(total, 3))
+            lines.append(_trischaken_takers(takers, bool(jungfrauen), Fraction(total, len(takers))))
         elif len(losers) == 1:
             loser = losers[0]
             total = (6 if mayor else 3) * v
+            lines.append(_trischaken_payment(loser, 3, v, mayor=mayor))
             if jungfrauen:
                 share = -(-total // len(jungfrauen))  # rounded up to a whole point
                 for p in jungfrauen:
                     pay(loser, p, share)
+                lines.append(
+                    _trischaken_takers(
+                        jungfrauen, True, Fraction(share), rounded=share * len(jungfrauen) != total
+                    )
+                )
             else:
                 for p in others:
                     pay(loser, p, Fraction(total, 3))
+                lines.append(_trischaken_takers(others, False, Fraction(total, 3)))
         elif len(losers) == 2:
             virgins = [p for p in others if p in jungfrauen]
+            lines.append(_trischaken_tie(losers, Formula((2, " × ", v)), 2 * v))
             if len(virgins) == 1:
                 for loser in losers:
                     pay(loser, virgins[0], 2 * v)
+                lines.append(_trischaken_takers(virgins, True, Fraction(4 * v)))
             else:
                 for loser, p in zip(losers, others, strict=True):
                     pay(loser, p, 2 * v)
+                lines.append(_trischaken_takers(others, False, Fraction(2 * v)))
         else:
+            lines.append(_trischaken_tie(losers, Formula((v,)), v))
             for loser in losers:
                 pay(loser, others[0], v)
+            lines.append(_trischaken_takers(others, False, Fraction(3 * v)))
     elif scheme is Scheme.SAUWALD:
         f = (4 if mayor else 2) if t_loses else (2 if mayor else 1)
+        lines.append(
+            Line(
+                gettext_noop(
+                    "Factor {formula} = {f} (the Trischaker losing doubles, a Bürgermeister doubles)"
+                ),
+                {
+                    "formula": Formula((1, " × ", 2 if t_loses else 1, " × ", 2 if mayor else 1)),
+                    "f": f,
+                },
+            )
+        )
         if len(jungfrauen) == 3:
             total = 3 * f * v
+            lines.append(
+                _amount(Formula((3, " × ", f, " × ", v)), total, gettext_noop("shared by the Jungfrauen"))
+            )
             for p in jungfrauen:
                 pay(losers[0], p, Fraction(total, 3))
         elif jungfrauen:
+            lines.append(
+                _amount(
+                    Formula((3, " × ", f, " × ", v)),
+                    3 * f * v,
+                    gettext_noop("to each Jungfrau, from the losers"),
+                )
+            )
             for p in jungfrauen:
                 for loser in losers:
                     pay(loser, p, Fraction(3 * f * v, len(losers)))
         elif len(losers) == 1:
+            lines.append(_amount(Formula((f, " × ", v)), f * v, gettext_noop("to each other player")))
             for p in others:
                 pay(losers[0], p, f * v)
         else:
+            lines.append(
+                _amount(Formula((v,)), v, gettext_noop("from each loser to each player who is not a loser"))
+            )
             for loser in losers:
                 for p in others:
                     pay(loser, p, v)
     elif scheme is Scheme.WTC:
         total = 3 * v * (2 if mayor else 1) * (2 if t_loses else 1)
+        lines.append(
+            Line(
+                gettext_noop(
+                    "Payment {formula} = {total}: 3 × the Trischaken value, × 2 for a Bürgermeister, "
+                    "× 2 when the Trischaker loses"
+                ),
+                {
+                    "formula": Formula((3, " × ", v, " × ", 2 if mayor else 1, " × ", 2 if t_loses else 1)),
+                    "total": total,
+                },
+            )
+        )
         takers = jungfrauen or others
         for loser in losers:
             for p in takers:
@@ -2322,14 +2430,33 @@ def trischaken_deltas(
             loser = losers[0]
             total = 3 * v * (2 if t_loses and mayor else 1)
             takers = jungfrauen or others
+            lines.append(
+                _amount(
+                    Formula((3, " × ", v, " × ", 2) if t_loses and mayor else (3, " × ", v)),
+                    total,
+                    gettext_noop("paid by the loser, shared by the Jungfrauen or else by the three others"),
+                )
+            )
             for p in takers:
                 pay(loser, p, Fraction(total, len(takers)))
         elif jungfrauen:
+            lines.append(
+                _amount(Formula((v,)), v, gettext_noop("to each Jungfrau from each of the three others"))
+            )
             for j in jungfrauen:
                 for p in players:
                     if p != j:
                         pay(p, j, v)
         else:
+            lines.append(
+                _amount(
+                    Formula((v,)),
+                    v,
+                    gettext_noop(
+                        "by rank: paid by the two with the most, to the two with the fewest; tied middle players go empty"
+                    ),
+                )
+            )
             ranked = sorted(players, key=lambda p: -each[p])
             values = [each[p] for p in ranked]
             if values[0] == values[1] == values[2]:
@@ -2345,6 +2472,69 @@ def trischaken_deltas(
                 pay(ranked[1], ranked[2], v)
     # The hand's deltas are written once, by _result, after these lines.
     return deltas, lines
+
+
+def _trischaken_payment(player: str, base: int, v: int, *, mayor: bool, trischaker: bool = False) -> Line:
+    """How a loser's payment comes about: ``base`` × the Trischaken value, doubled for a Bürgermeister."""
+    tokens: tuple[str | int, ...] = (base, " × ", v, " × ", 2) if mayor else (base, " × ", v)
+    why = (
+        gettext_noop(
+            "{base} × the Trischaken value {v}, the Trischaker losing alone, doubled for the Bürgermeister"
+        )
+        if trischaker and mayor
+        else gettext_noop("{base} × the Trischaken value {v}, the Trischaker losing alone")
+        if trischaker
+        else gettext_noop("{base} × the Trischaken value {v}, doubled for the Bürgermeister")
+        if mayor
+        else gettext_noop("{base} × the Trischaken value {v}")
+    )
+    total = base * v * (2 if mayor else 1)
+    return Line(
+        gettext_noop("{player} pays {formula} = {total}: {why}"),
+        {
+            "player": player,
+            "formula": Formula(tokens),
+            "total": total,
+            "why": Line(why, {"base": base, "v": v}),
+        },
+    )
+
+
+def _trischaken_takers(
+    takers: Sequence[str], jungfrauen: bool, share: Fraction, *, rounded: bool = False
+) -> Line:
+    """Who gets the payment: the Jungfrauen share it, else each other player."""
+    if jungfrauen and len(takers) == 1:
+        return Line(
+            gettext_noop("{player}, the Jungfrau, gets {share}"), {"player": takers[0], "share": share}
+        )
+    if jungfrauen:
+        text = (
+            gettext_noop("the Jungfrauen {players} share it, rounded up to whole points: {share} each")
+            if rounded
+            else gettext_noop("the Jungfrauen {players} share it: {share} each")
+        )
+        return Line(text, {"players": Join(tuple(takers)), "share": share})
+    if len(takers) == 1:
+        return Line(gettext_noop("{player} gets {share}"), {"player": takers[0], "share": share})
+    return Line(
+        gettext_noop("no Jungfrau: {players} get {share} each"),
+        {"players": Join(tuple(takers)), "share": share},
+    )
+
+
+def _amount(formula: Formula, total: int, why: str) -> Line:
+    """A Trischaken amount and whom it goes to."""
+    return Line(
+        gettext_noop("{formula} = {total} {why}"), {"formula": formula, "total": total, "why": Line(why)}
+    )
+
+
+def _trischaken_tie(losers: Sequence[str], formula: Formula, each: int) -> Line:
+    return Line(
+        gettext_noop("{players} tie for the most: each pays {formula} = {each}"),
+        {"players": Join(tuple(losers)), "formula": formula, "each": each},
+    )
 
 
 # --------------------------------------------------------------------------

@@ -76,6 +76,14 @@ class Field:
     # A player field that never offers the player chosen in this other field
     # (the partner is never the taker).
     other_than: str | None = None
+    # A CHOICE field a form offers as further answers of this one, in its group
+    # ("the king lay in the talon: played on" beside the partners): one tap says
+    # either, so the two can never contradict each other. Drawn only here.
+    joined: Field | None = None
+    # CHOICE: what a choice answers for the player elsewhere on the form, by
+    # posted input (the bid's bird its premium row: the declarer's side,
+    # announced), unless the player answered it: entered once, changed there.
+    fills: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # POINTS counted in thirds (Königrufen): whole points (41) or points and Blatt
     # ("41/2"); the cleaned value is a Fraction of thirds.
     thirds: bool = False

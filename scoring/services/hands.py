@@ -20,9 +20,10 @@ from django.utils import timezone
 from plumbing import queries
 from scoring.engine import HandType, InvalidInput, ScoredHand, StoredHand, next_dealer, read_hand
 from scoring.engine.offline import ROUND_COMPLETE
+from scoring.engine.schema import check_text
 from scoring.engine.session_file import MAX_HANDS
 from scoring.engine.types import gettext_noop, invalid, line_to_json, points_to_json
-from scoring.models import Hand, HandChange, Session
+from scoring.models import REASON_LENGTH, Hand, HandChange, Session
 from scoring.services.games import Game, game_of
 from scoring.services.sessions import check_open, follow_change, mark_changed, new_version
 
@@ -217,8 +218,10 @@ def hand_edit(
     expected_version: int | None = None,
     from_form: bool = False,
     game: Game | None = None,
+    reason: str = "",
 ) -> Hand:
-    """Correct a recorded hand and re-score it. Refuses with ``HandConflict``
+    """Correct a recorded hand and re-score it, keeping ``reason`` (why, in the
+    corrector's words; optional) with the change. Refuses with ``HandConflict``
     when the hand changed or was deleted since ``expected_version`` was read,
     unless the change found is this very correction by the same user (a
     double-tapped or resent form); with ``SessionClosed`` on a closed evening.
@@ -231,6 +234,7 @@ def hand_edit(
     # version is that first statement; what is read of the hand after it is
     # what every correction committed before it left.
     session = hand.session
+    reason = correction_reason(reason)
     if not new_version(session, open_only=True):
         check_open(Session.objects.get(pk=session.pk))
     if game is None:
@@ -249,7 +253,7 @@ def hand_edit(
         at = current.version if expected_version is None else expected_version
         if queries.hand_write(current, WRITTEN_FIELDS, version=at, players=game.players):
             current.version = at + 1
-            audit(current, user, HandChange.Action.EDITED, before=before)
+            audit(current, user, HandChange.Action.EDITED, before=before, reason=reason)
             later_rescored(session=session, game=game, user=user, start=current.number + 1)
             follow_change(session)
             return current
@@ -436,6 +440,17 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     return kept
 
 
-def audit(hand: Hand, user: User | None, action: str, *, before: dict[str, Any] | None) -> None:
+def audit(
+    hand: Hand, user: User | None, action: str, *, before: dict[str, Any] | None, reason: str = ""
+) -> None:
     after = None if action == HandChange.Action.DELETED else snapshot(hand)
-    HandChange.objects.create(hand=hand, user=user, action=action, before=before, after=after)
+    HandChange.objects.create(hand=hand, user=user, action=action, before=before, after=after, reason=reason)
+
+
+def correction_reason(value: Any) -> str:
+    """A correction's reason as kept: one line of text, at most ``REASON_LENGTH``
+    characters, empty when none is given; else ``InvalidInput`` naming ``reason``."""
+    text = value.strip() if isinstance(value, str) else ""
+    if len(text) > REASON_LENGTH:
+        raise invalid("reason", gettext_noop("at most {n} characters"), n=REASON_LENGTH)
+    return check_text("reason", text)

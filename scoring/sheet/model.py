@@ -460,21 +460,57 @@ HEAD_ROOM_LABELLED = {3: 10, 4: 7, 5: 6, 6: 5}
 HEAD_LEAST = 3  # fewer letters than this tell a table too little
 
 
-def column_heads(players: Sequence[str], *, labelled: bool = False) -> dict[str, str]:
-    """Short column heads, unique per table: a name that fits its column stays
-    whole; a longer one shows as many of its first letters as fit, never fewer
-    than ``HEAD_LEAST`` (``Bernhardt``, ``Bernadette`` with six players:
-    ``Bernha``, ``Bernad``). Names alike beyond what fits (``Wolfgang11``,
-    ``Wolfgang12``) end their heads in the seat number instead (``Wolfg1``).
-    ``labelled``: the columns share the phone with the sheet's column of labels."""
+def column_heads(players: Sequence[str], *, labelled: bool = False, room: int | None = None) -> dict[str, str]:
+    """Short column heads, unique per table, never fewer than ``HEAD_LEAST``
+    letters: a name that fits its column (``room`` letters; by default what a
+    phone has for this many players) stays whole. A longer one is never cut
+    inside a word where an initial form fits: ``Bernhard K.`` (or ``Bernhard K``),
+    ``B. Kurz``, then its first letters marked as shortened (``Bernha.``), the
+    first of these that fits and no other player's head takes. Names alike
+    beyond all of them (``Wolfgang11``, ``Wolfgang12``) end their heads in the
+    seat number instead (``Wolfg1``). ``labelled``: the columns share the phone
+    with the sheet's column of labels, and have less room."""
     rooms = HEAD_ROOM_LABELLED if labelled else HEAD_ROOM
-    room = max(HEAD_LEAST, rooms.get(len(players), min(rooms.values())))
-    heads = {name: name if len(name) <= room else name[:room].rstrip() for name in players}
+    room = max(HEAD_LEAST, room or rooms.get(len(players), min(rooms.values())))
+    options = {name: [name] if len(name) <= room else _short_forms(name, room) for name in players}
+    heads = {name: forms[0] for name, forms in options.items() if forms}
+    for _ in range(max((len(forms) for forms in options.values()), default=0)):
+        taken = list(heads.values())
+        clashing = [name for name in heads if heads[name] != name and taken.count(heads[name]) > 1]
+        if not clashing:
+            break
+        for name in clashing:
+            later = options[name][options[name].index(heads[name]) + 1 :]
+            if later:
+                heads[name] = later[0]
+            else:
+                heads.pop(name)  # no short form of its own: numbered below
     taken = list(heads.values())
     for seat, name in enumerate(players, 1):
-        if heads[name] != name and taken.count(heads[name]) > 1:
+        if name not in heads or (heads[name] != name and taken.count(heads[name]) > 1):
             number = str(seat)
             heads[name] = name[: max(HEAD_LEAST, room - len(number))].rstrip() + number
-    if len(set(heads.values())) < len(heads):  # a head ending in a seat number met a name
+    if len(set(heads.values())) < len(players):  # a head ending in a seat number met a name
         heads = {name: name[:HEAD_LEAST] + str(seat) for seat, name in enumerate(players, 1)}
-    return heads
+    return {name: heads[name] for name in players}
+
+
+def _short_forms(name: str, room: int) -> list[str]:
+    """A long name's shortened heads that fit ``room``, best first: the first name
+    and the last name's initial, the first initial and the last name (without
+    the space where it does not fit), the first
+    letters marked with a dot; each with at least ``HEAD_LEAST`` letters."""
+    words = name.split()
+    forms = []
+    if len(words) > 1:
+        first, last = words[0], words[-1]
+        forms += [f"{first} {last[0]}.", f"{first} {last[0]}", f"{first[0]}. {last}", f"{first[0]}.{last}"]
+    forms.append(name[: room - 1].rstrip() + ".")
+    letters = [sum(char.isalnum() for char in form) for form in forms]
+    return list(
+        dict.fromkeys(
+            form
+            for form, count in zip(forms, letters, strict=True)
+            if len(form) <= room and count >= HEAD_LEAST
+        )
+    )

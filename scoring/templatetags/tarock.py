@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 
 from scoring import presentation, sheet_html
 from scoring.engine import Line
+from scoring.schema_forms import SIGNED_PATTERN
 
 register = template.Library()
 
@@ -22,6 +23,22 @@ register = template.Library()
 @register.filter
 def points(value: Fraction | int) -> str:
     return presentation.number(value)
+
+
+@register.filter
+def plural_count(value: Fraction | Decimal | int | str) -> int:
+    """The count a plural form is chosen by: a whole number as it is; a part of a
+    point (1,5) or points and Blatt (1/1) as many ("1 Punkt", "1,5 Punkte")."""
+    if isinstance(value, str):
+        return int(value) if value.isdecimal() else 2
+    number = Fraction(value)
+    return abs(int(number)) if number.denominator == 1 else 2
+
+
+@register.simple_tag
+def signed_pattern() -> str:
+    """What a signed number field takes (its ``pattern``), as the hand form's fields say it."""
+    return SIGNED_PATTERN
 
 
 @register.filter

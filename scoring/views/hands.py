@@ -158,7 +158,13 @@ def edit_hand(request: Request, hand: Hand, place: Place) -> HttpResponse:
     def save() -> Hand:
         raw = form.raw()
         return services.hand_edit(
-            hand=hand, raw=raw, user=place.user, expected_version=int(token), from_form=True, game=game
+            hand=hand,
+            raw=raw,
+            user=place.user,
+            expected_version=int(token),
+            from_form=True,
+            game=game,
+            reason=form.reason,
         )
 
     return _submit(

@@ -11,6 +11,10 @@
      the browser knows :has; elsewhere this script keeps the "off" class right.
    - Choosing the taker clears a partner choice of the same player (and his own
      Kontra row in a Piccolo or Bettel).
+   - A choice that answers something elsewhere (a Besserrufer's bird: its premium
+     row, the declarer's side, announced; data-fills) fills it in where the player
+     left it empty, and takes back what an earlier choice filled in and the player
+     did not touch. The server fills in the same when the script did not run.
    - The bar with the result and Save stays above the on-screen keypad. */
 (function () {
   "use strict";
@@ -113,6 +117,56 @@
     return control.checked ? control.getAttribute("data-seat") : null;
   }
 
+  function radio(form, name, value) {
+    return form.querySelector('input[name="' + CSS.escape(name) + '"][value="' + CSS.escape(value) + '"]');
+  }
+
+  function fillsOf(control) {
+    return (control.getAttribute("data-fills") || "").split(" ").filter(Boolean).map(function (pair) {
+      var at = pair.indexOf("=");
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    });
+  }
+
+  /* Each choice that fills something in and is chosen where the page shows it
+     fills its inputs the player left empty; every other one takes back what it
+     filled and the player did not touch (a Besserrufer changed to a Rufer). */
+  function applyFills(form, control) {
+    Array.prototype.forEach.call(form.querySelectorAll('[name="' + CSS.escape(control.name) + '"]'), function (input) {
+      input.removeAttribute("data-filled"); /* tapped by the player: his answer */
+    });
+    var active = [];
+    Array.prototype.forEach.call(form.querySelectorAll("input[data-fills]"), function (input) {
+      if (input.checked && !input.closest("[hidden], .when.off")) {
+        active.push(input);
+        return;
+      }
+      fillsOf(input).forEach(function (pair) {
+        var filled = radio(form, pair[0], pair[1]);
+        if (filled && filled.checked && filled.hasAttribute("data-filled")) {
+          var none = radio(form, pair[0], "");
+          filled.checked = false;
+          if (none) {
+            none.checked = true;
+          }
+        }
+        if (filled) {
+          filled.removeAttribute("data-filled");
+        }
+      });
+    });
+    active.forEach(function (input) {
+      fillsOf(input).forEach(function (pair) {
+        var target = radio(form, pair[0], pair[1]);
+        var answered = form.querySelector('input[name="' + CSS.escape(pair[0]) + '"]:checked:not([value=""])');
+        if (target && !answered) {
+          target.checked = true;
+          target.setAttribute("data-filled", "");
+        }
+      });
+    });
+  }
+
   /* Runs before htmx sends the preview (capture phase), so the preview never sees
      a taker who is his own partner. */
   function onChange(event) {
@@ -135,6 +189,8 @@
         own.checked = true;
       }
     }
+    showDependents(form);
+    applyFills(form, control);
     showDependents(form);
   }
 

@@ -75,7 +75,9 @@ def enter(taps: Taps, raw: dict[str, Any]) -> None:
     """Tap and type a hand as the table calls it out."""
     taps.hand({"declarer": raw["declarer"], "game": raw["game"]})
     for name in ("partner", "king_in_talon", "bird"):
-        if name in raw:
+        if name == "king_in_talon" and name in raw:
+            taps.choose("partner", f"king_in_talon:{raw[name]}")  # answered among the partners: one tap
+        elif name in raw:
             taps.choose(name, raw[name])
     points = raw.get("points")
     if isinstance(points, dict):
@@ -177,3 +179,43 @@ def test_a_koenigrufen_evening_for_five_on_a_phone(page_for: Any, live_server: A
     assert all(name in printed for name in FIVE)
     total_line = next(line for line in printed.splitlines() if line.startswith("Summe"))
     assert total_line.split()[1:] == [signed(Fraction(result.summary.totals[name])) for name in FIVE]
+
+
+@pytest.mark.parametrize(("locale", "sits_out"), [("de-DE", "setzt aus"), ("en-GB", "sits out")])
+def test_the_seat_that_sits_out_is_not_a_zero_on_the_phones_sheet(
+    page_for: Any, live_server: Any, player: Any, locale: str, sits_out: str
+):
+    from scoring import services
+
+    session = services.session_create(
+        owner=player, name="Freitag", variant="koenigrufen", players=[*FIVE[:4], "Bernhard Kurz"], options={}
+    )
+    five = [*FIVE[:4], "Bernhard Kurz"]
+    hands: list[dict[str, Any]] = [
+        {"dealer": five[4], "declarer": "Anna", "game": "rufer", "partner": "Carl", "points": 41},
+        {"declarer": "Bert", "game": "rufer", "king_in_talon": "conceded"},
+        {"declarer": "Carl", "game": "piccolo", "won": True},
+    ]
+    for index, raw in enumerate(hands):
+        services.hand_record(session=session, raw=raw, user=player, client_token=f"out-{index}")
+    page = page_for(locale)
+    login(page, live_server.url, player)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    rows = page.locator("table.sheet tbody.hand")
+    expect(rows).to_have_count(3)
+    # The dealers sat out: Bernhard Kurz, then Anna, then Bert (seats 5, 1, 2).
+    for row, seat in zip(range(3), (4, 0, 1), strict=True):
+        cells = rows.nth(row).locator("tr.scores td")
+        out = cells.nth(seat + 1).locator(".delta")
+        expect(out.locator('[aria-hidden="true"]')).to_have_text("—")
+        expect(out.locator(".visually-hidden")).to_have_text(sits_out)
+        for other in (s for s in range(5) if s != seat):
+            assert cells.nth(other + 1).locator(".delta").inner_text() != "—"
+    visible_zeros = page.evaluate(
+        """() => [...document.querySelectorAll('tbody.hand tr.scores .delta')]
+            .filter(d => d.querySelector('.out')).map(d => d.querySelector('[aria-hidden]').textContent)"""
+    )
+    assert visible_zeros == ["—", "—", "—"]
+    assert horizontal_overflow(page) == 0
+    screenshot(page, f"koenigrufen-five-sheet-{locale[:2]}", full_page=False)
+    screenshot(page, f"koenigrufen-five-sheet-{locale[:2]}-whole")

@@ -20,8 +20,11 @@ from tests.browser.test_table_loop import Taps, last_hand, open_form, session_of
 pytestmark = pytest.mark.browser
 
 FOUR = ["Anna", "Bert", "Carl", "Dora"]
-# The tap budgets of docs/playing.md and issue 23.
+# The tap budgets of docs/playing.md.
 RUFER, PREMIUM, FURTHER_PREMIUM, NEGATIVE, TRISCHAKEN, ILLUSTRATED_THREE_PREMIUMS = 5, 7, 2, 4, 7, 12
+# The king in the talon is one answer among the partners: played on as a Rufer, conceded
+# without points; a Besserrufer's bird is one tap, its premium row filled in by the bid.
+KING_PLAYED_ON, KING_CONCEDED, BESSERRUFER = RUFER, RUFER - 1, RUFER + 1
 
 
 def engine_deltas(session: Session, raw: dict[str, Any]) -> dict[str, int]:
@@ -248,3 +251,109 @@ def test_the_new_controls_work_offline(german, live_server, player):
     piccolo = {"declarer": "Bert", "game": "piccolo", "won": False, "kontra": {"Dora": 2}}
     assert second.inputs["kontra"] == {"Dora": 2}
     assert second.delta_points() == engine_deltas(session, piccolo)
+
+
+def phone_in(page_for: Any, live_server: Any, player: Any, language: str) -> Any:
+    """A phone logged in, its browser preferring German or English."""
+    page = page_for({"de": "de-DE", "en": "en-GB"}[language])
+    login(page, live_server.url, player)
+    return page
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_king_in_the_talon_played_on_and_conceded_each_one_tap(page_for, live_server, player, language):
+    page = phone_in(page_for, live_server, player, language)
+    session = session_of(player, "koenigrufen", FOUR)
+    open_form(page, live_server.url, session)
+    partner = page.locator("#f-partner")
+    played = "König im Talon, weitergespielt" if language == "de" else "king in the talon, played on"
+    conceded = "König im Talon, aufgegeben" if language == "de" else "king in the talon, conceded"
+    expect(partner).to_contain_text(played)
+    expect(partner).to_contain_text(conceded)
+    # One group: no second one that could still say "no".
+    expect(page.locator('input[name="king_in_talon"]')).to_have_count(0)
+    taps = Taps(page).hand({"declarer": "Anna", "game": "rufer", "partner": "king_in_talon:played"}, "38")
+    expect(page.locator("#quick .short")).to_be_visible()
+    expect(page.locator("#quick .open")).to_have_count(0)
+    screenshot(page, f"koenigrufen-form-king-in-talon-{language}", full_page=False)
+    screenshot(page, f"koenigrufen-form-king-in-talon-{language}-whole")
+    assert_accessible(page, "the Königrufen form with the king in the talon")
+    assert horizontal_overflow(page) == 0
+    taps.save()
+    assert taps.count == 5 <= KING_PLAYED_ON, taps.count
+    raw = {"declarer": "Anna", "game": "rufer", "king_in_talon": "played", "points": 38}
+    assert last_hand(session).inputs == raw
+    assert last_hand(session).delta_points() == engine_deltas(session, raw)
+
+    open_form(page, live_server.url, session)
+    taps = Taps(page).hand({"declarer": "Bert", "game": "rufer", "partner": "king_in_talon:conceded"})
+    taps.save()
+    assert taps.count == 4 <= KING_CONCEDED, taps.count
+    raw = {"declarer": "Bert", "game": "rufer", "king_in_talon": "conceded"}
+    assert last_hand(session).delta_points() == engine_deltas(session, raw)
+    assert last_hand(session).inputs["king_in_talon"] == "conceded"
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_besserrufer_with_an_announced_uhu_names_its_bird_once(page_for, live_server, player, language):
+    page = phone_in(page_for, live_server, player, language)
+    session = session_of(player, "koenigrufen", FOUR)
+    open_form(page, live_server.url, session)
+    taps = Taps(page).hand(
+        {"declarer": "Carl", "game": "besserrufer", "partner": "Anna", "bird": "uhu"}, "44"
+    )
+    # The bid says it: the Uhu's row is the declarer's side, announced, without a tap.
+    expect(page.locator('input[name="premiums.uhu.who"][value="declarer"]')).to_be_checked()
+    expect(page.locator('input[name="premiums.uhu.how"][value="true"]')).to_be_checked()
+    expect(page.locator("#preview .breakdown")).to_contain_text("Uhu")
+    expect(page.locator("#quick .open")).to_have_count(0)
+    page.locator("#f-premiums").scroll_into_view_if_needed()
+    screenshot(page, f"koenigrufen-form-besserrufer-{language}", full_page=False)
+    screenshot(page, f"koenigrufen-form-besserrufer-{language}-whole")
+    assert_accessible(page, "the Königrufen form with a Besserrufer")
+    assert horizontal_overflow(page) == 0
+    taps.save()
+    assert taps.count == 6 <= BESSERRUFER, taps.count
+    raw = {
+        "declarer": "Carl",
+        "game": "besserrufer",
+        "partner": "Anna",
+        "bird": "uhu",
+        "points": 44,
+        "premiums": [{"type": "uhu", "side": "declarer", "announced": True}],
+    }
+    assert last_hand(session).delta_points() == engine_deltas(session, raw)
+    assert last_hand(session).inputs["premiums"] == raw["premiums"]
+
+    # Failed: one tap in its row changes it; a change of bird takes the row back.
+    open_form(page, live_server.url, session)
+    taps = Taps(page).hand(
+        {"declarer": "Dora", "game": "besserrufer", "partner": "Bert", "bird": "pagat"}, "40"
+    )
+    taps.choose("bird", "uhu")
+    expect(page.locator('input[name="premiums.pagat.who"][value=""]')).to_be_checked()
+    taps.choose("premiums.uhu.how", "true-failed")
+    taps.save()
+    assert last_hand(session).inputs["premiums"] == [
+        {"type": "uhu", "side": "declarer", "announced": True, "made": False}
+    ]
+
+
+def test_the_slash_of_points_and_blatt_is_a_key_beside_the_field(german, live_server, player):
+    session = session_of(player, "koenigrufen", FOUR)
+    open_form(german, live_server.url, session)
+    Taps(german).hand({"declarer": "Anna", "game": "trischaken"})
+    for name, points in (("Anna", "10"), ("Bert", "20/1"), ("Carl", "0"), ("Dora", "39/2")):
+        typed = german.locator(f'[name="points.{name}"]')
+        # The digits keypad, the slash beside it.
+        expect(typed).to_have_attribute("inputmode", "numeric")
+        typed.click()
+        whole, _, blatt = points.partition("/")
+        german.keyboard.type(whole)
+        if blatt:
+            german.locator(f'button.key[data-for="{typed.get_attribute("id")}"]').click()
+            german.keyboard.type(blatt)  # the field kept the focus: the keypad stayed up
+        expect(typed).to_have_value(points)
+    german.locator("#save").click()
+    expect(german).to_have_url(re.compile(r"/sessions/\d+/#hand-\d+$"))
+    assert last_hand(session).inputs["points"] == {"Anna": 10, "Bert": "20/1", "Carl": 0, "Dora": "39/2"}

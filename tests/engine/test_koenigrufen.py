@@ -863,7 +863,10 @@ def test_the_hand_form_asks_in_the_tables_order_with_only_the_tariffs_games_and_
     variant = Koenigrufen()
     options = variant.parse_options({"tariff": "wtc_2020"}, FOUR)
     fields = variant.form_fields(HandType.PLAYED, Table(tuple(FOUR), "Dora"), options)
-    assert [f.name for f in fields][:6] == ["declarer", "game", "partner", "king_in_talon", "bird", "points"]
+    assert [f.name for f in fields][:5] == ["declarer", "game", "partner", "bird", "points"]
+    # The king in the talon is answered among the partners: one choice, never two that contradict.
+    partner = next(f for f in fields if f.name == "partner")
+    assert partner.joined is not None and partner.joined.name == "king_in_talon" and not partner.null_label
     game = next(f for f in fields if f.name == "game")
     assert game.choices[:3] == (Game.TRISCHAKEN, Game.RUFER, Game.PICCOLO)
     assert Game.BESSERRUFER not in game.choices and Game.PAGATRUFER in game.choices
@@ -907,3 +910,45 @@ def test_the_short_line_names_the_kontra_on_an_announced_premium_and_valat():
         "Anna · Besserrufer · Pagat · with Carl · 44/0 · Pagat announced by the declarer's side, made (Kontra)",
         "Bert · Rufer · with Carl · 70/0 · a Valat announced by the declarer's side, made (Rekontra)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("scheme", "thirds", "says", "deltas"),
+    [
+        # A Bürgermeister (at least 35/2) and a Jungfrau: 3 × 1, doubled, all to the Jungfrau.
+        (
+            Scheme.OOE,
+            {"A": 32, "B": 61, "C": 0, "D": 117},
+            [
+                "D pays 3 × 1 × 2 = 6: 3 × the Trischaken value 1, doubled for the Bürgermeister",
+                "C, the Jungfrau, gets 6",
+            ],
+            {"A": 0, "B": 0, "C": 6, "D": -6},
+        ),
+        # The Trischaker loses alone: 6 × 1, shared by the three others.
+        (
+            Scheme.OOE,
+            {"A": 70, "B": 60, "C": 40, "D": 40},
+            [
+                "A pays 6 × 1 = 6: 6 × the Trischaken value 1, the Trischaker losing alone",
+                "no Jungfrau: B, C, D get 2 each",
+            ],
+            {"A": -6, "B": 2, "C": 2, "D": 2},
+        ),
+        (
+            Scheme.WTC,
+            {"A": 32, "B": 61, "C": 0, "D": 117},
+            [
+                "Payment 3 × 2 × 2 × 1 = 12: 3 × the Trischaken value, × 2 for a Bürgermeister, "
+                "× 2 when the Trischaker loses"
+            ],
+            {"A": 0, "B": 0, "C": 12, "D": -12},
+        ),
+    ],
+)
+def test_a_trischaken_says_how_its_amount_comes_about(scheme, thirds, says, deltas) -> None:
+    value = 2 if scheme is Scheme.WTC else 1
+    found, lines = trischaken_deltas("A", thirds, scheme, value, 107)
+    assert {name: int(delta) for name, delta in found.items()} == deltas
+    rendered = [str(line) for line in lines]
+    assert all(line in rendered for line in says), rendered

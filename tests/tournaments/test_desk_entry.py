@@ -3,6 +3,7 @@ early, opened again after sign-off, confirmed, and its link reissued."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -268,3 +269,23 @@ def test_ending_a_table_while_its_scorer_saves_a_hand_waits_for_the_hand_and_nev
     table.refresh_from_db()
     assert table.status == "ended"
     assert tables.played(table) == 1 and services.session_for(user, session_id).is_closed
+
+
+def test_the_desks_sum_fields_offer_the_minus_on_a_phones_keypad(user, client):
+    """The iPhone's decimal keypad has no minus: the field keeps the full keyboard
+    until the page's script gives it the digits and a ± key beside it."""
+    t = released(user)
+    table = factory.tables(t, 1)[0]
+    client.force_login(user)
+    html = client.get(reverse("organiser_table", args=[t.pk, table.pk])).content.decode()
+    fields = re.findall(
+        r'<input id="(sum-\d+)" name="sum_\d+" inputmode="text" data-keypad="decimal" pattern="([^"]+)"', html
+    )
+    assert len(fields) == table.seats.count() >= 4
+    for field_id, pattern in fields:
+        assert (
+            re.fullmatch(pattern, "-31")
+            and re.fullmatch(pattern, "−12,5")
+            and not re.fullmatch(pattern, "abc")
+        )
+        assert f'data-key="sign" data-for="{field_id}"' in html

@@ -26,12 +26,12 @@ class TestTheBoard:
             r'<th scope="col" data-player="[^"]+"><abbr title="([^"]+)">([^<]+)</abbr></th>', html
         )
         assert heads == [
-            ("Annabella", "Annabe"),
-            ("Annemarie", "Annema"),
-            ("Bernhardt", "Bernha"),
-            ("Christina", "Christ"),
-            ("Dorothea", "Doroth"),
-            ("Elisabeth", "Elisab"),
+            ("Annabella", "Annab."),
+            ("Annemarie", "Annem."),
+            ("Bernhardt", "Bernh."),
+            ("Christina", "Chris."),
+            ("Dorothea", "Dorot."),
+            ("Elisabeth", "Elisa."),
         ]
         legend = re.search(r'<p class="legend" id="legend">(.*?)</p>', html, re.S).group(1)
         assert re.findall(r"<b>([^<]+)</b> ([^<]+)</span>", legend) == [(h, n) for n, h in heads]
@@ -72,8 +72,8 @@ class TestTheBoard:
         html = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
         legend = re.search(r'<p class="legend" id="legend">(.*?)</p>', html, re.S).group(1)
         assert re.findall(r"<b>([^<]+)</b> ([^<]+)</span>", legend) == [
-            ("Bernade", "Bernadette"),
-            ("Franzis", "Franziska"),
+            ("Bernad.", "Bernadette"),
+            ("Franzi.", "Franziska"),
         ]
         assert "Anna" not in legend and "Carl" not in legend
 
@@ -94,31 +94,54 @@ class TestTheBoard:
             assert len(head) >= 3
             if len(name) <= room:
                 assert head == name  # none cut when it fits
-            elif name[:room] not in (other[:room] for other in players if other != name):
-                assert head == name[:room]  # as much of the name as fits
+            elif name[: room - 1] not in (other[: room - 1] for other in players if other != name):
+                assert head == name[: room - 1] + "."  # as much of the name as fits, marked as shortened
             else:
                 assert len(head) <= room and head[-1].isdigit()
 
     def test_nine_letter_names_sharing_their_first_letters_are_prefixes(self):
         five = ("Bernhardt", "Bernadett", "Franziska", "Friedrich", "Annemarie")
         assert column_heads(five) == {
-            "Bernhardt": "Bernhar",
-            "Bernadett": "Bernade",
-            "Franziska": "Franzis",
-            "Friedrich": "Friedri",
-            "Annemarie": "Annemar",
+            "Bernhardt": "Bernha.",
+            "Bernadett": "Bernad.",
+            "Franziska": "Franzi.",
+            "Friedrich": "Friedr.",
+            "Annemarie": "Annema.",
         }
         six = (*five, "Anneliese")
         heads = column_heads(six)
         assert heads == {
-            "Bernhardt": "Bernha",
-            "Bernadett": "Bernad",
-            "Franziska": "Franzi",
-            "Friedrich": "Friedr",
-            "Annemarie": "Annema",
-            "Anneliese": "Anneli",
+            "Bernhardt": "Bernh.",
+            "Bernadett": "Berna.",
+            "Franziska": "Franz.",
+            "Friedrich": "Fried.",
+            "Annemarie": "Annem.",
+            "Anneliese": "Annel.",
         }
-        assert all(name.startswith(head) for name, head in heads.items())
+        assert all(name.startswith(head.rstrip(".")) for name, head in heads.items())
+
+    @pytest.mark.parametrize(
+        ("players", "heads"),
+        [
+            (
+                ["Anna", "Bernhard Kurz", "Bernhard Klein", "Dora"],
+                ["Anna", "B. Kurz", "B. Klein", "Dora"],
+            ),
+            (
+                ["Anna", "Bernhard Kurz", "Bernhard Klein", "Dora", "Emil"],
+                ["Anna", "B. Kurz", "B.Klein", "Dora", "Emil"],
+            ),
+            (["Bernhard Kurz", "Anna", "Carl"], ["Bernhard K.", "Anna", "Carl"]),
+            (
+                ["Bernhard", "Maximilian", "Carl", "Dora", "Emil"],
+                ["Bernha.", "Maximi.", "Carl", "Dora", "Emil"],
+            ),
+        ],
+    )
+    def test_a_head_is_never_cut_inside_a_name_where_an_initial_form_fits(self, players, heads):
+        found = column_heads(players)
+        assert [found[name] for name in players] == heads
+        assert len(set(found.values())) == len(players)
 
     def test_illustriertes_the_head_shows_the_series_and_the_balance_the_settlement_pays(
         self, logged_in, make_session

@@ -61,5 +61,8 @@ def test_whole_labels_keep_a_games_name_and_the_drawing_leaves_room_for_it():
     assert [text for _, text in labels] == ["Französisches Tarock \u221212345", "Illustriertes Tarock 678"]
     for x, text in labels:
         assert float(x) + LABEL_CHAR * len(text) <= WIDTH, text
-    # Player names stay cut to nine letters, where the sheet has room for them.
-    assert "Französi…" in running_total_svg(names, [[Fraction(1), Fraction(-1)]])
+    # Player names are shortened to nine letters as the sheet's heads are: an
+    # initial form where one fits, else their first letters marked with a dot.
+    assert "F. Tarock" in running_total_svg(names, [[Fraction(1), Fraction(-1)]])
+    assert "I. Tarock" in running_total_svg(names, [[Fraction(1), Fraction(-1)]])
+    assert "Französi…" not in running_total_svg(names, [[Fraction(1), Fraction(-1)]])

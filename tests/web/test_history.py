@@ -18,6 +18,7 @@ from scoring.engine.types import line_to_json
 from scoring.exports import session_csv, session_export
 from scoring.models import Hand, HandChange
 from scoring.sheet import build_sheet
+from tests.web.test_concurrency import HAND as FORM_HAND
 from tests.web.test_sheets import pdf_text
 
 GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # +240 −80 −80 −80
@@ -198,3 +199,42 @@ def test_a_hand_whose_breakdown_alone_changes_says_so(evening, capsys):
     Hand.objects.filter(pk=first.pk).update(breakdown=[line_to_json(Line("Garde: 240"))])
     call_command("rescore_session", str(session.pk), "--dry-run")
     assert "hand 1: same numbers and wording, changed: the breakdown\n" in capsys.readouterr().out
+
+
+def correction(reason: str, version: int) -> dict[str, str]:
+    """The correction form of the Garde, made a Garde with 60 points, as a phone posts it."""
+    return {**FORM_HAND, "points": "60", "token": str(version), "reason": reason}
+
+
+def test_a_corrections_reason_is_kept_and_shown_with_the_hand(logged_in, evening):
+    session, first, _ = evening
+    url = reverse("hand_edit", args=[session.pk, first.pk])
+    form = logged_in.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'name="reason"' in form and "Warum korrigiert wird" in form
+    response = logged_in.post(url, correction("  Punkte falsch gezählt  ", first.version))
+    assert response.status_code == 302
+    change = HandChange.objects.get(hand=first, action=HandChange.Action.EDITED)
+    assert change.reason == "Punkte falsch gezählt"
+    page = logged_in.get(reverse("hand_detail", args=[session.pk, first.pk]), HTTP_ACCEPT_LANGUAGE="de")
+    html = page.content.decode()
+    assert re.search(
+        r'class="muted correction-reason">.*?Korrigiert am .*?Punkte falsch gezählt</p>', html, re.S
+    )
+    assert '<span class="reason">Punkte falsch gezählt</span>' in html  # in its history too
+    printed = logged_in.get(reverse("session_print", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="de")
+    assert "warum: Punkte falsch gezählt" in printed.content.decode()
+
+
+def test_a_reason_too_long_or_not_text_is_refused_beside_it_and_nothing_changes(logged_in, evening):
+    session, first, _ = evening
+    url = reverse("hand_edit", args=[session.pk, first.pk])
+    for reason in ("x" * 201, "zwei\nZeilen"):
+        response = logged_in.post(url, correction(reason, first.version), HTTP_ACCEPT_LANGUAGE="en")
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert re.search(
+            r"id=\"f-reason-error\"[^>]*>[^<]*(at most 200 characters|without control characters)", html
+        ), re.findall(r"f-reason-error[^<]*<", html)
+    assert not HandChange.objects.filter(hand=first, action=HandChange.Action.EDITED).exists()
+    first.refresh_from_db()
+    assert first.inputs["points"] == 56

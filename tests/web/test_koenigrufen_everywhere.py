@@ -109,7 +109,7 @@ def five_at_the_table(make_session: Any) -> Session:
     return session
 
 
-def test_at_five_the_dealer_sits_out_writes_0_and_the_next_dealer_is_proposed_in_playing_order(
+def test_at_five_the_dealer_sits_out_shows_a_dash_and_the_next_dealer_is_proposed_in_playing_order(
     user, make_session
 ):
     session = five_at_the_table(make_session)
@@ -120,8 +120,9 @@ def test_at_five_the_dealer_sits_out_writes_0_and_the_next_dealer_is_proposed_in
     # Emil, Anna, Bert dealt in turn (the hands without a dealer follow the playing order).
     for row, dealer, seat in zip(rows, ("Emil", "Anna", "Bert"), (4, 0, 1), strict=True):
         assert f"{dealer} gibt und setzt aus" in row
-        deltas = re.findall(r'<span class="delta[^"]*">([^<]+)</span>', row)
-        assert len(deltas) == 5 and deltas[seat] == "0"
+        deltas = re.findall(r'<span class="delta[^"]*">(.*?)</span><span class="total">', row, re.S)
+        assert len(deltas) == 5 and "—" in deltas[seat] and "setzt aus" in deltas[seat]
+        assert all(re.fullmatch(r"[+−]?\d+", d) for i, d in enumerate(deltas) if i != seat)
     # Rufer: Anna and Bert +1, Carl and Dora −1 (Emil 0). Dreier lost: Bert −12, Carl, Dora,
     # Emil +4 (Anna 0). Trischaken (OÖ): Carl has the most, below 35/2, and pays 3 to Emil,
     # the Jungfrau (Bert 0).
@@ -141,8 +142,8 @@ def test_at_five_the_dealer_sits_out_writes_0_and_the_next_dealer_is_proposed_in
         "Emil",
     ]
     printed = text(client.get(reverse("session_print", args=[session.pk])).content.decode())
-    assert "1 · Emil: Anna · Rufer · mit Bert · 40/0 +1 +1 −1 −1 0" in printed
-    assert "2 · Anna: Bert · Dreier · 30/0 0 −12 +4 +4 +4" in printed
+    assert "1 · Emil: Anna · Rufer · mit Bert · 40/0 +1 +1 −1 −1 —" in printed
+    assert "2 · Anna: Bert · Dreier · 30/0 — −12 +4 +4 +4" in printed
     hand = session.hands.get(number=2)
     detail = text(client.get(reverse("hand_detail", args=[session.pk, hand.pk])).content.decode())
     assert "Anna gibt und setzt aus: 0" in detail

@@ -210,7 +210,8 @@ def test_the_stylesheet_shows_the_fields_of_every_game_of_the_tariff(logged_in, 
 
 def test_the_preview_of_a_trischaken_lists_each_line_of_its_breakdown_once(logged_in, session):
     """Who pays is written once, after the loser, the Bürgermeister and the
-    Jungfrau (the Trischaken scorer once wrote the deltas itself as well)."""
+    Jungfrau (the Trischaken scorer once wrote the deltas itself as well), and
+    how the amount comes about: 3 × the Trischaken value, doubled."""
     points = {"points.Anna": "10", "points.Bert": "40", "points.Carl": "20", "points.Dora": "0"}
     data = post(game="trischaken", action="preview", **points)
     html = logged_in.post(reverse("hand_preview", args=[session.pk]), data).content.decode()
@@ -222,5 +223,103 @@ def test_the_preview_of_a_trischaken_lists_each_line_of_its_breakdown_once(logge
         "Most points: Bert",
         "Bert is Bürgermeister",
         "Jungfrau: Dora",
+        "Bert pays 3 × 1 × 2 = 6: 3 × the Trischaken value 1, doubled for the Bürgermeister",
+        "Dora, the Jungfrau, gets 6",
         "Anna 0, Bert −6, Carl 0, Dora +6",
     ]
+
+
+def test_the_king_in_the_talon_is_one_answer_among_the_partners_never_a_second_button(logged_in, session):
+    html = logged_in.get(reverse("hand_new", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    group = re.search(r'<fieldset[^>]*id="f-partner">(.*?)</fieldset>', html, re.S).group(1)
+    labels = re.findall(r'name="partner" value="([^"]*)"[^>]*><span>([^<]+)</span>', group)
+    assert labels == [
+        ("Anna", "Anna"),
+        ("Bert", "Bert"),
+        ("Carl", "Carl"),
+        ("Dora", "Dora"),
+        ("king_in_talon:played", "König im Talon, weitergespielt"),
+        ("king_in_talon:conceded", "König im Talon, aufgegeben"),
+    ]
+    # No group of its own that could say "no" beside "the king lay in the talon".
+    assert 'name="king_in_talon"' not in html and "gespielt am" not in html and ">nein<" not in group
+
+
+@pytest.mark.parametrize(
+    ("answer", "points"), [("king_in_talon:played", "36"), ("king_in_talon:conceded", "")]
+)
+def test_the_king_in_the_talon_saves_as_told_without_asking_for_a_partner(logged_in, session, answer, points):
+    data = post(game="rufer", partner=answer, points=points, kontra="0")
+    response = logged_in.post(reverse("hand_new", args=[session.pk]), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    stored = Hand.objects.get().inputs
+    assert "partner" not in stored and stored["king_in_talon"] == answer.split(":")[1]
+
+
+def test_a_stored_king_in_the_talon_opens_for_correction_as_that_one_answer(logged_in, session):
+    data = post(game="rufer", partner="king_in_talon:conceded", kontra="0")
+    assert logged_in.post(reverse("hand_new", args=[session.pk]), data).status_code == 302
+    hand = Hand.objects.get()
+    html = logged_in.get(reverse("hand_edit", args=[session.pk, hand.pk])).content.decode()
+    assert 'name="partner" value="king_in_talon:conceded" checked' in html
+
+
+def test_a_solorufer_conceded_is_refused_beside_the_partners(logged_in, session):
+    data = post(game="solorufer", partner="king_in_talon:conceded", kontra="0")
+    response = logged_in.post(reverse("hand_new", args=[session.pk]), data, HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert not Hand.objects.exists()
+    block = re.search(r'id="f-partner">.*?</fieldset>', html, re.S).group()
+    assert "can only be played on" in block
+
+
+def test_a_besserrufers_bird_is_its_announced_premium_without_a_second_entry(logged_in, session):
+    data = post(game="besserrufer", partner="Carl", bird="uhu", points="40", kontra="0")
+    assert logged_in.post(reverse("hand_new", args=[session.pk]), data).status_code == 302
+    assert Hand.objects.get().inputs["premiums"] == [{"type": "uhu", "side": "declarer", "announced": True}]
+
+
+def test_a_besserrufers_bird_changed_in_the_grid_stays_as_changed(logged_in, session):
+    grid = {"premiums.uhu.who": "declarer", "premiums.uhu.how": "true-failed"}
+    data = post(game="besserrufer", partner="Carl", bird="uhu", points="40", kontra="0", **grid)
+    assert logged_in.post(reverse("hand_new", args=[session.pk]), data).status_code == 302
+    premiums = Hand.objects.get().inputs["premiums"]
+    assert premiums == [{"type": "uhu", "side": "declarer", "announced": True, "made": False}]
+
+
+def test_a_bird_fills_its_row_only_where_it_applies(logged_in, session):
+    # A bird left tapped from a Besserrufer before the game became a Rufer fills nothing.
+    data = post(game="rufer", partner="Carl", bird="uhu", points="40", kontra="0")
+    assert logged_in.post(reverse("hand_new", args=[session.pk]), data).status_code == 302
+    assert "premiums" not in Hand.objects.get().inputs
+    # A conceded Besserrufer records its bird, not a premium.
+    conceded = {**post(game="besserrufer", partner="king_in_talon:conceded", bird="kakadu", kontra="0")}
+    conceded["token"] = "t2"
+    assert logged_in.post(reverse("hand_new", args=[session.pk]), conceded).status_code == 302
+    hand = Hand.objects.order_by("-number")[0]
+    assert "premiums" not in hand.inputs
+    assert (hand.inputs["bird"], hand.inputs["king_in_talon"]) == ("kakadu", "conceded")
+
+
+def test_the_birds_choices_say_what_they_fill_in_for_the_page(logged_in, session):
+    html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+    assert 'name="bird" value="uhu" data-fills="premiums.uhu.who=declarer premiums.uhu.how=true"' in html
+    # No "none" beside the birds: a Besserrufer names one.
+    assert 'name="bird" value=""' not in html
+
+
+def test_every_thirds_field_offers_the_slash_on_a_phones_keypad(logged_in, session):
+    """Points and Blatt ("41/2"): the side's points and each Trischaken player's
+    take the slash, by the full keyboard until the script gives them the digits
+    keypad and a "/" key beside them."""
+    html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+    names = ["points", *(f"points.{name}" for name in PLAYERS)]
+    for name in names:
+        found = re.search(
+            rf'id="([^"]+)" name="{re.escape(name)}" value="" type="text" class="num"([^>]*)>', html
+        )
+        assert found is not None, name
+        attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', found.group(2)))
+        assert (attrs["inputmode"], attrs["data-keypad"]) == ("text", "numeric"), name
+        assert re.fullmatch(attrs["pattern"], "41/2") and re.fullmatch(attrs["pattern"], "0")
+        assert f'data-key="/" data-for="{found.group(1)}"' in html, name

@@ -3,6 +3,7 @@ and each kind of field drawn as the inputs a player fills in."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -361,3 +362,18 @@ class TestListRows:
         assert player.choices[0] == ("", "none")
         emptied = posted(**{"poignees__rows": "2", "poignees[1]__player": "", "poignees[1]__size": ""})
         assert SchemaForm((POIGNEE,), PLAYERS, data=emptied).raw == {"poignees": []}
+
+
+def test_a_number_that_may_be_negative_gets_the_minus_key_and_the_digits_keypad_from_the_script():
+    """The iPhone's number keypads have no minus: the field keeps the full keyboard
+    until the script gives it the digits and the ± beside it."""
+    for kind in (Kind.INT, Kind.POINTS):
+        f = Field("sum", kind, "Sum", minimum=Fraction(-1000), maximum=Fraction(1000))
+        drawn = SchemaForm([f], ["A", "B"]).widgets()[0]
+        assert drawn.keys == "sign"
+        assert (drawn.attrs["inputmode"], drawn.attrs["data-keypad"]) == ("text", "numeric")
+        assert re.fullmatch(drawn.attrs["pattern"], "-12") and re.fullmatch(
+            drawn.attrs["pattern"], "\u221212"
+        )
+    positive = SchemaForm([Field("n", Kind.INT, "N", minimum=Fraction(0), maximum=Fraction(99))], ["A"])
+    assert positive.widgets()[0].keys == ""

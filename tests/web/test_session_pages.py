@@ -72,10 +72,10 @@ def test_the_owner_renames_dates_and_prices_the_evening_and_sees_it_in_the_histo
         'name="money_rate" value="0.05"' in html and 'name="played_on" type="date" value="2026-11-17"' in html
     )
     page = text_of(logged_in.get(url))
-    assert "Friday → Dienstagsrunde" in page and "11/17/2026" in page and "none → 0.05" in page
+    assert "Friday → Dienstagsrunde" in page and "17 Nov 2026" in page and "none → 0.05" in page
     sheet = text_of(logged_in.get(reverse("scoreboard", args=[session.pk])))
-    assert "Dienstagsrunde" in sheet and "11/17/2026" in sheet
-    assert "11/17/2026" in text_of(logged_in.get(reverse("session_list")))
+    assert "Dienstagsrunde" in sheet and "17 Nov 2026" in sheet
+    assert "17 Nov 2026" in text_of(logged_in.get(reverse("session_list")))
 
 
 @pytest.mark.parametrize(

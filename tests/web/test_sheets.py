@@ -328,3 +328,62 @@ def test_money_in_the_pdf_when_a_rate_is_set(logged_in, make_session):
         services.hand_record(session=session, raw=hand)
     text = pdf_text(logged_in.get(reverse("session_export", args=[session.pk, "pdf"])).content)
     assert "\u221219.00" in text and "8.60" in text  # the minus of every other number
+
+
+FIVE_AT_KOENIGRUFEN = ("Anna", "Bert", "Carl", "Dora", "Emil")
+
+
+def koenigrufen_for_five(make_session, user):
+    """Two hands at five: Emil deals and sits out the first, Anna the second."""
+    session = make_session(variant="koenigrufen", players=FIVE_AT_KOENIGRUFEN)
+    first = {"dealer": "Emil", "declarer": "Anna", "game": "rufer", "partner": "Carl", "points": 41}
+    second = {"declarer": "Bert", "game": "dreier", "points": 40}
+    for index, raw in enumerate((first, second)):
+        services.hand_record(session=session, raw=raw, user=user, client_token=f"five-{index}")
+    return session
+
+
+def test_the_seat_that_sits_out_is_a_dash_read_as_sits_out_never_a_zero(logged_in, make_session, user):
+    session = koenigrufen_for_five(make_session, user)
+    html = logged_in.get(reverse("scoreboard", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    first, second = (
+        re.search(r'<tr class="scores">(.*?)</tr>', row, re.S).group(1)
+        for row in re.findall(r'<tbody id="hand-\d+" class="hand">(.*?)</tbody>', html, re.S)
+    )
+    deltas = [
+        re.sub(r"<[^>]+>", "", d).strip()
+        for d in re.findall(r'<span class="delta[^"]*">(.*?)</span><span class="total">', first, re.S)
+    ]
+    assert deltas[4] == "—setzt aus" and "0" not in deltas[4]
+    assert '<span class="visually-hidden">setzt aus</span>' in first and 'aria-hidden="true">—' in first
+    assert re.findall(r'<span class="delta[^"]*">(.*?)</span><span class="total">', second, re.S)[0].count(
+        "setzt aus"
+    )
+    # The hand's own page and the print (and so the PDF) say the same.
+    hand = session.hands.order_by("number")[0]
+    detail = logged_in.get(reverse("hand_detail", args=[session.pk, hand.pk]), HTTP_ACCEPT_LANGUAGE="de")
+    assert re.search(r"<span>Emil</span> <strong>.*?setzt aus", detail.content.decode(), re.S)
+    printed = logged_in.get(
+        reverse("session_print", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    figures = re.findall(r'<td class="n">([^<]*)</td>', printed)
+    assert figures[0].split("\n")[0].split()[-1] == "—"  # Emil's column of hand 1
+    assert figures[1].split("\n")[0].split()[0] == "—"  # Anna's column of hand 2
+    assert figures[0].split("\n")[1].split()[-1] == "0"  # his running total stays a number
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "many"),
+    [("de", "1 Punkt", "Punkte"), ("en", "1 point", "points"), ("fr", "1 point", "points")],
+)
+def test_the_settlement_says_one_point_and_many_points(logged_in, make_session, user, language, one, many):
+    session = make_session(variant="koenigrufen", players=("Anna", "Bert", "Carl", "Dora"))
+    # A Rufer won, 2 against 2: +1 +1 −1 −1, each loser pays a winner 1 point.
+    raw = {"dealer": "Dora", "declarer": "Anna", "game": "rufer", "partner": "Carl", "points": 41}
+    services.hand_record(session=session, raw=raw, user=user)
+    html = logged_in.get(
+        reverse("settlement", args=[session.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    transfers = re.findall(r"<li><strong>[^<]+</strong> → <strong>[^<]+</strong>[^<]*?(\d[^<]*)</li>", html)
+    assert transfers and all(t.strip() == one for t in transfers), transfers
+    assert f"1 {many}" not in html

@@ -4,14 +4,16 @@ help that speaks of what the page shows, French typography."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 
 from club.models import GroupPlayer
 from club.services import groups, kasse, stats
@@ -325,6 +327,161 @@ def test_the_card_counter_says_cavalle_in_german(user, make_session, variant, pl
 
 
 @pytest.mark.parametrize(
+    ("language", "label"), [("de", "Reiter (3)"), ("en", "Knights (3)"), ("fr", "Cavaliers (3)")]
+)
+def test_the_koenigrufen_card_counter_says_reiter_as_its_table_does(user, make_session, language, label):
+    """Königrufen's rulebook and table say Reiter (docs/rules.md §4.1), in German only."""
+    session = make_session(variant="koenigrufen", players=FIVE[:4])
+    html = client_in(user, language).get(reverse("hand_new", args=[session.pk])).content.decode()
+    assert label in html and "Cavalle" not in html
+
+
+def test_the_poignee_sizes_are_the_french_words_in_german(user, make_session):
+    session = make_session(variant="french", players=FIVE)
+    html = client_in(user, "de").get(reverse("hand_new", args=[session.pk])).content.decode()
+    sizes = radio_labels(html, "poignees[1].size")
+    assert sizes[-3:] == ["Simple", "Double", "Triple"]
+    assert "doppelt" not in sizes and "einfach" not in sizes
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "typed", "stored"),
+    [("de", "„alle“", "alle", "all"), ("fr", "« moitié »", "moitié", "half"), ("en", "“all”", "all", "all")],
+)
+def test_the_cup_form_says_which_results_count_in_words_the_reader_types(user, language, said, typed, stored):
+    from tournaments.models import Cup
+
+    client = client_in(user, language)
+    html = client.get(reverse("cup_list")).content.decode()
+    assert said in html and "all oder half" not in html and "all ou half" not in html
+    data = {"name": "Cup", "season": "2026", "scheme": "fixed", "final_mode": "extra", "best_n": typed}
+    response = client.post(reverse("cup_list"), data)
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    assert Cup.objects.get().best_n == stored
+
+
+def test_the_header_names_a_regular_group_a_stammtisch_never_a_round(user):
+    html = client_in(user, "de").get(reverse("session_list")).content.decode()
+    header = re.search(r"<header.*?</header>", html, re.S).group()
+    assert ">Stammtische<" in header and "Runden" not in header
+    assert ">Groups<" in client_in(user, "en").get(reverse("session_list")).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("signup", "words"),
+    [
+        ("invitation", "Konten gibt es auf Einladung"),
+        ("open", "Noch kein Konto?"),
+        ("off", "Konten legt an, wer diese Seite betreibt"),
+    ],
+)
+def test_the_login_page_says_how_one_gets_an_account(client, settings, signup, words):
+    settings.SIGNUP = signup
+    html = client.get(reverse("login"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert words in html
+    assert ('href="/accounts/signup/"' in html) == (signup == "open")
+
+
+def test_english_dates_and_times_read_as_english_players_write_them():
+    moment = timezone.make_aware(datetime(2026, 11, 29, 19, 30))
+    with translation.override("en"):
+        assert formats.date_format(moment.date()) == "29 Nov 2026"
+        assert formats.date_format(moment.date(), "SHORT_DATE_FORMAT") == "29 Nov 2026"
+        assert formats.date_format(moment.replace(hour=7), "SHORT_DATETIME_FORMAT") == "29 Nov 2026, 7:30 am"
+        assert formats.time_format(moment.time()) == "7:30 pm"
+    with translation.override("de"):
+        assert formats.date_format(moment.date(), "SHORT_DATE_FORMAT") == "29.11.2026"
+
+
+# Words only a German page may hold (game terms every language keeps, such as
+# Kontra, Pagat or Trischaken, are not among them).
+GERMAN_ONLY = (
+    "König im Talon",
+    "Runde",
+    "Runden",
+    "Spiele",
+    "Spieler",
+    "Gegner",
+    "vorläufig",
+    "Reiter",
+    "Stammtisch",
+    "Stammtische",
+    "weitergespielt",
+    "aufgegeben",
+    "geschliffen",
+    "gespielt am",
+    "nicht angegeben",
+    "setzt aus",
+    "Punkte",
+    "Geber",
+    "doppelt",
+)
+
+
+def visible_words(html: str) -> str:
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r'<option value="de"[^>]*>[^<]*</option>', " ", html)  # the language form names German
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_no_german_word_on_any_english_or_french_page(db, language):
+    """Every page an owner opens in the evenings' and groups' matrix, and a Königrufen
+    evening for five with the king in the talon, a Besserrufer and a Trischaken."""
+    from tests.web.test_access_matrix import ROWS, make_world, url_of
+
+    world = make_world()
+    owner = world.users["owner"]
+    koenigrufen = services.session_create(
+        owner=owner, name="Evening", variant="koenigrufen", players=list(FIVE), options={}
+    )
+    evening: list[dict[str, Any]] = [
+        {"dealer": "Emil", "declarer": "Anna", "game": "rufer", "king_in_talon": "played", "points": 38},
+        {"declarer": "Bert", "game": "rufer", "king_in_talon": "conceded"},
+        {
+            "declarer": "Carl",
+            "game": "besserrufer",
+            "partner": "Dora",
+            "bird": "uhu",
+            "points": 44,
+            "premiums": [{"type": "uhu", "side": "declarer", "announced": True}],
+        },
+        {
+            "declarer": "Dora",
+            "game": "trischaken",
+            "points": {"Anna": 10, "Bert": 40, "Dora": 20, "Emil": 0},
+        },
+    ]
+    for index, raw in enumerate(evening):
+        services.hand_record(session=koenigrufen, raw=raw, user=owner, client_token=f"k{index}")
+    hands = list(koenigrufen.hands.order_by("number"))
+    urls = sorted({url_of(name, world) for name, method, cell, *_ in ROWS if method == "GET" and cell == 200})
+    urls += [
+        reverse("scoreboard", args=[koenigrufen.pk]),
+        reverse("settlement", args=[koenigrufen.pk]),
+        reverse("session_print", args=[koenigrufen.pk]),
+        reverse("hand_new", args=[koenigrufen.pk]),
+        *(reverse("hand_detail", args=[koenigrufen.pk, hand.pk]) for hand in hands),
+        *(reverse("hand_edit", args=[koenigrufen.pk, hand.pk]) for hand in hands),
+    ]
+    client = client_in(owner, language)
+    found, walked = [], 0
+    for url in urls:
+        response = client.get(url)
+        if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+            continue
+        walked += 1
+        text = visible_words(response.content.decode())
+        found += [(url, word) for word in GERMAN_ONLY if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)]
+    anonymous = Client(HTTP_ACCEPT_LANGUAGE=language)
+    for url in (reverse("login"), reverse("signup")):
+        text = visible_words(anonymous.get(url).content.decode())
+        found += [(url, word) for word in GERMAN_ONLY if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)]
+    assert found == []
+    assert walked >= 30, walked  # the pages were read, not skipped
+
+
+@pytest.mark.parametrize(
     ("language", "label"),
     [("de", "Französisches Tarock"), ("en", "French Tarot"), ("fr", "Tarot")],
 )
@@ -398,3 +555,29 @@ def test_the_season_table_says_it_scrolls_in_every_language(user):
             f'<div class="wide" data-more="{more}"><div class="table-wrap" tabindex="0">'
             '<table class="plain ranking">' in section
         )
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_no_german_word_on_any_english_or_french_tournament_page(user, language):
+    """Every page of a tournament's and a cup's organiser, a day drawn and released."""
+    from tests.tournaments import factory
+    from tests.tournaments.test_access_organiser import MATRIX
+    from tournaments.models import TableRound
+
+    t = factory.tournament(user, cup=factory.cup(user))
+    factory.draw(t)
+    factory.release(t)
+    t = factory.fresh(t)
+    table = TableRound.objects.filter(round__tournament=t).order_by("round__number", "number").first()
+    world = {"t": t, "cup": t.cup, "table": table}
+    client = client_in(user, language)
+    found, walked = [], 0
+    for name, (_, args) in MATRIX.items():
+        response = client.get(reverse(name, args=args(world)))
+        if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+            continue
+        walked += 1
+        text = visible_words(response.content.decode())
+        found += [(name, word) for word in GERMAN_ONLY if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)]
+    assert found == []
+    assert walked >= 12, walked

@@ -45,7 +45,7 @@ def _best_n(value: str) -> str:
     value = value.strip().lower()
     if value in rules.BEST_N_WORDS or (value.isascii() and value.isdecimal() and 1 <= int(value) <= 100):
         return value
-    raise invalid("best_n", gettext_noop("a number from 1 to 100, all or half"))
+    raise invalid("best_n", gettext_noop("a number from 1 to 100, “all” or “half”"))
 
 
 def _points_table(scheme: str, table: list[int]) -> list[int]:
