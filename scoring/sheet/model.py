@@ -460,7 +460,9 @@ HEAD_ROOM_LABELLED = {3: 10, 4: 7, 5: 6, 6: 5}
 HEAD_LEAST = 3  # fewer letters than this tell a table too little
 
 
-def column_heads(players: Sequence[str], *, labelled: bool = False, room: int | None = None) -> dict[str, str]:
+def column_heads(
+    players: Sequence[str], *, labelled: bool = False, room: int | None = None
+) -> dict[str, str]:
     """Short column heads, unique per table, never fewer than ``HEAD_LEAST``
     letters: a name that fits its column (``room`` letters; by default what a
     phone has for this many players) stays whole. A longer one is never cut
