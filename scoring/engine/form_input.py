@@ -309,7 +309,12 @@ def read_fields(
 
 def grid_row(grid: str, kind: str, who: str, announced: Any, made: bool = True) -> dict[str, str]:
     """The posted inputs of one premium grid row: its side (or player) and how it went."""
-    return {f"{grid}.{kind}.who": who, f"{grid}.{kind}.how": _state(announced, made)}
+    return {**grid_side(grid, kind, who), f"{grid}.{kind}.how": _state(announced, made)}
+
+
+def grid_side(grid: str, kind: str, who: str) -> dict[str, str]:
+    """The posted input of a premium grid row's side (or player) alone."""
+    return {f"{grid}.{kind}.who": who}
 
 
 def with_fills(

@@ -21,7 +21,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from .form_input import grid_row
+from .form_input import grid_side
 from .schema import (
     Field,
     Kind,
@@ -823,17 +823,20 @@ def _bid_bird_only(raw: Mapping[str, Any]) -> bool:
         set(row) <= {"type", "side", "announced", "made", "kontra"}
         and row.get("type") == bird_value
         and row.get("side") == Side.DECLARER.value
-        and row.get("announced") is True
+        and row.get("announced") in (True, None)  # None: how it went left unanswered
         and row.get("made", True) is True
         and not row.get("kontra")
     )
 
 
 def _bird_row(bird: Bird, types: Sequence[PremiumType]) -> dict[str, str]:
-    """The premium grid's row of the bid's bird as the bid says it: the declarer's side, announced."""
+    """The premium grid's row of the bid's bird as far as the bid says it: the
+    declarer's side. How it went (announced and made, or announced and failed)
+    is the player's one tap in that row: the bid cannot know it, and nothing
+    that changes the score is preset."""
     if PremiumType(bird.value) not in types:
         return {}
-    return grid_row("premiums", bird.value, Side.DECLARER.value, True)
+    return grid_side("premiums", bird.value, Side.DECLARER.value)
 
 
 def count_thirds(values: Mapping[str, Any]) -> str:
@@ -1024,7 +1027,14 @@ class Koenigrufen(Variant):
             return None
         if not isinstance(raw, Mapping):
             clean(HAND_FIELDS, raw, table.active)
-        plain = {key: value for key, value in raw.items() if key not in SHAPED}
+        # The premium row the bid's bird filled in on the form says only what the
+        # bid says: a conceded hand records it by its bird, not as a premium.
+        bird_only = from_form and _bid_bird_only(raw)
+        plain = {
+            key: value
+            for key, value in raw.items()
+            if key not in SHAPED and not (bird_only and key == "premiums")
+        }
         problems: list[InvalidInput] = []
         values: dict[str, Any] = {}
         try:
@@ -1045,9 +1055,7 @@ class Koenigrufen(Variant):
             if problems:
                 raise InvalidInput.several(problems)
             given = set(raw)
-            if from_form and _bid_bird_only(raw):
-                # The premium row the bid's bird filled in on the form says only
-                # what the bid says: a conceded hand records it by its bird.
+            if bird_only:
                 given.discard("premiums")
                 values = {**values, "premiums": ()}
             if from_form:

@@ -273,8 +273,16 @@ def test_a_solorufer_conceded_is_refused_beside_the_partners(logged_in, session)
     assert "can only be played on" in block
 
 
-def test_a_besserrufers_bird_is_its_announced_premium_without_a_second_entry(logged_in, session):
+def test_a_besserrufers_bird_is_its_premium_row_of_the_declarers_side_without_a_second_entry(
+    logged_in, session
+):
+    """The bid names the bird and whose it is; how it went is the one tap the bid
+    cannot know, asked beside its row and never preset."""
     data = post(game="besserrufer", partner="Carl", bird="uhu", points="40", kontra="0")
+    response = logged_in.post(reverse("hand_new", args=[session.pk]), data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200 and not Hand.objects.exists()
+    assert "Uhu, How it went missing" in response.content.decode()
+    data = {**data, "premiums.uhu.how": "true"}
     assert logged_in.post(reverse("hand_new", args=[session.pk]), data).status_code == 302
     assert Hand.objects.get().inputs["premiums"] == [{"type": "uhu", "side": "declarer", "announced": True}]
 
@@ -303,7 +311,7 @@ def test_a_bird_fills_its_row_only_where_it_applies(logged_in, session):
 
 def test_the_birds_choices_say_what_they_fill_in_for_the_page(logged_in, session):
     html = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
-    assert 'name="bird" value="uhu" data-fills="premiums.uhu.who=declarer premiums.uhu.how=true"' in html
+    assert 'name="bird" value="uhu" data-fills="premiums.uhu.who=declarer"' in html
     # No "none" beside the birds: a Besserrufer names one.
     assert 'name="bird" value=""' not in html
 
