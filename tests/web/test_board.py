@@ -125,13 +125,13 @@ class TestTheBoard:
         [
             (
                 ["Anna", "Bernhard Kurz", "Bernhard Klein", "Dora"],
-                ["Anna", "B. Kurz", "B. Klein", "Dora"],
+                ["Anna", "B. Kurz", "B.Klein", "Dora"],
             ),
             (
                 ["Anna", "Bernhard Kurz", "Bernhard Klein", "Dora", "Emil"],
                 ["Anna", "B. Kurz", "B.Klein", "Dora", "Emil"],
             ),
-            (["Bernhard Kurz", "Anna", "Carl"], ["Bernhard K.", "Anna", "Carl"]),
+            (["Bernhard Kurz", "Anna", "Carl"], ["Bernhard K", "Anna", "Carl"]),
             (
                 ["Bernhard", "Maximilian", "Carl", "Dora", "Emil"],
                 ["Bernha.", "Maximi.", "Carl", "Dora", "Emil"],

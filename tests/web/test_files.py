@@ -205,4 +205,4 @@ def test_the_printed_sheet_is_dated_the_day_it_was_played(user, make_session):
     session = make_session(played_on=datetime.date(2026, 11, 17))
     response = client_in(user, "en").get(reverse("session_export", args=[session.pk, "pdf"]))
     text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
-    assert "Nov. 17, 2026" in text
+    assert "17 Nov 2026" in text
