@@ -49,7 +49,9 @@ def save_hand(client: Client, table: TableRound) -> Hand:
     form |= {"declarer": names[0], "game": "rufer", "partner": names[1], "points": "41/2"}
     answer = client.post(reverse("tournament_table_hand_new", args=[table.link_token]), form)
     assert answer.status_code == 302, answer.content.decode()[:500]
-    return Hand.objects.filter(session_id=TableRound.objects.get(pk=table.pk).session_id).latest("pk")
+    session_id = TableRound.objects.get(pk=table.pk).session_id
+    assert session_id is not None, "the first save claims the table and opens its session"
+    return Hand.objects.filter(session_id=session_id).latest("pk")
 
 
 def test_a_phone_opened_before_the_claim_follows_the_table_and_its_extra_minutes(
