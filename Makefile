@@ -1,11 +1,14 @@
 # make run   set everything up and serve the app on http://127.0.0.1:8000 (SQLite)
 # make test  set up what the tests need, then lint, type-check and run the suite (and tests/js in Node)
 # make test-redis  the cache and two-server tests again, with the cache in Redis (TEST_REDIS_URL)
+# make test-db     the tests that use the database again (DATABASE_URL), as CI does on PostgreSQL
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Redis database 1 of the local server: the tests empty this database number only.
+# pytest-xdist workers for the suite: one per core; PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= auto
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 
 # The phone's engine: the pinned Pyodide (package.json, package-lock.json) from npm, its
@@ -15,7 +18,7 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 NODE_STAMP := node_modules/.installed
 PYODIDE_WHEELS := var/pyodide-test/.downloaded
 
-.PHONY: run test test-redis lint format typecheck pytest clean bench load phone test-pyodide test-js
+.PHONY: run test test-redis test-db lint format typecheck pytest clean bench load phone test-pyodide test-js
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -59,7 +62,12 @@ typecheck: $(STAMP)
 	$(BIN)/mypy plumbing scoring club accounts tournaments tarockscore scripts tests
 
 pytest: $(STAMP) phone
-	$(BIN)/python -m pytest -p no:cacheprovider $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+
+# The tests that touch the database (marker set in tests/conftest.py), without the
+# browser tests: what another database must pass beyond what make test has shown.
+test-db: $(STAMP) phone
+	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) -m "database and not browser" $(PYTEST_ARGS)
 
 # The phone's outbox and other scripts that decide without a browser: Node's own test runner.
 test-js:
@@ -67,6 +75,7 @@ test-js:
 
 test: lint typecheck pytest test-js test-pyodide
 
+# One process: the two-server tests and the shared Redis database are not for parallel workers.
 test-redis: $(STAMP)
 	CACHE=$(TEST_REDIS_URL) $(BIN)/python -m pytest -p no:cacheprovider -m "cache or redis" $(PYTEST_ARGS)
 

@@ -22,6 +22,18 @@ from tests.engine.support import FIXTURES
 hypothesis_settings.register_profile("tarockscore", deadline=None)
 hypothesis_settings.load_profile("tarockscore")
 
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences", "django_db_serialized_rollback"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks every test that touches the database ``database``: CI runs these, and only
+    these, a second time on PostgreSQL (``make test-db``); the engine's tests, the
+    linters and the browser tests run once."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & DATABASE_FIXTURES or item.get_closest_marker("django_db"):
+            item.add_marker(pytest.mark.database)
+
 
 @pytest.fixture(autouse=True)
 def empty_cache() -> None:
