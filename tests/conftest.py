@@ -22,7 +22,13 @@ from tests.engine.support import FIXTURES
 hypothesis_settings.register_profile("tarockscore", deadline=None)
 hypothesis_settings.load_profile("tarockscore")
 
-DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences", "django_db_serialized_rollback"}
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "live_server",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
