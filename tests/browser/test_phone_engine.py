@@ -201,7 +201,15 @@ def game_hands(user: Any, variant: str) -> tuple[Any, list[list[tuple[str, str]]
     client = Client()
     client.login(username=user.get_username(), password=PASSWORD)
     hands = Hand.objects.filter(session=source, deleted_at__isnull=True, type="played").order_by("number")
-    forms = [form_pairs(client, f"/sessions/{source.pk}/hands/{h.pk}/edit/") for h in hands]
+    # The edit form's own field, the correction's reason, is not one of a new hand's.
+    forms = [
+        [
+            (name, value)
+            for name, value in form_pairs(client, f"/sessions/{source.pk}/hands/{h.pk}/edit/")
+            if name != "reason"
+        ]
+        for h in hands
+    ]
     empty = json.loads(text)
     empty["hands"] = []
     target = services.session_import(owner=user, text=json.dumps(empty), name=f"Offline {variant}")

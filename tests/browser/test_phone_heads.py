@@ -114,6 +114,9 @@ LONG = [
     "Maximilian Bauer",
     "Wolfgang Moser",
 ]
+# One word longer than any head: shortened to its first letters and a dot, the
+# whole room (wide letters, "W" and "m").
+ONE_WORD = "Wolfgangmaximilian"
 
 
 @pytest.mark.parametrize(
@@ -133,7 +136,7 @@ def test_as_many_letters_as_the_heads_room_says_fit_their_column(
     players, beside the plain column of hand numbers and beside the wide one that
     names a series and its balance, the heads keep as many letters as the helper
     gives them and none is cut (wide letters: DejaVu Sans)."""
-    players = LONG[:count]
+    players = [*LONG[: count - 1], ONE_WORD]
     session = services.session_create(owner=player, name="Lang", variant=variant, players=players, options={})
     if variant == "french":
         for n in range(2):

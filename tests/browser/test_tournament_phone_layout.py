@@ -191,6 +191,7 @@ def addresses(day: Day) -> dict[str, list[tuple[str, str]]]:
         "cup_list": [(reverse("cup_list"), organiser)],
         "cup_detail": [(reverse("cup_detail", args=[day.cup.pk]), organiser)],
         "cup_register": [(reverse("cup_register", args=[day.cup.pk]), organiser)],
+        "cup_settings": [(reverse("cup_settings", args=[day.cup.pk]), organiser)],
         "tournament_table": [
             (reverse("tournament_table", args=[table.link_token]), "watcher") for table in every_table
         ]
