@@ -219,6 +219,28 @@ class Summary:
     money_totals: Mapping[str, Fraction] | None = None
 
 
+def in_sight(
+    kind: SectionKind | None, summary: Summary, players: Sequence[str]
+) -> list[tuple[str, int | None, tuple[Fraction, ...]]]:
+    """The numbers a sheet keeps in sight above its hands, as (key, series number or
+    None, one value per player in seat order): the totals; where each section is
+    settled on its own, the running section (its number; zeros once the last one
+    is complete, the next one's number) and each player's balance instead. The
+    sheet draws these rows (``scoring.sheet``), and the phone fills the same rows
+    with the hands waiting on it (``offline.score_table``)."""
+    if kind is None or not kind.settled_each:
+        return [("totals", None, tuple(summary.totals.get(name, Fraction(0)) for name in players))]
+    current = summary.sections[-1] if summary.sections else None
+    if current is not None and not current.complete:
+        number, running = (
+            len(summary.sections),
+            tuple(current.totals.get(name, Fraction(0)) for name in players),
+        )
+    else:
+        number, running = len(summary.sections) + 1, tuple(Fraction(0) for _ in players)
+    return [("series", number, running), ("balance", None, tuple(summary.net[name] for name in players))]
+
+
 class VariantOf(Generic[OptionsT, PlayT]):
     """Base of every game module, generic over the game's options (``OptionsT``)
     and played hand (``PlayT``): ``class French(VariantOf[FrenchOptions,

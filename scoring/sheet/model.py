@@ -29,6 +29,7 @@ from operator import add
 from typing import TYPE_CHECKING, Any
 
 from scoring.engine import HandType, Line, SectionKind, Settlement, StoredHand, Summary, settle
+from scoring.engine.variant import in_sight
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
 
 if TYPE_CHECKING:
@@ -211,19 +212,16 @@ class Sheet:
         its own, the current series instead and each player's balance, which is
         what the settlement pays (a sum of series totals would not be)."""
         kind = self.game.variant.section_kind
+        rows = in_sight(kind, self.summary, self.players)
         if kind is None or not kind.settled_each:
-            return [HeadRow("totals", Line(gettext_noop("Total")), tuple(self.totals)), *self.money_rows]
-        current = self.sections[-1] if self.sections else None
-        if current is not None and not current.complete:
-            number, running = current.number, tuple(current.totals[name] for name in self.players)
-        else:
-            number, running = len(self.sections) + 1, tuple(Fraction(0) for _ in self.players)
+            return [HeadRow("totals", Line(gettext_noop("Total")), rows[0][2]), *self.money_rows]
+        (_, number, running), (_, _, balance) = rows
         return [
             HeadRow("series", Line(kind.title, {"n": number}), running),
             HeadRow(
                 "balance",
                 Line(gettext_noop("Balance")),
-                tuple(self.summary.net[name] for name in self.players),
+                balance,
                 Line(kind.settlement_help) if kind.settlement_help else None,
             ),
         ]
