@@ -29,8 +29,8 @@ from operator import add
 from typing import TYPE_CHECKING, Any
 
 from scoring.engine import HandType, Line, SectionKind, Settlement, StoredHand, Summary, settle
-from scoring.engine.variant import in_sight
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
+from scoring.engine.variant import in_sight
 
 if TYPE_CHECKING:
     from plumbing.queries import StoredRow
