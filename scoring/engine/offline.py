@@ -227,7 +227,7 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
         # The sheet's rows kept in sight (its sticky Σ row; a series and the balance), by their key.
         "heads": [
             [key, number, [[words.signed(value), _cell_sign(value)] for value in values]]
-            for key, number, values in in_sight(variant.section_kind, summary, players)
+            for key, number, values in in_sight(variant.section_kind, summary, players, hands)
         ],
         # As the server proposes it: after the last known dealer, else the first dealer chosen, else the last seat.
         "next_dealer": next_dealer(players, last) or _first(players, request.get("first")),

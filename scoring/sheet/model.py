@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from scoring.engine import HandType, Line, SectionKind, Settlement, StoredHand, Summary, settle
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
-from scoring.engine.variant import in_sight
+from scoring.engine.variant import in_sight, money_in_sight
 
 if TYPE_CHECKING:
     from plumbing.queries import StoredRow
@@ -251,13 +251,8 @@ class Sheet:
         """What each player is paid in all (seat order), where hands pay money
         beside their Schrift and some hand's money differs from it (even where
         the totals happen to agree: the hand's money line is explained); else None."""
-        money = self.summary.money_totals
-        if money is None:
-            return None
-        same = all(money[name] == self.summary.totals[name] for name in self.players)
-        if same and all(row.money is None for row in self.rows):
-            return None
-        return tuple(money[name] for name in self.players)
+        differs = any(row.money is not None for row in self.rows)
+        return money_in_sight(self.summary, self.players, a_hand_differs=differs)
 
     @property
     def money_rows(self) -> list[HeadRow]:

@@ -497,6 +497,20 @@
     return form;
   }
 
+  // A waiting hand's numbers under its line, a column per player as a stored row has
+  // them (templates/scoring/_hand_row.html): the one sitting out a dash, not a 0.
+  function scoresRow(outcome) {
+    const cells = outcome.deltas.map(([name, value, sign]) => {
+      if (name === outcome.sitting_out) {
+        const out = element("span", { class: "out", title: say.sitsOut.replace("%(name)s", name) }, element("span", { "aria-hidden": "true" }, "—"));
+        out.append(element("span", { class: "visually-hidden" }, say.sitsOut.replace("%(name)s", name)));
+        return element("td", {}, element("span", { class: "delta" }, out));
+      }
+      return element("td", {}, element("span", { class: "delta " + ({ plus: "pos", minus: "neg" }[sign] || "zero") }, value));
+    });
+    return element("tr", { class: "scores provisional-hand" }, element("td", {}), ...cells);
+  }
+
   // A hand's line as the sheet's rows have it: who dealt (and who sat out), then what was played.
   function handLine(outcome) {
     const dealer = outcome.dealer;
@@ -553,6 +567,8 @@
       if (row) {
         row.append(element("tr", { class: "what pending", "data-outbox": "" }, cell));
       } else if (table && entry.kind === "new") {
+        const empty = table.querySelector("td.empty")?.closest("tbody");
+        if (empty) empty.hidden = true;
         table.append(element("tbody", { class: "hand pending", "data-outbox": "" }, element("tr", { class: "what" }, cell)));
       } else {
         rest = rest || element("section", { id: "outbox", "data-outbox": "" });
@@ -596,8 +612,13 @@
       if (outcome.ok) {
         const line = item.querySelector(".pending-line");
         if (line) line.textContent = handLine(outcome);
-        const deltas = outcome.deltas.map(([name, value, sign]) => element("span", { class: "q" }, name + " ", element("strong", { class: sign }, value)));
-        item.append(element("p", { class: "provisional-hand" }, ...deltas.flatMap((d) => [d, " "])));
+        const body = item.closest("tbody.pending");
+        if (body) {
+          body.append(scoresRow(outcome));
+        } else {
+          const deltas = outcome.deltas.map(([name, value, sign]) => element("span", { class: "q" }, name + " ", element("strong", { class: sign }, value)));
+          item.append(element("p", { class: "provisional-hand" }, ...deltas.flatMap((d) => [d, " "])));
+        }
       } else {
         item.append(element("p", { class: "error reason" }, outcome.problems.map((p) => p.words).join(" · ")));
       }
@@ -621,7 +642,7 @@
   function showInSight(result) {
     const table = document.querySelector("#board table.sheet");
     for (const [key, number, values] of result.heads || []) {
-      const row = table?.querySelector(`thead tr.${CSS.escape(key)}`);
+      const row = table?.querySelector(`thead tr.${CSS.escape(key)}`) || addedRow(table, key);
       if (!row) continue;
       const cells = row.querySelectorAll("td[data-player]");
       values.forEach(([value, sign], index) => {
@@ -630,16 +651,32 @@
         cell.textContent = value;
         cell.className = sign + " provisional";
       });
-      const head = row.querySelector("th");
-      if (head && !head.querySelector(".provisional-mark")) head.append(element("small", { class: "provisional-mark" }, say.provisionalMark));
       row.classList.add("provisional");
       row.dataset.provisional = number === null ? "" : String(number);
+    }
+    const names = table?.querySelector("thead tr.names");
+    if (names && !table.querySelector("thead tr.provisional-note")) {
+      const note = element("td", { colspan: String(names.children.length), class: "provisional-mark" }, say.provisionalMark);
+      names.after(element("tr", { class: "provisional-note" }, note));
     }
     const next = document.querySelector("#board .next-dealer");
     if (next && result.next_dealer) {
       next.replaceChildren(...dealerWords(result.next_dealer), " ", element("small", { class: "provisional-mark" }, say.provisionalMark));
       next.classList.add("provisional");
     }
+  }
+
+  // A row the page had no need of yet (the money, once a waiting hand pays beside the
+  // Schrift): drawn as the sheet draws it, each row then named as the sheet names them.
+  function addedRow(table, key) {
+    const totals = table?.querySelector("thead tr.totals");
+    if (!totals || !say[key]) return null;
+    const row = totals.cloneNode(true);
+    row.className = key;
+    totals.after(row);
+    table.classList.add("balances"); // the rows named, as the sheet draws more than one
+    for (const [which, words] of [[totals, say.total], [row, say[key]]]) which.querySelector("th").replaceChildren(words);
+    return row;
   }
 
   // "Next to deal: <strong>Dora</strong>", as the sheet writes it.
