@@ -196,6 +196,8 @@
     return (await outboxReady()).kindOf(addressOf(form).pathname).session;
   }
 
+  const SAVE_WAIT = 2000; // ms a save offline waits for an engine that has not loaded yet
+
   // A new hand or a correction saved offline is scored first: one the server would
   // refuse is refused here, in its words, and not kept (true); one it scores is
   // kept with its line as the sheet will write it (a string); false: not scored here.
@@ -205,7 +207,12 @@
     const mine = ++ticket;
     const pairs = formPairs(form, submitter);
     try {
-      const { outcome } = await scoreWaiting(await outboxSession(form), pairs, which.hand);
+      const scoring = scoreWaiting(await outboxSession(form), pairs, which.hand);
+      // An engine still starting (a busy phone) does not hold the hand up: kept, and judged by the server.
+      const late = new Promise((resolve) => setTimeout(() => resolve(null), SAVE_WAIT));
+      const scored = self.TarockEngine?.loaded?.() ? await scoring : await Promise.race([scoring, late]);
+      if (!scored) return false;
+      const { outcome } = scored;
       if (outcome.ok) return handLine(outcome);
       refusedForm = formKey(pairs);
       if (mine === ticket) drawPreview(form, outcome, true);
@@ -585,7 +592,10 @@
   // evening's totals, next dealer and settlement with them, marked provisional.
   async function showProvisional(session, entries) {
     document.getElementById("provisional")?.remove();
-    if (!config.engine || !eveningData() || !entries.some((e) => e.state !== "refused" && (e.kind === "new" || e.hand !== null))) return;
+    if (!config.engine || !eveningData()) return;
+    // Something to count: a hand or change waiting, or one sent since this page was drawn (a copy).
+    const waits = entries.some((e) => e.state !== "refused" && (e.kind === "new" || e.hand !== null));
+    if (!waits && !(isCopy && (await sentSince(session)).length)) return;
     const board = document.getElementById("board");
     const block = element("section", { id: "provisional", class: "provisional notice", "data-outbox": "", role: "status" }, element("p", { class: "muted" }, say.engineLoading));
     // The last totals this phone worked out, at once, until the engine is ready (a worker of this page starts anew).

@@ -20,11 +20,10 @@ from scoring.models import Hand
 from tests.browser.front import Front, front_of
 from tests.browser.support import PASSWORD, expect, login, screenshot
 from tests.browser.test_offline import kept, under_the_worker, until
-from tests.browser.test_phone_engine import FILL, engine_kept, more_rows
+from tests.browser.test_phone_engine import FILL, engine_kept, more_rows, new_hand_pairs
 from tests.engine.support import FIXTURES
 from tests.tournaments.factory import play_hand
 from tests.tournaments.table_support import tournament_day
-from tests.web.test_phone import form_pairs
 
 pytestmark = pytest.mark.browser
 
@@ -37,12 +36,6 @@ OUTBOX_EMPTY = "async () => self.Outbox && (await self.Outbox.all()).length === 
 def door(live_server: Any) -> Iterator[Front]:
     with front_of(live_server.url) as front:
         yield front
-
-
-def new_hand_pairs(client: Client, edit_url: str) -> list[tuple[str, str]]:
-    """A stored hand's fields as its correction form posts them, without what only a
-    correction has (its reason): what the new-hand form posts for the same hand."""
-    return [(name, value) for name, value in form_pairs(client, edit_url) if name != "reason"]
 
 
 def source_hands(user: Any, fixture: str, count: int) -> tuple[Any, list[Hand], list[list[tuple[str, str]]]]:
