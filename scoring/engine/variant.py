@@ -244,7 +244,9 @@ def in_sight(
     rows (``scoring.sheet``), and the phone fills the same rows with the hands
     waiting on it (``offline.score_table``)."""
     if kind is None or not kind.settled_each:
-        rows = [("totals", None, tuple(Fraction(summary.totals.get(name, 0)) for name in players))]
+        rows: list[tuple[str, int | None, tuple[Fraction, ...]]] = [
+            ("totals", None, tuple(Fraction(summary.totals.get(name, 0)) for name in players))
+        ]
         differs = any(
             hand.money is not None and any(hand.money.get(n, 0) != hand.deltas.get(n, 0) for n in players)
             for hand in hands

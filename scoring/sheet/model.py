@@ -217,7 +217,7 @@ class Sheet:
             return [HeadRow("totals", Line(gettext_noop("Total")), rows[0][2]), *self.money_rows]
         (_, number, running), (_, _, balance) = rows
         return [
-            HeadRow("series", Line(kind.title, {"n": number}), running),
+            HeadRow("series", Line(kind.title, {"n": number or 1}), running),
             HeadRow(
                 "balance",
                 Line(gettext_noop("Balance")),
