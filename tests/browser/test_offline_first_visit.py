@@ -88,6 +88,7 @@ def unsigned(text: str) -> str:
     "fixture, count, locale, mark",
     [
         ("koenigrufen-ooe-settlements.json", 3, "de-DE", "vorläufig"),
+        ("koenigrufen-ooe-settlements.json", 3, "en-GB", "provisional"),
         ("rich-french.json", 1, "en-US", "provisional"),  # six at the table: the dealer sits out
         ("illustrated-seed-series.json", 1, "en-US", "provisional"),  # a series and the balance in sight
         ("rich-chambery.json", 1, "fr-FR", "provisoire"),
