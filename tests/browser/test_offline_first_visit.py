@@ -18,7 +18,7 @@ from django.test import Client
 from scoring import services
 from scoring.models import Hand
 from tests.browser.front import Front, front_of
-from tests.browser.support import PASSWORD, expect, login, screenshot
+from tests.browser.support import PASSWORD, expect, login, screenshot, signed
 from tests.browser.test_offline import kept, under_the_worker, until
 from tests.browser.test_phone_engine import FILL, engine_kept, more_rows, new_hand_pairs
 from tests.engine.support import FIXTURES
@@ -281,3 +281,47 @@ def test_the_kinds_of_hand_are_kept_and_drawn_offline(phone, live_server, player
     expect(phone.locator('nav.tabs a[aria-current="page"]')).to_have_attribute("href", "?type=trischaken")
     phone.locator('nav.tabs a[href="?type=played"]').click()
     expect(phone.locator('#hand-form input[name="type"]')).to_have_value("played")
+
+
+def test_an_illustriertes_hand_under_becks_rules_is_drawn_and_scored_offline(phone, live_server, player):
+    """The choices that show other fields (a premium's player shows how it was announced)
+    work on the copy of the form, without the server, and the preview the phone shows
+    is what the server stores."""
+    from tests.browser.support import choose, field
+
+    session = services.session_create(
+        owner=player, name="Beck", variant="illustrated", players=["A", "B", "C"], options={"profile": "beck"}
+    )
+    login(phone, live_server.url, player)
+    sheet = f"/sessions/{session.pk}/"
+    phone.goto(f"{live_server.url}{sheet}")
+    under_the_worker(phone)
+    kept(phone, f"{sheet}hands/new/")
+    engine_kept(phone)
+
+    phone.context.set_offline(True)
+    phone.locator("#new-hand").click()
+    expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
+    choose(phone, "declarer", "A")
+    choose(phone, "game", "zweiblatt")
+    choose(phone, "bid", "announced")
+    choose(phone, "kontra", "1")
+    announced = phone.locator("#f-premiums-koepfe-how")
+    expect(announced).to_be_hidden()
+    choose(phone, "premiums.koepfe.who", "A")
+    expect(announced).to_be_visible()
+    choose(phone, "premiums.koepfe.how", "before_talon")
+    field(phone, "points").fill("39")
+    deltas = phone.locator("#preview .preview-deltas li")
+    expect(deltas).to_have_count(3, timeout=PATIENCE)
+    shown = [words(text) for text in deltas.all_inner_texts()]
+    phone.locator("#save").click()
+    expect(phone).to_have_url(re.compile(rf"{sheet}#pending-\d+$"))
+
+    phone.context.set_offline(False)
+    phone.evaluate("() => dispatchEvent(new Event('online'))")
+    until(phone, OUTBOX_EMPTY, seconds=PATIENCE / 1000)
+    hand = Hand.objects.get(session=session)
+    premiums = [(p["type"], p["player"], p.get("announced", "silent")) for p in hand.inputs["premiums"]]
+    assert premiums == [("koepfe", "A", "before_talon")]
+    assert shown == [f"{name} {signed(value)}" for name, value in hand.delta_points().items()]
