@@ -745,8 +745,13 @@
     const controlled = navigator.serviceWorker.controller
       ? Promise.resolve()
       : new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
+    // Where its worker dies with the page (no SharedWorker: a worker per page), once per
+    // visit of the app is enough to have it compiled and cached; not on every sheet.
+    if (!self.SharedWorker && sessionStorage.getItem("engine-started")) return;
     const idle = self.requestIdleCallback || ((then) => setTimeout(then, 500));
-    controlled.then(() => idle(() => engineReady().catch(() => {}), { timeout: 3000 }));
+    controlled.then(() =>
+      idle(() => engineReady().then(() => sessionStorage.setItem("engine-started", "1"), () => {}), { timeout: 3000 }),
+    );
   }
 
   // Keep what the next minutes at the table need: this sheet's hand form, and the last
