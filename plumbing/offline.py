@@ -180,6 +180,15 @@ def texts() -> dict[str, str]:
         "provisional": gettext("Provisional: scored on this phone, until the server has stored it."),
         "provisionalTotals": gettext("Provisional totals"),
         "nextDealer": gettext("Next to deal: %(name)s"),
+        # A number or name worked out on the phone, until the server has stored what waits.
+        "provisionalMark": gettext("provisional"),
+        # The sheet's rows kept in sight, named where there is more than one (scoring/sheet/model.py).
+        "total": gettext("Total"),
+        "money": gettext("Money"),
+        # A waiting hand's line, as the sheet's rows say who dealt (templates/scoring/_dealer.html).
+        "deals": gettext("%(name)s deals"),
+        "dealsAndSitsOut": gettext("%(name)s deals and sits out"),
+        "sitsOut": gettext("%(name)s sits out"),
         # A tournament table's counters (tournaments/templates/tournaments/table/table.html).
         "nextHand": gettext("Next hand %(n)s of %(target)s"),
         "playedOf": gettext("%(n)s of %(target)s played"),

@@ -235,6 +235,7 @@ def evening(
             {
                 "id": hand_id,
                 "type": kind,
+                "version": version,
                 "record": record,
                 "dealer": hand.dealer or "",
                 "deltas": {name: points_to_json(value) for name, value in hand.deltas.items()},
@@ -243,6 +244,6 @@ def evening(
                 if hand.money is None
                 else {name: points_to_json(value) for name, value in hand.money.items()},
             }
-            for hand, (hand_id, kind, _), record in zip(hands, rows, records, strict=True)
+            for hand, (hand_id, kind, version), record in zip(hands, rows, records, strict=True)
         ],
     }

@@ -10,9 +10,16 @@ phone logs in and opens both sheets online until the service worker keeps them,
 their hand forms, the runtime and the engine bundle. Then the server is stopped
 for real (the phone keeps its network, as when the server is down) and:
 
+- one visit, then offline: in a fresh browser context the phone logs in and opens
+  the measured sheet once, online, and is left until what that visit starts in the
+  background is done (the worker keeps the sheet, its hand form, the runtime and
+  the bundle; the engine is started); the server stops, and the hand form is opened
+  from the phone's copy, a hand filled in as soon as the form is set up, until the
+  first preview is drawn. Its floor: the same opening until ``#hand-form`` is there;
 - first visit: the hand form opened from the phone's copy, a hand filled in as
-  soon as the form is set up, until the first preview is drawn; the engine starts
-  cold (Pyodide from the phone's cache). Resident memory is read after it;
+  soon as the form is set up, until the first preview is drawn; the engine as the
+  visits left it (started on the sheets, in the background: in Chromium its
+  SharedWorker is still running). Resident memory is read after it;
 - ten hands recorded offline through the hand form, waiting in the outbox; the
   hand form → preview of the second to the tenth is timed (engine running);
 - --repeats times, alternately, after one of each not counted: the floor, the
@@ -66,6 +73,7 @@ SELECTORS = {
     "board": "#board",
     "totals": "#provisional .provisional-totals li",
     "preview": "#preview .preview-deltas li",
+    "form": "#hand-form",
 }
 # In every page before its own scripts: the moment each watched element first appears.
 MARKS = """(() => {
@@ -206,6 +214,46 @@ def prepare(context: Any, site: Server, username: str, sheets: list[str]) -> Any
     return page
 
 
+# True once the engine this page started in the background has loaded (its first answer).
+ENGINE_WARM = """async () => {
+    if (!self.TarockEngine || !self.TarockEngine.ready()) return false;
+    try {
+        await self.TarockEngine.call("score_table", { variant: "french", players: ["A", "B", "C"], lang: "en" });
+    } catch (refused) {
+        // loaded: it answered
+    }
+    return true;
+}"""
+
+
+def one_visit(context: Any, site: Server, username: str, sheet: str) -> Any:
+    """Log in and open the sheet once, online; wait for what that one visit does in the
+    background: the worker keeps the sheet and its hand form, the runtime and the bundle,
+    and the engine started on the sheet has loaded."""
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    page.goto(f"{site.url}/accounts/login/")
+    page.locator("#id_username").fill(username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("#main button[type=submit]").click()
+    expect(page).to_have_url(f"{site.url}/")
+    page.goto(f"{site.url}{sheet}")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=90_000)
+    kept(page, sheet)
+    kept(page, f"{sheet}hands/new/")
+    until(
+        page,
+        """async () => {
+            const config = JSON.parse(document.getElementById("offline-config").textContent).engine;
+            for (const url of [...config.runtimeFiles, config.bundle]) if (!(await caches.match(url))) return false;
+            return true;
+        }""",
+    )
+    until(page, ENGINE_WARM, seconds=120)
+    return page
+
+
 def typed(hand: dict[str, str]) -> list[list[str]]:
     return [[name, value] for name, value in hand.items()]
 
@@ -280,6 +328,19 @@ def one_run(
 
     session = int(sheet.strip("/").split("/")[-1])
     found: dict[str, Any] = {}
+
+    # One visit, then offline: a fresh phone that opened the sheet once.
+    site.start()
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
+    context.add_init_script(MARKS)
+    page = one_visit(context, site, username, sheet)
+    site.stop()
+    page.goto(f"{site.url}{sheet}hands/new/", wait_until="commit")
+    fill(page, TYPED[0])
+    found["one_visit"] = mark(page, "preview")
+    found["one_visit_form"] = mark(page, "form")
+    expect(page.locator("#preview .preview-deltas li")).to_have_count(4)
+    context.close()
 
     # With the engine: a fresh phone.
     site.start()
@@ -400,7 +461,9 @@ def report(runs: list[dict[str, Any]], args: argparse.Namespace, load: tuple[str
         ("sheet → provisional totals of 10 waiting, engine running", med("totals"), floor, "ms"),
         ("floor, new tab: sheet → #board", one("floor_new_tab"), None, "ms"),
         ("sheet → provisional totals, new tab, engine cold", one("totals_cold"), one("floor_new_tab"), "ms"),
-        ("first visit: hand form → first preview, engine cold", one("first_visit"), floor, "ms"),
+        ("one visit, then offline: hand form → #hand-form (floor)", one("one_visit_form"), None, "ms"),
+        ("one visit, then offline: hand form → first preview", one("one_visit"), one("one_visit_form"), "ms"),
+        ("first visit: hand form → first preview", one("first_visit"), floor, "ms"),
         ("hand form → preview, engine running (hands 2 to 10)", med("preview_warm"), floor, "ms"),
         ("re-score, 1 waiting hand (floor)", med("rescore_1"), None, "ms"),
         ("re-score, 60 waiting hands", med("rescore_60"), med("rescore_1"), "ms"),

@@ -36,7 +36,7 @@ from .types import (
     invalid,
     points_from_json,
 )
-from .variant import StoredHand, Variant
+from .variant import StoredHand, Variant, in_sight
 
 CATALOG = Path(__file__).with_name("catalog.json")
 # A session played to a number of hands (a tournament table) takes no more played hands
@@ -148,6 +148,7 @@ def score_hand_form(
     result = {
         "ok": True,
         "dealer": form.table.dealer,
+        "sitting_out": record.table.sitting_out,
         "description": words.line(scored.description),
         "lines": [words.line(line) for line in scored.breakdown],
         "deltas": [[name, words.signed(deltas.get(name, 0)), _sign(deltas.get(name, 0))] for name in players],
@@ -157,6 +158,11 @@ def score_hand_form(
 
 def _sign(value: Fraction | int) -> str:
     return "plus" if value > 0 else "minus" if value < 0 else "zero"
+
+
+def _cell_sign(value: Fraction | int) -> str:
+    """The sheet's class for a number's sign (the template filter ``sign_class``)."""
+    return "pos" if value > 0 else "neg" if value < 0 else "zero"
 
 
 def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -218,6 +224,11 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
             for name in players
         ],
         "exact": {name: str(summary.totals.get(name, 0)) for name in players},
+        # The sheet's rows kept in sight (its sticky Σ row; a series and the balance), by their key.
+        "heads": [
+            [key, number, [[words.signed(value), _cell_sign(value)] for value in values]]
+            for key, number, values in in_sight(variant.section_kind, summary, players, hands)
+        ],
         # As the server proposes it: after the last known dealer, else the first dealer chosen, else the last seat.
         "next_dealer": next_dealer(players, last) or _first(players, request.get("first")),
         "settlement": [

@@ -219,6 +219,54 @@ class Summary:
     money_totals: Mapping[str, Fraction] | None = None
 
 
+def money_in_sight(
+    summary: Summary, players: Sequence[str], *, a_hand_differs: bool
+) -> tuple[Fraction, ...] | None:
+    """What each player is paid in all (seat order), shown under the Schrift's totals
+    where hands pay money beside it and the two differ, or some hand's money differs
+    from its deltas (``a_hand_differs``: its money line is explained); else None."""
+    money = summary.money_totals
+    if money is None:
+        return None
+    if not a_hand_differs and all(money.get(name, 0) == summary.totals.get(name, 0) for name in players):
+        return None
+    return tuple(Fraction(money.get(name, 0)) for name in players)
+
+
+def in_sight(
+    kind: SectionKind | None, summary: Summary, players: Sequence[str], hands: Sequence[StoredHand] = ()
+) -> list[tuple[str, int | None, tuple[Fraction, ...]]]:
+    """The numbers a sheet keeps in sight above its hands, as (key, series number or
+    None, one value per player in seat order): the totals, and the money where it
+    differs (``money_in_sight``, judged from ``hands``); where each section is settled
+    on its own, the running section (its number; zeros once the last one is complete,
+    the next one's number) and each player's balance instead. The sheet draws these
+    rows (``scoring.sheet``), and the phone fills the same rows with the hands
+    waiting on it (``offline.score_table``)."""
+    if kind is None or not kind.settled_each:
+        rows: list[tuple[str, int | None, tuple[Fraction, ...]]] = [
+            ("totals", None, tuple(Fraction(summary.totals.get(name, 0)) for name in players))
+        ]
+        differs = any(
+            hand.money is not None and any(hand.money.get(n, 0) != hand.deltas.get(n, 0) for n in players)
+            for hand in hands
+        )
+        money = money_in_sight(summary, players, a_hand_differs=differs)
+        return rows if money is None else [*rows, ("money", None, money)]
+    current = summary.sections[-1] if summary.sections else None
+    if current is not None and not current.complete:
+        number, running = (
+            len(summary.sections),
+            tuple(Fraction(current.totals.get(name, 0)) for name in players),
+        )
+    else:
+        number, running = len(summary.sections) + 1, tuple(Fraction(0) for _ in players)
+    return [
+        ("series", number, running),
+        ("balance", None, tuple(Fraction(summary.net[name]) for name in players)),
+    ]
+
+
 class VariantOf(Generic[OptionsT, PlayT]):
     """Base of every game module, generic over the game's options (``OptionsT``)
     and played hand (``PlayT``): ``class French(VariantOf[FrenchOptions,

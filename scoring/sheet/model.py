@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from scoring.engine import HandType, Line, SectionKind, Settlement, StoredHand, Summary, settle
 from scoring.engine.types import gettext_noop, line_from_json, points_from_json
+from scoring.engine.variant import in_sight, money_in_sight
 
 if TYPE_CHECKING:
     from plumbing.queries import StoredRow
@@ -211,19 +212,16 @@ class Sheet:
         its own, the current series instead and each player's balance, which is
         what the settlement pays (a sum of series totals would not be)."""
         kind = self.game.variant.section_kind
+        rows = in_sight(kind, self.summary, self.players)
         if kind is None or not kind.settled_each:
-            return [HeadRow("totals", Line(gettext_noop("Total")), tuple(self.totals)), *self.money_rows]
-        current = self.sections[-1] if self.sections else None
-        if current is not None and not current.complete:
-            number, running = current.number, tuple(current.totals[name] for name in self.players)
-        else:
-            number, running = len(self.sections) + 1, tuple(Fraction(0) for _ in self.players)
+            return [HeadRow("totals", Line(gettext_noop("Total")), rows[0][2]), *self.money_rows]
+        (_, number, running), (_, _, balance) = rows
         return [
-            HeadRow("series", Line(kind.title, {"n": number}), running),
+            HeadRow("series", Line(kind.title, {"n": number or 1}), running),
             HeadRow(
                 "balance",
                 Line(gettext_noop("Balance")),
-                tuple(self.summary.net[name] for name in self.players),
+                balance,
                 Line(kind.settlement_help) if kind.settlement_help else None,
             ),
         ]
@@ -253,13 +251,8 @@ class Sheet:
         """What each player is paid in all (seat order), where hands pay money
         beside their Schrift and some hand's money differs from it (even where
         the totals happen to agree: the hand's money line is explained); else None."""
-        money = self.summary.money_totals
-        if money is None:
-            return None
-        same = all(money[name] == self.summary.totals[name] for name in self.players)
-        if same and all(row.money is None for row in self.rows):
-            return None
-        return tuple(money[name] for name in self.players)
+        differs = any(row.money is not None for row in self.rows)
+        return money_in_sight(self.summary, self.players, a_hand_differs=differs)
 
     @property
     def money_rows(self) -> list[HeadRow]:

@@ -10,6 +10,7 @@ self.TarockEngine = (() => {
   let target = null; // the worker's port
   let started = null;
   let failed = "";
+  let loaded = false; // the engine answered its start: it scores at once
   let next = 1;
   const pending = new Map();
 
@@ -74,9 +75,10 @@ self.TarockEngine = (() => {
       await post({ init: config });
       return true;
     })();
-    started.catch((error) => {
-      failed = error.message || String(error);
-    });
+    started.then(
+      () => (loaded = true),
+      (error) => (failed = error.message || String(error)),
+    );
     return started;
   }
 
@@ -85,5 +87,5 @@ self.TarockEngine = (() => {
     return started.then(() => post({ call: name, argument }));
   }
 
-  return { start, call, reason: () => failed, ready: () => Boolean(started) && !failed };
+  return { start, call, reason: () => failed, ready: () => Boolean(started) && !failed, loaded: () => loaded };
 })();

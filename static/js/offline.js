@@ -52,6 +52,28 @@
     return block ? JSON.parse(block.textContent) : null;
   }
 
+  // What this page's evening has not got: what the phone sent and the server stored
+  // after the page was drawn (a copy kept before the connection came and went again).
+  async function sentSince(session) {
+    const evening = eveningData();
+    if (!evening) return [];
+    const known = new Map(evening.stored.map((hand) => [hand.id, hand]));
+    return (await (await outboxReady()).sent()).filter((entry) => {
+      if (entry.session !== session) return false;
+      if (entry.kind === "new") return entry.stored !== null && !known.has(entry.stored);
+      if (entry.kind === "delete") return known.has(entry.hand);
+      const hand = known.get(entry.hand); // a correction: made from the version this page shows, or a later one
+      return Boolean(hand) && hand.version !== undefined && Number(hand.version) <= Number(new URLSearchParams(entry.body).get("token"));
+    });
+  }
+
+  // What counts on this page, in the order the server has or will have it: what it
+  // stored since this page was drawn, then what waits on the phone (not what it refused).
+  async function counted(session) {
+    const waiting = (await (await outboxReady()).all()).filter((e) => e.session === session && e.state !== "refused");
+    return [...(await sentSince(session)), ...waiting].sort((a, b) => a.id - b.id);
+  }
+
   function pairsOf(body) {
     return [...new URLSearchParams(body)];
   }
@@ -62,7 +84,7 @@
   async function scoreWaiting(session, extra, editing) {
     const evening = eveningData();
     if (!evening) throw new Error("no game");
-    const entries = (await (await outboxReady()).all()).filter((e) => e.session === session && e.state !== "refused");
+    const entries = await counted(session);
     const waiting = entries.filter((e) => e.kind === "new");
     const changed = entries.filter((e) => e.kind !== "new" && e.hand !== null);
     const changes = changed.map((e) => (e.kind === "delete" ? { hand: e.hand, delete: true } : { hand: e.hand, fields: pairsOf(e.body) }));
@@ -174,16 +196,24 @@
     return (await outboxReady()).kindOf(addressOf(form).pathname).session;
   }
 
+  const SAVE_WAIT = 2000; // ms a save offline waits for an engine that has not loaded yet
+
   // A new hand or a correction saved offline is scored first: one the server would
-  // refuse is refused here, in its words, and not kept.
+  // refuse is refused here, in its words, and not kept (true); one it scores is
+  // kept with its line as the sheet will write it (a string); false: not scored here.
   async function refusedOnThePhone(form, submitter) {
     const which = formOf(form);
     if (!which || !config.engine || !eveningData()) return false;
     const mine = ++ticket;
     const pairs = formPairs(form, submitter);
     try {
-      const { outcome } = await scoreWaiting(await outboxSession(form), pairs, which.hand);
-      if (outcome.ok) return false;
+      const scoring = scoreWaiting(await outboxSession(form), pairs, which.hand);
+      // An engine still starting (a busy phone) does not hold the hand up: kept, and judged by the server.
+      const late = new Promise((resolve) => setTimeout(() => resolve(null), SAVE_WAIT));
+      const scored = self.TarockEngine?.loaded?.() ? await scoring : await Promise.race([scoring, late]);
+      if (!scored) return false;
+      const { outcome } = scored;
+      if (outcome.ok) return handLine(outcome);
       refusedForm = formKey(pairs);
       if (mine === ticket) drawPreview(form, outcome, true);
       return true;
@@ -304,10 +334,12 @@
     }
     if (reachable() && !(isHandForm && fixing)) return;
     event.preventDefault();
-    if (isHandForm && !fixing && (await refusedOnThePhone(form, event.submitter))) return;
+    const judged = isHandForm && !fixing ? await refusedOnThePhone(form, event.submitter) : false;
+    if (judged === true) return;
     const outbox = await outboxReady();
     const body = new URLSearchParams(new FormData(form, event.submitter)).toString();
-    const summary = isHandForm ? summaryOf(form) : document.querySelector("#hand .preview-what")?.textContent.trim() || "";
+    const shown = document.querySelector("#hand .preview-what")?.textContent.trim() || "";
+    const summary = typeof judged === "string" ? judged : isHandForm ? summaryOf(form) : shown;
     let entry;
     if (fixing) {
       entry = { ...fixing, body, summary, state: "waiting", reason: null };
@@ -364,8 +396,9 @@
     const shown = form.querySelector('select[name="dealer"]')?.value;
     const outbox = await outboxReady();
     const where = outbox.kindOf(addressOf(form).pathname);
-    const waiting = (await outbox.all()).filter((e) => e.kind === "new" && e.session === where.session);
-    countHand(waiting.filter((e) => e.state !== "refused"));
+    const entries = await counted(where.session);
+    countHand(entries);
+    const waiting = entries.filter((e) => e.kind === "new");
     const last = waiting.length ? new URLSearchParams(waiting[waiting.length - 1].body).get("dealer") : null;
     const dealer = form.querySelector('select[name="dealer"]');
     if (!dealer || !last) return;
@@ -374,14 +407,23 @@
     if (names.includes(last)) seatDealer(form, names[(names.indexOf(last) + 1) % names.length]);
   }
 
-  // A table played to a number of hands: the kept form's "Hand 9 of 16" counts the
-  // hands waiting on this phone too (redeals do not count), as the table's page does.
-  function countHand(waiting) {
+  // A table played to a number of hands: the kept form's "Hand 9 of 16" counts what
+  // the server stored since the copy was kept and what waits on this phone (new
+  // hands, less the hands deleted), redeals not counted, as the table's page does.
+  function countHand(entries) {
     const shown = document.getElementById("hand-of");
     const evening = eveningData();
     if (!shown || !evening || !evening.target) return;
     const counts = (type) => type !== "redeal";
-    const played = evening.stored.filter((hand) => counts(hand.type)).length + waiting.filter((e) => counts(new URLSearchParams(e.body).get("type"))).length;
+    const live = new Map(evening.stored.map((hand) => [hand.id, hand]));
+    let played = evening.stored.filter((hand) => counts(hand.type)).length;
+    for (const entry of entries) {
+      if (entry.kind === "new" && counts(new URLSearchParams(entry.body).get("type"))) played += 1;
+      if (entry.kind === "delete" && live.has(entry.hand) && counts(live.get(entry.hand).type)) {
+        live.delete(entry.hand);
+        played -= 1;
+      }
+    }
     const fill = (text, n) => text.replace("%(n)s", n).replace("%(target)s", evening.target);
     shown.textContent = played < evening.target ? fill(say.handOf, played + 1) : fill(say.playedOf, played);
   }
@@ -462,11 +504,40 @@
     return form;
   }
 
+  // A waiting hand's numbers under its line, a column per player as a stored row has
+  // them (templates/scoring/_hand_row.html): the one sitting out a dash, not a 0.
+  function scoresRow(outcome) {
+    const cells = outcome.deltas.map(([name, value, sign]) => {
+      if (name === outcome.sitting_out) {
+        const out = element("span", { class: "out", title: say.sitsOut.replace("%(name)s", name) }, element("span", { "aria-hidden": "true" }, "—"));
+        out.append(element("span", { class: "visually-hidden" }, say.sitsOut.replace("%(name)s", name)));
+        return element("td", {}, element("span", { class: "delta" }, out));
+      }
+      return element("td", {}, element("span", { class: "delta " + ({ plus: "pos", minus: "neg" }[sign] || "zero") }, value));
+    });
+    return element("tr", { class: "scores provisional-hand" }, element("td", {}), ...cells);
+  }
+
+  // A hand's line as the sheet's rows have it: who dealt (and who sat out), then what was played.
+  function handLine(outcome) {
+    const dealer = outcome.dealer;
+    const out = outcome.sitting_out;
+    let who = "";
+    if (dealer && out && out === dealer) who = say.dealsAndSitsOut.replace("%(name)s", dealer);
+    else if (dealer && out) who = say.deals.replace("%(name)s", dealer) + ", " + say.sitsOut.replace("%(name)s", out);
+    else if (dealer) who = say.deals.replace("%(name)s", dealer);
+    return who ? who + " · " + outcome.description : outcome.description;
+  }
+
+  // One line, as a stored row reads: what it is (a new hand's line, a correction's, a
+  // deletion's) and a mark saying it waits; the phone's numbers follow (showProvisional).
   function pendingItem(entry) {
     const what = { new: say.newHand, edit: say.correction, delete: say.deletion }[entry.kind];
     const item = element("div", { class: "outbox-entry", id: "pending-" + entry.id, "data-state": entry.state });
     const state = entry.state === "refused" ? say.refused : say.waiting;
-    item.append(element("strong", {}, what + " · " + state), " ", element("span", {}, describe(entry)));
+    const line = element("span", { class: "pending-line" }, describe(entry));
+    const kind = entry.kind === "new" ? null : element("span", { class: "pending-kind" }, what + ": ");
+    item.append(element("p", { class: "pending-what" }, kind, line, " ", element("span", { class: "mark pending-mark" }, state)));
     if (entry.reason && entry.reason.login) item.append(element("p", { class: "muted" }, say.login));
     if (entry.state === "refused") {
       const said = entry.reason.said.length ? entry.reason.said.join(" · ") : say.failed.replace("%(status)s", entry.reason.status);
@@ -503,6 +574,8 @@
       if (row) {
         row.append(element("tr", { class: "what pending", "data-outbox": "" }, cell));
       } else if (table && entry.kind === "new") {
+        const empty = table.querySelector("td.empty")?.closest("tbody");
+        if (empty) empty.hidden = true;
         table.append(element("tbody", { class: "hand pending", "data-outbox": "" }, element("tr", { class: "what" }, cell)));
       } else {
         rest = rest || element("section", { id: "outbox", "data-outbox": "" });
@@ -519,7 +592,10 @@
   // evening's totals, next dealer and settlement with them, marked provisional.
   async function showProvisional(session, entries) {
     document.getElementById("provisional")?.remove();
-    if (!config.engine || !eveningData() || !entries.some((e) => e.state !== "refused" && (e.kind === "new" || e.hand !== null))) return;
+    if (!config.engine || !eveningData()) return;
+    // Something to count: a hand or change waiting, or one sent since this page was drawn (a copy).
+    const waits = entries.some((e) => e.state !== "refused" && (e.kind === "new" || e.hand !== null));
+    if (!waits && !(isCopy && (await sentSince(session)).length)) return;
     const board = document.getElementById("board");
     const block = element("section", { id: "provisional", class: "provisional notice", "data-outbox": "", role: "status" }, element("p", { class: "muted" }, say.engineLoading));
     // The last totals this phone worked out, at once, until the engine is ready (a worker of this page starts anew).
@@ -544,8 +620,15 @@
       const item = document.getElementById("pending-" + entry.id);
       if (!item || !outcome || outcome.deleted || outcome.unknown) return;
       if (outcome.ok) {
-        const deltas = outcome.deltas.map(([name, value, sign]) => element("span", { class: "q" }, name + " ", element("strong", { class: sign }, value)));
-        item.append(element("p", { class: "provisional-hand" }, outcome.description, " · ", ...deltas.flatMap((d) => [d, " "])));
+        const line = item.querySelector(".pending-line");
+        if (line) line.textContent = handLine(outcome);
+        const body = item.closest("tbody.pending");
+        if (body) {
+          body.append(scoresRow(outcome));
+        } else {
+          const deltas = outcome.deltas.map(([name, value, sign]) => element("span", { class: "q" }, name + " ", element("strong", { class: sign }, value)));
+          item.append(element("p", { class: "provisional-hand" }, ...deltas.flatMap((d) => [d, " "])));
+        }
       } else {
         item.append(element("p", { class: "error reason" }, outcome.problems.map((p) => p.words).join(" · ")));
       }
@@ -555,12 +638,61 @@
     block.replaceChildren(
       element("h2", {}, say.provisionalTotals),
       element("ul", { class: "notation provisional-totals" }, ...totals),
-      result.next_dealer ? element("p", { class: "next-dealer provisional-dealer" }, say.nextDealer.replace("%(name)s", result.next_dealer)) : null,
+      result.next_dealer ? element("p", { class: "next-dealer provisional-dealer" }, ...dealerWords(result.next_dealer)) : null,
       pays.length ? element("ul", { class: "provisional-settlement" }, ...pays) : null,
       element("p", { class: "muted" }, say.provisional),
     );
+    showInSight(result);
     showCounter(result);
     sessionStorage.setItem("provisional-" + session, JSON.stringify({ count: result.count, exact: result.exact, totals: result.totals }));
+  }
+
+  // The sheet's rows kept in sight (the sticky Σ row; a series and the balance) and its
+  // next dealer, with what waits counted, as the provisional totals below: each marked.
+  function showInSight(result) {
+    const table = document.querySelector("#board table.sheet");
+    for (const [key, number, values] of result.heads || []) {
+      const row = table?.querySelector(`thead tr.${CSS.escape(key)}`) || addedRow(table, key);
+      if (!row) continue;
+      const cells = row.querySelectorAll("td[data-player]");
+      values.forEach(([value, sign], index) => {
+        const cell = cells[index];
+        if (!cell) return;
+        cell.textContent = value;
+        cell.className = sign + " provisional";
+      });
+      row.classList.add("provisional");
+      row.dataset.provisional = number === null ? "" : String(number);
+    }
+    const names = table?.querySelector("thead tr.names");
+    if (names && !table.querySelector("thead tr.provisional-note")) {
+      const note = element("td", { colspan: String(names.children.length), class: "provisional-mark" }, say.provisionalMark);
+      names.after(element("tr", { class: "provisional-note" }, note));
+    }
+    const next = document.querySelector("#board .next-dealer");
+    if (next && result.next_dealer) {
+      next.replaceChildren(...dealerWords(result.next_dealer), " ", element("small", { class: "provisional-mark" }, say.provisionalMark));
+      next.classList.add("provisional");
+    }
+  }
+
+  // A row the page had no need of yet (the money, once a waiting hand pays beside the
+  // Schrift): drawn as the sheet draws it, each row then named as the sheet names them.
+  function addedRow(table, key) {
+    const totals = table?.querySelector("thead tr.totals");
+    if (!totals || !say[key]) return null;
+    const row = totals.cloneNode(true);
+    row.className = key;
+    totals.after(row);
+    table.classList.add("balances"); // the rows named, as the sheet draws more than one
+    for (const [which, words] of [[totals, say.total], [row, say[key]]]) which.querySelector("th").replaceChildren(words);
+    return row;
+  }
+
+  // "Next to deal: <strong>Dora</strong>", as the sheet writes it.
+  function dealerWords(name) {
+    const [before, after] = say.nextDealer.split("%(name)s");
+    return [before, element("strong", {}, name), after || ""];
   }
 
   // A tournament table's counters with the waiting hands counted ("Next hand 9 of 16",
@@ -600,20 +732,38 @@
     document.getElementById("board")?.before(element("p", { id: "provisional-differs", class: "notice", role: "alert" }, say.differs.replace("%(what)s", differ.join(", "))));
   }
 
-  // Online: the runtime and the bundle are fetched in the background, once, and kept.
+  // Online: the runtime and the bundle are fetched in the background, once, and kept;
+  // and the engine is started once the page has settled, so that it is running (where
+  // the browser keeps its worker across pages) or at least compiled and cached when
+  // the connection goes: no player waits for it at the table.
   function warmEngine() {
     if (!config.engine || !navigator.onLine || isCopy) return;
     navigator.storage?.persist?.().catch(() => {});
     navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage({ warmEngine: true }));
+    if (!eveningData() || !navigator.serviceWorker) return;
+    // Through the worker, which keeps what the engine fetches (on a first visit, once it controls the page).
+    const controlled = navigator.serviceWorker.controller
+      ? Promise.resolve()
+      : new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
+    // Where its worker dies with the page (no SharedWorker: a worker per page), once per
+    // visit of the app is enough to have it compiled and cached; not on every sheet.
+    if (!self.SharedWorker && sessionStorage.getItem("engine-started")) return;
+    const idle = self.requestIdleCallback || ((then) => setTimeout(then, 500));
+    controlled.then(() =>
+      idle(() => engineReady().then(() => sessionStorage.setItem("engine-started", "1"), () => {}), { timeout: 3000 }),
+    );
   }
 
-  // Keep what the next minutes at the table need: this sheet's hand form, and the last hand's page and correction form.
-  function keepForLater() {
+  // Keep what the next minutes at the table need: this sheet's hand form, and the last
+  // hand's page and correction form; on the first visit (the worker came after the page
+  // was drawn, ``first``) the sheet itself too, where a hand saved offline lands.
+  function keepForLater(first) {
     const worker = navigator.serviceWorker?.controller;
     if (!worker || isCopy || !sheetPath) return;
     const links = [...document.querySelectorAll("#board tbody.hand:not(.pending):not(.deleted) tr.what a")];
     const newHand = document.getElementById("new-hand");
-    const keep = newHand ? [newHand.href] : [];
+    const keep = first === true ? [location.pathname] : [];
+    if (newHand) keep.push(newHand.href);
     if (links.length) keep.push(links[links.length - 1].href, links[links.length - 1].href + "edit/");
     worker.postMessage({ keep });
   }
@@ -622,7 +772,7 @@
     if (navigator.serviceWorker) {
       navigator.serviceWorker.register(config.worker, { scope: "/" }).catch(() => {});
       navigator.serviceWorker.addEventListener("message", (event) => event.data?.outbox && afterSending(event.data.outbox));
-      navigator.serviceWorker.addEventListener("controllerchange", keepForLater, { once: true });
+      navigator.serviceWorker.addEventListener("controllerchange", () => keepForLater(true), { once: true });
       navigator.serviceWorker.ready.then((registration) => {
         if (navigator.serviceWorker.controller) keepForLater();
         else registration.active?.postMessage({ claim: true });

@@ -10,7 +10,11 @@
  * dropped, and the ones after it are still sent. An answer that says "not now"
  * (429 too many requests, 503 busy, any other 5xx) refuses nothing: the entry
  * waits, with those after it, and is sent again after the Retry-After the
- * answer asked for. */
+ * answer asked for.
+ *
+ * An entry the server stored is kept a while as a record of what was sent
+ * (state "sent", with the stored hand's id): a page kept on the phone before
+ * it was sent does not have it, and counts it with what waits (offline.js). */
 "use strict";
 
 self.Outbox = (() => {
@@ -122,13 +126,33 @@ self.Outbox = (() => {
     return entry;
   }
 
-  async function all() {
+  async function everything() {
     const entries = await done((await store("readonly")).getAll());
     return entries.sort((a, b) => a.id - b.id);
   }
 
+  // What waits to be sent, or was refused: not what the server has.
+  async function all() {
+    return (await everything()).filter((entry) => entry.state !== "sent");
+  }
+
+  // How long a record of a sent entry is kept: longer than an evening at the table.
+  const SENT_KEPT = 12 * 3600 * 1000;
+
+  // The records of what was sent and stored, oldest first; those of another day are let go.
+  async function sent() {
+    const records = (await everything()).filter((entry) => entry.state === "sent");
+    const old = records.filter((entry) => Date.now() - entry.sentAt > SENT_KEPT);
+    if (old.length) {
+      const outbox = await store("readwrite");
+      for (const entry of old) outbox.delete(entry.id);
+    }
+    return records.filter((entry) => !old.includes(entry));
+  }
+
   async function get(id) {
-    return done((await store("readonly")).get(id));
+    const entry = await done((await store("readonly")).get(id));
+    return entry && entry.state !== "sent" ? entry : undefined;
   }
 
   async function put(entry) {
@@ -202,7 +226,9 @@ self.Outbox = (() => {
     const verdict = verdictOf(response.status, Boolean(response.headers.get("X-Tarock-Stored")), toLogin);
     // Only the server's own word takes an entry off the phone.
     if (verdict === "sent") {
-      await remove(entry.id);
+      // Its own key, so that the same form saved again is a new entry (the server's token makes it once).
+      const stored = Number(response.headers.get("X-Tarock-Stored")) || null;
+      await done((await store("readwrite")).put({ ...entry, key: "sent:" + entry.id, state: "sent", stored, sentAt: Date.now() }));
       return "sent";
     }
     if (verdict === "later") {
@@ -240,5 +266,5 @@ self.Outbox = (() => {
     return sendAll(csrf);
   }
 
-  return { SYNC_TAG, kindOf, add, all, get, put, remove, send, reasonOf, verdictOf, waitOf };
+  return { SYNC_TAG, kindOf, add, all, sent, get, put, remove, send, reasonOf, verdictOf, waitOf };
 })();

@@ -1,8 +1,8 @@
 /* tarockscore's service worker, served at /sw.js with CONFIG on the line above.
  *
- * Pages: from the network while there is one (and a copy kept), else the copy
- * kept, marked as a copy (data-copy on <html>), else the offline page.
- * Static files: from this version's cache, fetched once.
+ * Pages: from the network while there is one (and a copy kept), else the copy kept,
+ * marked as a copy (data-copy on <html>), else the offline page. Static files: from
+ * this version's cache, fetched once.
  * A hand form whose sending fails for want of a network, or that the server
  * answers "not now" (429, 503 or another 5xx), goes to the outbox (outbox.js)
  * and the browser is sent to the sheet, where it waits.
@@ -18,10 +18,10 @@ importScripts(CONFIG.outbox);
 
 const PAGES = "pages-" + CONFIG.version;
 const FILES = "files-" + CONFIG.version;
-// Pages worth keeping for offline: not the accounts, the admin, downloads or the worker itself.
 const ENGINE = CONFIG.engine || null;
 const ENGINE_CACHES = ENGINE ? [ENGINE.runtimeCache, ENGINE.bundleCache] : [];
 if (ENGINE) importScripts(ENGINE.sw); // engineCacheOf, engineFile, warmEngine
+// Pages worth keeping for offline: not the accounts, the admin, downloads or the worker itself.
 const NOT_KEPT = /^\/(accounts|admin|i18n|sw\.js|manifest\.webmanifest)(\/|$)|\/(export|sheet)\//;
 
 self.addEventListener("install", (event) => {
@@ -102,16 +102,21 @@ async function keep(response, url) {
   const headers = { "Content-Type": type, "X-Kept-At": String(Date.now()) };
   // A worker replaced by a newer version keeps nothing more: the new one deleted its caches.
   if (!(await caches.has(PAGES))) return;
-  await (await caches.open(PAGES)).put(stripHash(url), new Response(text, { headers }));
+  await (await caches.open(PAGES)).put(url.split("#")[0], new Response(text, { headers }));
 }
 
+// A new hand's form brings its kinds of hand (tabs: ?type=…), each a page of its own.
 async function warm(urls) {
-  for (const url of urls.slice(0, 10)) {
-    const address = new URL(url, self.location.href);
+  const queue = urls.slice(0, 10);
+  for (let at = 0; at < queue.length; at++) {
+    const address = new URL(queue[at], self.location.href);
     if (address.origin !== self.location.origin || NOT_KEPT.test(address.pathname)) continue;
     try {
-      const response = await fetch(url, { credentials: "same-origin" });
-      if (response.ok && !response.redirected) await keep(response, url);
+      const response = await fetch(address.href, { credentials: "same-origin" });
+      if (!response.ok || response.redirected) continue;
+      const tabs = /\/hands\/new\/$/.test(address.pathname) && !address.search && /<nav class="tabs"[\s\S]*?<\/nav>/.exec(await response.clone().text());
+      if (tabs) queue.push(...new Set([...tabs[0].matchAll(/href="(\?type=[\w-]+)"/g)].map((found) => new URL(found[1], address).href)));
+      await keep(response, address.href);
     } catch (offline) {
       return;
     }
@@ -142,8 +147,4 @@ async function sendOutbox() {
   const cookie = self.cookieStore ? await self.cookieStore.get(CONFIG.csrfCookie) : null;
   const outcome = await Outbox.send(cookie ? cookie.value : "");
   for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ outbox: outcome });
-}
-
-function stripHash(url) {
-  return url.split("#")[0];
 }

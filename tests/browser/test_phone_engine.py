@@ -191,25 +191,24 @@ def more_rows(page: Any, pairs: list[tuple[str, str]]) -> None:
                 expect(count).not_to_have_value(drawn)
 
 
+def new_hand_pairs(client: Client, edit_url: str) -> list[tuple[str, str]]:
+    """A stored hand's fields as its correction form posts them, without what only a
+    correction has (its reason): what the new-hand form posts for the same hand."""
+    from tests.web.test_phone import form_pairs
+
+    return [(name, value) for name, value in form_pairs(client, edit_url) if name != "reason"]
+
+
 def game_hands(user: Any, variant: str) -> tuple[Any, list[list[tuple[str, str]]]]:
     """An empty evening of this game (players and house rules of its fixture), and its
     played hands as the server's own forms post them (the fixture's, repeated)."""
-    from tests.web.test_phone import form_pairs
 
     text = (FIXTURES / FIXTURE_OF[variant]).read_text(encoding="utf-8")
     source = services.session_import(owner=user, text=text, name="Source")
     client = Client()
     client.login(username=user.get_username(), password=PASSWORD)
     hands = Hand.objects.filter(session=source, deleted_at__isnull=True, type="played").order_by("number")
-    # The edit form's own field, the correction's reason, is not one of a new hand's.
-    forms = [
-        [
-            (name, value)
-            for name, value in form_pairs(client, f"/sessions/{source.pk}/hands/{h.pk}/edit/")
-            if name != "reason"
-        ]
-        for h in hands
-    ]
+    forms = [new_hand_pairs(client, f"/sessions/{source.pk}/hands/{h.pk}/edit/") for h in hands]
     empty = json.loads(text)
     empty["hands"] = []
     target = services.session_import(owner=user, text=json.dumps(empty), name=f"Offline {variant}")
@@ -355,7 +354,9 @@ def test_a_correction_made_with_the_server_stopped_is_scored_and_checked_on_the_
     phone.locator("#save").click()
     expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
     expect(phone.locator("#provisional .provisional-totals li")).to_have_count(4)
-    expect(phone.locator(".outbox-entry .provisional-hand")).to_contain_text("41")
+    # The correction reads as the row it will become, its numbers beside it.
+    expect(phone.locator(".outbox-entry .pending-line")).to_contain_text("41")
+    expect(phone.locator(".outbox-entry .provisional-hand")).to_have_count(1)
     # Corrected once more before it was sent: one correction waits, the latest.
     phone.goto(f"{door.url}{sheet}hands/{last.pk}/edit/")
     expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
@@ -364,7 +365,7 @@ def test_a_correction_made_with_the_server_stopped_is_scored_and_checked_on_the_
     phone.locator("#save").click()
     expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
     expect(phone.locator(".outbox-entry .provisional-hand")).to_have_count(1)
-    expect(phone.locator(".outbox-entry .provisional-hand")).to_contain_text("43")
+    expect(phone.locator(".outbox-entry .pending-line")).to_contain_text("43")
     assert len(waiting_kinds(phone)) == 1
     kept_totals = phone.evaluate(f"() => JSON.parse(sessionStorage.getItem('provisional-{session.pk}'))")
     assert Hand.objects.get(pk=last.pk).as_session_hand()["points"] == 60  # not yet at the server

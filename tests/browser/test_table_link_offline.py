@@ -17,10 +17,10 @@ from scoring.models import Hand
 from tests.browser.front import Front, front_of
 from tests.browser.support import expect, screenshot
 from tests.browser.test_offline import kept, under_the_worker, until
-from tests.browser.test_phone_engine import FILL, engine_kept, waiting_kinds
+from tests.browser.test_phone_engine import FILL, engine_kept, new_hand_pairs, waiting_kinds
 from tests.tournaments.factory import play_hand
 from tests.tournaments.table_support import tournament_day
-from tests.web.test_phone import evening_of, form_pairs
+from tests.web.test_phone import evening_of
 
 pytestmark = pytest.mark.browser
 
@@ -39,12 +39,7 @@ def test_a_table_link_scores_offline_and_its_counter_moves(phone, door, player):
     link = f"/t/{table.link_token}/"
     hand = Hand.objects.get(session=table.session)
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    # A new hand's fields: the edit form's own, the correction's reason, left out.
-    pairs = [
-        (name, value)
-        for name, value in form_pairs(client, f"{link}hands/{hand.pk}/edit/")
-        if name != "reason"
-    ]
+    pairs = new_hand_pairs(client, f"{link}hands/{hand.pk}/edit/")
 
     phone.goto(f"{door.url}{link}")
     under_the_worker(phone)

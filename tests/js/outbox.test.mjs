@@ -84,9 +84,31 @@ for (const [status, retryAfter] of [
     const again = await Outbox.send("csrf");
     assert.deepEqual({ ...again }, { sent: 2, refused: 0, waiting: 0, retryAfter: 0 });
     assert.deepEqual(sent, ["1", "1", "2"]);
-    assert.equal(kept.size, 0);
+    // Nothing waits; what was stored is kept as a record of it, with the hand the server named.
+    assert.deepEqual([...(await Outbox.all())], []);
+    assert.deepEqual([...kept.values()].map((e) => [e.state, e.stored]), [["sent", 1], ["sent", 1]]);
   });
 }
+
+test("a record of what was sent is never sent again, and is let go after half a day", async () => {
+  const sent = [];
+  const fetch = async (url, init) => {
+    sent.push(new URLSearchParams(init.body).get("token"));
+    return answer(204, { "X-Tarock-Stored": "7" });
+  };
+  const longAgo = Date.now() - 13 * 3600 * 1000;
+  const old = { ...NEXT, id: 3, state: "sent", stored: 5, sentAt: longAgo };
+  const { Outbox, kept } = loadOutbox(fetch, [HAND, old]);
+  assert.deepEqual({ ...(await Outbox.send("csrf")) }, { sent: 1, refused: 0, waiting: 0, retryAfter: 0 });
+  assert.deepEqual(sent, ["1"]);
+  assert.equal(await Outbox.get(1), undefined); // no longer waiting
+  const records = await Outbox.sent();
+  assert.deepEqual(records.map((e) => [e.id, e.stored]), [[1, 7]]);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual([...kept.keys()], [1]); // the record of the day before is gone
+  assert.deepEqual({ ...(await Outbox.send("csrf")) }, { sent: 0, refused: 0, waiting: 0, retryAfter: 0 });
+  assert.deepEqual(sent, ["1"]);
+});
 
 test("a real refusal is filed as refused and the next hand is still sent", async () => {
   const answers = [answer(409), answer(204, { "X-Tarock-Stored": "1" })];

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from scoring import phone, services
 from scoring.engine import offline as on_the_phone
@@ -117,6 +118,28 @@ def test_every_hand_read_from_the_servers_form_scores_on_the_phone_as_the_server
     if all(h.dealer for h in hands):  # a file's hands without dealers get one in the form
         assert waiting["next_dealer"] == services.proposed_dealer(session, services.game_of(session))
     assert server["next_dealer"] == services.proposed_dealer(session, services.game_of(session))
+
+
+@pytest.mark.parametrize("fixture", GAMES)
+def test_the_rows_in_sight_the_phone_fills_are_the_ones_the_sheet_draws_with_the_same_numbers(
+    fixture, user, logged_in
+):
+    from scoring.presentation import signed
+    from scoring.sheet import build_sheet
+
+    session = services.session_import(owner=user, text=(FIXTURES / fixture).read_text(encoding="utf-8"))
+    hands = list(Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number"))
+    forms = [form_pairs(logged_in, reverse("hand_edit", args=[session.pk, h.pk])) for h in hands]
+    sheet = build_sheet(session)
+    drawn = [[row.key, [signed(value) for value in row.values]] for row in sheet.head_rows]
+    evening = evening_of(session)
+    with translation.override("en"):
+        # What the server stored, and the same hands all waiting on the phone: the sheet's rows, its numbers.
+        for scored in (
+            on_the_phone.score_table({**evening, "waiting": [], "lang": "en"}),
+            on_the_phone.score_table({**evening, "stored": [], "waiting": forms, "lang": "en"}),
+        ):
+            assert [[key, [value for value, _ in cells]] for key, _, cells in scored["heads"]] == drawn
 
 
 def test_sixty_waiting_hands_are_scored_in_one_call_each_in_its_place(user, logged_in):
