@@ -41,6 +41,7 @@ from django.utils.formats import get_format
 
 from scoring.engine import VARIANTS, StoredHand
 from scoring.engine.types import points_to_json
+from scoring.models import Hand
 
 PYODIDE_VERSION = "314.0.7"
 # What the phone loads of the npm package: the loader, the interpreter and its standard library.
@@ -196,6 +197,12 @@ def engine_config() -> dict[str, Any] | None:
     }
 
 
+# What the phone reads of a stored hand: its snapshot; and where a hand's score
+# depends on the hands before it, its record.
+SNAPSHOT_FIELDS = ("id", "type", "version", "dealer", "deltas", "facts", "money")
+RECORD_FIELDS = ("id", "version", "type", "dealer", "sitting_out", "inputs", "note")
+
+
 def evening(
     session: Any,
     game: Any,
@@ -215,14 +222,18 @@ def evening(
     variant = VARIANTS.get(session.variant)
     if variant is None or variant is not game.variant:
         return None
-    live = session.hands.filter(deleted_at__isnull=True).order_by("number")
-    if hands is None:
-        read = list(live.only("id", "type", "version", "dealer", "deltas", "facts", "money"))
+    # Not ``session.hands``: a hand read through the session's own manager asks for
+    # its session's id, which ``only`` leaves out, one statement per hand.
+    live = Hand.objects.filter(session_id=session.pk, deleted_at__isnull=True).order_by("number")
+    looks_back = variant.looks_back(game.options)
+    read: list[Hand] | None = None
+    if hands is None:  # one statement reads what the snapshots and the records need
+        read = list(live.only(*SNAPSHOT_FIELDS, *(RECORD_FIELDS if looks_back else ())))
         hands, rows = [hand.stored() for hand in read], [(hand.pk, hand.type, hand.version) for hand in read]
     records: list[Any] = [None] * len(rows)
-    if variant.looks_back(game.options):
-        fields = ("id", "version", "type", "dealer", "sitting_out", "inputs", "note")
-        kept = {(hand.pk, hand.version): hand.as_session_hand() for hand in live.only(*fields)}
+    if looks_back:
+        source = read if read is not None else live.only(*RECORD_FIELDS)
+        kept = {(hand.pk, hand.version): hand.as_session_hand() for hand in source}
         records = [kept.get((hand_id, version)) for hand_id, _, version in rows]
     return {
         "variant": session.variant,

@@ -35,12 +35,13 @@ def offline_config(context: template.Context) -> SafeString:
 
 
 @register.simple_tag
-def engine_game(session: Session, sheet: Any = None) -> SafeString:
+def engine_game(session: Session, sheet: Any = None, game: Any = None) -> SafeString:
     """The evening as the phone's engine reads it (a JSON block), where it has the game;
-    from the sheet's own snapshots where the page has the sheet (no query of its own)."""
+    from the sheet's own snapshots where the page has the sheet (no query of its own);
+    ``game``: the session's game where the page read it already (the hand form)."""
     if sheet:
         rows = [(row.hand_id, row.type.value, row.version) for row in sheet.rows]
         data = phone.evening(session, sheet.game, sheet.snapshots, rows)
     else:
-        data = phone.evening(session, services.game_of(session))
+        data = phone.evening(session, game or services.game_of(session))
     return json_script(data, "engine-game") if data is not None else SafeString("")
