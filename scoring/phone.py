@@ -40,7 +40,8 @@ from django.utils import translation
 from django.utils.formats import get_format
 
 from scoring.engine import VARIANTS, StoredHand
-from scoring.engine.types import points_to_json
+from scoring.engine.session_file import hand_document
+from scoring.engine.types import points_from_json, points_to_json
 from scoring.models import Hand
 
 PYODIDE_VERSION = "314.0.7"
@@ -222,19 +223,21 @@ def evening(
     variant = VARIANTS.get(session.variant)
     if variant is None or variant is not game.variant:
         return None
-    # Not ``session.hands``: a hand read through the session's own manager asks for
-    # its session's id, which ``only`` leaves out, one statement per hand.
-    live = Hand.objects.filter(session_id=session.pk, deleted_at__isnull=True).order_by("number")
     looks_back = variant.looks_back(game.options)
-    read: list[Hand] | None = None
-    if hands is None:  # one statement reads what the snapshots and the records need
-        read = list(live.only(*SNAPSHOT_FIELDS, *(RECORD_FIELDS if looks_back else ())))
-        hands, rows = [hand.stored() for hand in read], [(hand.pk, hand.type, hand.version) for hand in read]
-    records: list[Any] = [None] * len(rows)
-    if looks_back:
-        source = read if read is not None else live.only(*RECORD_FIELDS)
-        kept = {(hand.pk, hand.version): hand.as_session_hand() for hand in source}
-        records = [kept.get((hand_id, version)) for hand_id, _, version in rows]
+    # Not ``session.hands``: a hand read through the session's own manager asks for
+    # its session's id where a query leaves it out, one statement per hand.
+    live = Hand.objects.filter(session_id=session.pk, deleted_at__isnull=True).order_by("number")
+    if hands is None:  # one statement, the snapshots' JSON passed on as stored
+        fields = (*SNAPSHOT_FIELDS, *(RECORD_FIELDS if looks_back else ()))
+        stored = [_stored_row(row, _record(row) if looks_back else None) for row in live.values(*fields)]
+    else:
+        kept: dict[tuple[int, int], Any] = {}
+        if looks_back:
+            kept = {(row["id"], row["version"]): _record(row) for row in live.values(*RECORD_FIELDS)}
+        stored = [
+            _stored_hand(hand, hand_id, kind, kept.get((hand_id, version)))
+            for hand, (hand_id, kind, version) in zip(hands, rows, strict=True)
+        ]
     return {
         "variant": session.variant,
         "players": list(game.players),
@@ -242,18 +245,46 @@ def evening(
         "rate": None if session.money_rate is None else str(session.money_rate),
         "first": session.first_dealer,
         "target": session.hands_target,
-        "stored": [
-            {
-                "id": hand_id,
-                "type": kind,
-                "record": record,
-                "dealer": hand.dealer or "",
-                "deltas": {name: points_to_json(value) for name, value in hand.deltas.items()},
-                "facts": sorted(hand.facts),
-                "money": None
-                if hand.money is None
-                else {name: points_to_json(value) for name, value in hand.money.items()},
-            }
-            for hand, (hand_id, kind, _), record in zip(hands, rows, records, strict=True)
-        ],
+        "stored": stored,
+    }
+
+
+def _record(row: dict[str, Any]) -> dict[str, Any]:
+    """A hand as the session file writes it (``Hand.as_session_hand``), from its columns."""
+    return hand_document(row["type"], row["dealer"], row["sitting_out"], row["inputs"], row["note"])
+
+
+def _stored_row(row: dict[str, Any], record: Any) -> dict[str, Any]:
+    """A stored hand for the phone, from its columns."""
+    money = row["money"]
+    return {
+        "id": row["id"],
+        "type": row["type"],
+        "record": record,
+        "dealer": row["dealer"] or "",
+        "deltas": _points(row["deltas"]),
+        "facts": sorted(row["facts"]),
+        "money": None if money is None else _points(money),
+    }
+
+
+def _points(stored: dict[str, Any]) -> dict[str, Any]:
+    """Points as stored, written as the engine writes them: an integer is passed on as
+    it is, anything else read and written again (a stored hand's halves)."""
+    return {
+        name: value if type(value) is int else points_to_json(points_from_json(value))
+        for name, value in stored.items()
+    }
+
+
+def _stored_hand(hand: StoredHand, hand_id: int, kind: str, record: Any) -> dict[str, Any]:
+    """A stored hand for the phone, from the sheet's snapshots."""
+    return {
+        "id": hand_id,
+        "type": kind,
+        "record": record,
+        "dealer": hand.dealer or "",
+        "deltas": {name: points_to_json(value) for name, value in hand.deltas.items()},
+        "facts": sorted(hand.facts),
+        "money": None if hand.money is None else {name: points_to_json(v) for name, v in hand.money.items()},
     }

@@ -132,14 +132,24 @@ def test_the_phones_evening_on_the_hand_form_is_every_live_hand_as_stored(logged
     session = evening_of(make_session, kind, 12)
     deleted = Hand.objects.get(session=session, number=5)
     Hand.objects.filter(pk=deleted.pk).update(deleted_at=deleted.created_at)
-    page = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
-    found = re.search(r'<script id="engine-game" type="application/json">(.*?)</script>', page, re.S)
-    assert found is not None
-    stored = json.loads(found.group(1))["stored"]
+    Hand.objects.filter(pk=deleted.pk + 1).update(deltas={"Anna": 12.5, "Bert": -12.5, "Carl": 0, "Dora": 0})
+    stored = engine_evening(logged_in, reverse("hand_new", args=[session.pk]))["stored"]
     live = Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number")
     assert [hand["id"] for hand in stored] == [hand.pk for hand in live]
     assert len(stored) == 11 and deleted.pk not in [hand["id"] for hand in stored]
     assert all(hand["record"]["declarer"] == "Anna" for hand in stored)  # read with its record
+    assert stored[4]["deltas"] == {"Anna": 12.5, "Bert": -12.5, "Carl": 0, "Dora": 0}
+    # The same evening as the sheet gives the phone from its own snapshots.
+    assert engine_evening(logged_in, reverse("scoreboard", args=[session.pk]))["stored"] == stored
+
+
+def engine_evening(client: Any, url: str) -> dict[str, Any]:
+    """The evening a page gives the phone's engine."""
+    page = client.get(url).content.decode()
+    found = re.search(r'<script id="engine-game" type="application/json">(.*?)</script>', page, re.S)
+    assert found is not None
+    evening: dict[str, Any] = json.loads(found.group(1))
+    return evening
 
 
 # -- the save's read under the session's lock --------------------------------------------------
