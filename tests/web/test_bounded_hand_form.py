@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from plumbing import queries
+from scoring import services
 from scoring.engine.session_file import MAX_HANDS
 from scoring.models import Hand, Session
 from scoring.views.common import OUTBOX_HEADER
@@ -187,3 +188,33 @@ def test_the_saves_locked_read_finds_the_token_and_counts_the_live_hands_in_thei
     assert "hand_live" in live, plans
     if connection.vendor == "sqlite":
         assert "COVERING INDEX hand_live" in live, plans  # counted in the index, no hand's row read
+
+
+# -- the new hand's form, kept ---------------------------------------------------------------
+
+
+def one_time_token(page: str) -> str:
+    found = re.search(r'name="token" value="([0-9a-f]{32})"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_kept_hand_form_draws_for_each_version_its_count_its_evening_and_a_new_token(
+    logged_in, make_session, user
+):
+    session = make_session()
+    Session.objects.filter(pk=session.pk).update(hands_target=4)
+    url = reverse("hand_new", args=[session.pk])
+    first = logged_in.get(url).content.decode()
+    again = logged_in.get(url).content.decode()
+    assert "Hand 1 of 4" in first and one_time_token(first) != one_time_token(again)
+    assert engine_evening(logged_in, url)["stored"] == []
+    assert logged_in.post(url, form_data(GARDE, one_time_token(first))).status_code == 302
+    services.session_rename_player(session=session, user=user, old="Bert", new="Berta")
+    page = logged_in.get(url).content.decode()
+    assert "Hand 2 of 4" in page
+    assert one_time_token(page) not in (one_time_token(first), one_time_token(again))
+    assert 'value="Berta"' in page and 'value="Bert"' not in page  # the players' names as they are now
+    stored = engine_evening(logged_in, url)["stored"]
+    assert [hand["id"] for hand in stored] == [Hand.objects.get(session=session).pk]
+    assert 'name="csrfmiddlewaretoken" value="' in page and "\x00" not in page
