@@ -316,7 +316,7 @@ NEW_HAND_HOLES = ("count", "evening")
 
 
 def _kept_new_hand(
-    request: Request, place: Place, game: services.Game, form: HandForm, context: dict[str, Any]
+    request: HttpRequest, place: Place, game: services.Game, form: HandForm, context: dict[str, Any]
 ) -> HttpResponse:
     """The new hand's form, opened before every hand and each time at a new version
     of the evening, kept (``plumbing.pages``): the frame, everything but what it shows

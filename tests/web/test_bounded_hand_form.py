@@ -133,13 +133,14 @@ def test_the_phones_evening_on_the_hand_form_is_every_live_hand_as_stored(logged
     session = evening_of(make_session, kind, 12)
     deleted = Hand.objects.get(session=session, number=5)
     Hand.objects.filter(pk=deleted.pk).update(deleted_at=deleted.created_at)
-    Hand.objects.filter(pk=deleted.pk + 1).update(deltas={"Anna": 12.5, "Bert": -12.5, "Carl": 0, "Dora": 0})
+    halves = {"Anna": 12.5, "Bert": -12.5, "Carl": 0, "Dora": 0}
+    Hand.objects.filter(session=session, number=6).update(deltas=halves)
     stored = engine_evening(logged_in, reverse("hand_new", args=[session.pk]))["stored"]
     live = Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number")
     assert [hand["id"] for hand in stored] == [hand.pk for hand in live]
     assert len(stored) == 11 and deleted.pk not in [hand["id"] for hand in stored]
     assert all(hand["record"]["declarer"] == "Anna" for hand in stored)  # read with its record
-    assert stored[4]["deltas"] == {"Anna": 12.5, "Bert": -12.5, "Carl": 0, "Dora": 0}
+    assert stored[4]["deltas"] == halves  # hand 6, the fifth live one
     # The same evening as the sheet gives the phone from its own snapshots.
     assert engine_evening(logged_in, reverse("scoreboard", args=[session.pk]))["stored"] == stored
 
