@@ -39,6 +39,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import get_format
 
+from plumbing import queries
 from scoring.engine import VARIANTS, StoredHand
 from scoring.engine.session_file import hand_document
 from scoring.engine.types import points_from_json, points_to_json
@@ -198,9 +199,8 @@ def engine_config() -> dict[str, Any] | None:
     }
 
 
-# What the phone reads of a stored hand: its snapshot; and where a hand's score
-# depends on the hands before it, its record.
-SNAPSHOT_FIELDS = ("id", "type", "version", "dealer", "deltas", "facts", "money")
+# What the phone reads of a stored hand where a hand's score depends on the hands
+# before it: its record (its snapshot: ``queries.live_snapshots``).
 RECORD_FIELDS = ("id", "version", "type", "dealer", "sitting_out", "inputs", "note")
 
 
@@ -224,16 +224,16 @@ def evening(
     if variant is None or variant is not game.variant:
         return None
     looks_back = variant.looks_back(game.options)
-    # Not ``session.hands``: a hand read through the session's own manager asks for
-    # its session's id where a query leaves it out, one statement per hand.
-    live = Hand.objects.filter(session_id=session.pk, deleted_at__isnull=True).order_by("number")
-    if hands is None:  # one statement, the snapshots' JSON passed on as stored
-        fields = (*SNAPSHOT_FIELDS, *(RECORD_FIELDS if looks_back else ()))
-        stored = [_stored_row(row, _record(row) if looks_back else None) for row in live.values(*fields)]
+    kept: dict[tuple[int, int], Any] = {}
+    if looks_back:  # one statement: the records, by hand and version
+        live = Hand.objects.filter(session_id=session.pk, deleted_at__isnull=True)
+        kept = {(row["id"], row["version"]): _record(row) for row in live.values(*RECORD_FIELDS)}
+    if hands is None:  # the snapshots' JSON passed on as stored
+        stored = [
+            _stored_row(row, kept.get((row["id"], row["version"])))
+            for row in queries.live_snapshots(session.pk)
+        ]
     else:
-        kept: dict[tuple[int, int], Any] = {}
-        if looks_back:
-            kept = {(row["id"], row["version"]): _record(row) for row in live.values(*RECORD_FIELDS)}
         stored = [
             _stored_hand(hand, hand_id, kind, kept.get((hand_id, version)))
             for hand, (hand_id, kind, version) in zip(hands, rows, strict=True)
