@@ -161,7 +161,7 @@ def subquery_plans(session: Session) -> list[str]:
     """Per subquery of the save's locked read (``queries.recording_state``), in the
     order of its columns, how the database reads it: the plan's lines, joined."""
     sql = queries._recording_state_sql(len(FOUR))
-    params = ["a" * 32, "b" * 32 + "~" + "c" * 32, *FOUR, session.pk]
+    params: list[Any] = ["a" * 32, "b" * 32 + "~" + "c" * 32, *FOUR, session.pk]
     with connection.cursor() as cursor:
         if connection.vendor == "sqlite":
             cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
