@@ -59,7 +59,7 @@ def render_kept(
     language. With ``frame`` (what the page shows but its ``holes``), a page not yet
     kept is drawn into a frame kept under that key across versions: only the
     template's partials named in ``holes`` are drawn for it."""
-    if request.GET or len(get_messages(request)):
+    if not keeps(request):
         response = render(request, template, context)
         # Parts kept for every reader (a deleted hand's restore form) carry the mark.
         response.content = response.content.replace(TOKEN_MARK.encode(), get_token(request).encode())
@@ -80,6 +80,12 @@ def render_kept(
     html = html.replace(TOKEN_MARK, get_token(request)).replace(ONCE_MARK, uuid.uuid4().hex)
     html = html.replace(_RENDERED, f'"rendered": {int(time.time())}')
     return HttpResponse(html)
+
+
+def keeps(request: HttpRequest) -> bool:
+    """Whether ``render_kept`` keeps the page asked for: not one with a message to
+    show, nor one asked for with a query string (drawn as any page is)."""
+    return not (request.GET or len(get_messages(request)))
 
 
 def _framed(

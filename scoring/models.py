@@ -203,6 +203,12 @@ class Hand(models.Model):
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
         ]
+        indexes = [
+            # An evening's live hands (``deleted_at`` null) in order: saving a hand counts
+            # them under the session's lock and finds the last dealer in the index alone,
+            # without reading every hand's row.
+            models.Index(fields=["session", "deleted_at", "number"], name="hand_live"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.session_id}#{self.number}"

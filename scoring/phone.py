@@ -39,8 +39,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import get_format
 
+from plumbing import queries
 from scoring.engine import VARIANTS, StoredHand
-from scoring.engine.types import points_to_json
+from scoring.engine.session_file import hand_document
+from scoring.engine.types import points_from_json, points_to_json
+from scoring.models import Hand
 
 PYODIDE_VERSION = "314.0.7"
 # What the phone loads of the npm package: the loader, the interpreter and its standard library.
@@ -196,6 +199,11 @@ def engine_config() -> dict[str, Any] | None:
     }
 
 
+# What the phone reads of a stored hand where a hand's score depends on the hands
+# before it: its record (its snapshot: ``queries.live_snapshots``).
+RECORD_FIELDS = ("id", "version", "type", "dealer", "sitting_out", "inputs", "note")
+
+
 def evening(
     session: Any,
     game: Any,
@@ -215,15 +223,21 @@ def evening(
     variant = VARIANTS.get(session.variant)
     if variant is None or variant is not game.variant:
         return None
-    live = session.hands.filter(deleted_at__isnull=True).order_by("number")
-    if hands is None:
-        read = list(live.only("id", "type", "version", "dealer", "deltas", "facts", "money"))
-        hands, rows = [hand.stored() for hand in read], [(hand.pk, hand.type, hand.version) for hand in read]
-    records: list[Any] = [None] * len(rows)
-    if variant.looks_back(game.options):
-        fields = ("id", "version", "type", "dealer", "sitting_out", "inputs", "note")
-        kept = {(hand.pk, hand.version): hand.as_session_hand() for hand in live.only(*fields)}
-        records = [kept.get((hand_id, version)) for hand_id, _, version in rows]
+    looks_back = variant.looks_back(game.options)
+    kept: dict[tuple[int, int], Any] = {}
+    if looks_back:  # one statement: the records, by hand and version
+        live = Hand.objects.filter(session_id=session.pk, deleted_at__isnull=True)
+        kept = {(row["id"], row["version"]): _record(row) for row in live.values(*RECORD_FIELDS)}
+    if hands is None:  # the snapshots' JSON passed on as stored
+        stored = [
+            _stored_row(row, kept.get((row["id"], row["version"])))
+            for row in queries.live_snapshots(session.pk)
+        ]
+    else:
+        stored = [
+            _stored_hand(hand, (hand_id, kind, version), kept.get((hand_id, version)))
+            for hand, (hand_id, kind, version) in zip(hands, rows, strict=True)
+        ]
     return {
         "variant": session.variant,
         "players": list(game.players),
@@ -231,19 +245,49 @@ def evening(
         "rate": None if session.money_rate is None else str(session.money_rate),
         "first": session.first_dealer,
         "target": session.hands_target,
-        "stored": [
-            {
-                "id": hand_id,
-                "type": kind,
-                "version": version,
-                "record": record,
-                "dealer": hand.dealer or "",
-                "deltas": {name: points_to_json(value) for name, value in hand.deltas.items()},
-                "facts": sorted(hand.facts),
-                "money": None
-                if hand.money is None
-                else {name: points_to_json(value) for name, value in hand.money.items()},
-            }
-            for hand, (hand_id, kind, version), record in zip(hands, rows, records, strict=True)
-        ],
+        "stored": stored,
+    }
+
+
+def _record(row: dict[str, Any]) -> dict[str, Any]:
+    """A hand as the session file writes it (``Hand.as_session_hand``), from its columns."""
+    return hand_document(row["type"], row["dealer"], row["sitting_out"], row["inputs"], row["note"])
+
+
+def _stored_row(row: dict[str, Any], record: Any) -> dict[str, Any]:
+    """A stored hand for the phone, from its columns."""
+    money = row["money"]
+    return {
+        "id": row["id"],
+        "type": row["type"],
+        "version": row["version"],
+        "record": record,
+        "dealer": row["dealer"] or "",
+        "deltas": _points(row["deltas"]),
+        "facts": sorted(row["facts"]),
+        "money": None if money is None else _points(money),
+    }
+
+
+def _points(stored: dict[str, Any]) -> dict[str, Any]:
+    """Points as stored, written as the engine writes them: an integer is passed on as
+    it is, anything else read and written again (a stored hand's halves)."""
+    return {
+        name: value if type(value) is int else points_to_json(points_from_json(value))
+        for name, value in stored.items()
+    }
+
+
+def _stored_hand(hand: StoredHand, row: tuple[int, str, int], record: Any) -> dict[str, Any]:
+    """A stored hand for the phone, from the sheet's snapshots and its (id, kind, version)."""
+    hand_id, kind, version = row
+    return {
+        "id": hand_id,
+        "type": kind,
+        "version": version,
+        "record": record,
+        "dealer": hand.dealer or "",
+        "deltas": {name: points_to_json(value) for name, value in hand.deltas.items()},
+        "facts": sorted(hand.facts),
+        "money": None if hand.money is None else {name: points_to_json(v) for name, v in hand.money.items()},
     }

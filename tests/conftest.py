@@ -15,6 +15,7 @@ from hypothesis import settings as hypothesis_settings
 
 from scoring import services
 from scoring.models import Hand, Session
+from scoring.services.hands import SNAPSHOT_FIELDS
 from tests.engine.support import FIXTURES
 
 # Property tests check rules, not speed: on a shared, busy machine an example may
@@ -108,22 +109,13 @@ def seed(name: str) -> dict[str, Any]:
     return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
 
 
-def fill(session: Session, count: int) -> None:
-    """A session of ``count`` hands: one recorded, the rest written straight to
-    the table as copies of it (as an import does, only faster)."""
+def fill(session: Session, count: int, raw: dict[str, Any] | None = None) -> None:
+    """A session of ``count`` hands: one recorded (``raw``; a French garde unless
+    given), the rest written straight to the table as copies of it (as an import
+    does, only faster)."""
     first = services.hand_record(
         session=session,
-        raw={"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56},
+        raw=raw or {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56},
     )
-    Hand.objects.bulk_create(
-        Hand(
-            session=session,
-            number=n,
-            dealer=first.dealer,
-            inputs=first.inputs,
-            deltas=first.deltas,
-            breakdown=first.breakdown,
-            description=first.description,
-        )
-        for n in range(2, count + 1)
-    )
+    snapshot = {name: getattr(first, name) for name in SNAPSHOT_FIELDS}
+    Hand.objects.bulk_create(Hand(session=session, number=n, **snapshot) for n in range(2, count + 1))

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
-from plumbing import offline
+from plumbing import caching, offline
 from scoring import phone, services
 from scoring.models import Session
 
@@ -35,12 +35,19 @@ def offline_config(context: template.Context) -> SafeString:
 
 
 @register.simple_tag
-def engine_game(session: Session, sheet: Any = None) -> SafeString:
+def engine_game(session: Session, sheet: Any = None, game: Any = None) -> SafeString:
     """The evening as the phone's engine reads it (a JSON block), where it has the game;
-    from the sheet's own snapshots where the page has the sheet (no query of its own)."""
-    if sheet:
-        rows = [(row.hand_id, row.type.value, row.version) for row in sheet.rows]
-        data = phone.evening(session, sheet.game, sheet.snapshots, rows)
-    else:
-        data = phone.evening(session, services.game_of(session))
-    return json_script(data, "engine-game") if data is not None else SafeString("")
+    from the sheet's own snapshots where the page has the sheet (no query of its own);
+    ``game``: the session's game where the page read it already (the hand form). Kept
+    per version of the evening: the sheet a save leads to draws it, and the hand form
+    opened from that sheet for the next hand reads it from there."""
+
+    def draw() -> SafeString:
+        if sheet:
+            rows = [(row.hand_id, row.type.value, row.version) for row in sheet.rows]
+            data = phone.evening(session, sheet.game, sheet.snapshots, rows)
+        else:
+            data = phone.evening(session, game or services.game_of(session))
+        return json_script(data, "engine-game") if data is not None else SafeString("")
+
+    return caching.cached(caching.session_key(session, "engine-game"), draw)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from plumbing import busy, caching
+from plumbing import busy, caching, pages
 from scoring import services
 from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
@@ -306,7 +306,41 @@ def _hand_page(
         "hand_types": game.variant.allowed_hand_types(game.options),
         **_fields_per_dealer(request, session, game, form.hand_type),
     }
+    if request.method == "GET" and hand is None and pages.keeps(request):
+        return _kept_new_hand(request, place, game, form, context)
     return render(request, "scoring/hand_form.html", context, status=status)
+
+
+# What the new hand's form shows of the evening's hands, drawn again for each version.
+NEW_HAND_HOLES = ("count", "evening")
+
+
+def _kept_new_hand(
+    request: HttpRequest, place: Place, game: services.Game, form: HandForm, context: dict[str, Any]
+) -> HttpResponse:
+    """The new hand's form, opened before every hand and each time at a new version
+    of the evening, kept (``plumbing.pages``): the frame, everything but what it shows
+    of the hands (``NEW_HAND_HOLES``: "hand n of T" and the phone's evening, which the
+    sheet a save leads to has drawn already), across versions, one per dealer, kind
+    of hand and language; the one-time token and the CSRF token put in per view."""
+    session = place.session
+    frame = (
+        session.pk,
+        session.created_at,
+        session.name,
+        session.variant,
+        session.options,
+        game.players,
+        form.hand_type.value,
+        form.dealer,
+        place.title,
+        request.user.is_authenticated,
+    )
+    context = {**context, "token": pages.ONCE_MARK}
+    key = (session.sheet_key, *frame)
+    return pages.render_kept(
+        request, "scoring/hand_form.html", context, key, frame=frame, holes=NEW_HAND_HOLES
+    )
 
 
 def _hand_count(session: Session, hand: Hand | None) -> tuple[int, int] | None:
