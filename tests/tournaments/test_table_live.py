@@ -135,22 +135,22 @@ def stores(day_table: TableRound) -> Callable[[], Hand]:
 
 def test_the_service_claims_only_what_stored_something(user):
     day = tournament_day(user, tables_count=1, hands=4)
-    nothing = tables.table_save(day.table(1), cookie="guest", save=lambda: "preview", stored=lambda _: False)
+    nothing = tables.table_save(day.table(1), cookie="guest", save=lambda: "preview")
     assert nothing == "preview" and claim_digest(day.table(1)) == ""
-    hand = tables.table_save(day.table(1), cookie="scorer", save=stores(day.table(1)), stored=lambda _: True)
+    hand = tables.table_save(day.table(1), cookie="scorer", save=stores(day.table(1)))
     assert hand.pk and claim_digest(day.table(1)) == tables.digest("scorer")
     asked: list[str] = []
     with pytest.raises(tables.TableRefused, match="being written on another phone"):
-        tables.table_save(day.table(1), cookie="guest", save=lambda: asked.append("x"), stored=lambda _: True)
+        tables.table_save(day.table(1), cookie="guest", save=lambda: asked.append("x"))
     assert asked == []  # a watching phone's save is never tried
 
 
 def test_of_two_phones_saving_at_a_free_table_the_second_stores_nothing(user):
     day = tournament_day(user, tables_count=1, hands=4)
     seen_free = day.table(1)  # the second phone read the table while it was still free
-    tables.table_save(day.table(1), cookie="first", save=stores(day.table(1)), stored=lambda _: True)
+    tables.table_save(day.table(1), cookie="first", save=stores(day.table(1)))
     with pytest.raises(tables.TableRefused):
-        tables.table_save(seen_free, cookie="second", save=stores(seen_free), stored=lambda _: True)
+        tables.table_save(seen_free, cookie="second", save=stores(seen_free))
     assert Hand.objects.count() == 1 and claim_digest(seen_free) == tables.digest("first")
 
 

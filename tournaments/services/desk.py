@@ -272,9 +272,9 @@ def table_release_claim(
 
 
 def hands_played(table: TableRound) -> int:
-    """Hands that count toward the target (§3.2), as every page shows them: the
-    count ``results.table_changed`` wrote with the table's results."""
-    return table.played
+    """Hands that count toward the target (§3.2), as every page shows them
+    (``results.live_played``)."""
+    return results.live_played([table])[table.pk]
 
 
 @dataclass(frozen=True)
@@ -396,7 +396,7 @@ def control(tournament: Tournament, number: int | None = None) -> Control:
     upcoming = rounds.exclude(status__in=RELEASED).first()
     if current is None:
         return Control(tournament, None, (), upcoming, 0)
-    tables = current.tables.select_related("session").order_by("number")
+    tables = list(current.tables.select_related("session").order_by("number"))
     names: dict[int, list[str]] = {}
     for seat in (
         TableSeat.objects.filter(round=current)
@@ -404,7 +404,8 @@ def control(tournament: Tournament, number: int | None = None) -> Control:
         .order_by("table__number", "position")
     ):
         names.setdefault(seat.table_id, []).append(seat.entrant.name)
-    states = tuple(TableState(t, tuple(names.get(t.pk, ())), t.played, table_clock(t)) for t in tables)
+    played = results.live_played(tables)
+    states = tuple(TableState(t, tuple(names.get(t.pk, ())), played[t.pk], table_clock(t)) for t in tables)
     done = sum(1 for s in states if s.table.is_locked)
     return Control(tournament, current, states, upcoming, done)
 

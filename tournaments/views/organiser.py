@@ -439,13 +439,15 @@ def organiser_table(request: Request, tid: int, pk: int) -> HttpResponse:
     seats = table.seats.select_related("entrant").order_by("position")
     link = request.build_absolute_uri(printouts.table_link(table))
     rows = [(seat, request.POST.get(f"sum_{seat.entrant.number}", "")) for seat in seats]
+    played = desk.hands_played(table)
     context = {
         "tournament": t,
         "table": table,
         "desk_rows": rows,
         "error": error,
         "link": link,
-        "played": table.played,
+        "played": played,
+        "status": TableRound.Status(results.running_status(table, played)).label,
         "corrections": desk.corrections(table),
     }
     context["qr"] = qr_svg(link, label=_qr_label())
