@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.cache import cache
 from django.db import transaction
@@ -339,7 +339,12 @@ def build_standings(tournament: Tournament) -> Standings:
             "round__number", "entrant_id", "points", "counted", "table_rank", "bye"
         )
     )
-    entrants = list(Entrant.objects.filter(tournament=tournament).order_by("number"))
+    entrants = [
+        Ranked(*values)
+        for values in Entrant.objects.filter(tournament=tournament)
+        .order_by("number")
+        .values_list(*Ranked._fields)
+    ]
     tables = list(
         TableRound.objects.filter(round__tournament=tournament).values_list("status", "round__status")
     )
@@ -393,8 +398,20 @@ def build_standings(tournament: Tournament) -> Standings:
     )
 
 
+class Ranked(NamedTuple):
+    """What the standings read of an entrant (a tuple: a day of 400 is read in one go)."""
+
+    pk: int
+    number: int
+    name: str
+    place: str
+    kind: str
+    status: str
+    left_after_round: int | None
+
+
 def _cells(
-    entrant: Entrant,
+    entrant: Ranked,
     rounds: int,
     found: Mapping[tuple[int, int], Mapping[str, Any]],
     seated_now: set[tuple[int, int]],
@@ -413,7 +430,7 @@ def _cells(
             cells.append(Cell(None, "…"))
             ranks.append(None)
         else:
-            cells.append(Cell(Fraction(str(row["points"])), ""))
+            cells.append(Cell(Fraction(row["points"]), ""))
             ranks.append(row["table_rank"])
     return cells, tuple(ranks)
 
@@ -425,7 +442,7 @@ def _rank_points(ranks: Iterable[int | None], table: Sequence[int]) -> Fraction:
 
 def _row(
     place: int | None,
-    entrant: Entrant,
+    entrant: Ranked,
     per_entrant: Mapping[int, tuple[list[Cell], tuple[int | None, ...]]],
     ranked: ranking.Place | None,
     cup: Any,
