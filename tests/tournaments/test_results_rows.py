@@ -44,7 +44,8 @@ def test_a_hand_at_a_running_table_writes_no_results_its_sign_off_does(user):
     tables.sign_off(day.table(1), cookie="scorer", scorer="Anna", checker="Bernd")
     found = rows(table)
     assert {name: r.points for name, r in found.items()} == {
-        name: Decimal(hand.deltas[name]) + (1 if name in ("Christa", "Dieter") else -1) for name in hand.deltas
+        name: Decimal(hand.deltas[name]) + (1 if name in ("Christa", "Dieter") else -1)
+        for name in hand.deltas
     }
     assert {r.hands_played for r in found.values()} == {2} and all(r.counted for r in found.values())
     signed = Tournament.objects.get(pk=day.tournament.pk)

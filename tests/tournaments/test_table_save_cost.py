@@ -24,7 +24,7 @@ from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import phone, tournament_day
 from tests.web.test_views import form_data
 from tournaments.models import RoundResult, TableRound, Tournament
-from tournaments.services import results, tables
+from tournaments.services import results
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 

@@ -14,8 +14,8 @@ import hashlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, TypeVar
 
 K = TypeVar("K", bound=Hashable)
