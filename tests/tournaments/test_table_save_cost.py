@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -79,7 +80,7 @@ def test_a_table_save_costs_no_more_statements_than_an_evenings_save(user, logge
     assert TableRound.objects.get(pk=table.pk).claim_digest  # this save claimed the table
     later_costs = []
     for dealer in ("Bernd", "Christa"):
-        later, cost = statements(lambda dealer=dealer: scorer.post(new, hand_form(dealer), headers=headers))
+        later, cost = statements(partial(scorer.post, new, hand_form(dealer), headers=headers))
         assert later.status_code in (204, 302)
         later_costs.append(cost)
     assert Hand.objects.filter(session__managed=True).count() == 3
@@ -158,7 +159,7 @@ def test_the_halls_and_the_phones_polls_stay_one_row_and_204_through_a_save_a_si
     assert scorer.post(new, hand_form("Anna"), headers=OUTBOX).status_code == 204
     for name, url in pages.items():
         poll, count = statements(
-            lambda url=url, name=name: watcher.get(url + f"since={versions[name]}", HTTP_HX_REQUEST="true")
+            partial(watcher.get, url + f"since={versions[name]}", HTTP_HX_REQUEST="true")
         )
         assert (name, poll.status_code, count) == (name, 204, 1)
     sign = {"scorer": "Anna", "checker": "Bernd", "token": uuid.uuid4().hex}
