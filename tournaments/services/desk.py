@@ -34,10 +34,10 @@ MOST_POINTS = Decimal(MAX_SUM)
 
 
 def _locked_at(tournament: Tournament, table_id: int) -> tuple[Tournament, TableRound]:
-    """The tournament's row and the table, locked in the order every hand takes:
-    the table's session first (a hand locks it, then gives the tournament a new
-    version), then the tournament. An organiser's change to a table while its
-    scorer saves a hand then waits for the hand, and never deadlocks with it."""
+    """The tournament's row and the table, locked in the order every write at a
+    table takes: the table's session first (a hand locks it), then the
+    tournament. An organiser's change to a table while its scorer saves a hand
+    then waits for the hand, and never deadlocks with it."""
     session_id = (
         TableRound.objects.filter(round__tournament=tournament, pk=table_id)
         .values_list("session_id", flat=True)

@@ -5,8 +5,8 @@ card. Read-only, no account, revocable (TOURNAMENTS.md §4.3, §6).
 A poll with nothing changed reads one row (the tournament's version) and
 answers 204; the ranking itself is kept per ``Tournament.results_key``
 (``results.standings`` and the page's kept fragment), so it is built once for
-every phone, and only when what it counts changed: a hand at a running table
-sends the tables' progress and the kept ranking.
+every phone, and only when what it counts changed. A hand at a running table
+changes neither: the polls answer 204 while the tables record.
 """
 
 from __future__ import annotations
