@@ -36,15 +36,15 @@ OUTBOX = {"X-Tarock-Outbox": "1"}
 CLAIM_STATEMENTS = 2
 
 
-def hand_form(dealer: str) -> dict[str, str]:
+def hand_form(dealer: str, declarer: str = "Anna", partner: str = "Bernd") -> dict[str, str]:
     return {
         "token": uuid.uuid4().hex,
         "type": "played",
         "action": "save",
         "dealer": dealer,
-        "declarer": "Anna",
+        "declarer": declarer,
         "game": "rufer",
-        "partner": "Bernd",
+        "partner": partner,
         "points": "41/2",
     }
 
@@ -168,3 +168,27 @@ def test_the_halls_and_the_phones_polls_stay_one_row_and_204_through_a_save_a_si
         poll = watcher.get(url + f"since={versions[name]}", HTTP_HX_REQUEST="true")
         assert (name, poll.status_code) == (name, 200)
         assert since(poll.content.decode()) != versions[name]
+
+
+def test_the_organisers_control_page_follows_the_hands_without_the_tournaments_version(user, logged_in):
+    """The control page shows each table's hands played as they are saved: its poll
+    compares the tables' sheets too, so a hand moves it while the board's stays at 204."""
+    day = tournament_day(user, tables_count=2, hands=4)
+    page = reverse("tournament_detail", args=[day.tournament.pk])
+    html = logged_in.get(page).content.decode()
+    live = re.search(r'id="live" hx-get="[^"]*\?since=([^"&]+)', html)
+    assert live and "0 of 4 played" in html
+    poll = page + f"?since={live.group(1)}"
+    assert logged_in.get(poll, HTTP_HX_REQUEST="true").status_code == 204
+    table = day.table(2)
+    assert (
+        phone()
+        .post(
+            reverse("tournament_table_hand_new", args=[table.link_token]),
+            hand_form("Erika", "Erika", "Franz"),
+        )
+        .status_code
+        == 302
+    )
+    answer = logged_in.get(poll, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and "1 of 4 played" in answer.content.decode()

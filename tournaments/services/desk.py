@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -385,6 +386,16 @@ def _whole(raw: object) -> int | None:
     """A whole number of at most three digits as typed ("10", " 5 "), else None."""
     text = str(raw).strip()
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
+
+
+def live_key(tournament: Tournament) -> str:
+    """What the control page's poll compares: the tournament's version and its
+    tables' sheets (each hand moves its session's version, never the tournament's),
+    so the organiser sees the hands played at every table as they are saved."""
+    sheets = Session.objects.filter(tournament_table__round__tournament=tournament).aggregate(
+        changes=Sum("version")
+    )
+    return f"{tournament.version}.{sheets['changes'] or 0}"
 
 
 def control(tournament: Tournament, number: int | None = None) -> Control:

@@ -171,15 +171,16 @@ def tournament_settings(request: Request, tid: int) -> HttpResponse:
 @require_GET
 def tournament_detail(request: Request, tid: int) -> HttpResponse:
     """The control page: the current round's tables, live (polled every 15 s, sent
-    only when the tournament's version changed)."""
+    only when the tournament or a table's sheet changed: ``desk.live_key``)."""
     t = own_tournament(request, tid)
-    if request.htmx and request.GET.get("since") == str(t.version):
+    live = desk.live_key(t)
+    if request.htmx and request.GET.get("since") == live:
         return HttpResponse(status=204)
     state = desk.control(t, whole(request.GET.get("round")))
     template = (
         "tournaments/organiser/control.html#live" if request.htmx else "tournaments/organiser/control.html"
     )
-    context = {"tournament": t, "control": state, "seed_form": SeedForm(), "here": "control"}
+    context = {"tournament": t, "control": state, "seed_form": SeedForm(), "here": "control", "live": live}
     until = tournaments.complaint_until(t)
     context["complaint_until"] = until
     context["complaints_open"] = until is not None and timezone.now() < until
