@@ -8,8 +8,8 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from scoring.services import events
-        from tournaments.services import results
+        from tournaments.services import tables
 
-        # A table's results follow every change of its session in the same
+        # The first change stored at a free table claims it, in the same
         # transaction (``scoring.services.events`` says why it is a signal).
-        events.sheet_changed.connect(results.on_sheet_changed, dispatch_uid="tournaments.sheet_changed")
+        events.sheet_changed.connect(tables.on_sheet_changed, dispatch_uid="tournaments.sheet_changed")

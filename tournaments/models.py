@@ -113,10 +113,12 @@ class Tournament(models.Model):
     # The hall screen's own link (``/h/<token>/``), shown to the organisers only:
     # never counted with the public board's phones. Given and taken with the board.
     screen_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
-    version = models.PositiveIntegerField(default=1)  # bumped with every change the board shows
+    # Bumped with every change the board and the hall screen compare their polls
+    # with: a table locked or opened again, an organiser's change; never a hand at
+    # a running table (its hands are read from its session where a page shows them).
+    version = models.PositiveIntegerField(default=1)
     # Bumped only when what the ranking counts may have changed (a table locked,
-    # opened or corrected while counted; any organiser's change): a hand at a
-    # running table moves the board's progress, never the ranking.
+    # opened or corrected while counted; any organiser's change).
     results_version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)  # made final
@@ -253,7 +255,8 @@ class TableRound(models.Model):
     # again only the organiser changes it; its link shows the table read-only.
     opened_by_organiser = models.BooleanField(default=False)
     # Hands played toward the target (redeals and deleted hands not counted), written
-    # with the table's results (``results.table_changed``): what every page shows.
+    # with the table's results when it locks (``results.table_changed``); a running
+    # table's are read from its session (``results.live_played``).
     played = models.PositiveSmallIntegerField(default=0)
     # Minutes the organiser gave this table beyond the round's clock (§3.6,
     # ``desk.table_give_minutes``): shown on its phone and the control page.

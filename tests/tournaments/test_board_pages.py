@@ -93,22 +93,30 @@ def test_a_poll_with_nothing_changed_reads_one_row_and_answers_204(user):
     assert len(queries) == 1  # the tournament's row; the ranking and the board come from the cache
 
 
-def test_a_poll_after_a_hand_at_a_running_table_sends_the_progress_and_the_kept_ranking(user):
+def test_a_hand_at_a_running_table_leaves_the_poll_at_204_the_page_reads_it_from_the_session(user):
+    """Nothing ranked changes with a hand at a running table: the board's poll
+    stays one row and a 204; the board drawn anew shows the table's hands read
+    from its session; a sign-off changes the poll's answer, with the new ranking."""
     day = tournament_day(user, tables_count=2, hands=2)
     token = results.board_share(Tournament.objects.get(pk=day.tournament.pk))
     client = phone()
     board = reverse("tournament_board", args=[token])
-    client.get(board)
     version = Tournament.objects.get(pk=day.tournament.pk).version
     names = tables.players(day.table(2))
     scoring.hand_record(session=tables.open_table(day.table(2)), raw=rufer(names[2], names[3], names[0]))
     with CaptureQueriesContext(connection) as queries:
         poll = client.get(board + f"?since={version}", HTTP_HX_REQUEST="true")
-    page = poll.content.decode()
-    assert poll.status_code == 200 and "1 of 2 played" in page and 'id="ranking"' in page
-    read = " ".join(q["sql"] for q in queries.captured_queries)
-    assert "tournaments_tableround" in read and "scoring_hand" not in read  # the tables' progress …
-    assert "tournaments_entrant" not in read  # … but the ranking is the kept one
+    assert poll.status_code == 204 and len(queries) == 1
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(board).content.decode()
+    assert "Table 2: 1 of 2 played" in page and "Table 1: 0 of 2 played" in page
+    assert any("scoring_hand" in q["sql"] for q in queries.captured_queries)  # read from the session
+    tables.claim(day.table(2), "scorer")
+    scoring.hand_record(session=tables.open_table(day.table(2)), raw=rufer(names[0], names[1], names[1]))
+    tables.sign_off(day.table(2), cookie="scorer", scorer=names[0], checker=names[1])
+    poll = client.get(board + f"?since={version}", HTTP_HX_REQUEST="true")
+    html = poll.content.decode()
+    assert poll.status_code == 200 and 'id="ranking"' in html and "1 of 2 tables" in html
 
 
 def test_an_unshared_board_answers_410_and_stops_a_poll(user):

@@ -99,6 +99,12 @@ def test_a_played_table_shows_its_hands_on_the_player_card(user):
     )
     round_1 = re.search(r'<li class="card" id="card-round-1">.*?</li>', card.content.decode(), re.S)[0]
     assert re.search(r"<dt>Gespielte Spiele</dt><dd>(.*?)</dd>", round_1)[1] == "1"
+    # The organiser's printed card reads the running table's hands from its session too.
+    with translation.override("de"):
+        _, text = text_of(printouts.player_card(factory.fresh(t), first).data)
+    others = ", ".join(s.entrant.name for s in table.seats.order_by("position")[1:])
+    assert f"1 {table.number} 1 {others} 1 –" in text, text
+    assert not re.search(r"^2 .* 0 –$", text, re.M)  # a round not yet played: no count
 
 
 def test_zero_minutes_for_complaints_make_the_ranking_final_at_once(user):

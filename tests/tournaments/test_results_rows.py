@@ -22,26 +22,35 @@ def rows(table: TableRound) -> dict[str, RoundResult]:
     return {r.entrant.name: r for r in RoundResult.objects.filter(table=table).select_related("entrant")}
 
 
-def test_every_hand_rewrites_the_tables_results_and_bumps_the_version(user):
-    day = tournament_day(user, tables_count=1, hands=3)
+def test_a_hand_at_a_running_table_writes_no_results_its_sign_off_does(user):
+    """A save moves nothing of the ranking: no ``RoundResult`` row, no version of
+    the tournament; the table's sums are read from its session; the sign-off
+    writes every player's round result at once, counted and ranked."""
+    day = tournament_day(user, tables_count=1, hands=2)
     table = day.table(1)
+    tables.claim(table, "scorer")
     session = tables.open_table(table)
-    before = Tournament.objects.get(pk=day.tournament.pk).version
+    before = Tournament.objects.get(pk=day.tournament.pk)
     hand = scoring.hand_record(session=session, raw=kontra_hand("Anna", "Bernd", "Anna"))
+    second = scoring.hand_record(session=session, raw=rufer("Christa", "Dieter", "Bernd"))
+    scoring.hand_delete(hand=second)
+    assert rows(table) == {}
+    after = Tournament.objects.get(pk=day.tournament.pk)
+    assert (after.version, after.results_version) == (before.version, before.results_version)
+    sums = results.table_sums(day.table(1))
+    assert sums.sums == {name: value for name, value in hand.deltas.items()}
+    assert tables.played(day.table(1)) == 1  # the deleted hand not counted
+    scoring.hand_record(session=tables.open_table(day.table(1)), raw=rufer("Christa", "Dieter", "Bernd"))
+    tables.sign_off(day.table(1), cookie="scorer", scorer="Anna", checker="Bernd")
     found = rows(table)
     assert {name: r.points for name, r in found.items()} == {
-        name: Decimal(value) for name, value in hand.deltas.items()
+        name: Decimal(hand.deltas[name]) + (1 if name in ("Christa", "Dieter") else -1)
+        for name in hand.deltas
     }
-    assert {r.hands_played for r in found.values()} == {1}
-    assert not any(r.counted for r in found.values())
-    assert all(r.table_rank is None for r in found.values())  # ranks only of counted tables
-    assert Tournament.objects.get(pk=day.tournament.pk).version > before
-    assert TableRound.objects.get(pk=table.pk).status == TableRound.Status.PLAYING
-    second = scoring.hand_record(session=session, raw=rufer("Christa", "Dieter", "Bernd"))
-    found = rows(table)
-    assert found["Christa"].points == Decimal(hand.deltas["Christa"] + second.deltas["Christa"])
-    scoring.hand_delete(hand=second)
-    assert rows(table)["Christa"].points == Decimal(hand.deltas["Christa"])
+    assert {r.hands_played for r in found.values()} == {2} and all(r.counted for r in found.values())
+    signed = Tournament.objects.get(pk=day.tournament.pk)
+    assert signed.results_version > before.results_version and signed.version > before.version
+    assert TableRound.objects.get(pk=table.pk).played == 2
 
 
 def test_a_corrected_hand_after_reopening_a_signed_table(user):
@@ -60,22 +69,26 @@ def test_a_corrected_hand_after_reopening_a_signed_table(user):
     assert {r.counted for r in rows(table).values()} == {False}
     hand.refresh_from_db()
     hand.session = type(session).objects.get(pk=session.pk)
+    christa_before = Decimal(hand.deltas["Christa"])
     corrected = scoring.hand_edit(
         hand=hand, raw=rufer("Christa", "Dieter", "Anna"), expected_version=hand.version, user=user
     )
-    found = rows(table)
-    assert found["Christa"].points == Decimal(corrected.deltas["Christa"]) > 0
+    found = rows(table)  # the correction moves nothing until the table is signed again
+    assert found["Christa"].points == christa_before < 0 and not found["Christa"].counted
     tables.sign_off(day.table(1), user=user, scorer="Anna", checker="Bernd")
     found = rows(table)
+    assert found["Christa"].points == Decimal(corrected.deltas["Christa"]) > 0
     assert found["Christa"].counted and found["Christa"].table_rank == 1
 
 
 def table_with_kontra(user, mode: str):
     day = tournament_day(user, tables_count=1, hands=2, settings={"kontra_cash": mode})
     table = day.table(1)
+    tables.claim(table, "scorer")
     session = tables.open_table(table)
     kontra = scoring.hand_record(session=session, raw=kontra_hand("Anna", "Bernd", "Anna"))
     plain = scoring.hand_record(session=session, raw=rufer("Christa", "Dieter", "Bernd"))
+    tables.sign_off(day.table(1), cookie="scorer", scorer="Anna", checker="Bernd")  # the rows are written
     return table, kontra, plain
 
 
@@ -171,10 +184,10 @@ def test_standings_are_read_once_per_version(user):
     assert len(queries) == 4  # results, entrants, tables, seats: built again for the new version
 
 
-def test_a_hand_at_a_running_table_moves_the_board_but_not_the_ranking(user):
-    """The board's version follows every hand (its progress line); the ranking's
-    follows only what it counts, so three hundred phones polling while seventy-five
-    tables record read one kept ranking, built again only at a sign-off."""
+def test_a_hand_at_a_running_table_moves_neither_the_boards_version_nor_the_ranking(user):
+    """A hand at a running table changes nothing the board's poll compares, so
+    three hundred phones polling while seventy-five tables record get a 204 and
+    one kept ranking, built again only at a sign-off."""
     day = tournament_day(user, tables_count=2, hands=2)
     tables.claim(day.table(1), "one")
     session = tables.open_table(day.table(1))
@@ -183,7 +196,7 @@ def test_a_hand_at_a_running_table_moves_the_board_but_not_the_ranking(user):
     results.standings(tournament)
     scoring.hand_record(session=tables.open_table(day.table(2)), raw=rufer("Erika", "Franz", "Erika"))
     after_hand = Tournament.objects.get(pk=day.tournament.pk)
-    assert after_hand.version > tournament.version
+    assert after_hand.version == tournament.version
     assert after_hand.results_version == tournament.results_version
     with CaptureQueriesContext(connection) as queries:
         results.standings(after_hand)
@@ -207,7 +220,9 @@ def test_byes_count_zero_fillers_are_not_ranked(user):
     filler.save()
     day.round.draw = {"byes": [1]}
     day.round.save()
+    tables.claim(day.table(1), "one")
     scoring.hand_record(session=tables.open_table(day.table(1)), raw=rufer("Anna", "Bernd", "Anna"))
+    tables.sign_off(day.table(1), cookie="one", scorer="Bernd", checker="Christa")
     bye = RoundResult.objects.get(entrant=day.entrants[0])
     assert bye.bye and bye.counted and bye.points == 0 and bye.table is None
     table = results.build_standings(Tournament.objects.get(pk=day.tournament.pk))
@@ -280,6 +295,7 @@ def test_at_a_five_table_the_dealer_sits_out_and_plays_no_hand(user):
     assert tables.players(day.table(1)) == ["Anna", "Bernd", "Christa", "Dieter", "Erika"]
     hand = scoring.hand_record(session=session, raw=rufer("Bernd", "Christa", "Anna"))
     assert hand.sitting_out == "Anna"
+    desk.table_end(tournament=day.tournament, user=user, table_id=day.tables[0].pk, reason="time")
     found = rows(day.table(1))
     assert found["Anna"].hands_played == 0 and found["Bernd"].hands_played == 1
     assert found["Anna"].points == 0

@@ -5,11 +5,13 @@ write say who writes and where the table is signed."""
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from django.utils import formats, timezone
 
@@ -135,22 +137,22 @@ def stores(day_table: TableRound) -> Callable[[], Hand]:
 
 def test_the_service_claims_only_what_stored_something(user):
     day = tournament_day(user, tables_count=1, hands=4)
-    nothing = tables.table_save(day.table(1), cookie="guest", save=lambda: "preview", stored=lambda _: False)
+    nothing = tables.table_save(day.table(1), cookie="guest", save=lambda: "preview")
     assert nothing == "preview" and claim_digest(day.table(1)) == ""
-    hand = tables.table_save(day.table(1), cookie="scorer", save=stores(day.table(1)), stored=lambda _: True)
+    hand = tables.table_save(day.table(1), cookie="scorer", save=stores(day.table(1)))
     assert hand.pk and claim_digest(day.table(1)) == tables.digest("scorer")
     asked: list[str] = []
     with pytest.raises(tables.TableRefused, match="being written on another phone"):
-        tables.table_save(day.table(1), cookie="guest", save=lambda: asked.append("x"), stored=lambda _: True)
+        tables.table_save(day.table(1), cookie="guest", save=lambda: asked.append("x"))
     assert asked == []  # a watching phone's save is never tried
 
 
 def test_of_two_phones_saving_at_a_free_table_the_second_stores_nothing(user):
     day = tournament_day(user, tables_count=1, hands=4)
     seen_free = day.table(1)  # the second phone read the table while it was still free
-    tables.table_save(day.table(1), cookie="first", save=stores(day.table(1)), stored=lambda _: True)
+    tables.table_save(day.table(1), cookie="first", save=stores(day.table(1)))
     with pytest.raises(tables.TableRefused):
-        tables.table_save(seen_free, cookie="second", save=stores(seen_free), stored=lambda _: True)
+        tables.table_save(seen_free, cookie="second", save=stores(seen_free))
     assert Hand.objects.count() == 1 and claim_digest(seen_free) == tables.digest("first")
 
 
@@ -330,3 +332,34 @@ def test_extra_minutes_need_a_running_clock_and_an_open_table(user, logged_in):
     )
     assert "table 1 is done already" in answer.content.decode()
     assert TableRound.objects.get(pk=day.tables[0].pk).extra_minutes == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_phones_saving_at_a_free_table_at_once_store_one_hand_and_one_claim(user):
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL")
+    day = tournament_day(user, tables_count=1, hands=4)
+    tables.open_table(day.table(1))
+    seen_free = [day.table(1) for _ in range(20)]  # every phone read the table while it was free
+    outcome: list[str] = []
+    start = threading.Barrier(20)
+
+    def save(number: int) -> None:
+        try:
+            start.wait()
+            tables.table_save(seen_free[number], cookie=f"phone-{number}", save=stores(seen_free[number]))
+            outcome.append(f"phone-{number}")
+        except tables.TableRefused:
+            outcome.append("refused")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    stored = [name for name in outcome if name != "refused"]
+    assert len(outcome) == 20 and len(stored) == 1, outcome
+    assert Hand.objects.count() == 1 and claim_digest(day.table(1)) == tables.digest(stored[0])
+    assert TournamentChange.objects.filter(action=TournamentChange.Action.CLAIM).count() == 1

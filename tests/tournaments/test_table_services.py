@@ -190,7 +190,8 @@ def test_sign_off_scorer_and_check_names_another_player_of_the_table(user):
         tables.sign_off(day.table(1), cookie="scorer", scorer="Anna", checker="Zita")
     with pytest.raises(tables.TableRefused):
         tables.sign_off(day.table(1), cookie="other", scorer="Anna", checker="Bernd")  # not the writing phone
-    assert day.table(1).status == TableRound.Status.COMPLETE
+    refused_thrice = day.table(1)  # nothing signed: played to its target, still open to the scorer
+    assert not refused_thrice.is_locked and tables.played(refused_thrice) == refused_thrice.hands_target
     table = tables.sign_off(
         day.table(1), cookie="scorer", scorer="Anna", checker="Bernd", client_token="a" * 32
     )

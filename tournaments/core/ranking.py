@@ -15,6 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -57,13 +58,23 @@ class Entry:
     below: bool = False
     extra: Fraction = Fraction(0)
 
-    @property
+    @cached_property
     def total(self) -> Fraction:
-        return sum((Fraction(value) for value in self.rounds if value is not None), Fraction(self.extra))
+        """The round results summed with the rank points (worked out once: a
+        ranking compares each entry's total many times)."""
+        return sum(self.played(), Fraction(self.extra))
 
     def played(self) -> tuple[Fraction, ...]:
         """The round results with a bye or missed round as 0."""
-        return tuple(Fraction(0) if value is None else Fraction(value) for value in self.rounds)
+        return self._played
+
+    @cached_property
+    def _played(self) -> tuple[Fraction, ...]:
+        zero = Fraction(0)
+        return tuple(
+            zero if value is None else value if type(value) is Fraction else Fraction(value)
+            for value in self.rounds
+        )
 
 
 @dataclass(frozen=True)
@@ -132,12 +143,18 @@ def _keys(entry: Entry, criterion: str, seed: str) -> tuple[Any, ...]:
     return ()
 
 
-def _decided(a: Entry, b: Entry, chain: Sequence[str], seed: str) -> tuple[str, str | None]:
-    """What separates two entries of equal total: (criterion, decided_by)."""
-    for criterion in chain:
+def _decided(
+    a: Entry, b: Entry, chain: Sequence[str], seed: str, keys: Mapping[int, tuple[Any, ...]] | None = None
+) -> tuple[str, str | None]:
+    """What separates two entries of equal total: (criterion, decided_by).
+    ``keys``: each entry's sort key by start number, as ``rank`` worked it out."""
+    for index, criterion in enumerate(chain):
         if criterion == "shared":
             return criterion, None
-        mine, theirs = _keys(a, criterion, seed), _keys(b, criterion, seed)
+        if keys is not None:  # (below, -total, criterion 1, criterion 2, …)
+            mine, theirs = keys[a.number][2 + index], keys[b.number][2 + index]
+        else:
+            mine, theirs = _keys(a, criterion, seed), _keys(b, criterion, seed)
         for position, (x, y) in enumerate(zip(mine, theirs, strict=False), 1):
             if x != y:
                 where = (
@@ -158,8 +175,14 @@ def rank(entries: Sequence[Entry], tie_break: str | Sequence[str], seed: str) ->
     if len(set(numbers)) != len(numbers):
         raise ValueError("entries: each start number may be ranked once")
 
+    # Each entry's key worked out once: sorting, the notes and the shared places compare them.
+    keys = {
+        entry.number: (entry.below, -entry.total, *(_keys(entry, criterion, seed) for criterion in chain))
+        for entry in entries
+    }
+
     def key(entry: Entry) -> tuple[Any, ...]:
-        return (entry.below, -entry.total, *(_keys(entry, criterion, seed) for criterion in chain))
+        return keys[entry.number]
 
     ordered = sorted(entries, key=key)
     places: list[Place] = []
@@ -169,7 +192,7 @@ def rank(entries: Sequence[Entry], tie_break: str | Sequence[str], seed: str) ->
         for neighbour in ordered[max(index - 1, 0) : index] + ordered[index + 1 : index + 2]:
             if (neighbour.below, neighbour.total) != (entry.below, entry.total):
                 continue
-            criterion, decided_by = _decided(entry, neighbour, chain, seed)
+            criterion, decided_by = _decided(entry, neighbour, chain, seed, keys)
             depth = chain.index(criterion)
             if entry.number not in notes or depth > notes[entry.number][0]:
                 notes[entry.number] = (depth, NOTES[criterion], decided_by)

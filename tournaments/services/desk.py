@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -34,10 +35,10 @@ MOST_POINTS = Decimal(MAX_SUM)
 
 
 def _locked_at(tournament: Tournament, table_id: int) -> tuple[Tournament, TableRound]:
-    """The tournament's row and the table, locked in the order every hand takes:
-    the table's session first (a hand locks it, then gives the tournament a new
-    version), then the tournament. An organiser's change to a table while its
-    scorer saves a hand then waits for the hand, and never deadlocks with it."""
+    """The tournament's row and the table, locked in the order every write at a
+    table takes: the table's session first (a hand locks it), then the
+    tournament. An organiser's change to a table while its scorer saves a hand
+    then waits for the hand, and never deadlocks with it."""
     session_id = (
         TableRound.objects.filter(round__tournament=tournament, pk=table_id)
         .values_list("session_id", flat=True)
@@ -272,9 +273,9 @@ def table_release_claim(
 
 
 def hands_played(table: TableRound) -> int:
-    """Hands that count toward the target (§3.2), as every page shows them: the
-    count ``results.table_changed`` wrote with the table's results."""
-    return table.played
+    """Hands that count toward the target (§3.2), as every page shows them
+    (``results.live_played``)."""
+    return results.live_played([table])[table.pk]
 
 
 @dataclass(frozen=True)
@@ -387,6 +388,16 @@ def _whole(raw: object) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
 
 
+def live_key(tournament: Tournament) -> str:
+    """What the control page's poll compares: the tournament's version and its
+    tables' sheets (each hand moves its session's version, never the tournament's),
+    so the organiser sees the hands played at every table as they are saved."""
+    sheets = Session.objects.filter(tournament_table__round__tournament=tournament).aggregate(
+        changes=Sum("version")
+    )
+    return f"{tournament.version}.{sheets['changes'] or 0}"
+
+
 def control(tournament: Tournament, number: int | None = None) -> Control:
     """The day at a glance: the tables of the current (or asked-for) round with their state."""
     rounds = tournament.rounds.order_by("number")
@@ -396,7 +407,7 @@ def control(tournament: Tournament, number: int | None = None) -> Control:
     upcoming = rounds.exclude(status__in=RELEASED).first()
     if current is None:
         return Control(tournament, None, (), upcoming, 0)
-    tables = current.tables.select_related("session").order_by("number")
+    tables = list(current.tables.select_related("session").order_by("number"))
     names: dict[int, list[str]] = {}
     for seat in (
         TableSeat.objects.filter(round=current)
@@ -404,7 +415,8 @@ def control(tournament: Tournament, number: int | None = None) -> Control:
         .order_by("table__number", "position")
     ):
         names.setdefault(seat.table_id, []).append(seat.entrant.name)
-    states = tuple(TableState(t, tuple(names.get(t.pk, ())), t.played, table_clock(t)) for t in tables)
+    played = results.live_played(tables)
+    states = tuple(TableState(t, tuple(names.get(t.pk, ())), played[t.pk], table_clock(t)) for t in tables)
     done = sum(1 for s in states if s.table.is_locked)
     return Control(tournament, current, states, upcoming, done)
 

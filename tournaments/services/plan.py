@@ -24,6 +24,7 @@ from scoring.engine.types import invalid
 from scoring.models import Session
 from tournaments.core import draw as rules
 from tournaments.models import Entrant, Round, TableRound, TableSeat, Tournament, TournamentChange
+from tournaments.services import results
 from tournaments.services.entrants import active_in
 from tournaments.services.tournaments import (
     audit,
@@ -294,6 +295,7 @@ def round_release(*, tournament: Tournament, user: User, client_token: str = "")
     round_.status, round_.released_at = Round.Status.RELEASED, timezone.now()
     round_.save(update_fields=["status", "released_at"])
     round_.tables.filter(status=TableRound.Status.WAITING).update(status=TableRound.Status.OPEN)
+    results.byes_written(round_)  # a bye scores 0 from the release on, not from the first table signed
     audit(row, TournamentChange.Action.RELEASE, user, round_number=round_.number, client_token=client_token)
     changed(row)
     return round_

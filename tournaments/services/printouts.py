@@ -257,6 +257,7 @@ class CardRound:
     opponents: tuple[str, ...]
     result: RoundResult | None
     on_paper: bool = False  # typed in at the desk: its hands were counted on the slip
+    hands: int | None = None  # hands played: as counted when the table locked, else read from its session
 
 
 def player_card(tournament: Tournament, entrant: Entrant) -> Export:
@@ -271,9 +272,15 @@ def player_card(tournament: Tournament, entrant: Entrant) -> Export:
         .values_list("table_id", "entrant__name")
     ):
         at_table.setdefault(table_id, []).append(name)
+    played = results.live_played(s.table for s in seats.values() if not s.table.is_locked)
     rounds = []
     for number in range(1, tournament.settings["rounds"] + 1):
         seat = seats.get(number)
+        result = found.get(number)
+        if result is not None and result.counted:
+            hands: int | None = result.hands_played
+        else:
+            hands = played.get(seat.table_id) if seat is not None and seat.table.session_id else None
         others = tuple(at_table.get(seat.table_id, ())) if seat is not None else ()
         rounds.append(
             CardRound(
@@ -281,8 +288,9 @@ def player_card(tournament: Tournament, entrant: Entrant) -> Export:
                 seat.table.number if seat else None,
                 seat.position if seat else None,
                 others,
-                found.get(number),
+                result,
                 seat is not None and seat.table.status == TableRound.Status.DESK,
+                hands,
             )
         )
     place = next((row for row in ranking(tournament).rows if row.entrant.pk == entrant.pk), None)

@@ -1,11 +1,15 @@
 """What the ranking reads: each entrant's result per round (``RoundResult``),
-rewritten in the transaction of every change to a table, and the standings
-ranked from those rows alone (TOURNAMENTS.md §4.1–4.4, §8).
+rewritten when what the ranking counts of a table changes (it is signed, ended,
+typed in at the desk, confirmed or opened again for a correction), and the
+standings ranked from those rows alone (TOURNAMENTS.md §4.1–4.4, §8).
 
-The hands are read only here, once per change of their table; the standings,
-the board and the hall screen read ``RoundResult`` rows and are kept in the
-cache per ``Tournament.results_key``, so three hundred phones polling the board
-cost one cache lookup each until something changes.
+A hand saved at a running table moves nothing here: the ranking counts a table
+only once it is locked, so a save costs what an evening's save costs, and the
+running table's sums and hands played are read from its session where a page
+shows them (``table_sums``, ``live_played``). The standings, the board and the
+hall screen read ``RoundResult`` rows and are kept in the cache per
+``Tournament.results_key``, so three hundred phones polling the board cost one
+row read each until something ranked changes.
 """
 
 from __future__ import annotations
@@ -15,15 +19,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F, Q
 
 from plumbing import caching
-from scoring.engine.types import points_from_json
-from scoring.models import Hand, Seat, Session
+from scoring.engine.types import HandType, points_from_json
+from scoring.models import Hand, Seat
 from tournaments.core import cup as cup_rules
 from tournaments.core import money as money_rules
 from tournaments.core import ranking
@@ -152,9 +156,11 @@ def _live_hands(session_id: int) -> list[Hand]:
 
 
 def table_changed(table: TableRound) -> None:
-    """Write the table's ``RoundResult`` rows again (and the round's byes), keep
-    its status in step with its hands, and give the tournament a new version: in
-    the caller's transaction, which holds the table's session or the table."""
+    """Write the table's ``RoundResult`` rows again (and the round's byes), its
+    hands played and status, and give the tournament a new version: in the
+    caller's transaction, which holds the table's session or the table. Called
+    when what the ranking counts of the table changes (signed, ended, typed in,
+    confirmed, opened again), never for a hand at a running table."""
     with transaction.atomic():
         table = TableRound.objects.select_related("round__tournament", "session").get(pk=table.pk)
         counted_before = RoundResult.objects.filter(table=table, counted=True).exists()
@@ -182,7 +188,7 @@ def table_changed(table: TableRound) -> None:
                 },
             )
         byes_written(table.round)
-        # A hand at a running table moves the board's progress, not the ranking.
+        # A scorer's sign-off under ``signoff: organiser`` moves the board, not the ranking.
         bump(table.round.tournament, counted=table.is_locked or counted_before)
 
 
@@ -205,21 +211,26 @@ def byes_written(round_: Round) -> None:
         )
 
 
+def running_status(table: TableRound, played: int) -> str:
+    """An unlocked table's state as its hands say: "open" before its first
+    hand, "playing", then "complete" at its target; signed, ended, desk and
+    waiting tables keep theirs."""
+    if table.status not in (TableRound.Status.OPEN, TableRound.Status.PLAYING, TableRound.Status.COMPLETE):
+        return table.status
+    if played >= table.hands_target:
+        return TableRound.Status.COMPLETE
+    if played or (table.session_id is not None and _any_hand(table.session_id)):
+        return TableRound.Status.PLAYING
+    return TableRound.Status.OPEN
+
+
 def _follow_status(table: TableRound, result: TableSums) -> None:
-    """The table's played hands as counted here (what every page shows); an open
-    table is "open" before its first hand, "playing", then "complete" at its
-    target; signed, ended and desk tables keep theirs."""
+    """The table's played hands as counted here and its state (``running_status``),
+    written when it locks or opens again."""
     if result.played != table.played:
         table.played = result.played
         TableRound.objects.filter(pk=table.pk).update(played=result.played)
-    if table.status not in (TableRound.Status.OPEN, TableRound.Status.PLAYING, TableRound.Status.COMPLETE):
-        return
-    if result.played >= table.hands_target:
-        status = TableRound.Status.COMPLETE
-    elif result.played or (table.session_id is not None and _any_hand(table.session_id)):
-        status = TableRound.Status.PLAYING
-    else:
-        status = TableRound.Status.OPEN
+    status = running_status(table, result.played)
     if status != table.status:
         table.status = status
         TableRound.objects.filter(pk=table.pk).update(status=status)
@@ -239,13 +250,24 @@ def bump(tournament: Tournament, *, counted: bool = True) -> None:
     tournament.refresh_from_db(fields=["version", "results_version"])
 
 
-def on_sheet_changed(sender: object, *, session: Session, **kwargs: object) -> None:
-    """A managed session's sheet changed: its table's results follow (``scoring.services.events``)."""
-    if not session.managed:
-        return
-    table = TableRound.objects.filter(session_id=session.pk).first()
-    if table is not None:
-        table_changed(table)
+def live_played(found: Iterable[TableRound]) -> dict[int, int]:
+    """Hands played toward the target per table (by its pk), as every page shows
+    them (redeals and deleted hands not counted): a locked table's as
+    ``table_changed`` wrote it, a running table's counted from its session's
+    hands, all in one query."""
+    found = list(found)
+    played = {table.pk: table.played for table in found}
+    running = {table.session_id: table.pk for table in found if not table.is_locked and table.session_id}
+    if running:
+        counts = (
+            Hand.objects.filter(session_id__in=list(running), deleted_at__isnull=True)
+            .values("session_id")
+            .annotate(n=Count("id", filter=~Q(type=HandType.REDEAL.value)))
+            .values_list("session_id", "n")
+        )
+        played |= dict.fromkeys(running.values(), 0)
+        played |= {running[session_id]: n for session_id, n in counts}
+    return played
 
 
 # --------------------------------------------------------------------------
@@ -317,7 +339,12 @@ def build_standings(tournament: Tournament) -> Standings:
             "round__number", "entrant_id", "points", "counted", "table_rank", "bye"
         )
     )
-    entrants = list(Entrant.objects.filter(tournament=tournament).order_by("number"))
+    entrants = [
+        Ranked(*values)
+        for values in Entrant.objects.filter(tournament=tournament)
+        .order_by("number")
+        .values_list(*Ranked._fields)
+    ]
     tables = list(
         TableRound.objects.filter(round__tournament=tournament).values_list("status", "round__status")
     )
@@ -371,8 +398,20 @@ def build_standings(tournament: Tournament) -> Standings:
     )
 
 
+class Ranked(NamedTuple):
+    """What the standings read of an entrant (a tuple: a day of 400 is read in one go)."""
+
+    pk: int
+    number: int
+    name: str
+    place: str
+    kind: str
+    status: str
+    left_after_round: int | None
+
+
 def _cells(
-    entrant: Entrant,
+    entrant: Ranked,
     rounds: int,
     found: Mapping[tuple[int, int], Mapping[str, Any]],
     seated_now: set[tuple[int, int]],
@@ -391,7 +430,7 @@ def _cells(
             cells.append(Cell(None, "…"))
             ranks.append(None)
         else:
-            cells.append(Cell(Fraction(str(row["points"])), ""))
+            cells.append(Cell(Fraction(row["points"]), ""))
             ranks.append(row["table_rank"])
     return cells, tuple(ranks)
 
@@ -403,7 +442,7 @@ def _rank_points(ranks: Iterable[int | None], table: Sequence[int]) -> Fraction:
 
 def _row(
     place: int | None,
-    entrant: Entrant,
+    entrant: Ranked,
     per_entrant: Mapping[int, tuple[list[Cell], tuple[int | None, ...]]],
     ranked: ranking.Place | None,
     cup: Any,

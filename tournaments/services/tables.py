@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -146,9 +147,9 @@ def title(table: TableRound) -> str:
 
 
 def played(table: TableRound) -> int:
-    """Played hands at the table so far (redeals not counted), as every page
-    shows them: the count ``results.table_changed`` wrote."""
-    return table.played
+    """Played hands at the table so far (redeals and deleted hands not counted),
+    as every page shows them (``results.live_played``)."""
+    return results.live_played([table])[table.pk]
 
 
 def has_hands(table: TableRound) -> bool:
@@ -174,21 +175,16 @@ def claim_of(table: TableRound, cookie: str) -> Claim:
     return Claim(bool(cookie) and table.claim_digest == digest(cookie), False, table.claimed_at)
 
 
-def table_save(
-    table: TableRound,
-    *,
-    cookie: str,
-    save: Callable[[], Saved],
-    stored: Callable[[Saved], bool],
-) -> Saved:
+def table_save(table: TableRound, *, cookie: str, save: Callable[[], Saved]) -> Saved:
     """A change of the table's hands (``save``: a new hand, a correction, a
     deletion, a restore) from the phone with ``cookie``. The first change stored
-    at a free table claims it for that phone, in the same transaction (after the
-    save has taken the session's row, the order every write at a table takes): a
-    save that stores nothing (``stored`` false: refused, a preview, a count of
-    cards) claims nothing, and of phones saving at a free table at once the first
-    claims it while the others store nothing and are told who writes
-    (``TableRefused``). Opening the table, its forms or a preview never claims."""
+    at a free table claims it for that phone, in the transaction that stores it
+    (``on_sheet_changed``, after the save has taken the session's row, the order
+    every write at a table takes): a save that stores nothing (refused, a
+    preview, a count of cards, a resent hand stored before) claims nothing, and
+    of phones saving at a free table at once the first claims it while the
+    others store nothing and are told who writes (``TableRefused``). Opening the
+    table, its forms or a preview never claims."""
     state = claim_of(table, cookie)
     if not state.free:
         if not state.mine:
@@ -196,11 +192,37 @@ def table_save(
         return save()
     if not cookie:
         raise TableRefused(_("This phone does not accept cookies, so it cannot write at a table."))
-    with transaction.atomic():
-        answer = save()
-        if stored(answer) and not claim(table, cookie):
-            raise TableRefused(watching(table))  # another phone claimed it first: this save is undone
-    return answer
+    pending = _CLAIMING.set(_Claiming(table, cookie))
+    try:
+        return save()
+    finally:
+        _CLAIMING.reset(pending)
+
+
+@dataclass(frozen=True)
+class _Claiming:
+    """A save at a free table: the table and the phone that claims it if the save stores anything."""
+
+    table: TableRound
+    cookie: str
+
+
+_CLAIMING: ContextVar[_Claiming | None] = ContextVar("table_claiming", default=None)
+
+
+def on_sheet_changed(sender: object, *, session: Session, **kwargs: object) -> None:
+    """A session's sheet changed (``scoring.services.events``), in the transaction
+    that changed it. A save at a free table (``table_save``) claims the table
+    here, so a save that stores nothing claims nothing, and one that lost the
+    claim to another phone is undone. Nothing else follows: a hand at a running
+    table moves nothing of the ranking (``results``), and what does move it
+    (sign-off, end, desk entry, confirmation, opening) calls
+    ``results.table_changed`` itself."""
+    pending = _CLAIMING.get()
+    if pending is None or pending.table.session_id not in (None, session.pk) or not session.managed:
+        return
+    if not claim(pending.table, pending.cookie):
+        raise TableRefused(watching(pending.table))  # another phone claimed it first: this save is undone
 
 
 def watching(table: TableRound) -> str:
@@ -213,20 +235,23 @@ def watching(table: TableRound) -> str:
 
 def claim(table: TableRound, cookie: str) -> bool:
     """The phone with ``cookie`` writes at the table: it claims a free table;
-    whether it holds the claim now. Called by ``table_save`` once a change is
-    stored, never for a page, a form or a preview."""
+    whether it holds the claim now. Called once a change is stored (``table_save``),
+    never for a page, a form or a preview. One conditional update: of phones
+    claiming at once, the database lets one through."""
     if not cookie:
         return False
     mine = digest(cookie)
     if table.claim_digest:
         return table.claim_digest == mine
-    with transaction.atomic():
-        locked = TableRound.objects.select_for_update().get(pk=table.pk)
-        if not locked.claim_digest:
-            locked.claim_digest, locked.claimed_at = mine, timezone.now()
-            locked.save(update_fields=["claim_digest", "claimed_at"])
-            _audit(locked, TournamentChange.Action.CLAIM, device=device_label(cookie))
-        table.claim_digest, table.claimed_at = locked.claim_digest, locked.claimed_at
+    now = timezone.now()
+    with transaction.atomic(savepoint=False):  # inside a save: its transaction, no savepoint
+        if TableRound.objects.filter(pk=table.pk, claim_digest="").update(claim_digest=mine, claimed_at=now):
+            table.claim_digest, table.claimed_at = mine, now
+            _audit(table, TournamentChange.Action.CLAIM, device=device_label(cookie))
+            return True
+    held = TableRound.objects.filter(pk=table.pk).values_list("claim_digest", "claimed_at").first()
+    if held is not None:
+        table.claim_digest, table.claimed_at = held
     return table.claim_digest == mine
 
 

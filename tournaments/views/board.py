@@ -5,8 +5,8 @@ card. Read-only, no account, revocable (TOURNAMENTS.md §4.3, §6).
 A poll with nothing changed reads one row (the tournament's version) and
 answers 204; the ranking itself is kept per ``Tournament.results_key``
 (``results.standings`` and the page's kept fragment), so it is built once for
-every phone, and only when what it counts changed: a hand at a running table
-sends the tables' progress and the kept ranking.
+every phone, and only when what it counts changed. A hand at a running table
+changes neither: the polls answer 204 while the tables record.
 """
 
 from __future__ import annotations
@@ -61,6 +61,10 @@ BOARD_COOKIE_DAYS = 2
 # a phone within 15 s. Unchanged, each poll reads one row and answers 204.
 HALL_POLL_SECONDS, BOARD_POLL_SECONDS = 2, 12
 HALL_ROWS, HALL_MOST = 12, 60
+# A hand at a running table changes nothing the polls compare: the board's line
+# of hands played per running table is drawn from the sessions when the board is
+# drawn, and kept at most this long (a page opened or a ranked change draws it anew).
+PROGRESS_SECONDS = 30
 MINUS = "\u2212"
 # What decided a tie (``core.ranking``'s notes), as the ranking shows it: "(bessere Runde)".
 TIE_NOTES = {
@@ -147,6 +151,7 @@ def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
         "tie_notes": {key: _(text) for key, text in TIE_NOTES.items()},
         "round_heads": [_("Round %(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
         "progress": SimpleLazyObject(lambda: progress(tournament)),
+        "progress_key": f"{tournament.ranking_key}.{int(timezone.now().timestamp()) // PROGRESS_SECONDS}",
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
         "poll_seconds": BOARD_POLL_SECONDS,
@@ -262,7 +267,7 @@ class Progress:
 
 def progress(tournament: Tournament) -> Progress:
     """The latest released round: how many tables are done, and how many hands
-    the others have played (``TableRound.played``, as every page shows it)."""
+    the others have played (``results.live_played``, as every page shows it)."""
     current = (
         Round.objects.filter(tournament=tournament, status__in=[Round.Status.RELEASED, Round.Status.COMPLETE])
         .order_by("-number")
@@ -272,7 +277,8 @@ def progress(tournament: Tournament) -> Progress:
         return Progress(None, 0, 0, ())
     tables = list(TableRound.objects.filter(round=current).order_by("number"))
     done = [t for t in tables if t.is_locked]
-    running = tuple((t.number, t.played, t.hands_target) for t in tables if not t.is_locked)
+    played = results.live_played(t for t in tables if not t.is_locked)
+    running = tuple((t.number, played[t.pk], t.hands_target) for t in tables if not t.is_locked)
     return Progress(current.number, len(done), len(tables), running, desk.round_ends(tournament, current))
 
 
@@ -366,6 +372,8 @@ def card_rounds(entrant: Entrant) -> list[CardRound]:
         .values_list("table_id", "entrant__name")
     ):
         others[table_id].append(name)
+    # A running table's hands are read from its session: its results are written when it locks.
+    played = results.live_played(seat.table for seat in seats if not seat.table.is_locked)
     rounds = []
     for seat in seats:
         result = found.get(seat.round_id)
@@ -376,7 +384,7 @@ def card_rounds(entrant: Entrant) -> list[CardRound]:
                 table=seat.table.number,
                 seat=seat.position,
                 opponents=tuple(others[seat.table_id]),
-                hands_played=result.hands_played if result else 0,
+                hands_played=result.hands_played if counted and result else played.get(seat.table_id, 0),
                 result=figure(Fraction(str(result.points))) if result and counted else "…",
                 table_rank=result.table_rank if result else None,
                 bye=False,

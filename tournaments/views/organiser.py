@@ -171,15 +171,16 @@ def tournament_settings(request: Request, tid: int) -> HttpResponse:
 @require_GET
 def tournament_detail(request: Request, tid: int) -> HttpResponse:
     """The control page: the current round's tables, live (polled every 15 s, sent
-    only when the tournament's version changed)."""
+    only when the tournament or a table's sheet changed: ``desk.live_key``)."""
     t = own_tournament(request, tid)
-    if request.htmx and request.GET.get("since") == str(t.version):
+    live = desk.live_key(t)
+    if request.htmx and request.GET.get("since") == live:
         return HttpResponse(status=204)
     state = desk.control(t, whole(request.GET.get("round")))
     template = (
         "tournaments/organiser/control.html#live" if request.htmx else "tournaments/organiser/control.html"
     )
-    context = {"tournament": t, "control": state, "seed_form": SeedForm(), "here": "control"}
+    context = {"tournament": t, "control": state, "seed_form": SeedForm(), "here": "control", "live": live}
     until = tournaments.complaint_until(t)
     context["complaint_until"] = until
     context["complaints_open"] = until is not None and timezone.now() < until
@@ -439,13 +440,15 @@ def organiser_table(request: Request, tid: int, pk: int) -> HttpResponse:
     seats = table.seats.select_related("entrant").order_by("position")
     link = request.build_absolute_uri(printouts.table_link(table))
     rows = [(seat, request.POST.get(f"sum_{seat.entrant.number}", "")) for seat in seats]
+    played = desk.hands_played(table)
     context = {
         "tournament": t,
         "table": table,
         "desk_rows": rows,
         "error": error,
         "link": link,
-        "played": table.played,
+        "played": played,
+        "status": TableRound.Status(results.running_status(table, played)).label,
         "corrections": desk.corrections(table),
     }
     context["qr"] = qr_svg(link, label=_qr_label())

@@ -159,12 +159,7 @@ def saving(request: HttpRequest, table: TableRound, page: Callable[[Place], Http
     if request.method != "POST":
         return page(place)
     try:
-        return tables.table_save(
-            table,
-            cookie=phone_of(request),
-            save=lambda: page(place),
-            stored=lambda answer: answer.has_header(hand_pages.STORED_HEADER),
-        )
+        return tables.table_save(table, cookie=phone_of(request), save=lambda: page(place))
     except tables.TableRefused as refusal:
         return _refusal(request, table, refusal.reason)
 
@@ -278,6 +273,7 @@ def _table_context(
     """What the table page shows: the header, the players, who writes, the sums so far and the sheet."""
     place = place_of(request, table, right=Right.RECORD if can_write else Right.READ)
     sums = results.table_sums(table)
+    played = tables.played(table)
     return {
         "table": table,
         "tournament": table.round.tournament,
@@ -291,8 +287,8 @@ def _table_context(
         "watching": "" if can_write or table.is_locked else _not_here(table),
         "signed_where": "" if state.mine or not table.link_writes else tables.signed_where(table),
         "polls": not tournament_final(table),
-        "played": table.played,
-        "next": table.played + 1 if table.played < table.hands_target else None,
+        "played": played,
+        "next": played + 1 if played < table.hands_target else None,
         "players": tables.players(table),
         "first_dealer": session.first_dealer,
         "seats_open": can_write and not tables.has_hands(table),
@@ -457,7 +453,8 @@ def _signoff_page(
     writes = table.link_writes or organiser
     may_sign = writes and not table.is_locked and not tables.awaits_organiser(table)
     may_sign = may_sign and (state.mine or state.free or organiser)
-    ready = table.played >= table.hands_target or organiser
+    played = tables.played(table)
+    ready = played >= table.hands_target or organiser
     context = {
         "table": table,
         "tournament": table.round.tournament,
@@ -469,7 +466,7 @@ def _signoff_page(
         "kontra_rows": [(name, sums.kontra.amounts.get(name, ZERO)) for name in sums.names]
         if sums.kontra
         else [],
-        "played": table.played,
+        "played": played,
         "mode": tables.signoff_mode(table),
         "players": list(sums.names),
         "may_sign": may_sign and ready,
