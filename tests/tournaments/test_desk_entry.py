@@ -165,9 +165,10 @@ def test_the_control_page_shows_each_table_with_its_hands(logged_in, user):
 def test_the_control_page_poll_answers_204_when_nothing_changed(logged_in, user):
     t = released(user)
     url = reverse("tournament_detail", args=[t.pk])
-    same = logged_in.get(url, {"since": str(t.version)}, HTTP_HX_REQUEST="true")
+    live = desk.live_key(t)  # the tournament's version and its tables' sheets
+    same = logged_in.get(url, {"since": live}, HTTP_HX_REQUEST="true")
     assert same.status_code == 204
-    changed = logged_in.get(url, {"since": str(t.version - 1)}, HTTP_HX_REQUEST="true")
+    changed = logged_in.get(url, {"since": f"{t.version - 1}.0"}, HTTP_HX_REQUEST="true")
     assert changed.status_code == 200 and 'id="live"' in changed.content.decode()
     assert "<html" not in changed.content.decode()
 
