@@ -104,7 +104,7 @@ def crowded_hall(ports: tuple[int, int]) -> tuple[list[int], list[int], list[int
     plan.plan_draw(tournament=Tournament.objects.get(pk=made.pk), user=owner)
     plan.round_release(tournament=Tournament.objects.get(pk=made.pk), user=owner)
     t = Tournament.objects.get(pk=made.pk)
-    table = TableRound.objects.filter(round__tournament=t).order_by("number").first()
+    table = TableRound.objects.filter(round__tournament=t).order_by("round__number", "number").first()
     assert table is not None
     cookie = tables.new_phone_cookie()
     assert tables.claim(table, cookie)
