@@ -8,6 +8,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Redis database 1 of the local server: the tests empty this database number only.
 # pytest-xdist workers for the suite: one per core; PYTEST_WORKERS=0 runs it in one process.
+# Idle workers take tests from busy ones (worksteal), so a long browser test at the end
+# does not leave the other core waiting; the slowest tests are listed after each run.
 PYTEST_WORKERS ?= auto
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 
@@ -62,12 +64,12 @@ typecheck: $(STAMP)
 	$(BIN)/mypy plumbing scoring club accounts tournaments tarockscore scripts tests
 
 pytest: $(STAMP) phone
-	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
 # The tests that touch the database (marker set in tests/conftest.py), without the
 # browser tests: what another database must pass beyond what make test has shown.
 test-db: $(STAMP) phone
-	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) -m "database and not browser" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 -m "database and not browser" $(PYTEST_ARGS)
 
 # The phone's outbox and other scripts that decide without a browser: Node's own test runner.
 test-js:
