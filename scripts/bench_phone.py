@@ -187,6 +187,19 @@ def kept(page: Any, path: str) -> None:
 def prepare(context: Any, site: Server, username: str, sheets: list[str]) -> Any:
     """Log in and open the sheets online, until the worker keeps them, their hand forms,
     the runtime and the engine bundle (tests/browser/test_offline.py, open_sheet_for_offline)."""
+    page = logged_in(context, site, username, sheets[0])
+    page.goto(f"{site.url}/")
+    kept(page, "/")
+    for sheet in sheets:
+        page.goto(f"{site.url}{sheet}")
+        kept(page, sheet)
+        kept(page, f"{sheet}hands/new/")
+    until(page, ENGINE_KEPT)
+    return page
+
+
+def logged_in(context: Any, site: Server, username: str, sheet: str) -> Any:
+    """A new page, logged in, on ``sheet`` once the service worker controls it."""
     from playwright.sync_api import expect
 
     page = context.new_page()
@@ -195,23 +208,17 @@ def prepare(context: Any, site: Server, username: str, sheets: list[str]) -> Any
     page.locator("#id_password").fill(PASSWORD)
     page.locator("#main button[type=submit]").click()
     expect(page).to_have_url(f"{site.url}/")
-    page.goto(f"{site.url}{sheets[0]}")
+    page.goto(f"{site.url}{sheet}")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=90_000)
-    page.goto(f"{site.url}/")
-    kept(page, "/")
-    for sheet in sheets:
-        page.goto(f"{site.url}{sheet}")
-        kept(page, sheet)
-        kept(page, f"{sheet}hands/new/")
-    until(
-        page,
-        """async () => {
-            const config = JSON.parse(document.getElementById("offline-config").textContent).engine;
-            for (const url of [...config.runtimeFiles, config.bundle]) if (!(await caches.match(url))) return false;
-            return true;
-        }""",
-    )
     return page
+
+
+# True once the phone keeps the runtime's files and the engine bundle.
+ENGINE_KEPT = """async () => {
+    const config = JSON.parse(document.getElementById("offline-config").textContent).engine;
+    for (const url of [...config.runtimeFiles, config.bundle]) if (!(await caches.match(url))) return false;
+    return true;
+}"""
 
 
 # True once the engine this page started in the background has loaded (its first answer).
@@ -230,26 +237,10 @@ def one_visit(context: Any, site: Server, username: str, sheet: str) -> Any:
     """Log in and open the sheet once, online; wait for what that one visit does in the
     background: the worker keeps the sheet and its hand form, the runtime and the bundle,
     and the engine started on the sheet has loaded."""
-    from playwright.sync_api import expect
-
-    page = context.new_page()
-    page.goto(f"{site.url}/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("#main button[type=submit]").click()
-    expect(page).to_have_url(f"{site.url}/")
-    page.goto(f"{site.url}{sheet}")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=90_000)
+    page = logged_in(context, site, username, sheet)
     kept(page, sheet)
     kept(page, f"{sheet}hands/new/")
-    until(
-        page,
-        """async () => {
-            const config = JSON.parse(document.getElementById("offline-config").textContent).engine;
-            for (const url of [...config.runtimeFiles, config.bundle]) if (!(await caches.match(url))) return false;
-            return true;
-        }""",
-    )
+    until(page, ENGINE_KEPT)
     until(page, ENGINE_WARM, seconds=120)
     return page
 

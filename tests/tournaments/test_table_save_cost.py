@@ -23,6 +23,7 @@ from scoring import services
 from scoring.models import Hand
 from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import phone, tournament_day
+from tests.tournaments.test_table_pages import rufer_form
 from tests.web.test_views import form_data
 from tournaments.models import RoundResult, TableRound, Tournament
 from tournaments.services import results
@@ -36,17 +37,7 @@ OUTBOX = {"X-Tarock-Outbox": "1"}
 CLAIM_STATEMENTS = 2
 
 
-def hand_form(dealer: str, declarer: str = "Anna", partner: str = "Bernd") -> dict[str, str]:
-    return {
-        "token": uuid.uuid4().hex,
-        "type": "played",
-        "action": "save",
-        "dealer": dealer,
-        "declarer": declarer,
-        "game": "rufer",
-        "partner": partner,
-        "points": "41/2",
-    }
+hand_form = rufer_form  # a Rufer as the table link's form posts it
 
 
 def statements(send: Callable[[], Any]) -> tuple[Any, int]:
