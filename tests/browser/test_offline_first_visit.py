@@ -178,10 +178,7 @@ def test_a_table_link_opened_once_counts_the_hands_sent_between_two_outages(phon
     phone.context.set_offline(True)
     phone.goto(f"{door.url}{link}hands/new/")
     expect(phone.locator("#hand-of")).to_have_text("Hand 2 of 4")
-    assert not phone.evaluate(FILL, [list(p) for p in pairs])
-    expect(phone.locator("#preview .preview-deltas li")).to_have_count(4, timeout=PATIENCE)
-    phone.locator("#save").click()
-    expect(phone).to_have_url(re.compile(rf"{link}#pending-\d+$"))
+    save_at_four(phone, pairs, link)
 
     # The connection comes back for a moment while the hand form (its copy) is open: hand 2 is sent.
     phone.goto(f"{door.url}{link}hands/new/")
@@ -196,10 +193,7 @@ def test_a_table_link_opened_once_counts_the_hands_sent_between_two_outages(phon
     phone.reload()
     expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
     expect(phone.locator("#hand-of")).to_have_text("Hand 3 of 4")
-    assert not phone.evaluate(FILL, [list(p) for p in pairs])
-    expect(phone.locator("#preview .preview-deltas li")).to_have_count(4, timeout=PATIENCE)
-    phone.locator("#save").click()
-    expect(phone).to_have_url(re.compile(rf"{link}#pending-\d+$"))
+    save_at_four(phone, pairs, link)
     expect(phone.locator("#played")).to_have_text("3 of 4 played", timeout=PATIENCE)
     expect(phone.locator("#next-hand")).to_have_text(" · Next hand 4 of 4")
     expect(phone.locator("#new-hand")).to_be_visible()
@@ -244,10 +238,7 @@ def test_a_hand_deleted_offline_at_a_full_table_brings_back_new_hand(phone, door
     phone.locator("#new-hand").click()
     expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
     expect(phone.locator("#hand-of")).to_have_text("Hand 2 of 2")
-    assert not phone.evaluate(FILL, [list(p) for p in pairs])
-    expect(phone.locator("#preview .preview-deltas li")).to_have_count(4, timeout=PATIENCE)
-    phone.locator("#save").click()
-    expect(phone).to_have_url(re.compile(rf"{link}#pending-\d+$"))
+    save_at_four(phone, pairs, link)
     expect(phone.locator("#played")).to_have_text("2 of 2 played", timeout=PATIENCE)
     expect(phone.locator("#new-hand")).to_be_hidden()
 
@@ -326,3 +317,12 @@ def test_an_illustriertes_hand_under_becks_rules_is_drawn_and_scored_offline(pho
     premiums = [(p["type"], p["player"], p.get("announced", "silent")) for p in hand.inputs["premiums"]]
     assert premiums == [("koepfe", "A", "before_talon")]
     assert shown == [f"{name} {signed(float(value))}" for name, value in hand.delta_points().items()]
+
+
+def save_at_four(phone: Any, pairs: list[tuple[str, str]], link: str) -> None:
+    """Fill the table's hand form offline, wait for the phone's preview of four
+    players, save, and land on the table's sheet at the waiting hand."""
+    assert not phone.evaluate(FILL, [list(p) for p in pairs])
+    expect(phone.locator("#preview .preview-deltas li")).to_have_count(4, timeout=PATIENCE)
+    phone.locator("#save").click()
+    expect(phone).to_have_url(re.compile(rf"{link}#pending-\d+$"))
