@@ -19,7 +19,7 @@ from scoring import services
 from scoring.models import Hand
 from tests.browser.front import Front, front_of
 from tests.browser.support import PASSWORD, expect, login, screenshot, signed
-from tests.browser.test_offline import kept, under_the_worker, until
+from tests.browser.test_offline import answer, kept, under_the_worker, until
 from tests.browser.test_phone_engine import FILL, engine_kept, more_rows, new_hand_pairs
 from tests.engine.support import FIXTURES
 from tests.tournaments.factory import play_hand
@@ -138,8 +138,7 @@ def test_a_phone_that_opened_the_sheet_once_records_offline_and_every_number_fol
     screenshot(phone, f"offline-first-visit-{session.variant}-{locale}-screen", full_page=False)
 
     # Back online: exactly those hands are stored, and the sheet shows what the phone showed.
-    phone.context.set_offline(False)
-    phone.evaluate("() => dispatchEvent(new Event('online'))")
+    back_online(phone)
     until(phone, OUTBOX_EMPTY, seconds=PATIENCE / 1000)
     expect(phone.locator("#board .outbox-entry")).to_have_count(0)
     expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(count, timeout=PATIENCE)
@@ -183,8 +182,7 @@ def test_a_table_link_opened_once_counts_the_hands_sent_between_two_outages(phon
     # The connection comes back for a moment while the hand form (its copy) is open: hand 2 is sent.
     phone.goto(f"{door.url}{link}hands/new/")
     expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
-    phone.context.set_offline(False)
-    phone.evaluate("() => dispatchEvent(new Event('online'))")
+    back_online(phone)
     until(phone, OUTBOX_EMPTY, seconds=PATIENCE / 1000)
     assert Hand.objects.filter(session=table.session, deleted_at__isnull=True).count() == 2
     phone.context.set_offline(True)
@@ -198,8 +196,7 @@ def test_a_table_link_opened_once_counts_the_hands_sent_between_two_outages(phon
     expect(phone.locator("#next-hand")).to_have_text(" · Next hand 4 of 4")
     expect(phone.locator("#new-hand")).to_be_visible()
 
-    phone.context.set_offline(False)
-    phone.evaluate("() => dispatchEvent(new Event('online'))")
+    back_online(phone)
     until(phone, OUTBOX_EMPTY, seconds=PATIENCE / 1000)
     expect(phone.locator("#played")).to_have_text("3 of 4 played", timeout=PATIENCE)
     assert Hand.objects.filter(session=table.session, deleted_at__isnull=True).count() == 3  # each once
@@ -242,8 +239,7 @@ def test_a_hand_deleted_offline_at_a_full_table_brings_back_new_hand(phone, door
     expect(phone.locator("#played")).to_have_text("2 of 2 played", timeout=PATIENCE)
     expect(phone.locator("#new-hand")).to_be_hidden()
 
-    phone.context.set_offline(False)
-    phone.evaluate("() => dispatchEvent(new Event('online'))")
+    back_online(phone)
     until(phone, OUTBOX_EMPTY, seconds=PATIENCE / 1000)
     live = Hand.objects.filter(session=table.session, deleted_at__isnull=True).order_by("number")
     assert live.count() == 2 and last.pk not in [h.pk for h in live]
@@ -310,8 +306,7 @@ def test_an_illustriertes_hand_under_becks_rules_is_drawn_and_scored_offline(pho
     phone.locator("#save").click()
     expect(phone).to_have_url(re.compile(rf"{sheet}#pending-\d+$"))
 
-    phone.context.set_offline(False)
-    phone.evaluate("() => dispatchEvent(new Event('online'))")
+    back_online(phone)
     until(phone, OUTBOX_EMPTY, seconds=PATIENCE / 1000)
     hand = Hand.objects.get(session=session)
     premiums = [(p["type"], p["player"], p.get("announced", "silent")) for p in hand.inputs["premiums"]]
@@ -326,3 +321,10 @@ def save_at_four(phone: Any, pairs: list[tuple[str, str]], link: str) -> None:
     expect(phone.locator("#preview .preview-deltas li")).to_have_count(4, timeout=PATIENCE)
     phone.locator("#save").click()
     expect(phone).to_have_url(re.compile(rf"{link}#pending-\d+$"))
+
+
+def back_online(phone: Any) -> None:
+    """The network returns and the page is told so at once; where the page heard the
+    browser's own "online" first, it is already sending and drawing the sheet again."""
+    phone.context.set_offline(False)
+    answer(phone, "() => dispatchEvent(new Event('online'))", None)
