@@ -6,11 +6,13 @@ Why these values:
 
 - 3 workers × 4 threads: a worker per core and one more; the threads let a phone's
   save go on while another request waits for the database.
-- max_requests 500 (+ up to 100 at random): Python keeps the memory a worker once
-  needed, e.g. for a big session's PDF, until the worker ends. A worker therefore
-  ends after 500 to 600 requests, finishing the ones it has, and a fresh one takes
-  its place (about half a second of start-up). The random part keeps the workers
-  from restarting all at the same moment.
+- max_requests 20000 (+ up to 2000 at random): a worker is replaced now and then,
+  in case something in it grows, but not during a cup day's rush: at a round's end
+  a worker answers some 20 requests a second (every phone polling the board), and a
+  replacement costs a second or two of CPU and the worker's kept pages and
+  standings. PDFs are drawn in processes of their own (plumbing.pdf), so a big
+  sheet never leaves a worker bloated. The random part keeps the workers from
+  restarting all at the same moment.
 - timeout 30 s: a worker that stops reporting to gunicorn's master for 30 s is
   killed and replaced. With threads this is the worker's heartbeat, not a limit on
   one request: a slow request in one thread does not stop it.
@@ -29,8 +31,8 @@ wsgi_app = "tarockscore.wsgi"
 worker_class = "gthread"
 workers = 3
 threads = 4
-max_requests = 500
-max_requests_jitter = 100
+max_requests = 20_000
+max_requests_jitter = 2_000
 timeout = 30
 graceful_timeout = 60
 control_socket_disable = True
