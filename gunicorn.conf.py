@@ -18,8 +18,10 @@ Why these values:
   one request: a slow request in one thread does not stop it.
 - graceful_timeout 60 s: how long a worker that is ending (after max_requests, or
   on a restart) may take to finish the requests it has started.
-- Each worker starts its PDF drawing server as it starts (plumbing.pdf), so the
-  first PDF drawn does not wait for WeasyPrint's import; the server ends with it.
+- One PDF drawing server for the machine (plumbing.pdf), started by the master as
+  it starts, before the workers load Django, so WeasyPrint loads beside them and
+  the first PDF after a restart does not wait for it; workers and the workers that
+  replace them all draw through it; it ends with the master.
 - No control socket: gunicorn's runtime control (gunicornc) is not used, and two
   servers on one machine (a load test beside the app) would share its one path.
 """
@@ -38,13 +40,18 @@ graceful_timeout = 60
 control_socket_disable = True
 
 
-def post_worker_init(worker: object) -> None:
-    from plumbing.pdf import start_drawing_server
-
-    start_drawing_server()
+_drawing_server = None
 
 
-def worker_exit(server: object, worker: object) -> None:
-    from plumbing.pdf import stop_drawing_server
+def on_starting(server: object) -> None:
+    from plumbing.pdf import start_machine_server
 
-    stop_drawing_server()
+    global _drawing_server
+    _drawing_server = start_machine_server()
+
+
+def on_exit(server: object) -> None:
+    from plumbing.pdf import stop_machine_server
+
+    if _drawing_server is not None:
+        stop_machine_server(_drawing_server)

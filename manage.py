@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """Django's command-line utility for administrative tasks."""
 
+import itertools
 import os
 import sys
 
@@ -14,7 +15,20 @@ def engine_only(argv: list[str]) -> bool:
     )
 
 
+def prints(argv: list[str]) -> bool:
+    """Whether this command draws a PDF (``export_session … --format pdf``): its
+    drawing server then starts first, so WeasyPrint loads while Django sets up."""
+    words = argv[2:]
+    return argv[1:2] == ["export_session"] and (
+        "--format=pdf" in words or any(pair == ("--format", "pdf") for pair in itertools.pairwise(words))
+    )
+
+
 def main() -> None:
+    if prints(sys.argv):
+        from plumbing.pdf import start_drawing_server
+
+        start_drawing_server()
     if engine_only(sys.argv):
         from scoring.commandline import score_session_command
 

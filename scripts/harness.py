@@ -219,17 +219,28 @@ def server(env: dict[str, str], *, workers: int, threads: int, port: int | None 
 
 
 def worker_pids(port: int) -> list[int]:
-    """The gunicorn workers serving ``port`` (children of its master)."""
-    master = next(
+    """The gunicorn workers serving ``port`` (children of its master, its PDF drawing server left out)."""
+    return [pid for pid in children(master_pid(port)) if "plumbing.pdf" not in _cmdline(pid)]
+
+
+def drawing_server_pids(port: int) -> list[int]:
+    """The PDF drawing servers of the server on ``port``: the machine's (the master's child)
+    and any a worker started for itself."""
+    master = master_pid(port)
+    below = [master, *children(master)]
+    return [pid for parent in below for pid in children(parent) if "plumbing.pdf --serve" in _cmdline(pid)]
+
+
+def master_pid(port: int) -> int:
+    return next(
         int(pid)
         for pid in os.listdir("/proc")
         if pid.isdigit() and _cmdline(int(pid)).count(f"127.0.0.1:{port}") and _ppid(int(pid)) == os.getpid()
     )
-    return [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and _ppid(int(pid)) == master]
 
 
 def children(pid: int) -> list[int]:
-    """The processes ``pid`` started (a worker's PDF drawing server)."""
+    """The processes ``pid`` started."""
     return [int(child) for child in os.listdir("/proc") if child.isdigit() and _ppid(int(child)) == pid]
 
 

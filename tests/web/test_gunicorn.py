@@ -71,6 +71,9 @@ def test_the_production_command_serves_the_app_and_replaces_a_worker_that_served
     try:
         for _ in range(8):
             statuses.append(get_when_listening(f"http://127.0.0.1:{port}/accounts/login/"))
+        # One PDF drawing server for the machine, the master's, however many workers came and went.
+        drawing = [pid for pid in descendants(server.pid) if "plumbing.pdf --serve" in cmdline(pid)]
+        assert [parent_of(pid) for pid in drawing] == [server.pid], drawing
     finally:
         server.terminate()
         server.wait(timeout=60)
@@ -95,3 +98,30 @@ def get_when_listening(url: str, seconds: float = 30) -> int:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid``."""
+    found, below = [], [pid]
+    while below:
+        parent = below.pop()
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if parent_of(int(entry.name)) == parent:
+                        found.append(int(entry.name))
+                        below.append(int(entry.name))
+                except (OSError, ValueError, IndexError):
+                    continue
+    return found
