@@ -99,3 +99,42 @@ def test_the_machines_server_ends_when_the_process_that_started_it_ends(tmp_path
         time.sleep(0.1)
     else:
         pytest.fail("the drawing server outlived the process that started it")
+
+
+def test_manage_py_starts_the_drawing_server_first_only_for_a_command_that_prints():
+    sys.path.insert(0, str(ROOT))
+    import manage
+
+    assert manage.prints(["manage.py", "export_session", "7", "--format", "pdf", "--output", "x.pdf"])
+    assert manage.prints(["manage.py", "export_session", "7", "--format=pdf"])
+    assert not manage.prints(["manage.py", "export_session", "7", "--format", "json"])
+    assert not manage.prints(["manage.py", "migrate", "--format", "pdf"])
+    assert not manage.prints(["manage.py"])
+
+
+def test_export_session_as_a_command_draws_the_pdf(tmp_path):
+    env = {
+        **{k: v for k, v in os.environ.items() if k != pdf.SOCKET_ENV},
+        "DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+
+    def manage(*words: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *words],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    manage("migrate", "-v0")
+    manage("shell", "-c", "from django.contrib.auth.models import User; User.objects.create_user('carl')")
+    session = manage(
+        "import_session", str(ROOT / "tests" / "fixtures" / "illustrated-seed-series.json"), "--owner", "carl"
+    )
+    manage("export_session", session.strip(), "--format", "pdf", "--output", str(tmp_path / "sheet.pdf"))
+    assert (tmp_path / "sheet.pdf").read_bytes().startswith(b"%PDF")
