@@ -52,13 +52,17 @@ run: $(STAMP) var phone
 	DEBUG=1 $(BIN)/python manage.py ensure_first_user
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
-lint: $(STAMP)
+# The JavaScript (static/js, the Node and Pyodide test scripts): Biome, pinned in
+# package.json, its rules in biome.json; `make format` writes its formatting too.
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	node_modules/.bin/biome check
 
-format: $(STAMP)
+format: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+	node_modules/.bin/biome check --write
 
 typecheck: $(STAMP)
 	$(BIN)/mypy plumbing scoring club accounts tournaments tarockscore scripts tests

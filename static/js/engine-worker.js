@@ -12,10 +12,10 @@ function load(config) {
     engines.set(
       config.bundle,
       (async () => {
-        const { loadPyodide } = await import(config.runtime + "pyodide.mjs");
+        const { loadPyodide } = await import(`${config.runtime}pyodide.mjs`);
         const pyodide = await loadPyodide({ indexURL: config.runtime, fullStdLib: false });
         const bundle = await fetch(config.bundle);
-        if (!bundle.ok) throw new Error("engine bundle: " + bundle.status);
+        if (!bundle.ok) throw new Error(`engine bundle: ${bundle.status}`);
         pyodide.unpackArchive(await bundle.arrayBuffer(), "zip", { extractDir: "/engine" });
         pyodide.runPython("import sys; sys.path.insert(0, '/engine')");
         return pyodide.pyimport("scoring.engine.offline").call;
@@ -37,7 +37,7 @@ async function handle(reply, message) {
     const call = await load(message.config);
     reply({ id, result: JSON.parse(call(message.call, JSON.stringify(message.argument))) });
   } catch (error) {
-    reply({ id, error: String(error && error.message ? error.message : error) });
+    reply({ id, error: String(error?.message ? error.message : error) });
   }
 }
 

@@ -24,8 +24,8 @@ self.TarockEngine = (() => {
   async function storageRefused() {
     try {
       const estimate = await navigator.storage?.estimate?.();
-      if (estimate && estimate.quota && estimate.quota - (estimate.usage || 0) < 20e6) return "too little storage";
-    } catch (refused) {
+      if (estimate?.quota && estimate.quota - (estimate.usage || 0) < 20e6) return "too little storage";
+    } catch (_refused) {
       return "storage refused";
     }
     return "";
@@ -55,7 +55,7 @@ self.TarockEngine = (() => {
         shared.port.addEventListener("message", receive);
         shared.port.start();
         return shared.port;
-      } catch (unavailable) {
+      } catch (_unavailable) {
         // a worker of this page instead
       }
     }
@@ -87,5 +87,11 @@ self.TarockEngine = (() => {
     return started.then(() => post({ call: name, argument }));
   }
 
-  return { start, call, reason: () => failed, ready: () => Boolean(started) && !failed, loaded: () => loaded };
+  return {
+    start,
+    call,
+    reason: () => failed,
+    ready: () => Boolean(started) && !failed,
+    loaded: () => loaded,
+  };
 })();

@@ -4,23 +4,30 @@
 // seen in seconds, not after the rotation comes round to it); the clock in the
 // title bar ticks. The server sends the hall again (htmx) only when the
 // tournament changed.
-(function () {
+(() => {
   "use strict";
-  var ROTATE = 10000, MARKED = 30000;
+  var ROTATE = 10000,
+    MARKED = 30000;
   var seen = null; // data-key of every row at the last look, by start number
-  var shown = 1, timer = null;
+  var shown = 1,
+    timer = null;
 
-  function rows() { return document.querySelectorAll("#hall .hall-row"); }
+  function rows() {
+    return document.querySelectorAll("#hall .hall-row");
+  }
 
   // Marks the rows whose numbers changed; the page of the first of them, or 0.
   function mark() {
-    var now = {}, first = 0;
-    rows().forEach(function (row) {
+    var now = {},
+      first = 0;
+    rows().forEach((row) => {
       var number = row.dataset.number;
       now[number] = row.dataset.key;
       if (seen && seen[number] !== row.dataset.key) {
         row.classList.add("changed");
-        setTimeout(function () { row.classList.remove("changed"); }, MARKED);
+        setTimeout(() => {
+          row.classList.remove("changed");
+        }, MARKED);
         if (!first) first = Number(row.closest(".hall-page").dataset.page);
       }
     });
@@ -32,23 +39,33 @@
     var pages = document.querySelectorAll("#hall .hall-page");
     if (!pages.length) return;
     shown = page > pages.length ? 1 : page;
-    pages.forEach(function (section) { section.hidden = Number(section.dataset.page) !== shown; });
+    pages.forEach((section) => {
+      section.hidden = Number(section.dataset.page) !== shown;
+    });
   }
 
   function rotate() {
     clearInterval(timer);
-    timer = setInterval(function () { show(shown + 1); }, ROTATE);
+    timer = setInterval(() => {
+      show(shown + 1);
+    }, ROTATE);
   }
 
   function tick() {
     var clock = document.getElementById("hall-clock");
     if (!clock) return;
     var now = new Date();
-    clock.textContent = String(now.getHours()).padStart(2, "0") + ":" + String(now.getMinutes()).padStart(2, "0");
+    clock.textContent = `${String(now.getHours()).padStart(2, "0")}:${String(now.getMinutes()).padStart(2, "0")}`;
   }
 
-  document.addEventListener("DOMContentLoaded", function () { mark(); show(1); rotate(); tick(); setInterval(tick, 15000); });
-  document.addEventListener("htmx:afterSwap", function () {
+  document.addEventListener("DOMContentLoaded", () => {
+    mark();
+    show(1);
+    rotate();
+    tick();
+    setInterval(tick, 15000);
+  });
+  document.addEventListener("htmx:afterSwap", () => {
     var changed = mark();
     show(changed || shown);
     if (changed) rotate(); // the changed page stays its full 10 s

@@ -16,7 +16,7 @@
      left it empty, and takes back what an earlier choice filled in and the player
      did not touch. The server fills in the same when the script did not run.
    - The bar with the result and Save stays above the on-screen keypad. */
-(function () {
+(() => {
   "use strict";
 
   function handForm() {
@@ -32,17 +32,17 @@
 
   /* Each field once, in the order of the page: a group of radio buttons is one stop. */
   function stops(form) {
-    var seen = {};
-    var found = [];
-    var controls = form.querySelectorAll("#hand-fields input, #hand-fields select, #hand-fields textarea");
-    Array.prototype.forEach.call(controls, function (control) {
+    const seen = {};
+    const found = [];
+    const controls = form.querySelectorAll("#hand-fields input, #hand-fields select, #hand-fields textarea");
+    Array.prototype.forEach.call(controls, (control) => {
       if (control.type === "hidden" || control.disabled || control.hasAttribute("data-no-stop")) {
         return;
       }
       if (!visible(control.type === "radio" ? control.parentElement : control)) {
         return;
       }
-      var key = control.type === "radio" ? "radio:" + control.name : control;
+      const key = control.type === "radio" ? `radio:${control.name}` : control;
       if (control.type === "radio") {
         if (seen[key]) {
           if (control.checked) {
@@ -60,8 +60,8 @@
   }
 
   function onEnter(event) {
-    var form = handForm();
-    var control = event.target;
+    const form = handForm();
+    const control = event.target;
     if (event.key !== "Enter" || event.isComposing || !form || !form.contains(control)) {
       return;
     }
@@ -69,10 +69,10 @@
       return; /* buttons, links and the fold-outs keep their own Enter */
     }
     event.preventDefault();
-    var key = control.type === "radio" ? "radio:" + control.name : control;
-    var next = null;
-    stops(form).forEach(function (stop) {
-      var after = control.compareDocumentPosition(stop.target) & Node.DOCUMENT_POSITION_FOLLOWING;
+    const key = control.type === "radio" ? `radio:${control.name}` : control;
+    let next = null;
+    stops(form).forEach((stop) => {
+      const after = control.compareDocumentPosition(stop.target) & Node.DOCUMENT_POSITION_FOLLOWING;
       if (!next && after && stop.key !== key) {
         next = stop;
       }
@@ -85,9 +85,9 @@
   }
 
   function chosen(form, name) {
-    var controls = form.querySelectorAll('[name="' + CSS.escape(name) + '"]');
-    for (var i = 0; i < controls.length; i += 1) {
-      var control = controls[i];
+    const controls = form.querySelectorAll(`[name="${CSS.escape(name)}"]`);
+    for (let i = 0; i < controls.length; i += 1) {
+      const control = controls[i];
       if (control.closest("[hidden], .when.off")) {
         continue; /* a choice the page hides is not made (nor sent as made) */
       }
@@ -102,49 +102,52 @@
   }
 
   function showDependents(form) {
-    var boxes = form.querySelectorAll("[data-shown-when]");
-    Array.prototype.forEach.call(boxes, function (box) {
-      var value = chosen(form, box.getAttribute("data-shown-when"));
+    const boxes = form.querySelectorAll("[data-shown-when]");
+    Array.prototype.forEach.call(boxes, (box) => {
+      const value = chosen(form, box.getAttribute("data-shown-when"));
       box.classList.toggle("off", !value || box.getAttribute("data-shown-for").split(" ").indexOf(value) < 0);
     });
   }
 
   function seatOf(control) {
     if (control.tagName === "SELECT") {
-      var option = control.options[control.selectedIndex];
+      const option = control.options[control.selectedIndex];
       return option ? option.getAttribute("data-seat") : null;
     }
     return control.checked ? control.getAttribute("data-seat") : null;
   }
 
   function radio(form, name, value) {
-    return form.querySelector('input[name="' + CSS.escape(name) + '"][value="' + CSS.escape(value) + '"]');
+    return form.querySelector(`input[name="${CSS.escape(name)}"][value="${CSS.escape(value)}"]`);
   }
 
   function fillsOf(control) {
-    return (control.getAttribute("data-fills") || "").split(" ").filter(Boolean).map(function (pair) {
-      var at = pair.indexOf("=");
-      return [pair.slice(0, at), pair.slice(at + 1)];
-    });
+    return (control.getAttribute("data-fills") || "")
+      .split(" ")
+      .filter(Boolean)
+      .map((pair) => {
+        const at = pair.indexOf("=");
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      });
   }
 
   /* Each choice that fills something in and is chosen where the page shows it
      fills its inputs the player left empty; every other one takes back what it
      filled and the player did not touch (a Besserrufer changed to a Rufer). */
   function applyFills(form, control) {
-    Array.prototype.forEach.call(form.querySelectorAll('[name="' + CSS.escape(control.name) + '"]'), function (input) {
+    Array.prototype.forEach.call(form.querySelectorAll(`[name="${CSS.escape(control.name)}"]`), (input) => {
       input.removeAttribute("data-filled"); /* tapped by the player: his answer */
     });
-    var active = [];
-    Array.prototype.forEach.call(form.querySelectorAll("input[data-fills]"), function (input) {
+    const active = [];
+    Array.prototype.forEach.call(form.querySelectorAll("input[data-fills]"), (input) => {
       if (input.checked && !input.closest("[hidden], .when.off")) {
         active.push(input);
         return;
       }
-      fillsOf(input).forEach(function (pair) {
-        var filled = radio(form, pair[0], pair[1]);
-        if (filled && filled.checked && filled.hasAttribute("data-filled")) {
-          var none = radio(form, pair[0], "");
+      fillsOf(input).forEach((pair) => {
+        const filled = radio(form, pair[0], pair[1]);
+        if (filled?.checked && filled.hasAttribute("data-filled")) {
+          const none = radio(form, pair[0], "");
           filled.checked = false;
           if (none) {
             none.checked = true;
@@ -155,10 +158,10 @@
         }
       });
     });
-    active.forEach(function (input) {
-      fillsOf(input).forEach(function (pair) {
-        var target = radio(form, pair[0], pair[1]);
-        var answered = form.querySelector('input[name="' + CSS.escape(pair[0]) + '"]:checked:not([value=""])');
+    active.forEach((input) => {
+      fillsOf(input).forEach((pair) => {
+        const target = radio(form, pair[0], pair[1]);
+        const answered = form.querySelector(`input[name="${CSS.escape(pair[0])}"]:checked:not([value=""])`);
         if (target && !answered) {
           target.checked = true;
           target.setAttribute("data-filled", "");
@@ -170,21 +173,21 @@
   /* Runs before htmx sends the preview (capture phase), so the preview never sees
      a taker who is his own partner. */
   function onChange(event) {
-    var form = handForm();
-    var control = event.target;
-    if (!form || !form.contains(control)) {
+    const form = handForm();
+    const control = event.target;
+    if (!form?.contains(control)) {
       return;
     }
     if (control.closest(".seat-source")) {
-      var seat = seatOf(control);
-      var partners = form.querySelectorAll(".seat-other input:checked");
-      Array.prototype.forEach.call(partners, function (partner) {
+      const seat = seatOf(control);
+      const partners = form.querySelectorAll(".seat-other input:checked");
+      Array.prototype.forEach.call(partners, (partner) => {
         if (seat && partner.getAttribute("data-seat") === seat) {
           partner.checked = false;
         }
       });
       /* The declarer kontras nobody: his own row (hidden) goes back to none. */
-      var own = form.querySelector('.seat-row[data-row-seat="' + seat + '"] input[value="0"]');
+      const own = form.querySelector(`.seat-row[data-row-seat="${seat}"] input[value="0"]`);
       if (seat && own) {
         own.checked = true;
       }
@@ -196,18 +199,18 @@
 
   /* Keep the bar above the keypad where the browser does not shrink the page for it. */
   function liftAboveKeypad() {
-    var view = window.visualViewport;
+    const view = window.visualViewport;
     if (!view) {
       return;
     }
-    var hidden = Math.max(0, Math.round(window.innerHeight - view.height - view.offsetTop));
-    document.documentElement.style.setProperty("--keypad", hidden + "px");
+    const hidden = Math.max(0, Math.round(window.innerHeight - view.height - view.offsetTop));
+    document.documentElement.style.setProperty("--keypad", `${hidden}px`);
   }
 
   document.addEventListener("keydown", onEnter);
   document.addEventListener("change", onChange, true);
-  document.addEventListener("htmx:afterSettle", function () {
-    var form = handForm();
+  document.addEventListener("htmx:afterSettle", () => {
+    const form = handForm();
     if (form) {
       showDependents(form);
     }
@@ -216,7 +219,7 @@
     window.visualViewport.addEventListener("resize", liftAboveKeypad);
     window.visualViewport.addEventListener("scroll", liftAboveKeypad);
   }
-  var form = handForm();
+  const form = handForm();
   if (form) {
     showDependents(form);
   }

@@ -12,8 +12,10 @@
   const isCopy = root.hasAttribute("data-copy");
   // The sheet of an evening (/sessions/3/), or a tournament table's page behind its link
   // (/t/<token>/): where the outbox's hands of that session (its number, or the token) are shown.
-  const sheetPath = /^\/sessions\/(\d+)\/$/.exec(location.pathname) || /^\/t\/([\w-]+)\/$/.exec(location.pathname);
-  const sheetSession = sheetPath && (location.pathname.startsWith("/t/") ? sheetPath[1] : Number(sheetPath[1]));
+  const sheetPath =
+    /^\/sessions\/(\d+)\/$/.exec(location.pathname) || /^\/t\/([\w-]+)\/$/.exec(location.pathname);
+  const sheetSession =
+    sheetPath && (location.pathname.startsWith("/t/") ? sheetPath[1] : Number(sheetPath[1]));
   let fixing = null; // the refused outbox entry the hand form on this page corrects
 
   function outboxReady() {
@@ -63,14 +65,20 @@
       if (entry.kind === "new") return entry.stored !== null && !known.has(entry.stored);
       if (entry.kind === "delete") return known.has(entry.hand);
       const hand = known.get(entry.hand); // a correction: made from the version this page shows, or a later one
-      return Boolean(hand) && hand.version !== undefined && Number(hand.version) <= Number(new URLSearchParams(entry.body).get("token"));
+      return (
+        Boolean(hand) &&
+        hand.version !== undefined &&
+        Number(hand.version) <= Number(new URLSearchParams(entry.body).get("token"))
+      );
     });
   }
 
   // What counts on this page, in the order the server has or will have it: what it
   // stored since this page was drawn, then what waits on the phone (not what it refused).
   async function counted(session) {
-    const waiting = (await (await outboxReady()).all()).filter((e) => e.session === session && e.state !== "refused");
+    const waiting = (await (await outboxReady()).all()).filter(
+      (e) => e.session === session && e.state !== "refused",
+    );
     return [...(await sentSince(session)), ...waiting].sort((a, b) => a.id - b.id);
   }
 
@@ -87,7 +95,9 @@
     const entries = await counted(session);
     const waiting = entries.filter((e) => e.kind === "new");
     const changed = entries.filter((e) => e.kind !== "new" && e.hand !== null);
-    const changes = changed.map((e) => (e.kind === "delete" ? { hand: e.hand, delete: true } : { hand: e.hand, fields: pairsOf(e.body) }));
+    const changes = changed.map((e) =>
+      e.kind === "delete" ? { hand: e.hand, delete: true } : { hand: e.hand, fields: pairsOf(e.body) },
+    );
     const forms = waiting.map((entry) => pairsOf(entry.body));
     if (extra && editing) changes.push({ hand: editing, fields: extra });
     else if (extra) forms.push(extra);
@@ -96,7 +106,8 @@
     const scoredLast = editing ? result.changes : result.hands;
     let outcome = extra ? scoredLast[scoredLast.length - 1] : null;
     // A correction of a hand no longer live here (deleted, or waiting on this phone to be deleted).
-    if (outcome && outcome.unknown) outcome = { ok: false, problems: [{ field: "", input: null, words: say.handGone }] };
+    if (outcome?.unknown)
+      outcome = { ok: false, problems: [{ field: "", input: null, words: say.handGone }] };
     return { result, waiting, changed, outcome };
   }
 
@@ -120,7 +131,10 @@
     if (!preview || !quick) return;
     if (!outcome.ok) {
       const words = orderedProblems(form, outcome.problems);
-      preview.replaceChildren(element("p", { class: "muted" }, say.notComplete), element("ul", { class: "open-list" }, ...words.map((w) => element("li", {}, w))));
+      preview.replaceChildren(
+        element("p", { class: "muted" }, say.notComplete),
+        element("ul", { class: "open-list" }, ...words.map((w) => element("li", {}, w))),
+      );
       const lead = element("span", { class: "lead" }, refused ? say.notSaved : say.stillOpen);
       const open = element("p", { class: "open" }, lead, " ", words.join(" · "));
       if (refused) {
@@ -130,7 +144,9 @@
       quick.replaceChildren(open);
       return;
     }
-    const deltas = outcome.deltas.map(([name, value, sign]) => element("li", {}, element("span", {}, name), " ", element("strong", { class: sign }, value)));
+    const deltas = outcome.deltas.map(([name, value, sign]) =>
+      element("li", {}, element("span", {}, name), " ", element("strong", { class: sign }, value)),
+    );
     preview.replaceChildren(
       element("p", { class: "preview-what" }, outcome.description),
       element("ul", { class: "preview-deltas" }, ...deltas),
@@ -138,7 +154,20 @@
       element("p", { class: "muted provisional" }, say.provisional),
     );
     quick.replaceChildren(
-      element("p", { class: "short" }, ...outcome.deltas.flatMap(([name, value, sign]) => [element("span", { class: "q" }, element("abbr", { title: name }, name.slice(0, 3)), " ", element("strong", { class: sign }, value)), " "])),
+      element(
+        "p",
+        { class: "short" },
+        ...outcome.deltas.flatMap(([name, value, sign]) => [
+          element(
+            "span",
+            { class: "q" },
+            element("abbr", { title: name }, name.slice(0, 3)),
+            " ",
+            element("strong", { class: sign }, value),
+          ),
+          " ",
+        ]),
+      ),
     );
   }
 
@@ -147,15 +176,17 @@
     const placed = problems.map((problem, index) => {
       let name = problem.input || problem.field;
       let control = null;
-      while (name && !(control = form.querySelector(`[name="${CSS.escape(name)}"], [name^="${CSS.escape(name)}."]`))) {
-        const trimmed = name.replace(/(\.[^.\[\]]+|\[\d+\])$/, "");
-        if (trimmed === name) break;
+      while (name) {
+        control = form.querySelector(`[name="${CSS.escape(name)}"], [name^="${CSS.escape(name)}."]`);
+        const trimmed = name.replace(/(\.[^.[\]]+|\[\d+\])$/, "");
+        if (control || trimmed === name) break;
         name = trimmed;
       }
       return { control, index, words: problem.words };
     });
     const rank = (a, b) => {
-      if (a.control && b.control && a.control !== b.control) return a.control.compareDocumentPosition(b.control) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+      if (a.control && b.control && a.control !== b.control)
+        return a.control.compareDocumentPosition(b.control) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
       if (a.control && !b.control) return -1;
       if (b.control && !a.control) return 1;
       return a.index - b.index;
@@ -179,7 +210,8 @@
     const which = form && formOf(form);
     if (!which || !config.engine || !eveningData()) return;
     const preview = document.getElementById("preview");
-    if (!engineStarted || !self.TarockEngine?.ready()) preview?.replaceChildren(element("p", { class: "muted", role: "status" }, say.engineLoading));
+    if (!engineStarted || !self.TarockEngine?.ready())
+      preview?.replaceChildren(element("p", { class: "muted", role: "status" }, say.engineLoading));
     const mine = ++ticket;
     const pairs = formPairs(form);
     try {
@@ -217,7 +249,7 @@
       refusedForm = formKey(pairs);
       if (mine === ticket) drawPreview(form, outcome, true);
       return true;
-    } catch (error) {
+    } catch (_error) {
       return false; // the phone cannot score: kept, and the server judges it
     }
   }
@@ -240,8 +272,10 @@
     if (!main) return;
     const time = new Intl.DateTimeFormat(root.lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
     const drawn = new Date(config.rendered * 1000);
-    const words = say.offlineSince.replace("%(time)s", time.format(drawn)) + " " + say.offline;
-    const note = document.getElementById("offline-note") || element("p", { id: "offline-note", class: "notice", role: "status" });
+    const words = `${say.offlineSince.replace("%(time)s", time.format(drawn))} ${say.offline}`;
+    const note =
+      document.getElementById("offline-note") ||
+      element("p", { id: "offline-note", class: "notice", role: "status" });
     note.textContent = words;
     main.prepend(note);
     const preview = document.getElementById("preview");
@@ -289,7 +323,9 @@
 
   function summaryOf(form) {
     const parts = [];
-    const chosen = form.querySelectorAll("#hand-fields input:checked, #hand-fields select, #hand-fields input[type=text]");
+    const chosen = form.querySelectorAll(
+      "#hand-fields input:checked, #hand-fields select, #hand-fields input[type=text]",
+    );
     for (const input of chosen) {
       // What the page hides was not chosen; a premium row left at "—" and an
       // opponent without Kontra are nothing to tell.
@@ -297,11 +333,12 @@
       if (input.closest(".grid-row") && !input.value) continue;
       if (input.closest(".seat-row") && input.value === "0") continue;
       let value = input.value.trim();
-      if (input.type === "radio" || input.type === "checkbox") value = input.closest("label").textContent.trim();
+      if (input.type === "radio" || input.type === "checkbox")
+        value = input.closest("label").textContent.trim();
       if (input.tagName === "SELECT") value = input.selectedOptions[0]?.textContent.trim();
       if (!value) continue;
       const label = input.closest("fieldset, .field")?.querySelector("legend, label")?.textContent.trim();
-      parts.push(label && label !== value ? label + ": " + value : value);
+      parts.push(label && label !== value ? `${label}: ${value}` : value);
     }
     return parts.join(" · ").slice(0, 300);
   }
@@ -351,30 +388,37 @@
       const registration = await navigator.serviceWorker?.getRegistration();
       await registration?.sync?.register(outbox.SYNC_TAG).catch(() => {});
     }
-    location.assign(entry.sheet + "#pending-" + entry.id);
+    location.assign(`${entry.sheet}#pending-${entry.id}`);
   }
 
   // "Another row" of a list (a second poignée) without the server: its last row drawn
   // once more as the server draws a new one, numbered on and empty, up to the list's limit.
   function anotherRow(within, name) {
-    const count = within.querySelector(`input[type=hidden][name="${CSS.escape(name + ".rows")}"]`);
+    const count = within.querySelector(`input[type=hidden][name="${CSS.escape(`${name}.rows`)}"]`);
     const list = count?.closest("fieldset.list");
     const rows = list ? [...list.querySelectorAll(":scope > .list-row")] : [];
     const n = rows.length;
     if (!n || n >= Number(list.dataset.mostRows || 10)) return;
     const copy = rows[n - 1].cloneNode(true);
-    const renamed = (text) => text.split(`${name}[${n}].`).join(`${name}[${n + 1}].`).split(`${list.id}-${n}-`).join(`${list.id}-${n + 1}-`);
+    const renamed = (text) =>
+      text
+        .split(`${name}[${n}].`)
+        .join(`${name}[${n + 1}].`)
+        .split(`${list.id}-${n}-`)
+        .join(`${list.id}-${n + 1}-`);
     for (const node of [copy, ...copy.querySelectorAll("*")]) {
       for (const attribute of ["name", "id", "for", "aria-describedby", "data-shown-when"]) {
         if (node.hasAttribute(attribute)) node.setAttribute(attribute, renamed(node.getAttribute(attribute)));
       }
       // The page's CSS shows a choice's fields by the numbers the server gave each field;
       // this row's follow its own choices by the script (hand-form.js) instead.
-      [...node.classList].filter((c) => c === "by-css" || /^(controls|for)-\d+(-\d+)?$/.test(c)).forEach((c) => node.classList.remove(c));
+      for (const c of [...node.classList]) {
+        if (c === "by-css" || /^(controls|for)-\d+(-\d+)?$/.test(c)) node.classList.remove(c);
+      }
       node.removeAttribute("autofocus");
       node.classList.remove("invalid");
     }
-    copy.querySelectorAll(".field-error, [role=alert]").forEach((note) => note.remove());
+    for (const note of copy.querySelectorAll(".field-error, [role=alert]")) note.remove();
     for (const input of copy.querySelectorAll("input, select, textarea")) {
       if (input.type === "radio") input.checked = input.value === "";
       else if (input.type === "checkbox") input.checked = false;
@@ -413,7 +457,7 @@
   function countHand(entries) {
     const shown = document.getElementById("hand-of");
     const evening = eveningData();
-    if (!shown || !evening || !evening.target) return;
+    if (!shown || !evening?.target) return;
     const counts = (type) => type !== "redeal";
     const live = new Map(evening.stored.map((hand) => [hand.id, hand]));
     let played = evening.stored.filter((hand) => counts(hand.type)).length;
@@ -436,7 +480,9 @@
     const select = form.querySelector('select[name="dealer"]');
     if (select) select.value = dealer;
     const fields = form.querySelector("#hand-fields");
-    const drawn = [...document.querySelectorAll("template.dealer-fields")].find((t) => t.dataset.dealer === dealer);
+    const drawn = [...document.querySelectorAll("template.dealer-fields")].find(
+      (t) => t.dataset.dealer === dealer,
+    );
     if (!fields || !drawn || fields.dataset.dealer === dealer) return;
     const typed = new FormData(form);
     const fresh = drawn.content.querySelector("#hand-fields").cloneNode(true);
@@ -453,8 +499,10 @@
     for (const control of fresh.querySelectorAll("input[name], select[name]")) {
       if (control.type === "hidden" || control.name === "dealer" || !typed.has(control.name)) continue;
       const values = typed.getAll(control.name);
-      if (control.type === "radio" || control.type === "checkbox") control.checked = values.includes(control.value);
-      else if (control.tagName !== "SELECT" || [...control.options].some((o) => o.value === values[0])) control.value = values[0];
+      if (control.type === "radio" || control.type === "checkbox")
+        control.checked = values.includes(control.value);
+      else if (control.tagName !== "SELECT" || [...control.options].some((o) => o.value === values[0]))
+        control.value = values[0];
     }
     fresh.dataset.dealer = dealer;
     fields.replaceWith(fresh);
@@ -471,7 +519,7 @@
     seatDealer(form, select.value);
   }
 
-  async function startFixing(form) {
+  async function startFixing(_form) {
     const found = /^#fix-(\d+)$/.exec(location.hash);
     if (!found) return;
     fixing = (await (await outboxReady()).get(Number(found[1]))) || null;
@@ -481,16 +529,27 @@
 
   function describe(entry) {
     const fields = new URLSearchParams(entry.body);
-    ["csrfmiddlewaretoken", "token", "action", "type", "version"].forEach((name) => fields.delete(name));
+    for (const name of ["csrfmiddlewaretoken", "token", "action", "type", "version"]) fields.delete(name);
     return entry.summary || [...fields.values()].filter(Boolean).join(" · ");
   }
 
   function correctControl(entry) {
-    if (entry.kind === "delete") return element("a", { class: "button small secondary", href: entry.url.replace(/delete\/$/, "") }, say.correct);
-    if (entry.kind === "edit") return element("a", { class: "button small secondary", href: entry.url + "#fix-" + entry.id }, say.correct);
+    if (entry.kind === "delete")
+      return element(
+        "a",
+        { class: "button small secondary", href: entry.url.replace(/delete\/$/, "") },
+        say.correct,
+      );
+    if (entry.kind === "edit")
+      return element(
+        "a",
+        { class: "button small secondary", href: `${entry.url}#fix-${entry.id}` },
+        say.correct,
+      );
     // A new hand opens in its form with what was typed, and the server's preview says what is missing.
-    const form = element("form", { method: "post", action: entry.url + "#fix-" + entry.id, class: "inline" });
-    for (const [name, value] of new URLSearchParams(entry.body)) form.append(element("input", { type: "hidden", name, value }));
+    const form = element("form", { method: "post", action: `${entry.url}#fix-${entry.id}`, class: "inline" });
+    for (const [name, value] of new URLSearchParams(entry.body))
+      form.append(element("input", { type: "hidden", name, value }));
     form.querySelector('input[name="action"]')?.remove();
     form.append(element("input", { type: "hidden", name: "action", value: "preview" }));
     form.querySelector('input[name="csrfmiddlewaretoken"]')?.setAttribute("value", csrf());
@@ -509,11 +568,19 @@
   function scoresRow(outcome) {
     const cells = outcome.deltas.map(([name, value, sign]) => {
       if (name === outcome.sitting_out) {
-        const out = element("span", { class: "out", title: say.sitsOut.replace("%(name)s", name) }, element("span", { "aria-hidden": "true" }, "—"));
+        const out = element(
+          "span",
+          { class: "out", title: say.sitsOut.replace("%(name)s", name) },
+          element("span", { "aria-hidden": "true" }, "—"),
+        );
         out.append(element("span", { class: "visually-hidden" }, say.sitsOut.replace("%(name)s", name)));
         return element("td", {}, element("span", { class: "delta" }, out));
       }
-      return element("td", {}, element("span", { class: "delta " + ({ plus: "pos", minus: "neg" }[sign] || "zero") }, value));
+      return element(
+        "td",
+        {},
+        element("span", { class: `delta ${{ plus: "pos", minus: "neg" }[sign] || "zero"}` }, value),
+      );
     });
     return element("tr", { class: "scores provisional-hand" }, element("td", {}), ...cells);
   }
@@ -524,30 +591,49 @@
     const out = outcome.sitting_out;
     let who = "";
     if (dealer && out && out === dealer) who = say.dealsAndSitsOut.replace("%(name)s", dealer);
-    else if (dealer && out) who = say.deals.replace("%(name)s", dealer) + ", " + say.sitsOut.replace("%(name)s", out);
+    else if (dealer && out)
+      who = `${say.deals.replace("%(name)s", dealer)}, ${say.sitsOut.replace("%(name)s", out)}`;
     else if (dealer) who = say.deals.replace("%(name)s", dealer);
-    return who ? who + " · " + outcome.description : outcome.description;
+    return who ? `${who} · ${outcome.description}` : outcome.description;
   }
 
   // One line, as a stored row reads: what it is (a new hand's line, a correction's, a
   // deletion's) and a mark saying it waits; the phone's numbers follow (showProvisional).
   function pendingItem(entry) {
     const what = { new: say.newHand, edit: say.correction, delete: say.deletion }[entry.kind];
-    const item = element("div", { class: "outbox-entry", id: "pending-" + entry.id, "data-state": entry.state });
+    const item = element("div", {
+      class: "outbox-entry",
+      id: `pending-${entry.id}`,
+      "data-state": entry.state,
+    });
     const state = entry.state === "refused" ? say.refused : say.waiting;
     const line = element("span", { class: "pending-line" }, describe(entry));
-    const kind = entry.kind === "new" ? null : element("span", { class: "pending-kind" }, what + ": ");
-    item.append(element("p", { class: "pending-what" }, kind, line, " ", element("span", { class: "mark pending-mark" }, state)));
-    if (entry.reason && entry.reason.login) item.append(element("p", { class: "muted" }, say.login));
+    const kind = entry.kind === "new" ? null : element("span", { class: "pending-kind" }, `${what}: `);
+    item.append(
+      element(
+        "p",
+        { class: "pending-what" },
+        kind,
+        line,
+        " ",
+        element("span", { class: "mark pending-mark" }, state),
+      ),
+    );
+    if (entry.reason?.login) item.append(element("p", { class: "muted" }, say.login));
     if (entry.state === "refused") {
-      const said = entry.reason.said.length ? entry.reason.said.join(" · ") : say.failed.replace("%(status)s", entry.reason.status);
+      const said = entry.reason.said.length
+        ? entry.reason.said.join(" · ")
+        : say.failed.replace("%(status)s", entry.reason.status);
       const discard = element("button", { type: "button", class: "small danger" }, say.discard);
       discard.addEventListener("click", async () => {
         if (!confirm(say.discardConfirm)) return;
         await (await outboxReady()).remove(entry.id);
         await showPending();
       });
-      item.append(element("p", { class: "error reason" }, said), element("div", { class: "actions" }, correctControl(entry), discard));
+      item.append(
+        element("p", { class: "error reason" }, said),
+        element("div", { class: "actions" }, correctControl(entry), discard),
+      );
     }
     return item;
   }
@@ -564,19 +650,25 @@
     const drawn = JSON.stringify(entries.map((entry) => [entry.id, entry.state || "", entry.reason || null]));
     if (unlessUnchanged && drawn === drawnOutbox && document.querySelector("[data-outbox]")) return;
     drawnOutbox = drawn;
-    document.querySelectorAll("[data-outbox]").forEach((old) => old.remove());
+    for (const old of document.querySelectorAll("[data-outbox]")) old.remove();
     const table = board.querySelector("table.sheet");
     const columns = table ? table.querySelector("thead tr").children.length : 1;
     let rest = document.getElementById("outbox");
     for (const entry of entries) {
-      const row = entry.hand !== null && document.getElementById("hand-" + entry.hand);
+      const row = entry.hand !== null && document.getElementById(`hand-${entry.hand}`);
       const cell = element("td", { colspan: String(columns) }, pendingItem(entry));
       if (row) {
         row.append(element("tr", { class: "what pending", "data-outbox": "" }, cell));
       } else if (table && entry.kind === "new") {
         const empty = table.querySelector("td.empty")?.closest("tbody");
         if (empty) empty.hidden = true;
-        table.append(element("tbody", { class: "hand pending", "data-outbox": "" }, element("tr", { class: "what" }, cell)));
+        table.append(
+          element(
+            "tbody",
+            { class: "hand pending", "data-outbox": "" },
+            element("tr", { class: "what" }, cell),
+          ),
+        );
       } else {
         rest = rest || element("section", { id: "outbox", "data-outbox": "" });
         board.after(rest);
@@ -584,8 +676,8 @@
       }
     }
     await showProvisional(session, entries);
-    const target = location.hash && document.getElementById(location.hash.slice(1));
-    if (target && target.classList.contains("outbox-entry")) target.scrollIntoView({ block: "center" });
+    const target = location.hash ? document.getElementById(location.hash.slice(1)) : null;
+    if (target?.classList.contains("outbox-entry")) target.scrollIntoView({ block: "center" });
   }
 
   // The waiting hands scored on this phone: each one's numbers beside it, and the
@@ -597,12 +689,21 @@
     const waits = entries.some((e) => e.state !== "refused" && (e.kind === "new" || e.hand !== null));
     if (!waits && !(isCopy && (await sentSince(session)).length)) return;
     const board = document.getElementById("board");
-    const block = element("section", { id: "provisional", class: "provisional notice", "data-outbox": "", role: "status" }, element("p", { class: "muted" }, say.engineLoading));
+    const block = element(
+      "section",
+      { id: "provisional", class: "provisional notice", "data-outbox": "", role: "status" },
+      element("p", { class: "muted" }, say.engineLoading),
+    );
     // The last totals this phone worked out, at once, until the engine is ready (a worker of this page starts anew).
-    const last = JSON.parse(sessionStorage.getItem("provisional-" + session) || "null");
+    const last = JSON.parse(sessionStorage.getItem(`provisional-${session}`) || "null");
     if (last && !self.TarockEngine?.ready()) {
-      const totals = last.totals.map(([name, value, sign]) => element("li", {}, element("strong", {}, name + ": "), element("span", { class: sign }, value)));
-      block.prepend(element("h2", {}, say.provisionalTotals), element("ul", { class: "notation" }, ...totals));
+      const totals = last.totals.map(([name, value, sign]) =>
+        element("li", {}, element("strong", {}, `${name}: `), element("span", { class: sign }, value)),
+      );
+      block.prepend(
+        element("h2", {}, say.provisionalTotals),
+        element("ul", { class: "notation" }, ...totals),
+      );
     }
     board.after(block);
     let scored;
@@ -615,9 +716,12 @@
       return;
     }
     const { result, waiting, changed } = scored;
-    const outcomes = [...waiting.map((entry, index) => [entry, result.hands[index]]), ...changed.map((entry, index) => [entry, result.changes[index]])];
+    const outcomes = [
+      ...waiting.map((entry, index) => [entry, result.hands[index]]),
+      ...changed.map((entry, index) => [entry, result.changes[index]]),
+    ];
     outcomes.forEach(([entry, outcome]) => {
-      const item = document.getElementById("pending-" + entry.id);
+      const item = document.getElementById(`pending-${entry.id}`);
       if (!item || !outcome || outcome.deleted || outcome.unknown) return;
       if (outcome.ok) {
         const line = item.querySelector(".pending-line");
@@ -626,25 +730,47 @@
         if (body) {
           body.append(scoresRow(outcome));
         } else {
-          const deltas = outcome.deltas.map(([name, value, sign]) => element("span", { class: "q" }, name + " ", element("strong", { class: sign }, value)));
+          const deltas = outcome.deltas.map(([name, value, sign]) =>
+            element("span", { class: "q" }, `${name} `, element("strong", { class: sign }, value)),
+          );
           item.append(element("p", { class: "provisional-hand" }, ...deltas.flatMap((d) => [d, " "])));
         }
       } else {
-        item.append(element("p", { class: "error reason" }, outcome.problems.map((p) => p.words).join(" · ")));
+        item.append(
+          element("p", { class: "error reason" }, outcome.problems.map((p) => p.words).join(" · ")),
+        );
       }
     });
-    const totals = result.totals.map(([name, value, sign]) => element("li", { "data-player": name }, element("strong", {}, name + ": "), element("span", { class: sign }, value)));
-    const pays = result.settlement.map((t) => element("li", {}, say.pays.replace("%(payer)s", t.from).replace("%(payee)s", t.to).replace("%(points)s", t.points)));
+    const totals = result.totals.map(([name, value, sign]) =>
+      element(
+        "li",
+        { "data-player": name },
+        element("strong", {}, `${name}: `),
+        element("span", { class: sign }, value),
+      ),
+    );
+    const pays = result.settlement.map((t) =>
+      element(
+        "li",
+        {},
+        say.pays.replace("%(payer)s", t.from).replace("%(payee)s", t.to).replace("%(points)s", t.points),
+      ),
+    );
     block.replaceChildren(
       element("h2", {}, say.provisionalTotals),
       element("ul", { class: "notation provisional-totals" }, ...totals),
-      result.next_dealer ? element("p", { class: "next-dealer provisional-dealer" }, ...dealerWords(result.next_dealer)) : null,
+      result.next_dealer
+        ? element("p", { class: "next-dealer provisional-dealer" }, ...dealerWords(result.next_dealer))
+        : null,
       pays.length ? element("ul", { class: "provisional-settlement" }, ...pays) : null,
       element("p", { class: "muted" }, say.provisional),
     );
     showInSight(result);
     showCounter(result);
-    sessionStorage.setItem("provisional-" + session, JSON.stringify({ count: result.count, exact: result.exact, totals: result.totals }));
+    sessionStorage.setItem(
+      `provisional-${session}`,
+      JSON.stringify({ count: result.count, exact: result.exact, totals: result.totals }),
+    );
   }
 
   // The sheet's rows kept in sight (the sticky Σ row; a series and the balance) and its
@@ -659,19 +785,27 @@
         const cell = cells[index];
         if (!cell) return;
         cell.textContent = value;
-        cell.className = sign + " provisional";
+        cell.className = `${sign} provisional`;
       });
       row.classList.add("provisional");
       row.dataset.provisional = number === null ? "" : String(number);
     }
     const names = table?.querySelector("thead tr.names");
     if (names && !table.querySelector("thead tr.provisional-note")) {
-      const note = element("td", { colspan: String(names.children.length), class: "provisional-mark" }, say.provisionalMark);
+      const note = element(
+        "td",
+        { colspan: String(names.children.length), class: "provisional-mark" },
+        say.provisionalMark,
+      );
       names.after(element("tr", { class: "provisional-note" }, note));
     }
     const next = document.querySelector("#board .next-dealer");
     if (next && result.next_dealer) {
-      next.replaceChildren(...dealerWords(result.next_dealer), " ", element("small", { class: "provisional-mark" }, say.provisionalMark));
+      next.replaceChildren(
+        ...dealerWords(result.next_dealer),
+        " ",
+        element("small", { class: "provisional-mark" }, say.provisionalMark),
+      );
       next.classList.add("provisional");
     }
   }
@@ -685,7 +819,11 @@
     row.className = key;
     totals.after(row);
     table.classList.add("balances"); // the rows named, as the sheet draws more than one
-    for (const [which, words] of [[totals, say.total], [row, say[key]]]) which.querySelector("th").replaceChildren(words);
+    for (const [which, words] of [
+      [totals, say.total],
+      [row, say[key]],
+    ])
+      which.querySelector("th").replaceChildren(words);
     return row;
   }
 
@@ -703,7 +841,8 @@
     const played = document.getElementById("played");
     if (played) played.textContent = fill(say.playedOf, result.played);
     const next = document.getElementById("next-hand");
-    if (next) next.textContent = result.played < result.target ? " · " + fill(say.nextHand, result.played + 1) : "";
+    if (next)
+      next.textContent = result.played < result.target ? ` · ${fill(say.nextHand, result.played + 1)}` : "";
     const button = document.getElementById("new-hand");
     if (button) button.hidden = result.played >= result.target;
   }
@@ -712,24 +851,36 @@
   async function compareWithServer() {
     if (!sheetPath || !config.engine) return;
     const session = sheetSession;
-    const kept = JSON.parse(sessionStorage.getItem("provisional-" + session) || "null");
+    const kept = JSON.parse(sessionStorage.getItem(`provisional-${session}`) || "null");
     if (!kept || !eveningData()) return;
-    const waiting = (await (await outboxReady()).all()).filter((e) => e.session === session && e.state !== "refused");
+    const waiting = (await (await outboxReady()).all()).filter(
+      (e) => e.session === session && e.state !== "refused",
+    );
     if (waiting.length) return;
-    sessionStorage.removeItem("provisional-" + session);
+    sessionStorage.removeItem(`provisional-${session}`);
     if (eveningData().stored.length !== kept.count) return; // other hands came meanwhile: nothing to compare
     let result;
     try {
       result = (await scoreWaiting(session, null)).result;
-    } catch (error) {
+    } catch (_error) {
       return;
     }
-    const differ = result.totals.filter(([name], index) => result.exact[name] !== kept.exact[name]).map(([name, value], index) => {
-      const phone = kept.totals.find(([other]) => other === name);
-      return name + " " + (phone ? phone[1] : "") + " → " + value;
-    });
+    const differ = result.totals
+      .filter(([name]) => result.exact[name] !== kept.exact[name])
+      .map(([name, value]) => {
+        const phone = kept.totals.find(([other]) => other === name);
+        return `${name} ${phone ? phone[1] : ""} → ${value}`;
+      });
     if (!differ.length) return;
-    document.getElementById("board")?.before(element("p", { id: "provisional-differs", class: "notice", role: "alert" }, say.differs.replace("%(what)s", differ.join(", "))));
+    document
+      .getElementById("board")
+      ?.before(
+        element(
+          "p",
+          { id: "provisional-differs", class: "notice", role: "alert" },
+          say.differs.replace("%(what)s", differ.join(", ")),
+        ),
+      );
   }
 
   // Online: the runtime and the bundle are fetched in the background, once, and kept;
@@ -739,18 +890,29 @@
   function warmEngine() {
     if (!config.engine || !navigator.onLine || isCopy) return;
     navigator.storage?.persist?.().catch(() => {});
-    navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage({ warmEngine: true }));
+    navigator.serviceWorker?.ready.then((registration) =>
+      registration.active?.postMessage({ warmEngine: true }),
+    );
     if (!eveningData() || !navigator.serviceWorker) return;
     // Through the worker, which keeps what the engine fetches (on a first visit, once it controls the page).
     const controlled = navigator.serviceWorker.controller
       ? Promise.resolve()
-      : new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
+      : new Promise((resolve) =>
+          navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }),
+        );
     // Where its worker dies with the page (no SharedWorker: a worker per page), once per
     // visit of the app is enough to have it compiled and cached; not on every sheet.
     if (!self.SharedWorker && sessionStorage.getItem("engine-started")) return;
     const idle = self.requestIdleCallback || ((then) => setTimeout(then, 500));
     controlled.then(() =>
-      idle(() => engineReady().then(() => sessionStorage.setItem("engine-started", "1"), () => {}), { timeout: 3000 }),
+      idle(
+        () =>
+          engineReady().then(
+            () => sessionStorage.setItem("engine-started", "1"),
+            () => {},
+          ),
+        { timeout: 3000 },
+      ),
     );
   }
 
@@ -764,14 +926,17 @@
     const newHand = document.getElementById("new-hand");
     const keep = first === true ? [location.pathname] : [];
     if (newHand) keep.push(newHand.href);
-    if (links.length) keep.push(links[links.length - 1].href, links[links.length - 1].href + "edit/");
+    if (links.length) keep.push(links[links.length - 1].href, `${links[links.length - 1].href}edit/`);
     worker.postMessage({ keep });
   }
 
   async function start() {
     if (navigator.serviceWorker) {
       navigator.serviceWorker.register(config.worker, { scope: "/" }).catch(() => {});
-      navigator.serviceWorker.addEventListener("message", (event) => event.data?.outbox && afterSending(event.data.outbox));
+      navigator.serviceWorker.addEventListener(
+        "message",
+        (event) => event.data?.outbox && afterSending(event.data.outbox),
+      );
       navigator.serviceWorker.addEventListener("controllerchange", () => keepForLater(true), { once: true });
       navigator.serviceWorker.ready.then((registration) => {
         if (navigator.serviceWorker.controller) keepForLater();
@@ -785,10 +950,15 @@
     document.body.addEventListener("htmx:afterRequest", (event) => {
       if (event.detail.xhr?.status) serverUnreachable = false;
     });
-    document.body.addEventListener("htmx:sendError", (event) => dealerChosen({ type: event.type, target: event.detail.elt }));
+    document.body.addEventListener("htmx:sendError", (event) =>
+      dealerChosen({ type: event.type, target: event.detail.elt }),
+    );
     document.addEventListener("change", dealerChosen);
     // A table's page is drawn again by its poll (#table-live): what waits on this phone is shown again in it.
-    document.body.addEventListener("htmx:afterSwap", (event) => ["board", "table-live"].includes(event.target.id) && showPending());
+    document.body.addEventListener(
+      "htmx:afterSwap",
+      (event) => ["board", "table-live"].includes(event.target.id) && showPending(),
+    );
     addEventListener("offline", showOffline);
     addEventListener("online", () => {
       hideOffline();

@@ -93,18 +93,18 @@ self.Outbox = (() => {
   function keyOf(path, body) {
     const fields = new URLSearchParams(body);
     fields.delete("csrfmiddlewaretoken");
-    return path + "?" + fields.toString();
+    return `${path}?${fields.toString()}`;
   }
 
   async function add(url, body, summary) {
     const path = new URL(url, self.location.href).pathname;
     const where = kindOf(path);
-    if (!where) throw new Error("not a hand form: " + path);
+    if (!where) throw new Error(`not a hand form: ${path}`);
     const entry = {
       ...where,
       key: keyOf(path, body),
       url: path,
-      sheet: (typeof where.session === "number" ? "/sessions/" : "/t/") + where.session + "/",
+      sheet: `${(typeof where.session === "number" ? "/sessions/" : "/t/") + where.session}/`,
       body,
       summary,
       queuedAt: Date.now(),
@@ -118,7 +118,8 @@ self.Outbox = (() => {
     // place: the server gets the latest, made from the version both forms were drawn at.
     if (entry.hand !== null) {
       const earlier = (await done(outbox.getAll())).filter(
-        (e) => e.kind === "edit" && e.hand === entry.hand && e.session === entry.session && e.state !== "refused"
+        (e) =>
+          e.kind === "edit" && e.hand === entry.hand && e.session === entry.session && e.state !== "refused",
       );
       for (const replaced of earlier) await done(outbox.delete(replaced.id));
     }
@@ -182,7 +183,7 @@ self.Outbox = (() => {
       const words = text(found[3]);
       const field = /\bid="([^"]+)-error"/.exec(found[2]);
       const label = field ? labelOf(html, field[1]) : "";
-      said.push(label && !words.startsWith(label) ? label + ": " + words : words);
+      said.push(label && !words.startsWith(label) ? `${label}: ${words}` : words);
     }
     return [...new Set((said.some(Boolean) ? said : summary).filter(Boolean))];
   }
@@ -191,15 +192,15 @@ self.Outbox = (() => {
     try {
       const reason = (await response.json()).reason;
       return typeof reason === "string" && reason ? [reason] : [];
-    } catch (unreadable) {
+    } catch (_unreadable) {
       return [];
     }
   }
 
   function labelOf(html, id) {
     const name = id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    const label = new RegExp('<label\\b[^>]*\\bfor="' + name + '"[^>]*>([\\s\\S]*?)</label>').exec(html);
-    const legend = new RegExp('\\bid="' + name + '"[^>]*>\\s*<legend\\b[^>]*>([\\s\\S]*?)</legend>').exec(html);
+    const label = new RegExp(`<label\\b[^>]*\\bfor="${name}"[^>]*>([\\s\\S]*?)</label>`).exec(html);
+    const legend = new RegExp(`\\bid="${name}"[^>]*>\\s*<legend\\b[^>]*>([\\s\\S]*?)</legend>`).exec(html);
     return text((label || legend || ["", ""])[1]);
   }
 
@@ -219,7 +220,7 @@ self.Outbox = (() => {
     try {
       const headers = { "X-Tarock-Outbox": "1" };
       response = await fetch(entry.url, { method: "POST", body, headers, credentials: "same-origin" });
-    } catch (offline) {
+    } catch (_offline) {
       return "offline";
     }
     const toLogin = response.redirected && new URL(response.url).pathname.startsWith("/accounts/login/");
@@ -228,7 +229,15 @@ self.Outbox = (() => {
     if (verdict === "sent") {
       // Its own key, so that the same form saved again is a new entry (the server's token makes it once).
       const stored = Number(response.headers.get("X-Tarock-Stored")) || null;
-      await done((await store("readwrite")).put({ ...entry, key: "sent:" + entry.id, state: "sent", stored, sentAt: Date.now() }));
+      await done(
+        (await store("readwrite")).put({
+          ...entry,
+          key: `sent:${entry.id}`,
+          state: "sent",
+          stored,
+          sentAt: Date.now(),
+        }),
+      );
       return "sent";
     }
     if (verdict === "later") {
@@ -241,7 +250,9 @@ self.Outbox = (() => {
     }
     // A refusal the server gives as data (a closed or deleted evening, a hand
     // deleted meanwhile, no access): its reason, in the player's language.
-    const said = response.headers.get("X-Tarock-Refused") ? await refusalOf(response) : reasonOf(await response.text());
+    const said = response.headers.get("X-Tarock-Refused")
+      ? await refusalOf(response)
+      : reasonOf(await response.text());
     await put({ ...entry, state: "refused", reason: { status: response.status, said } });
     return "refused";
   }

@@ -2,7 +2,7 @@
 // hand it to the phone's own share menu where the browser has one. Each
 // [data-share] box holds the link's input, its buttons and a status line. Without
 // JavaScript the buttons stay hidden and the link can still be selected and copied by hand.
-(function () {
+(() => {
   "use strict";
   function wire(box) {
     var link = box.querySelector("[data-share-link]");
@@ -16,12 +16,14 @@
     var copy = box.querySelector("[data-share-copy]");
     if (copy) {
       copy.hidden = false;
-      copy.addEventListener("click", function () {
-        var copied = function () { say(copy.dataset.copied); };
-        var byHand = function () {
+      copy.addEventListener("click", () => {
+        var copied = () => {
+          say(copy.dataset.copied);
+        };
+        var byHand = () => {
           link.focus();
           link.select();
-          say(document.execCommand && document.execCommand("copy") ? copy.dataset.copied : copy.dataset.failed);
+          say(document.execCommand?.("copy") ? copy.dataset.copied : copy.dataset.failed);
         };
         if (navigator.clipboard && window.isSecureContext) {
           navigator.clipboard.writeText(link.value).then(copied, byHand);
@@ -33,8 +35,8 @@
     var share = box.querySelector("[data-share-menu]");
     if (share && navigator.share) {
       share.hidden = false;
-      share.addEventListener("click", function () {
-        navigator.share({ title: share.dataset.title, url: link.value }).catch(function () {});
+      share.addEventListener("click", () => {
+        navigator.share({ title: share.dataset.title, url: link.value }).catch(() => {});
       });
     }
   }

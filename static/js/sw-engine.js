@@ -27,7 +27,7 @@ async function warmEngine() {
     try {
       const response = await fetch(url, { credentials: "same-origin" });
       if (response.ok) await cache.put(url, response);
-    } catch (offline) {
+    } catch (_offline) {
       return;
     }
   }

@@ -16,8 +16,8 @@
 
 importScripts(CONFIG.outbox);
 
-const PAGES = "pages-" + CONFIG.version;
-const FILES = "files-" + CONFIG.version;
+const PAGES = `pages-${CONFIG.version}`;
+const FILES = `files-${CONFIG.version}`;
 const ENGINE = CONFIG.engine || null;
 const ENGINE_CACHES = ENGINE ? [ENGINE.runtimeCache, ENGINE.bundleCache] : [];
 if (ENGINE) importScripts(ENGINE.sw); // engineCacheOf, engineFile, warmEngine
@@ -65,17 +65,18 @@ self.addEventListener("fetch", (event) => {
 });
 
 self.addEventListener("message", (event) => {
-  if (event.data && event.data.keep) event.waitUntil(warm(event.data.keep));
+  if (event.data?.keep) event.waitUntil(warm(event.data.keep));
   // A page that finished loading while this worker was activating missed its claim.
-  if (event.data && event.data.claim) event.waitUntil(self.clients.claim());
-  if (event.data && event.data.warmEngine && ENGINE) event.waitUntil(warmEngine());
+  if (event.data?.claim) event.waitUntil(self.clients.claim());
+  if (event.data?.warmEngine && ENGINE) event.waitUntil(warmEngine());
 });
 
 async function staticFile(request) {
   const kept = await caches.match(request, { cacheName: FILES });
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.ok && (await caches.has(FILES))) await (await caches.open(FILES)).put(request, response.clone());
+  if (response.ok && (await caches.has(FILES)))
+    await (await caches.open(FILES)).put(request, response.clone());
   return response;
 }
 
@@ -84,7 +85,7 @@ async function page(request) {
     const response = await fetch(request);
     if (response.ok && response.type === "basic") await keep(response.clone(), request.url);
     return response;
-  } catch (offline) {
+  } catch (_offline) {
     const cache = await caches.open(PAGES);
     return (
       (await cache.match(request, { ignoreVary: true })) ||
@@ -114,10 +115,18 @@ async function warm(urls) {
     try {
       const response = await fetch(address.href, { credentials: "same-origin" });
       if (!response.ok || response.redirected) continue;
-      const tabs = /\/hands\/new\/$/.test(address.pathname) && !address.search && /<nav class="tabs"[\s\S]*?<\/nav>/.exec(await response.clone().text());
-      if (tabs) queue.push(...new Set([...tabs[0].matchAll(/href="(\?type=[\w-]+)"/g)].map((found) => new URL(found[1], address).href)));
+      const tabs =
+        /\/hands\/new\/$/.test(address.pathname) &&
+        !address.search &&
+        /<nav class="tabs"[\s\S]*?<\/nav>/.exec(await response.clone().text());
+      if (tabs)
+        queue.push(
+          ...new Set(
+            [...tabs[0].matchAll(/href="(\?type=[\w-]+)"/g)].map((found) => new URL(found[1], address).href),
+          ),
+        );
       await keep(response, address.href);
-    } catch (offline) {
+    } catch (_offline) {
       return;
     }
   }
@@ -128,23 +137,28 @@ async function sendOrQueue(request) {
   let response;
   try {
     response = await fetch(request);
-  } catch (offline) {
+  } catch (_offline) {
     response = null;
   }
   // Saved (a redirect), or the server's own answer: the page shows it.
-  if (response && (response.type === "opaqueredirect" || Outbox.verdictOf(response.status, false, false) !== "later")) {
+  if (
+    response &&
+    (response.type === "opaqueredirect" || Outbox.verdictOf(response.status, false, false) !== "later")
+  ) {
     return response;
   }
   const body = await copy.text();
   const action = new URLSearchParams(body).get("action");
-  if (action && action !== "save") return response || (await caches.match(CONFIG.offline)) || Response.error();
+  if (action && action !== "save")
+    return response || (await caches.match(CONFIG.offline)) || Response.error();
   const entry = await Outbox.add(copy.url, body, "");
   if (self.registration.sync) await self.registration.sync.register(Outbox.SYNC_TAG).catch(() => {});
-  return Response.redirect(entry.sheet + "#pending-" + entry.id, 303);
+  return Response.redirect(`${entry.sheet}#pending-${entry.id}`, 303);
 }
 
 async function sendOutbox() {
   const cookie = self.cookieStore ? await self.cookieStore.get(CONFIG.csrfCookie) : null;
   const outcome = await Outbox.send(cookie ? cookie.value : "");
-  for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ outbox: outcome });
+  for (const client of await self.clients.matchAll({ type: "window" }))
+    client.postMessage({ outbox: outcome });
 }

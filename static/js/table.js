@@ -2,24 +2,24 @@
 // hands of this table waiting on the phone. While the outbox (outbox.js) holds a
 // hand of this table's session, or the phone is offline, the button stays
 // disabled and says why.
-(function () {
+(() => {
   "use strict";
   async function check() {
-    var form = document.getElementById("signoff-form");
+    const form = document.getElementById("signoff-form");
     if (!form) return;
-    var button = form.querySelector("#sign");
-    var note = form.querySelector("#outbox-waiting");
-    var session = form.dataset.outboxSession;
-    var waiting = false;
+    const button = form.querySelector("#sign");
+    const note = form.querySelector("#outbox-waiting");
+    const session = form.dataset.outboxSession;
+    let waiting = false;
     if (self.Outbox && session) {
       try {
-        var entries = await self.Outbox.all();
-        waiting = entries.some(function (entry) { return entry.session === session && entry.state !== "refused"; });
-      } catch (unreadable) {
+        const entries = await self.Outbox.all();
+        waiting = entries.some((entry) => entry.session === session && entry.state !== "refused");
+      } catch (_unreadable) {
         waiting = false;
       }
     }
-    var blocked = waiting || !navigator.onLine;
+    const blocked = waiting || !navigator.onLine;
     button.disabled = blocked;
     note.hidden = !blocked;
   }

@@ -12,7 +12,7 @@ function loadOutbox(fetch, entries) {
   const kept = new Map(entries.map((entry) => [entry.id, { ...entry }]));
   const request = (result) => {
     const r = { result };
-    queueMicrotask(() => r.onsuccess && r.onsuccess());
+    queueMicrotask(() => r.onsuccess?.());
     return r;
   };
   const store = {
@@ -27,7 +27,7 @@ function loadOutbox(fetch, entries) {
   const indexedDB = {
     open: () => {
       const r = { result: database };
-      queueMicrotask(() => r.onsuccess && r.onsuccess());
+      queueMicrotask(() => r.onsuccess?.());
       return r;
     },
   };
@@ -55,9 +55,11 @@ const NEXT = { id: 2, url: "/t/abc/hands/new/", body: "token=2&action=save", sta
 test("the decision: stored, not now, logged out, refused", () => {
   const { Outbox } = loadOutbox(async () => answer(204), []);
   assert.equal(Outbox.verdictOf(204, true, false), "sent");
-  for (const status of [429, 500, 502, 503, 504]) assert.equal(Outbox.verdictOf(status, false, false), "later", String(status));
+  for (const status of [429, 500, 502, 503, 504])
+    assert.equal(Outbox.verdictOf(status, false, false), "later", String(status));
   assert.equal(Outbox.verdictOf(200, false, true), "login");
-  for (const status of [400, 403, 404, 409, 410]) assert.equal(Outbox.verdictOf(status, false, false), "refused", String(status));
+  for (const status of [400, 403, 404, 409, 410])
+    assert.equal(Outbox.verdictOf(status, false, false), "refused", String(status));
   assert.equal(Outbox.waitOf("60"), 60);
   assert.equal(Outbox.waitOf(null), 30);
   assert.equal(Outbox.waitOf("soon"), 30);
@@ -72,27 +74,39 @@ for (const [status, retryAfter] of [
   test(`a hand answered ${status} waits, with the one after it, and is sent again`, async () => {
     const answers = [answer(status, retryAfter ? { "Retry-After": retryAfter } : {})];
     const sent = [];
-    const fetch = async (url, init) => {
+    const fetch = async (_url, init) => {
       sent.push(new URLSearchParams(init.body).get("token"));
       return answers.shift() || answer(204, { "X-Tarock-Stored": "1" });
     };
     const { Outbox, kept } = loadOutbox(fetch, [HAND, NEXT]);
     const first = await Outbox.send("csrf");
-    assert.deepEqual({ ...first }, { sent: 0, refused: 0, waiting: 2, retryAfter: retryAfter ? Number(retryAfter) : 30 });
+    assert.deepEqual(
+      { ...first },
+      { sent: 0, refused: 0, waiting: 2, retryAfter: retryAfter ? Number(retryAfter) : 30 },
+    );
     assert.deepEqual(sent, ["1"]); // the next one waits behind it: the order is kept
-    assert.deepEqual([...kept.values()].map((e) => e.state), ["waiting", "waiting"]);
+    assert.deepEqual(
+      [...kept.values()].map((e) => e.state),
+      ["waiting", "waiting"],
+    );
     const again = await Outbox.send("csrf");
     assert.deepEqual({ ...again }, { sent: 2, refused: 0, waiting: 0, retryAfter: 0 });
     assert.deepEqual(sent, ["1", "1", "2"]);
     // Nothing waits; what was stored is kept as a record of it, with the hand the server named.
     assert.deepEqual([...(await Outbox.all())], []);
-    assert.deepEqual([...kept.values()].map((e) => [e.state, e.stored]), [["sent", 1], ["sent", 1]]);
+    assert.deepEqual(
+      [...kept.values()].map((e) => [e.state, e.stored]),
+      [
+        ["sent", 1],
+        ["sent", 1],
+      ],
+    );
   });
 }
 
 test("a record of what was sent is never sent again, and is let go after half a day", async () => {
   const sent = [];
-  const fetch = async (url, init) => {
+  const fetch = async (_url, init) => {
     sent.push(new URLSearchParams(init.body).get("token"));
     return answer(204, { "X-Tarock-Stored": "7" });
   };
@@ -103,7 +117,10 @@ test("a record of what was sent is never sent again, and is let go after half a 
   assert.deepEqual(sent, ["1"]);
   assert.equal(await Outbox.get(1), undefined); // no longer waiting
   const records = await Outbox.sent();
-  assert.deepEqual(records.map((e) => [e.id, e.stored]), [[1, 7]]);
+  assert.deepEqual(
+    records.map((e) => [e.id, e.stored]),
+    [[1, 7]],
+  );
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.deepEqual([...kept.keys()], [1]); // the record of the day before is gone
   assert.deepEqual({ ...(await Outbox.send("csrf")) }, { sent: 0, refused: 0, waiting: 0, retryAfter: 0 });

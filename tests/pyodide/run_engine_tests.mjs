@@ -23,7 +23,9 @@ if (!existsSync(wheels) || !readdirSync(wheels).some((name) => name.startsWith("
 
 const started = Date.now();
 const pyodide = await loadPyodide({ env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", HOME: "/home/pyodide" } });
-console.log(`Pyodide ${pyodide.version} (Python ${pyodide.runPython("import sys; sys.version.split()[0]")}) loaded in ${Date.now() - started} ms`);
+console.log(
+  `Pyodide ${pyodide.version} (Python ${pyodide.runPython("import sys; sys.version.split()[0]")}) loaded in ${Date.now() - started} ms`,
+);
 for (const [source, target] of [
   [repo, "/repo"],
   [wheels, "/wheels"],
