@@ -72,7 +72,7 @@ class RegisterEntry:
         return f"{self.family} {self.given}".strip()
 
     def label(self) -> str:
-        """"Huber Maria, Linz · Nr. 4711"."""
+        """ "Huber Maria, Linz · Nr. 4711"."""
         where = f", {self.place}" if self.place else ""
         return f"{self.public()}{where} · Nr. {self.number}"
 
@@ -302,7 +302,9 @@ def tournament_side_ranking(
             return side.value in entry.categories
         raise ValueError(f"side ranking {side.name}: {side.kind} is a cup's side ranking, not a tournament's")
 
-    rows = [(main, player, total) for main, (player, total) in enumerate(tournament.ranking, 1) if kept(player)]
+    rows = [
+        (main, player, total) for main, (player, total) in enumerate(tournament.ranking, 1) if kept(player)
+    ]
     return [SidePlace(index, player, total, main) for index, (main, player, total) in enumerate(rows, 1)]
 
 
@@ -329,7 +331,7 @@ class Change:
     new: bool = False
 
     def symbol(self) -> str:
-        """"▲ 2", "▼ 1", "neu", or "–" for no change."""
+        """ "▲ 2", "▼ 1", "neu", or "–" for no change."""
         if self.new:
             return "neu"
         if self.by > 0:
@@ -459,9 +461,7 @@ def team_ranking(
         tied = any(
             other[0][:2] == key[:2] for other in rows[max(index - 1, 0) : index + 2] if other[1] is not row
         )
-        placed.append(
-            TeamPlace(index + 1, row.team, row.total, row.counted, row.best, lots=tied)
-        )
+        placed.append(TeamPlace(index + 1, row.team, row.total, row.counted, row.best, lots=tied))
     return placed
 
 
@@ -471,10 +471,7 @@ def team_mates(teams: Sequence[Team], kind: str) -> list[tuple[int, int]]:
     if kind not in ("pairs", "fours"):
         return []
     return [
-        (a, b)
-        for team in teams
-        for index, a in enumerate(team.members)
-        for b in team.members[index + 1 :]
+        (a, b) for team in teams for index, a in enumerate(team.members) for b in team.members[index + 1 :]
     ]
 
 
@@ -645,7 +642,9 @@ def gesamtwertung(
         )
     rows.sort(key=lambda row: (-row.total, -row.finalpunkte, -row.final_total, row.final_place))
     return [
-        FinalPlace(index, r.player, r.vorrundenpunkte, r.finalpunkte, r.total, r.final_place, r.final_total, r.cup)
+        FinalPlace(
+            index, r.player, r.vorrundenpunkte, r.finalpunkte, r.total, r.final_place, r.final_total, r.cup
+        )
         for index, r in enumerate(rows, 1)
     ]
 
@@ -701,7 +700,9 @@ def _leaders(values: Mapping[int, Fraction], top: int, *, counts: bool = False) 
     return tuple(out)
 
 
-def bestenliste(performances: Iterable[Performance], *, season: str | None = None, top: int = 10) -> Bestenliste:
+def bestenliste(
+    performances: Iterable[Performance], *, season: str | None = None, top: int = 10
+) -> Bestenliste:
     """The Bestenliste (§14.8) of one ``season`` or all-time (``None``): most
     tournament wins, most podiums, highest tournament total, highest round
     result, most participations; a record counts its player once, at his best."""
