@@ -10,6 +10,7 @@ caller keeps, such as a register entry's id); points are ``Fraction``s.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -189,9 +190,11 @@ class CupRules:
     final_mode: str = "extra"
 
 
-def tournament_points(tournament: CupTournament, rules: CupRules) -> dict[int, cup.Result]:
+@functools.lru_cache(maxsize=1024)
+def tournament_points(tournament: CupTournament, rules: CupRules) -> Mapping[int, cup.Result]:
     """Each player's cup result in ``tournament``: points by the cup's scheme
-    from his place (or total under ``heine``), times the tournament's factor."""
+    from his place (or total under ``heine``), times the tournament's factor.
+    Kept per tournament and rules: a season and its side rankings ask again."""
     ranked = len(tournament.ranking)
     return {
         player: cup.Result(
@@ -363,11 +366,16 @@ def rank_changes(before: Mapping[int, int], now: Mapping[int, int]) -> dict[int,
     }
 
 
-def season_changes(tournaments: Sequence[CupTournament], rules: CupRules) -> dict[int, Change]:
+def season_changes(
+    tournaments: Sequence[CupTournament],
+    rules: CupRules,
+    now_rows: Sequence[cup.SeasonRow[int]] | None = None,
+) -> dict[int, Change]:
     """Each season place's change since the previous tournament of the cup: the
-    season without the last tournament against the season with it (after the
-    first tournament every player is new)."""
-    now = {row.key: row.place for row in cup_season(tournaments, rules)}
+    season without the last tournament against the season with it (``now_rows``
+    when the caller has it; after the first tournament every player is new)."""
+    rows = cup_season(tournaments, rules) if now_rows is None else now_rows
+    now = {row.key: row.place for row in rows}
     before = {row.key: row.place for row in cup_season(tournaments[:-1], rules)} if tournaments else {}
     return rank_changes(before, now)
 

@@ -689,7 +689,7 @@ def score_circuit(circuit: CircuitFile) -> dict[str, Any]:
     for cup in circuit.cups:
         tournaments = cup_tournaments(circuit, cup)
         season = rules.cup_season(tournaments, cup.cup_rules)
-        changes = rules.season_changes(tournaments, cup.cup_rules)
+        changes = rules.season_changes(tournaments, cup.cup_rules, season)
         qualification = rules.qualification(season, cup.table, min_events=cup.min_events)
         lists.append((cup.name, qualification))
         out: dict[str, Any] = {
