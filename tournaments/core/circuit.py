@@ -10,14 +10,18 @@ caller keeps, such as a register entry's id); points are ``Fraction``s.
 
 from __future__ import annotations
 
+import csv
 import functools
+import io
 import math
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from . import cup
+from .draw import TEAM_MATE_MEETINGS as TEAM_MATE_MEETINGS
 from .names import name_key
 from .ranking import lots_key
 
@@ -31,6 +35,7 @@ MAX_SIDE_RANKINGS = 10  # per cup (and per tournament)
 MAX_TEAMS = 100  # per tournament
 MAX_IMPORT_BYTES = 2_000_000  # a register's CSV
 MAX_NUMBER = 999_999
+MAX_REGISTER_NAME = 40  # family, given name, place: as a player's name
 PIN_TRIES = 3  # wrong PINs …
 PIN_WINDOW_MINUTES = 15  # … within this many minutes, then the desk only
 
@@ -161,6 +166,110 @@ def preview_import(register: Sequence[RegisterEntry], rows: Iterable[ImportRow])
         else:
             conflicts.append((row, "matches " + ", ".join(f"Nr. {entry.number}" for entry in same)))
     return ImportPreview(tuple(new), tuple(matched), tuple(conflicts))
+
+
+def next_number(register: Iterable[RegisterEntry]) -> int:
+    """The number a new player gets: one above every number and alias ever given
+    (numbers go in order and are never reused, §14.1)."""
+    return 1 + max((n for entry in register for n in (entry.number, *entry.aliases)), default=0)
+
+
+def merge(one: RegisterEntry, other: RegisterEntry) -> RegisterEntry:
+    """Two entries of one person made one (§14.1): the lower number stays with its
+    names and place, the higher becomes an alias (with its own aliases), the
+    categories of both are kept. Results and the account follow the kept number
+    where they are stored."""
+    if one.number == other.number:
+        raise ValueError(f"merge: Nr. {one.number} is the same entry")
+    kept, gone = (one, other) if one.number < other.number else (other, one)
+    categories = kept.categories + tuple(c for c in gone.categories if c not in kept.categories)
+    aliases = tuple(sorted({*kept.aliases, gone.number, *gone.aliases}))
+    return RegisterEntry(
+        kept.number, kept.family, kept.given, kept.place, categories, kept.public_name, aliases
+    )
+
+
+# The register as CSV (§14.1): ";", UTF-8 with BOM, this header, categories joined by ",".
+CSV_HEADER = ("Nr", "Familienname", "Vorname", "Ort", "Kategorien")
+
+
+def register_csv(register: Iterable[RegisterEntry]) -> str:
+    """The register's export: a BOM, the header, one line per entry by number."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerow(CSV_HEADER)
+    for entry in sorted(register, key=lambda e: e.number):
+        writer.writerow((entry.number, entry.family, entry.given, entry.place, ",".join(entry.categories)))
+    return "\ufeff" + out.getvalue()
+
+
+class InvalidRegisterCsv(ValueError):
+    """A register import the rules refuse, by line (1 is the header) and column."""
+
+    def __init__(self, line: int, column: str, message: str) -> None:
+        self.line = line
+        self.column = column
+        super().__init__(f"line {line}, {column}: {message}" if column else f"line {line}: {message}")
+
+
+def read_register_csv(data: bytes, categories: Sequence[str] = DEFAULT_CATEGORIES) -> list[ImportRow]:
+    """The rows of a register import (§14.1), not yet written anywhere: at most
+    ``MAX_IMPORT_BYTES``, UTF-8 (a BOM is fine), ``;``-separated, the header of
+    ``CSV_HEADER``; a row's number may be empty (a new player), names are trimmed
+    with one space between words, categories are the circuit's. A number twice in
+    the file is refused; what matches the register is ``preview_import``'s to say."""
+    if len(data) > MAX_IMPORT_BYTES:
+        raise InvalidRegisterCsv(0, "", f"a register import has at most 2 MB ({MAX_IMPORT_BYTES} bytes)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InvalidRegisterCsv(text_line(data, error.start), "", "must be UTF-8 text") from None
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+    if not rows or tuple(cell.strip() for cell in rows[0]) != CSV_HEADER:
+        raise InvalidRegisterCsv(1, "", f"the header must be {';'.join(CSV_HEADER)}")
+    if len(rows) - 1 > MAX_REGISTER:
+        raise InvalidRegisterCsv(len(rows), "", f"a register has at most {MAX_REGISTER} players")
+    known = {name_key(c): c for c in categories}
+    found: list[ImportRow] = []
+    numbers: dict[int, int] = {}
+    for line, cells in enumerate(rows[1:], 2):
+        if not any(cell.strip() for cell in cells):
+            continue
+        if len(cells) != len(CSV_HEADER):
+            raise InvalidRegisterCsv(line, "", f"needs {len(CSV_HEADER)} columns (got {len(cells)})")
+        raw_number, family, given, place, held = (" ".join(cell.split()) for cell in cells)
+        number: int | None = None
+        if raw_number:
+            if not raw_number.isdigit() or not 1 <= int(raw_number) <= MAX_NUMBER:
+                raise InvalidRegisterCsv(
+                    line, "Nr", f"must be empty or a whole number from 1 to {MAX_NUMBER}"
+                )
+            number = int(raw_number)
+            if number in numbers:
+                raise InvalidRegisterCsv(line, "Nr", f"{number} is on line {numbers[number]} already")
+            numbers[number] = line
+        if not family:
+            raise InvalidRegisterCsv(line, "Familienname", "must not be empty")
+        for column, value in (("Familienname", family), ("Vorname", given), ("Ort", place)):
+            if len(value) > MAX_REGISTER_NAME:
+                raise InvalidRegisterCsv(line, column, f"at most {MAX_REGISTER_NAME} characters")
+            if any(unicodedata.category(char) in ("Cc", "Cf") for char in value):
+                raise InvalidRegisterCsv(line, column, "must be text without invisible characters")
+        chosen: list[str] = []
+        for category in (c.strip() for c in held.split(",") if c.strip()):
+            if name_key(category) not in known:
+                raise InvalidRegisterCsv(
+                    line, "Kategorien", f"{category} is not one of {', '.join(categories)}"
+                )
+            if known[name_key(category)] not in chosen:
+                chosen.append(known[name_key(category)])
+        found.append(ImportRow(number, family, given, place, tuple(chosen)))
+    return found
+
+
+def text_line(data: bytes, at: int) -> int:
+    """The line (1-based) of byte ``at``."""
+    return data[:at].count(b"\n") + 1
 
 
 # --------------------------------------------------------------------------
@@ -386,8 +495,6 @@ def season_changes(
 TEAM_KINDS = ("none", "pairs", "fours", "clubs")
 TEAM_SIZES = {"pairs": 2, "fours": 4}
 TEAM_BEST = 4
-# In the draw's cost (§2.2) a pair of team-mates weighs as many meetings as this [decision].
-TEAM_MATE_MEETINGS = 10
 
 
 @dataclass(frozen=True)
@@ -475,7 +582,8 @@ def team_ranking(
 
 def team_mates(teams: Sequence[Team], kind: str) -> list[tuple[int, int]]:
     """The pairs the draw keeps apart (``pairs``, ``fours``): each pair of
-    team-mates, to weigh ``TEAM_MATE_MEETINGS`` meetings in §2.2's cost."""
+    team-mates, weighing ``TEAM_MATE_MEETINGS`` meetings in §2.1's cost
+    (``draw_round(…, apart=team_mates(…))``)."""
     if kind not in ("pairs", "fours"):
         return []
     return [

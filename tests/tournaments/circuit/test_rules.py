@@ -14,6 +14,7 @@ from tournaments.core.circuit import (
     CupTournament,
     DayHand,
     ImportRow,
+    InvalidRegisterCsv,
     NotQualified,
     Performance,
     Qualified,
@@ -29,9 +30,13 @@ from tournaments.core.circuit import (
     finalpunkte,
     gesamtwertung,
     matches,
+    merge,
+    next_number,
     preview_import,
     qualification,
     rank_changes,
+    read_register_csv,
+    register_csv,
     register_key,
     season_changes,
     side_prize_winners,
@@ -42,6 +47,7 @@ from tournaments.core.circuit import (
     told_apart,
     tournament_side_ranking,
 )
+from tournaments.core.draw import draw_round
 from tournaments.core.ranking import lots_key
 
 # The three published tables of §14.7, as printed there.
@@ -439,3 +445,106 @@ def test_cupsieger_and_spiel_des_tages():
     ]
     assert spiel_des_tages(hands) == hands[2]  # 78 three times: round 1, then table 4
     assert spiel_des_tages([]) is None
+
+
+# --------------------------------------------------------------------------
+# The register's CSV, merge and numbers (§14.1)
+
+
+def test_the_register_csv_is_semicolons_utf8_with_bom_and_its_header():
+    register = [
+        RegisterEntry(4711, "Huber", "Maria", "Linz", ("Damen", "Senioren")),
+        RegisterEntry(12, "Gruber", "Franz", "Sankt Pölten; Land"),
+    ]
+    text = register_csv(register)
+    assert text.encode("utf-8").startswith(b"\xef\xbb\xbf")
+    assert text.splitlines() == [
+        "\ufeffNr;Familienname;Vorname;Ort;Kategorien",
+        '12;Gruber;Franz;"Sankt Pölten; Land";',
+        "4711;Huber;Maria;Linz;Damen,Senioren",
+    ]
+    rows = read_register_csv(text.encode("utf-8"))
+    assert rows == [
+        ImportRow(12, "Gruber", "Franz", "Sankt Pölten; Land", ()),
+        ImportRow(4711, "Huber", "Maria", "Linz", ("Damen", "Senioren")),
+    ]
+    preview = preview_import(register, rows)
+    assert len(preview.matched) == 2 and not preview.new and not preview.conflicts
+
+
+def test_a_register_import_trims_names_and_reads_categories_by_key():
+    data = b"Nr;Familienname;Vorname;Ort;Kategorien\r\n;  Neu ;Nina;Bad  Ischl; damen ,JUGEND\r\n;;;;\r\n"
+    assert read_register_csv(data) == [ImportRow(None, "Neu", "Nina", "Bad Ischl", ("Damen", "Jugend"))]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Nr,Familienname\n", "line 1: the header must be Nr;Familienname;Vorname;Ort;Kategorien"),
+        (
+            "Nr;Familienname;Vorname;Ort;Kategorien\nx;A;B;C;\n",
+            "line 2, Nr: must be empty or a whole number from 1 to 999999",
+        ),
+        (
+            "Nr;Familienname;Vorname;Ort;Kategorien\n5;A;B;C;\n5;D;E;F;\n",
+            "line 3, Nr: 5 is on line 2 already",
+        ),
+        ("Nr;Familienname;Vorname;Ort;Kategorien\n5;;B;C;\n", "line 2, Familienname: must not be empty"),
+        (
+            "Nr;Familienname;Vorname;Ort;Kategorien\n5;A;B;C;Herren\n",
+            "line 2, Kategorien: Herren is not one of Damen, Senioren, Jugend",
+        ),
+        (
+            "Nr;Familienname;Vorname;Ort;Kategorien\n5;A\u200b;B;C;\n",
+            "line 2, Familienname: must be text without invisible characters",
+        ),
+        ("Nr;Familienname;Vorname;Ort;Kategorien\n5;A;B\n", "line 2: needs 5 columns (got 3)"),
+    ],
+)
+def test_a_register_import_refuses_by_line_and_column(text, message):
+    with pytest.raises(InvalidRegisterCsv) as refused:
+        read_register_csv(text.encode("utf-8"))
+    assert str(refused.value) == message
+
+
+def test_a_register_import_is_bounded():
+    with pytest.raises(InvalidRegisterCsv, match="at most 2 MB"):
+        read_register_csv(b"x" * 2_000_001)
+    with pytest.raises(InvalidRegisterCsv, match="line 2: must be UTF-8"):
+        read_register_csv(b"Nr;Familienname;Vorname;Ort;Kategorien\n\xff;A;B;C;\n")
+
+
+def test_merge_keeps_the_lower_number_and_the_higher_as_an_alias():
+    a = RegisterEntry(4802, "huber", "maria", "linz", ("Senioren",), aliases=(4900,))
+    b = RegisterEntry(4711, "Huber", "Maria", "Linz", ("Damen",), public_name="short")
+    merged = merge(a, b)
+    assert merged == RegisterEntry(
+        4711, "Huber", "Maria", "Linz", ("Damen", "Senioren"), "short", (4802, 4900)
+    )
+    assert next_number([merged, RegisterEntry(12, "X", "Y")]) == 4901  # never reused
+    assert next_number([]) == 1
+    with pytest.raises(ValueError):
+        merge(a, a)
+
+
+# --------------------------------------------------------------------------
+# Team-mates apart in the draw (§14.6)
+
+
+def test_the_draw_keeps_team_mates_apart_from_round_one():
+    pairs = [Team(f"P{n}", (2 * n - 1, 2 * n)) for n in range(1, 9)]
+    apart = team_mates(pairs, "pairs")
+    together_without = 0
+    for seed in ("482915", "100000", "777777", "123456", "654321"):
+        plain = draw_round(seed, 1, list(range(1, 17)), [])
+        together_without += sum(1 for t in plain for a, b in apart if a in t and b in t)
+        kept = draw_round(seed, 1, list(range(1, 17)), [], apart=apart)
+        assert sorted(n for t in kept for n in t) == list(range(1, 17))
+        assert not [(a, b) for t in kept for a, b in apart if a in t and b in t], seed
+        # Reproducible: the same seed and pairs give the same tables.
+        assert draw_round(seed, 1, list(range(1, 17)), [], apart=apart) == kept
+    assert together_without > 0  # a plain draw does seat team-mates together
+    # Without pairs the draw is the plain draw, as before.
+    assert draw_round("482915", 1, list(range(1, 17)), [], apart=()) == draw_round(
+        "482915", 1, list(range(1, 17)), []
+    )
