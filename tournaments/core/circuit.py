@@ -131,11 +131,12 @@ class ImportPreview:
     """What an import would do, before anything is written (§14.1): ``new``
     rows get a number, ``matched`` rows are an entry already there (same number
     and key, or no number and one entry with the key), ``conflicts`` are never
-    written silently: a number held by another key, or a key several entries share."""
+    written silently: a number held by another key, or a key several entries
+    share; each with the entries it conflicts with."""
 
     new: tuple[ImportRow, ...]
     matched: tuple[tuple[ImportRow, RegisterEntry], ...]
-    conflicts: tuple[tuple[ImportRow, str], ...]
+    conflicts: tuple[tuple[ImportRow, tuple[RegisterEntry, ...]], ...]
 
 
 def preview_import(register: Sequence[RegisterEntry], rows: Iterable[ImportRow]) -> ImportPreview:
@@ -146,7 +147,7 @@ def preview_import(register: Sequence[RegisterEntry], rows: Iterable[ImportRow])
         keys.setdefault(entry.key, []).append(entry)
     new: list[ImportRow] = []
     matched: list[tuple[ImportRow, RegisterEntry]] = []
-    conflicts: list[tuple[ImportRow, str]] = []
+    conflicts: list[tuple[ImportRow, tuple[RegisterEntry, ...]]] = []
     for row in rows:
         key = register_key(row.family, row.given, row.place)
         if row.number is not None:
@@ -156,7 +157,7 @@ def preview_import(register: Sequence[RegisterEntry], rows: Iterable[ImportRow])
             elif held.key == key:
                 matched.append((row, held))
             else:
-                conflicts.append((row, f"Nr. {row.number} is {held.label()}"))
+                conflicts.append((row, (held,)))
             continue
         same = keys.get(key, [])
         if not same:
@@ -164,7 +165,7 @@ def preview_import(register: Sequence[RegisterEntry], rows: Iterable[ImportRow])
         elif len(same) == 1:
             matched.append((row, same[0]))
         else:
-            conflicts.append((row, "matches " + ", ".join(f"Nr. {entry.number}" for entry in same)))
+            conflicts.append((row, tuple(sorted(same, key=lambda entry: entry.number))))
     return ImportPreview(tuple(new), tuple(matched), tuple(conflicts))
 
 

@@ -121,9 +121,13 @@ def test_an_import_shows_new_matched_and_conflicting_rows_before_writing():
         ("Huber", 4711),
         ("gruber", 5),
     ]
-    assert [(row.family, why) for row, why in preview.conflicts] == [
-        ("Maier", "Nr. 5 is Gruber Franz · Nr. 5")
+    assert [(row.family, [e.number for e in entries]) for row, entries in preview.conflicts] == [
+        ("Maier", [5])
     ]
+    # A key two entries share (kept apart) is a conflict too: the organiser picks one.
+    apart = [*register, RegisterEntry(6, "Gruber", "Franz", "")]
+    preview = preview_import(apart, [ImportRow(None, "Gruber", "Franz", "")])
+    assert [[e.number for e in entries] for _, entries in preview.conflicts] == [[5, 6]]
 
 
 # --------------------------------------------------------------------------
