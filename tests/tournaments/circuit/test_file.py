@@ -612,3 +612,17 @@ def test_score_circuit_refuses_with_exit_two_and_one_line():
     assert result.stderr.decode().splitlines() == [
         "cup RTC, tournament Wels: ranking[3].number: 555 is not in the register"
     ]
+
+
+def test_a_refusal_reads_in_the_readers_language():
+    from django.utils import translation
+
+    document = change(load(), ["cups", 0, "tournaments", 1, "ranking", 2, "number"], 555)
+    with pytest.raises(InvalidCircuit) as refused:
+        read_circuit(dumps(document))
+    with translation.override("de"):
+        german = refused.value.describe(translation.gettext)
+    with translation.override("fr"):
+        french = refused.value.describe(translation.gettext)
+    assert german == "Cup RTC, Turnier Wels: ranking[3].number: 555 steht nicht im Spielerverzeichnis"
+    assert french == "coupe RTC, tournoi Wels: ranking[3].number: 555 n’est pas dans le registre"
