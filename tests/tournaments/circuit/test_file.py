@@ -624,5 +624,5 @@ def test_a_refusal_reads_in_the_readers_language():
         german = refused.value.describe(translation.gettext)
     with translation.override("fr"):
         french = refused.value.describe(translation.gettext)
-    assert german == "Cup RTC, Turnier Wels: ranking[3].number: 555 steht nicht im Spielerverzeichnis"
+    assert german == "Cup RTC, Turnier Wels: ranking[3].number: 555 steht nicht in der Spielerliste"
     assert french == "coupe RTC, tournoi Wels: ranking[3].number: 555 n’est pas dans le registre"
