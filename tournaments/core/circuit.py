@@ -11,6 +11,7 @@ caller keeps, such as a register entry's id); points are ``Fraction``s.
 from __future__ import annotations
 
 import csv
+import datetime
 import functools
 import io
 import math
@@ -167,6 +168,28 @@ def preview_import(register: Sequence[RegisterEntry], rows: Iterable[ImportRow])
         else:
             conflicts.append((row, tuple(sorted(same, key=lambda entry: entry.number))))
     return ImportPreview(tuple(new), tuple(matched), tuple(conflicts))
+
+
+SENIOR_AGE = 65  # in the season's first year
+YOUTH_AGE = 25  # under this age in the season's first year [decision: as Senioren]
+
+
+def age_categories(birth_year: int, season_first_year: int) -> tuple[str, ...]:
+    """The default categories a birth year gives (§14.1): ``Senioren`` at 65 and
+    older in the season's first year, ``Jugend`` under 25 then."""
+    age = season_first_year - birth_year
+    if age >= SENIOR_AGE:
+        return ("Senioren",)
+    if age < YOUTH_AGE:
+        return ("Jugend",)
+    return ()
+
+
+def pin_blocked(wrong_tries: Iterable[datetime.datetime], now: datetime.datetime) -> bool:
+    """Whether a number registers only at the desk (§14.2): ``PIN_TRIES`` wrong
+    PINs within the last ``PIN_WINDOW_MINUTES`` minutes."""
+    since = now - datetime.timedelta(minutes=PIN_WINDOW_MINUTES)
+    return sum(1 for at in wrong_tries if since < at <= now) >= PIN_TRIES
 
 
 def next_number(register: Iterable[RegisterEntry]) -> int:
@@ -700,6 +723,49 @@ def circuit_qualified(lists: Sequence[tuple[str, Sequence[QualificationRow]]]) -
             if row.player not in best or rank < best[row.player][0]:
                 best[row.player] = (rank, Qualified(row.player, row.vorrundenpunkte, name, row.place))
     return sorted((found for _, found in best.values()), key=lambda q: (-q.vorrundenpunkte, q.player))
+
+
+@dataclass(frozen=True)
+class FinalStatus:
+    """Where a player stands for the circuit's final (§14.3, Meine Saison):
+    ``qualified`` through ``cup`` with ``vorrundenpunkte``; else the cup where he
+    is nearest, with the tournaments still ``missing`` for ``min_events`` (his place
+    is within the quota), or ``None`` when no cup has him within its quota."""
+
+    qualified: bool
+    cup: str | None = None
+    vorrundenpunkte: int = 0
+    missing: int = 0
+
+    def text(self) -> str:
+        """ "qualifiziert über RTC, 104 Vorrundenpunkte", "noch 1 Turnier für die
+        Mindestteilnahme (RTC)", or "nicht unter den Qualifikationsplätzen"."""
+        if self.qualified:
+            return f"qualifiziert über {self.cup}, {self.vorrundenpunkte} Vorrundenpunkte"
+        if self.cup is not None:
+            word = "Turnier" if self.missing == 1 else "Turniere"
+            return f"noch {self.missing} {word} für die Mindestteilnahme ({self.cup})"
+        return "nicht unter den Qualifikationsplätzen"
+
+
+def final_status(player: int, lists: Sequence[tuple[str, Sequence[QualificationRow]]]) -> FinalStatus:
+    """A player's status for the final from the cups' qualification lists: the
+    highest Vorrundenpunkte where he qualifies (as ``circuit_qualified``); else the
+    cup where he needs the fewest tournaments more (then the most points)."""
+    carried = {q.player: q for q in circuit_qualified(lists)}
+    if player in carried:
+        found = carried[player]
+        return FinalStatus(True, found.cup, found.vorrundenpunkte)
+    near = [
+        (row.missing, -row.vorrundenpunkte, order, name, row)
+        for order, (name, rows) in enumerate(lists)
+        for row in rows
+        if row.player == player
+    ]
+    if not near:
+        return FinalStatus(False)
+    missing, _, _, name, row = min(near, key=lambda item: item[:3])
+    return FinalStatus(False, name, row.vorrundenpunkte, missing)
 
 
 def finalpunkte(place: int) -> int:

@@ -13,6 +13,7 @@ from tournaments.core.circuit import (
     CupRules,
     CupTournament,
     DayHand,
+    FinalStatus,
     ImportRow,
     InvalidRegisterCsv,
     NotQualified,
@@ -21,17 +22,20 @@ from tournaments.core.circuit import (
     RegisterEntry,
     SideRanking,
     Team,
+    age_categories,
     bestenliste,
     check_teams,
     circuit_qualified,
     cup_season,
     cup_side_ranking,
     cupsieger,
+    final_status,
     finalpunkte,
     gesamtwertung,
     matches,
     merge,
     next_number,
+    pin_blocked,
     preview_import,
     qualification,
     rank_changes,
@@ -552,3 +556,39 @@ def test_the_draw_keeps_team_mates_apart_from_round_one():
     assert draw_round("482915", 1, list(range(1, 17)), [], apart=()) == draw_round(
         "482915", 1, list(range(1, 17)), []
     )
+
+
+# --------------------------------------------------------------------------
+# Categories by age, PIN tries, the player's status for the final (§14.1–§14.3)
+
+
+def test_age_categories_in_the_seasons_first_year():
+    # Season 2025/26: its first year is 2025.
+    assert age_categories(1960, 2025) == ("Senioren",)  # 65 in 2025
+    assert age_categories(1961, 2025) == ()  # 64
+    assert age_categories(2000, 2025) == ()  # 25
+    assert age_categories(2001, 2025) == ("Jugend",)  # 24: under 25
+
+
+def test_three_wrong_pins_in_fifteen_minutes_block_the_phone():
+    import datetime as dt
+
+    now = dt.datetime(2025, 10, 4, 13, 30)
+    minutes = [now - dt.timedelta(minutes=m) for m in (1, 5, 14)]
+    assert pin_blocked(minutes, now)
+    assert not pin_blocked(minutes[:2], now)
+    assert not pin_blocked([now - dt.timedelta(minutes=m) for m in (1, 5, 15)], now)  # the first is too old
+
+
+def test_the_players_status_for_the_final():
+    rules = CupRules(best_n="all")
+    rtc = cup_season([tournament("a", [1, 2, 3, 4]), tournament("b", [1, 2, 3, 5])], rules)
+    wtc = cup_season([tournament("c", [4, 1, 2, 3])], rules)
+    lists = [
+        ("RTC", qualification(rtc, (104, 90, 80), min_events=2)),
+        ("WTC", qualification(wtc, (120, 100), min_events=2)),
+    ]
+    assert final_status(1, lists).text() == "qualifiziert über RTC, 104 Vorrundenpunkte"
+    assert final_status(4, lists).text() == "noch 1 Turnier für die Mindestteilnahme (WTC)"
+    assert final_status(5, lists).text() == "nicht unter den Qualifikationsplätzen"  # place 5 of RTC
+    assert final_status(9, lists) == FinalStatus(False)
