@@ -6,6 +6,7 @@ program's), every refusal with its one line, and the canonical form."""
 from __future__ import annotations
 
 import copy
+import io
 import json
 import math
 import os
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 from tournaments.core.circuit_file import (
     MAX_BYTES,
@@ -626,3 +628,29 @@ def test_a_refusal_reads_in_the_readers_language():
         french = refused.value.describe(translation.gettext)
     assert german == "Cup RTC, Turnier Wels: ranking[3].number: 555 steht nicht in der Spielerliste"
     assert french == "coupe RTC, tournoi Wels: ranking[3].number: 555 n’est pas dans le registre"
+
+
+class Stdin:
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+def test_call_command_prints_the_example_without_a_database(capsysbinary):
+    # no ``db`` fixture: pytest-django refuses any database access in this test
+    call_command("score_circuit", str(EXAMPLE))
+    out = capsysbinary.readouterr()
+    assert out.err == b""
+    assert json.loads(out.out) == json.loads(dumps(score_circuit(read_circuit(EXAMPLE.read_bytes()))))
+
+
+def test_call_command_refuses_from_standard_input(monkeypatch, capsys):
+    document = change(load(), ["cups", 2, "tournaments", 2, "final"], True)
+    monkeypatch.setattr("sys.stdin", Stdin(dumps(document).encode()))
+    with pytest.raises(SystemExit) as exit_:
+        call_command("score_circuit")
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "cup Tirol, tournament Kufstein: final: the cup's final is its last tournament: none comes after it\n"
+    )
