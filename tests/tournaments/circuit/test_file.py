@@ -401,6 +401,21 @@ def refusal(text: str | bytes) -> str:
 
 
 REFUSALS = [
+    (
+        ["cups", 1, "name"],
+        "",
+        "cup 2: name: a name has 1 to 80 characters, without leading or trailing spaces",
+    ),
+    (
+        ["cups", 1, "tournaments", 2, "name"],
+        " x",
+        "cup WTC, tournament 3: name: a name has 1 to 80 characters, without leading or trailing spaces",
+    ),
+    (
+        ["cups", 1, "tournaments", 2, "date"],
+        "2025-13-01",
+        'cup WTC, tournament Falkensteiner: date: must be a day written YYYY-MM-DD, for example 2026-11-22 (got "2025-13-01")',
+    ),
     (["format"], "tarockscore-tournament/1", "format: must be tarockscore-circuit/1"),
     (
         ["colour"],

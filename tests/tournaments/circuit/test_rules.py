@@ -266,9 +266,16 @@ def test_equal_finalpunkte_go_by_the_final_total_then_the_finals_place():
     final = [(1, Fraction(100)), (2, Fraction(60)), (3, Fraction(60))]
     rows = gesamtwertung(final, qualified[:3])
     assert [(r.player, r.finalpunkte, r.total) for r in rows] == [(1, 60, 110), (2, 59, 109), (3, 59, 109)]
-    # Equal Gesamtwertung and Finalpunkte, the better final total first; a total
-    # can only be better at a better place, so the final's place decides last.
+    # Equal totals in the final: its place (where §4.2's lots decided) decides last.
     assert [r.final_place for r in rows] == [1, 2, 3]
+    # The better final total comes before the place: shown with totals out of order,
+    # which a final's ranking never has (the criterion is checked, not the order).
+    rows = gesamtwertung([(1, Fraction(100)), (2, Fraction(60)), (3, Fraction(70))], qualified[:3])
+    assert [(r.player, r.finalpunkte, r.total, r.final_total) for r in rows] == [
+        (1, 60, 110, 100),
+        (3, 59, 109, 70),
+        (2, 59, 109, 60),
+    ]
 
 
 def test_guests_of_an_open_final_get_finalpunkte_and_no_vorrundenpunkte():
