@@ -1,5 +1,5 @@
 """What the phone asks the engine at the table, without a connection (run by Pyodide
-in static/js/engine-worker.mjs; the same calls run on CPython in the tests).
+in static/js/engine-worker.js; the same calls run on CPython in the tests).
 
 ``score_table`` takes an evening as the page knows it (the game, the hands the
 server stored, as it stored them) and the hands waiting on the phone, each as the
