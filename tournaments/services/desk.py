@@ -28,7 +28,7 @@ from tournaments.core.tournament_file import MAX_SUM
 from tournaments.models import Round, TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
 from tournaments.services.plan import RELEASED, new_link_token, new_short_code
-from tournaments.services.tournaments import audit, changed, done_already, locked, reason_text
+from tournaments.services.tournaments import audit, changed, done_already, locked, reason_text, terms
 
 # A paper sheet's sum, as a tournament file's (``tournament_file.MAX_SUM``): −100 000 to 100 000.
 MOST_POINTS = Decimal(MAX_SUM)
@@ -130,7 +130,8 @@ def desk_enter(
     numbers = list(table.seats.order_by("position").values_list("entrant__number", flat=True))
     if set(sums) != set(numbers):
         raise invalid("sums", gettext_noop("one sum for each player of the table"))
-    values = {n: _points(n, sums[n], row.variant == "french") for n in numbers}
+    halves = terms(row.variant).halves
+    values = {n: _points(n, sums[n], halves) for n in numbers}
     total = sum(values.values(), Decimal(0))
     if total != 0:
         raise invalid("sums", gettext_noop("Sum {difference}: check the sheet"), difference=_signed(total))

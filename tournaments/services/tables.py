@@ -27,10 +27,10 @@ from scoring import services as scoring
 from scoring.models import Hand, Seat, Session
 from tournaments.models import TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
+from tournaments.services.tournaments import forced_options
 
 PHONE_COOKIE = "tarock_phone"
 HANDOVER_MINUTES = 2
-KOENIGRUFEN_FIXED = {"kontra_in_score": False, "doubled_radl": False}  # cups write the Schrift (§1.1)
 Saved = TypeVar("Saved")
 
 
@@ -106,9 +106,7 @@ def _session_for(table: TableRound) -> Session:
     tournament = table.round.tournament
     seats = list(table.seats.select_related("entrant__player").order_by("position"))
     names = [seat.entrant.name for seat in seats]
-    options = dict(tournament.options or {})
-    if tournament.variant == "koenigrufen":
-        options.update(KOENIGRUFEN_FIXED)
+    options = {**(tournament.options or {}), **forced_options(tournament.variant)}  # §1.1
     dealer = names[table.first_dealer - 1] if 0 < table.first_dealer <= len(names) else None
     session = scoring.session_create(
         owner=tournament.owner,

@@ -37,7 +37,7 @@ from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
 from tournaments.services import desk, entrants, plan, printouts, results, tournament_files, tournaments
 from tournaments.services import raffle as raffles
-from tournaments.services.tournaments import FORCED_OPTIONS, GAMES
+from tournaments.services.tournaments import forced_options, games
 
 
 def _posted(request: Request) -> QueryDict | None:
@@ -68,14 +68,14 @@ def unknown_action() -> InvalidInput:
 
 
 def _game(variant: str) -> Any:
-    if variant not in GAMES:
+    if variant not in games():
         raise Http404("no such game for a tournament")
     return registry()[variant]
 
 
 def _options_form(variant: str, data: QueryDict | None, initial: dict[str, Any]) -> SchemaForm:
     """The game's house rules form, without the rules a tournament fixes (§1.1)."""
-    forced = FORCED_OPTIONS.get(variant, {})
+    forced = forced_options(variant)
     fields = [f for f in _game(variant).option_fields if f.name not in forced]
     return SchemaForm(fields, (), prefix="options.", data=data, initial=initial)
 
@@ -86,7 +86,7 @@ def tournament_list(request: Request) -> HttpResponse:
     """The tournaments the user runs, and the way to a new one."""
     context = {
         "tournaments": tournaments.organised_by(request.user),
-        "games": [(k, registry()[k]) for k in GAMES],
+        "games": [(k, registry()[k]) for k in games()],
     }
     return render(request, "tournaments/organiser/list.html", context)
 
