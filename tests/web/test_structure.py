@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
 from django.template.loader import render_to_string
 from django.urls import URLPattern
@@ -296,3 +297,81 @@ def test_the_migrations_test_would_catch_a_live_import():
     assert not [name for name in live if "frozen" in name]
     named = ast.parse("import scoring.models\nmodels.CharField(choices=scoring.models.variant_choices)\n")
     assert live_imports(named, "scoring.migrations.0099_example") == []
+
+
+# -- games only through the registry ---------------------------------------------------------
+
+# Where the Python of the project lives: the apps, the layer below them and the project.
+CODE_PACKAGES = (*MAY_IMPORT, "plumbing", "tarockscore")
+
+
+def game_keys_named(tree: ast.AST, keys: set[str], *, compared_only: bool = False) -> list[str]:
+    """Each string literal in ``tree`` that is a game's key (``"french"``), with its
+    line; with ``compared_only``, only those in a comparison (``==``, ``in``, …)."""
+    if compared_only:
+        nodes = [part for node in ast.walk(tree) if isinstance(node, ast.Compare) for part in ast.walk(node)]
+    else:
+        nodes = list(ast.walk(tree))
+    found = [
+        (node.lineno, node.col_offset, node.value)
+        for node in nodes
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in keys
+    ]
+    return [f"{line}: {value!r}" for line, _, value in sorted(found)]
+
+
+def own_game_module(path: Path, key: str) -> bool:
+    """A game's own module, where its key is given once (``key = "french"``)."""
+    return path == ROOT / "scoring" / "engine" / f"{key}.py"
+
+
+def test_no_game_key_is_named_outside_its_own_module():
+    """What a game is and what a tournament needs of it is asked of the registry
+    (``Variant``: its name, sections, house rules; ``TournamentTerms``: offered for
+    tournaments, defaults, fixed house rules, halves, Heine), so a new game is one
+    registry line: no module compares or lists game keys. Its own module names its
+    key once. Left out, each for a narrow reason: migrations (history, frozen
+    when written: a choice once stored stays named there), the tests (they play
+    named games), the translations and the templates (the templates are walked by
+    ``test_no_template_knows_a_game_or_its_sections_by_name``). The scripts (load
+    and benchmark runs) may pick a game to play, but never compare one."""
+    from scoring.engine import VARIANTS
+
+    keys = set(VARIANTS)
+    named = []
+    for package in CODE_PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.relative_to(ROOT).parts:
+                continue
+            own = {key for key in keys if own_game_module(path, key)}
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            named += [f"{path.relative_to(ROOT)}:{hit}" for hit in game_keys_named(tree, keys - own)]
+    for path in sorted((ROOT / "scripts").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        named += [
+            f"{path.relative_to(ROOT)}:{hit}" for hit in game_keys_named(tree, keys, compared_only=True)
+        ]
+    in_javascript = re.compile(rf"""["'`]({"|".join(sorted(keys))})["'`]""")
+    for path in sorted((ROOT / "static" / "js").glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        named += [f"{path.relative_to(ROOT)}: {match.group(0)}" for match in in_javascript.finditer(text)]
+    assert named == []
+
+
+def test_the_game_key_rule_would_catch_a_comparison_a_list_and_a_default():
+    keys = {"french", "koenigrufen"}
+    tree = ast.parse(
+        'GAMES = ("koenigrufen", "french")\n'
+        'def f(variant="koenigrufen"):\n    return variant == "french"\n'
+        'halves = "french" in picked\n'
+    )
+    assert game_keys_named(tree, keys) == [
+        "1: 'koenigrufen'",
+        "1: 'french'",
+        "2: 'koenigrufen'",
+        "3: 'french'",
+        "4: 'french'",
+    ]
+    assert game_keys_named(tree, keys, compared_only=True) == ["3: 'french'", "4: 'french'"]
+    assert own_game_module(ROOT / "scoring" / "engine" / "french.py", "french")
+    assert not own_game_module(ROOT / "tournaments" / "core" / "cup.py", "french")
