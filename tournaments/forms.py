@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
 from club.models import Group
-from scoring.schema_forms import DecimalTextField
+from scoring.public import DecimalTextField
 from tournaments.models import Cup
 from tournaments.services.tournaments import MOST_HANDS, MOST_ROUNDS, defaults, terms
 

@@ -69,15 +69,20 @@ from scoring.services.rescore import Rescore, RescoredHand, session_rescore
 from scoring.services.sessions import (
     RESTORABLE_DAYS,
     NotRestorable,
+    SeatsFixed,
     SessionClosed,
     SessionManaged,
     mark_changed,
+    player_of,
     session_close,
     session_create,
     session_delete,
     session_reopen,
+    session_reseat,
     session_restore,
+    sessions_discard_unplayed,
     sessions_purge,
+    sessions_version,
 )
 from scoring.services.sharing import (
     BoardState,
@@ -87,6 +92,7 @@ from scoring.services.sharing import (
     session_remove_editor,
     session_share,
     session_unshare,
+    sessions_set_editors,
 )
 
 __all__ = [
@@ -101,6 +107,7 @@ __all__ = [
     "Right",
     "RulesChange",
     "RulesRefused",
+    "SeatsFixed",
     "SessionClosed",
     "SessionManaged",
     "deleted_sessions",
@@ -118,6 +125,7 @@ __all__ = [
     "name_from_filename",
     "options_json",
     "played_hands",
+    "player_of",
     "proposed_dealer",
     "row_version",
     "rules_form_initial",
@@ -136,12 +144,16 @@ __all__ = [
     "session_rename_player",
     "session_reopen",
     "session_rescore",
+    "session_reseat",
     "session_restore",
     "session_share",
     "session_shared",
     "session_unshare",
+    "sessions_discard_unplayed",
     "sessions_of",
     "sessions_purge",
+    "sessions_set_editors",
+    "sessions_version",
     "shared_row",
     "with_unshown_rules",
 ]

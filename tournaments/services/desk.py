@@ -17,7 +17,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -393,10 +392,8 @@ def live_key(tournament: Tournament) -> str:
     """What the control page's poll compares: the tournament's version and its
     tables' sheets (each hand moves its session's version, never the tournament's),
     so the organiser sees the hands played at every table as they are saved."""
-    sheets = Session.objects.filter(tournament_table__round__tournament=tournament).aggregate(
-        changes=Sum("version")
-    )
-    return f"{tournament.version}.{sheets['changes'] or 0}"
+    sessions = TableRound.objects.filter(round__tournament=tournament).values("session_id")
+    return f"{tournament.version}.{scoring.sessions_version(sessions)}"
 
 
 def control(tournament: Tournament, number: int | None = None) -> Control:

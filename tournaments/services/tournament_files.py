@@ -23,9 +23,9 @@ from django.utils.text import slugify
 
 from scoring import services as scoring
 from scoring.engine.session_file import write_hand
-from scoring.exports import Export, session_json
 from scoring.games import for_tournaments
 from scoring.models import Hand, Seat
+from scoring.public import Export, session_json
 from tournaments.core import tournament_file as files
 from tournaments.models import Round, TableRound, TableSeat, Tournament
 from tournaments.services import desk, entrants, plan, tournaments

@@ -23,13 +23,13 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_noop
 
 from club.models import Group
+from scoring import services as scoring
 from scoring.engine import InvalidInput
 from scoring.engine.registry import terms_of
 from scoring.engine.schema import clean, name_problem
 from scoring.engine.types import invalid
 from scoring.engine.variant import TournamentTerms
 from scoring.games import for_tournaments, registry
-from scoring.models import Session
 from scoring.services import options_json
 from tournaments.models import Cup, Round, TableRound, Tournament, TournamentChange
 from tournaments.services import cups
@@ -414,8 +414,8 @@ def _set_organisers(tournament: Tournament, usernames: Sequence[str]) -> None:
     tournament.organisers.set(users)
     # The table-rounds' sessions follow: their editors are the organisers now, so a
     # co-organiser taken off the list records at no table any more.
-    for session in Session.objects.filter(tournament_table__round__tournament=tournament):
-        session.editors.set(users)
+    tables = TableRound.objects.filter(round__tournament=tournament, session__isnull=False)
+    scoring.sessions_set_editors(session_ids=tables.values("session_id"), users=users)
 
 
 @transaction.atomic

@@ -26,10 +26,8 @@ from plumbing.requests import Request, posted_token, whole
 from plumbing.uploads import accepts_upload, upload_too_large
 from scoring.engine import InvalidInput
 from scoring.engine.types import invalid
-from scoring.exports import Export, ExportRefused
 from scoring.games import registry
-from scoring.presentation import number, render_line
-from scoring.schema_forms import SchemaForm
+from scoring.public import Export, ExportRefused, SchemaForm, number, render_line
 from scoring.services import form_defaults, rules_form_initial
 from tournaments.core.names import name_key
 from tournaments.core.tournament_file import InvalidTournament, too_large
