@@ -71,6 +71,13 @@ def locked(session: Session) -> Session:
     return Session.objects.select_for_update().get(pk=session.pk)
 
 
+def session_lock(*, session_id: int) -> None:
+    """Take a session's row lock for the caller's transaction, by id (what runs a
+    managed session takes it first, the order every hand takes: the session's row,
+    then the caller's own)."""
+    Session.objects.select_for_update().filter(pk=session_id).first()
+
+
 def record_change(
     session: Session,
     user: User | None,

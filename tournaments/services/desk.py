@@ -44,7 +44,7 @@ def _locked_at(tournament: Tournament, table_id: int) -> tuple[Tournament, Table
         .first()
     )
     if session_id is not None:
-        Session.objects.select_for_update().filter(pk=session_id).first()
+        scoring.session_lock(session_id=session_id)
     row = locked(tournament)
     return row, _table(row, table_id)
 

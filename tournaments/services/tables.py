@@ -426,7 +426,7 @@ def _locked(table: TableRound) -> TableRound:
     (the session's row, then, through ``results.table_changed``, the table's),
     so a sign-off and a hand sent at the same moment queue, never deadlock."""
     if table.session_id is not None:
-        Session.objects.select_for_update().filter(pk=table.session_id).first()
+        scoring.session_lock(session_id=table.session_id)
     return (
         TableRound.objects.select_for_update(of=("self",))
         .select_related("round__tournament", "session")
