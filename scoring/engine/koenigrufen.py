@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -65,10 +66,12 @@ from .types import (
 )
 from .variant import (
     CardCounter,
+    FixedOption,
     HandRecord,
     HandStats,
     StoredHand,
     Summary,
+    TournamentTerms,
     Variant,
     seat_stats,
     sum_deltas,
@@ -862,6 +865,26 @@ class Koenigrufen(Variant):
     table_sizes = (4, 5)
     options_type = KoenigrufenOptions
     option_fields = OPTION_FIELDS
+    # The tournaments' default game: cups write the Kontra-free Schrift and never double rounds (§1.1).
+    tournament = TournamentTerms(
+        order=0,
+        rounds=3,
+        hands=16,
+        money_rate=Decimal("0.10"),
+        kontra_cash=True,
+        halves=False,
+        heine=True,
+        fixed=(
+            FixedOption(
+                "kontra_in_score",
+                False,
+                gettext_noop("must be false in a tournament: cups write the Kontra-free Schrift"),
+            ),
+            FixedOption(
+                "doubled_radl", False, gettext_noop("must be false in a tournament: cups never double rounds")
+            ),
+        ),
+    )
 
     # -- house rules ---------------------------------------------------------
 
