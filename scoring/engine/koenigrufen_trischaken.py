@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from .koenigrufen_fields import KoenigrufenHand, KoenigrufenOptions
@@ -70,6 +71,32 @@ def trischaken_renonce(
     return deltas, lines
 
 
+@dataclass
+class _Standing:
+    """Where a Trischaken ended: who has the most (the losers, the Trischaker alone
+    when he is among them), who took no trick (the Jungfrauen), the value ``v``;
+    and the deltas and lines the scheme writes as it pays."""
+
+    trischaker: str
+    each: Mapping[str, int]
+    v: int
+    losers: list[str]
+    jungfrauen: list[str]
+    t_loses: bool
+    mayor: bool
+    others: list[str]
+    deltas: dict[str, Fraction]
+    lines: list[Line]
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.each)
+
+    def pay(self, payer: str, payee: str, amount: Fraction | int) -> None:
+        self.deltas[payer] -= amount
+        self.deltas[payee] += amount
+
+
 def trischaken_deltas(
     trischaker: str, each: Mapping[str, int], scheme: Scheme, v: int, bürgermeister: int
 ) -> tuple[dict[str, Fraction], list[Line]]:
@@ -80,7 +107,6 @@ def trischaken_deltas(
     jungfrauen = [p for p in players if each[p] == 0]
     t_loses = trischaker in losers
     mayor = len(losers) == 1 and most >= bürgermeister
-    deltas = {p: Fraction(0) for p in players}
     lines: list[Line] = [
         Line(
             gettext_noop("Trischaken: {points}"),
@@ -108,160 +134,204 @@ def trischaken_deltas(
         lines.append(Line(gettext_noop("{player} is Bürgermeister"), {"player": losers[0]}))
     if jungfrauen:
         lines.append(Line(gettext_noop("Jungfrau: {players}"), {"players": Join(tuple(jungfrauen))}))
-    others = [p for p in players if p not in losers]
-
-    def pay(payer: str, payee: str, amount: Fraction | int) -> None:
-        deltas[payer] -= amount
-        deltas[payee] += amount
-
-    if scheme in (Scheme.OOE, Scheme.TAROCKAPP):
-        if t_loses:
-            total = (12 if mayor else 6) * v
-            takers = jungfrauen or others
-            lines.append(_trischaken_payment(trischaker, 6, v, mayor=mayor, trischaker=True))
-            for p in takers:
-                pay(trischaker, p, Fraction(total, len(takers)) if jungfrauen else Fraction(total, 3))
-            lines.append(_trischaken_takers(takers, bool(jungfrauen), Fraction(total, len(takers))))
-        elif len(losers) == 1:
-            loser = losers[0]
-            total = (6 if mayor else 3) * v
-            lines.append(_trischaken_payment(loser, 3, v, mayor=mayor))
-            if jungfrauen:
-                share = -(-total // len(jungfrauen))  # rounded up to a whole point
-                for p in jungfrauen:
-                    pay(loser, p, share)
-                lines.append(
-                    _trischaken_takers(
-                        jungfrauen, True, Fraction(share), rounded=share * len(jungfrauen) != total
-                    )
-                )
-            else:
-                for p in others:
-                    pay(loser, p, Fraction(total, 3))
-                lines.append(_trischaken_takers(others, False, Fraction(total, 3)))
-        elif len(losers) == 2:
-            virgins = [p for p in others if p in jungfrauen]
-            lines.append(_trischaken_tie(losers, Formula((2, " × ", v)), 2 * v))
-            if len(virgins) == 1:
-                for loser in losers:
-                    pay(loser, virgins[0], 2 * v)
-                lines.append(_trischaken_takers(virgins, True, Fraction(4 * v)))
-            else:
-                for loser, p in zip(losers, others, strict=True):
-                    pay(loser, p, 2 * v)
-                lines.append(_trischaken_takers(others, False, Fraction(2 * v)))
-        else:
-            lines.append(_trischaken_tie(losers, Formula((v,)), v))
-            for loser in losers:
-                pay(loser, others[0], v)
-            lines.append(_trischaken_takers(others, False, Fraction(3 * v)))
-    elif scheme is Scheme.SAUWALD:
-        f = (4 if mayor else 2) if t_loses else (2 if mayor else 1)
-        lines.append(
-            Line(
-                gettext_noop(
-                    "Factor {formula} = {f} (the Trischaker losing doubles, a Bürgermeister doubles)"
-                ),
-                {
-                    "formula": Formula((1, " × ", 2 if t_loses else 1, " × ", 2 if mayor else 1)),
-                    "f": f,
-                },
-            )
-        )
-        if len(jungfrauen) == 3:
-            total = 3 * f * v
-            lines.append(
-                _amount(Formula((3, " × ", f, " × ", v)), total, gettext_noop("shared by the Jungfrauen"))
-            )
-            for p in jungfrauen:
-                pay(losers[0], p, Fraction(total, 3))
-        elif jungfrauen:
-            lines.append(
-                _amount(
-                    Formula((3, " × ", f, " × ", v)),
-                    3 * f * v,
-                    gettext_noop("to each Jungfrau, from the losers"),
-                )
-            )
-            for p in jungfrauen:
-                for loser in losers:
-                    pay(loser, p, Fraction(3 * f * v, len(losers)))
-        elif len(losers) == 1:
-            lines.append(_amount(Formula((f, " × ", v)), f * v, gettext_noop("to each other player")))
-            for p in others:
-                pay(losers[0], p, f * v)
-        else:
-            lines.append(
-                _amount(Formula((v,)), v, gettext_noop("from each loser to each player who is not a loser"))
-            )
-            for loser in losers:
-                for p in others:
-                    pay(loser, p, v)
-    elif scheme is Scheme.WTC:
-        total = 3 * v * (2 if mayor else 1) * (2 if t_loses else 1)
-        lines.append(
-            Line(
-                gettext_noop(
-                    "Payment {formula} = {total}: 3 × the Trischaken value, × 2 for a Bürgermeister, "
-                    "× 2 when the Trischaker loses"
-                ),
-                {
-                    "formula": Formula((3, " × ", v, " × ", 2 if mayor else 1, " × ", 2 if t_loses else 1)),
-                    "total": total,
-                },
-            )
-        )
-        takers = jungfrauen or others
-        for loser in losers:
-            for p in takers:
-                pay(loser, p, Fraction(total, len(losers) * len(takers)))
-    else:  # tirol
-        if t_loses or mayor:
-            loser = losers[0]
-            total = 3 * v * (2 if t_loses and mayor else 1)
-            takers = jungfrauen or others
-            lines.append(
-                _amount(
-                    Formula((3, " × ", v, " × ", 2) if t_loses and mayor else (3, " × ", v)),
-                    total,
-                    gettext_noop("paid by the loser, shared by the Jungfrauen or else by the three others"),
-                )
-            )
-            for p in takers:
-                pay(loser, p, Fraction(total, len(takers)))
-        elif jungfrauen:
-            lines.append(
-                _amount(Formula((v,)), v, gettext_noop("to each Jungfrau from each of the three others"))
-            )
-            for j in jungfrauen:
-                for p in players:
-                    if p != j:
-                        pay(p, j, v)
-        else:
-            lines.append(
-                _amount(
-                    Formula((v,)),
-                    v,
-                    gettext_noop(
-                        "by rank: paid by the two with the most, to the two with the fewest; tied middle players go empty"
-                    ),
-                )
-            )
-            ranked = sorted(players, key=lambda p: -each[p])
-            values = [each[p] for p in ranked]
-            if values[0] == values[1] == values[2]:
-                for p in ranked[:3]:
-                    pay(p, ranked[3], v)
-            elif values[1] == values[2] == values[3]:
-                for p in ranked[1:]:
-                    pay(ranked[0], p, v)
-            elif values[1] == values[2]:
-                pay(ranked[0], ranked[3], v)
-            else:
-                pay(ranked[0], ranked[3], v)
-                pay(ranked[1], ranked[2], v)
+    standing = _Standing(
+        trischaker=trischaker,
+        each=each,
+        v=v,
+        losers=losers,
+        jungfrauen=jungfrauen,
+        t_loses=t_loses,
+        mayor=mayor,
+        others=[p for p in players if p not in losers],
+        deltas={p: Fraction(0) for p in players},
+        lines=lines,
+    )
+    SCHEMES[scheme](standing)
     # The hand's deltas are written once, by hand_result, after these lines.
-    return deltas, lines
+    return standing.deltas, standing.lines
+
+
+def _ooe(s: _Standing) -> None:
+    """Oberösterreich and the Tarock-App: the loser pays 3 v (6 v a Bürgermeister, twice that
+    the Trischaker) to the Jungfrauen or else the three others; a tie pays 2 v or v each."""
+    v = s.v
+    if s.t_loses:
+        total = (12 if s.mayor else 6) * v
+        takers = s.jungfrauen or s.others
+        s.lines.append(_trischaken_payment(s.trischaker, 6, v, mayor=s.mayor, trischaker=True))
+        for p in takers:
+            s.pay(s.trischaker, p, Fraction(total, len(takers)) if s.jungfrauen else Fraction(total, 3))
+        s.lines.append(_trischaken_takers(takers, bool(s.jungfrauen), Fraction(total, len(takers))))
+    elif len(s.losers) == 1:
+        _ooe_one_loser(s)
+    elif len(s.losers) == 2:
+        virgins = [p for p in s.others if p in s.jungfrauen]
+        s.lines.append(_trischaken_tie(s.losers, Formula((2, " × ", v)), 2 * v))
+        if len(virgins) == 1:
+            for loser in s.losers:
+                s.pay(loser, virgins[0], 2 * v)
+            s.lines.append(_trischaken_takers(virgins, True, Fraction(4 * v)))
+        else:
+            for loser, p in zip(s.losers, s.others, strict=True):
+                s.pay(loser, p, 2 * v)
+            s.lines.append(_trischaken_takers(s.others, False, Fraction(2 * v)))
+    else:
+        s.lines.append(_trischaken_tie(s.losers, Formula((v,)), v))
+        for loser in s.losers:
+            s.pay(loser, s.others[0], v)
+        s.lines.append(_trischaken_takers(s.others, False, Fraction(3 * v)))
+
+
+def _ooe_one_loser(s: _Standing) -> None:
+    loser = s.losers[0]
+    total = (6 if s.mayor else 3) * s.v
+    s.lines.append(_trischaken_payment(loser, 3, s.v, mayor=s.mayor))
+    if s.jungfrauen:
+        share = -(-total // len(s.jungfrauen))  # rounded up to a whole point
+        for p in s.jungfrauen:
+            s.pay(loser, p, share)
+        s.lines.append(
+            _trischaken_takers(
+                s.jungfrauen, True, Fraction(share), rounded=share * len(s.jungfrauen) != total
+            )
+        )
+    else:
+        for p in s.others:
+            s.pay(loser, p, Fraction(total, 3))
+        s.lines.append(_trischaken_takers(s.others, False, Fraction(total, 3)))
+
+
+def _sauwald(s: _Standing) -> None:
+    """Sauwald: a factor (the Trischaker losing doubles, a Bürgermeister doubles) on v,
+    3 f v to the Jungfrauen, else f v to each other player."""
+    v = s.v
+    f = (4 if s.mayor else 2) if s.t_loses else (2 if s.mayor else 1)
+    s.lines.append(
+        Line(
+            gettext_noop("Factor {formula} = {f} (the Trischaker losing doubles, a Bürgermeister doubles)"),
+            {
+                "formula": Formula((1, " × ", 2 if s.t_loses else 1, " × ", 2 if s.mayor else 1)),
+                "f": f,
+            },
+        )
+    )
+    if len(s.jungfrauen) == 3:
+        total = 3 * f * v
+        s.lines.append(
+            _amount(Formula((3, " × ", f, " × ", v)), total, gettext_noop("shared by the Jungfrauen"))
+        )
+        for p in s.jungfrauen:
+            s.pay(s.losers[0], p, Fraction(total, 3))
+    elif s.jungfrauen:
+        s.lines.append(
+            _amount(
+                Formula((3, " × ", f, " × ", v)),
+                3 * f * v,
+                gettext_noop("to each Jungfrau, from the losers"),
+            )
+        )
+        for p in s.jungfrauen:
+            for loser in s.losers:
+                s.pay(loser, p, Fraction(3 * f * v, len(s.losers)))
+    elif len(s.losers) == 1:
+        s.lines.append(_amount(Formula((f, " × ", v)), f * v, gettext_noop("to each other player")))
+        for p in s.others:
+            s.pay(s.losers[0], p, f * v)
+    else:
+        s.lines.append(
+            _amount(Formula((v,)), v, gettext_noop("from each loser to each player who is not a loser"))
+        )
+        for loser in s.losers:
+            for p in s.others:
+                s.pay(loser, p, v)
+
+
+def _wtc(s: _Standing) -> None:
+    """The Wiener Tarockcup: 3 v, doubled for a Bürgermeister and for the Trischaker losing,
+    from the losers to the Jungfrauen or else the others."""
+    v = s.v
+    total = 3 * v * (2 if s.mayor else 1) * (2 if s.t_loses else 1)
+    s.lines.append(
+        Line(
+            gettext_noop(
+                "Payment {formula} = {total}: 3 × the Trischaken value, × 2 for a Bürgermeister, "
+                "× 2 when the Trischaker loses"
+            ),
+            {
+                "formula": Formula((3, " × ", v, " × ", 2 if s.mayor else 1, " × ", 2 if s.t_loses else 1)),
+                "total": total,
+            },
+        )
+    )
+    takers = s.jungfrauen or s.others
+    for loser in s.losers:
+        for p in takers:
+            s.pay(loser, p, Fraction(total, len(s.losers) * len(takers)))
+
+
+def _tirol(s: _Standing) -> None:
+    """Tirol: the Trischaker or a Bürgermeister pays 3 v alone; else each Jungfrau takes v
+    from each of the three others; else the two with the most pay the two with the fewest."""
+    v = s.v
+    if s.t_loses or s.mayor:
+        loser = s.losers[0]
+        total = 3 * v * (2 if s.t_loses and s.mayor else 1)
+        takers = s.jungfrauen or s.others
+        s.lines.append(
+            _amount(
+                Formula((3, " × ", v, " × ", 2) if s.t_loses and s.mayor else (3, " × ", v)),
+                total,
+                gettext_noop("paid by the loser, shared by the Jungfrauen or else by the three others"),
+            )
+        )
+        for p in takers:
+            s.pay(loser, p, Fraction(total, len(takers)))
+    elif s.jungfrauen:
+        s.lines.append(
+            _amount(Formula((v,)), v, gettext_noop("to each Jungfrau from each of the three others"))
+        )
+        for j in s.jungfrauen:
+            for p in s.players:
+                if p != j:
+                    s.pay(p, j, v)
+    else:
+        _tirol_by_rank(s)
+
+
+def _tirol_by_rank(s: _Standing) -> None:
+    v = s.v
+    s.lines.append(
+        _amount(
+            Formula((v,)),
+            v,
+            gettext_noop(
+                "by rank: paid by the two with the most, to the two with the fewest; tied middle players go empty"
+            ),
+        )
+    )
+    ranked = sorted(s.players, key=lambda p: -s.each[p])
+    values = [s.each[p] for p in ranked]
+    if values[0] == values[1] == values[2]:
+        for p in ranked[:3]:
+            s.pay(p, ranked[3], v)
+    elif values[1] == values[2] == values[3]:
+        for p in ranked[1:]:
+            s.pay(ranked[0], p, v)
+    elif values[1] == values[2]:
+        s.pay(ranked[0], ranked[3], v)
+    else:
+        s.pay(ranked[0], ranked[3], v)
+        s.pay(ranked[1], ranked[2], v)
+
+
+# How each scheme pays, once the standing is known (docs/rules.md §4.13).
+SCHEMES: dict[Scheme, Callable[[_Standing], None]] = {
+    Scheme.OOE: _ooe,
+    Scheme.TAROCKAPP: _ooe,
+    Scheme.SAUWALD: _sauwald,
+    Scheme.WTC: _wtc,
+    Scheme.TIROL: _tirol,
+}
 
 
 def _trischaken_payment(player: str, base: int, v: int, *, mayor: bool, trischaker: bool = False) -> Line:
