@@ -173,12 +173,8 @@ def premium_value(
 
 def positive_items(hand: KoenigrufenHand, options: KoenigrufenOptions) -> tuple[list[Item], list[Line]]:
     """The game item (or the Valat replacing it), the premiums and a fixed Valat (docs/rules.md §4.7–4.10)."""
-    game = hand.game
-    label = Line(GAME_LABEL[game])
     v = game_item_value(hand, options)
-    points = hand.points or 0
-    won = points >= options.threshold
-    void = game is Game.SOLORUFER and hand.king_in_talon is KingInTalon.PLAYED
+    void = hand.game is Game.SOLORUFER and hand.king_in_talon is KingInTalon.PLAYED
     notes: list[Line] = []
     if void and (hand.kontra or any(p.kontra for p in hand.premiums) or (hand.valat and hand.valat.kontra)):
         notes.append(
@@ -187,77 +183,14 @@ def positive_items(hand: KoenigrufenHand, options: KoenigrufenOptions) -> tuple[
     game_kontra = 0 if void else hand.kontra
     items: list[Item] = []
     valat = hand.valat
-    model = options.set.valat
-    multipliers = options.valat_values()
     beside: BesideValat | None = None
-    if valat is not None and model is ValatModel.MULTIPLIER:
-        winner = valat.side if valat.made else valat.side.other
-        factor = multipliers[1] if valat.announced else multipliers[0]
-        doubled = game is Game.SECHSERDREIER and winner is Side.OPPONENTS
-        value = v * factor * (2 if doubled else 1)
-        level = 0 if void else max(game_kontra, valat.kontra)
-        tokens: list[str | int | Fraction] = [v, " × ", factor]
-        if doubled:
-            tokens += [" × ", 2]
-        items.append(
-            Item(
-                Line(
-                    gettext_noop("{game} with {valat} ({formula})"),
-                    {"game": label, "valat": _valat_words(valat), "formula": Formula(tuple(tokens))},
-                ),
-                value,
-                winner,
-                kontra_factor(level),
-                level,
-            )
-        )
+    if valat is not None and options.set.valat is ValatModel.MULTIPLIER:
+        items.append(_valat_for_game(hand, valat, options, v, game_kontra, void))
         beside = BesideValat.ANNOUNCED_ONLY
     else:
-        winner = Side.DECLARER if won else Side.OPPONENTS
-        doubled = game is Game.SECHSERDREIER and not won
-        kontra = game_kontra
-        if (
-            valat is not None
-            and valat.made
-            and not valat.announced
-            and options.set.silent_valat_voids_kontra
-            and kontra
-        ):
-            notes.append(Line(gettext_noop("A made silent Valat voids the Kontra on the game")))
-            kontra = 0
-        what = (
-            Line(gettext_noop("{game} won with {points}"), {"game": label, "points": thirds_text(points)})
-            if won
-            else Line(
-                gettext_noop("{game} lost with {points}"), {"game": label, "points": thirds_text(points)}
-            )
-        )
-        if doubled:
-            what = Line(
-                gettext_noop("{what}, a lost Sechserdreier counts double ({formula})"),
-                {"what": what, "formula": Formula((v, " × ", 2))},
-            )
-        items.append(Item(what, v * (2 if doubled else 1), winner, kontra_factor(kontra), kontra))
+        items.append(_game_item(hand, options, v, game_kontra, notes))
         if valat is not None:
-            fixed = multipliers[1] if valat.announced else multipliers[0]
-            solo = game in SOLO_GAMES
-            value = 2 * fixed if solo else fixed
-            level = 0 if void else valat.kontra
-            items.append(
-                Item(
-                    # The value follows the colon; a formula only where it doubles in a solo game.
-                    Line(
-                        gettext_noop("{valat} ({formula})"),
-                        {"valat": _valat_words(valat), "formula": Formula((fixed, " × ", 2))},
-                    )
-                    if solo
-                    else _valat_words(valat),
-                    value,
-                    valat.side if valat.made else valat.side.other,
-                    kontra_factor(level),
-                    level,
-                )
-            )
+            items.append(_fixed_valat(hand, valat, options, void))
             if valat.made:
                 beside = options.set.beside_valat
     for premium in hand.premiums:
@@ -267,6 +200,91 @@ def positive_items(hand: KoenigrufenHand, options: KoenigrufenOptions) -> tuple[
         if note is not None:
             notes.append(note)
     return items, notes
+
+
+def _valat_for_game(
+    hand: KoenigrufenHand, valat: Valat, options: KoenigrufenOptions, v: int, game_kontra: int, void: bool
+) -> Item:
+    """A Valat where the tariff multiplies the game by it: it replaces the game item."""
+    multipliers = options.valat_values()
+    winner = valat.side if valat.made else valat.side.other
+    factor = multipliers[1] if valat.announced else multipliers[0]
+    doubled = hand.game is Game.SECHSERDREIER and winner is Side.OPPONENTS
+    value = v * factor * (2 if doubled else 1)
+    level = 0 if void else max(game_kontra, valat.kontra)
+    tokens: list[str | int | Fraction] = [v, " × ", factor]
+    if doubled:
+        tokens += [" × ", 2]
+    return Item(
+        Line(
+            gettext_noop("{game} with {valat} ({formula})"),
+            {
+                "game": Line(GAME_LABEL[hand.game]),
+                "valat": _valat_words(valat),
+                "formula": Formula(tuple(tokens)),
+            },
+        ),
+        value,
+        winner,
+        kontra_factor(level),
+        level,
+    )
+
+
+def _game_item(
+    hand: KoenigrufenHand, options: KoenigrufenOptions, v: int, game_kontra: int, notes: list[Line]
+) -> Item:
+    """The game won or lost on its points; a note where a made silent Valat voids its Kontra."""
+    game = hand.game
+    label = Line(GAME_LABEL[game])
+    points = hand.points or 0
+    won = points >= options.threshold
+    valat = hand.valat
+    winner = Side.DECLARER if won else Side.OPPONENTS
+    doubled = game is Game.SECHSERDREIER and not won
+    kontra = game_kontra
+    if (
+        valat is not None
+        and valat.made
+        and not valat.announced
+        and options.set.silent_valat_voids_kontra
+        and kontra
+    ):
+        notes.append(Line(gettext_noop("A made silent Valat voids the Kontra on the game")))
+        kontra = 0
+    what = (
+        Line(gettext_noop("{game} won with {points}"), {"game": label, "points": thirds_text(points)})
+        if won
+        else Line(gettext_noop("{game} lost with {points}"), {"game": label, "points": thirds_text(points)})
+    )
+    if doubled:
+        what = Line(
+            gettext_noop("{what}, a lost Sechserdreier counts double ({formula})"),
+            {"what": what, "formula": Formula((v, " × ", 2))},
+        )
+    return Item(what, v * (2 if doubled else 1), winner, kontra_factor(kontra), kontra)
+
+
+def _fixed_valat(hand: KoenigrufenHand, valat: Valat, options: KoenigrufenOptions, void: bool) -> Item:
+    """A Valat of fixed value beside the game, doubled in a solo game."""
+    multipliers = options.valat_values()
+    fixed = multipliers[1] if valat.announced else multipliers[0]
+    solo = hand.game in SOLO_GAMES
+    value = 2 * fixed if solo else fixed
+    level = 0 if void else valat.kontra
+    return Item(
+        # The value follows the colon; a formula only where it doubles in a solo game.
+        Line(
+            gettext_noop("{valat} ({formula})"),
+            {"valat": _valat_words(valat), "formula": Formula((fixed, " × ", 2))},
+        )
+        if solo
+        else _valat_words(valat),
+        value,
+        valat.side if valat.made else valat.side.other,
+        kontra_factor(level),
+        level,
+    )
 
 
 def _valat_words(valat: Valat) -> Line:
