@@ -184,7 +184,9 @@ def read_renonce(raw: Mapping[str, Any], game: Game | None, table: Table) -> tup
     if isinstance(value, list):
         if not 1 <= len(value) <= 2:
             raise invalid("renonce", gettext_noop("one or two players (got {n})"), n=len(value))
-        found = tuple(clean_value(RENONCE_FIELD, name, True, table.active) for name in value)
+        # Each entry names a player: a null in the list is refused, not taken for "nobody".
+        entry = replace(RENONCE_FIELD, nullable=False)
+        found = tuple(clean_value(entry, name, True, table.active) for name in value)
         if len(set(found)) != len(found):
             raise invalid("renonce", gettext_noop("names a player twice"))
         return found
