@@ -1,0 +1,56 @@
+"""Marks: what the ratings have still to follow, written in the transaction of
+the change that needs it (an evening closed or reopened, a table signed or
+opened again, a link made or removed): one small row, never the computation.
+``ratings_update`` follows them, in a thread after the answer
+(``background``) or from ``manage.py update_ratings``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from ratings.models import RatingMark
+from ratings.services import background
+from ratings.services.recompute import Position, family_recompute, follow
+from scoring.models import Session
+from tournaments.models import TableRound
+
+BATCH = 200  # marks followed in one go
+
+
+def mark(source: str) -> None:
+    """Leave a mark in the caller's transaction; once it commits, the ratings follow it."""
+    RatingMark.objects.update_or_create(source=source, defaults={"marked_at": timezone.now()})
+    transaction.on_commit(background.kick)
+
+
+def on_evening_settled(*, session: Session, **_: Any) -> None:
+    """An evening of a group closed, reopened, deleted, restored or a name corrected."""
+    if session.group_id is not None and not session.managed:
+        mark(f"evening:{session.pk}")
+
+
+def on_table_changed(*, table: TableRound, **_: Any) -> None:
+    """A table-round signed, ended, typed in, confirmed or opened again."""
+    mark(f"table:{table.pk}")
+
+
+def ratings_update() -> int:
+    """Follow every mark: each event written again, each family recomputed from
+    its earliest changed event, then the marks taken away (a mark made again
+    meanwhile stays for the next round). Returns how many marks were followed."""
+    followed = 0
+    while marks := list(RatingMark.objects.order_by("marked_at", "id")[:BATCH]):
+        starts: dict[str, Position] = {}
+        for found in marks:
+            with transaction.atomic():
+                for family, start in follow(found.source):
+                    starts[family] = min(starts.get(family, start), start)
+        for family, start in sorted(starts.items()):
+            family_recompute(family, start)
+        for found in marks:
+            RatingMark.objects.filter(pk=found.pk, marked_at=found.marked_at).delete()
+        followed += len(marks)
+    return followed
