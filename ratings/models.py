@@ -138,9 +138,15 @@ class RegisterLink(models.Model):
     Made by the player with her PIN, which the register does not have yet: the
     service refuses every new one until it does (``links.register_link``)."""
 
-    entry = models.OneToOneField("tournaments.CupPlayer", on_delete=models.CASCADE, related_name="rating_link")
+    entry = models.OneToOneField(
+        "tournaments.CupPlayer", on_delete=models.CASCADE, related_name="rating_link"
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="register_links"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="register_links",
     )
     roster = models.ForeignKey(
         "club.GroupPlayer", null=True, blank=True, on_delete=models.CASCADE, related_name="register_links"
@@ -151,7 +157,8 @@ class RegisterLink(models.Model):
         ordering = ["at", "id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(user__isnull=True, roster__isnull=False) | Q(user__isnull=False, roster__isnull=True),
+                condition=Q(user__isnull=True, roster__isnull=False)
+                | Q(user__isnull=False, roster__isnull=True),
                 name="register_link_one_target",
             )
         ]
@@ -164,13 +171,17 @@ class RatingSetting(models.Model):
     """Whether a player sees her rating (``visible``) and lets her groups'
     statistics and the cups' registers show it (``shared``): both off by default."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_setting")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_setting"
+    )
     visible = models.BooleanField(_("show me my rating"), default=False)
     shared = models.BooleanField(_("show it in my groups' statistics and the cups' registers"), default=False)
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(shared=False) | Q(visible=True), name="rating_shared_only_visible")
+            models.CheckConstraint(
+                condition=Q(shared=False) | Q(visible=True), name="rating_shared_only_visible"
+            )
         ]
 
     def __str__(self) -> str:

@@ -6,114 +6,270 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('club', '0001_initial'),
-        ('tournaments', '0008_tournament_rules_handover_wrong'),
+        ("club", "0001_initial"),
+        ("tournaments", "0008_tournament_rules_handover_wrong"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingLock',
+            name="RatingLock",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('family', models.CharField(choices=[('koenigrufen', 'Königrufen'), ('french', 'French Tarot'), ('other', 'the other games')], max_length=12, unique=True)),
-                ('runs', models.PositiveBigIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "family",
+                    models.CharField(
+                        choices=[
+                            ("koenigrufen", "Königrufen"),
+                            ("french", "French Tarot"),
+                            ("other", "the other games"),
+                        ],
+                        max_length=12,
+                        unique=True,
+                    ),
+                ),
+                ("runs", models.PositiveBigIntegerField(default=0)),
             ],
         ),
         migrations.CreateModel(
-            name='RatingMark',
+            name="RatingMark",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('source', models.CharField(max_length=40, unique=True)),
-                ('marked_at', models.DateTimeField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("source", models.CharField(max_length=40, unique=True)),
+                ("marked_at", models.DateTimeField()),
             ],
             options={
-                'ordering': ['marked_at', 'id'],
+                "ordering": ["marked_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='RatingEvent',
+            name="RatingEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('evening', 'evening'), ('table', 'table-round')], max_length=8)),
-                ('source_id', models.PositiveBigIntegerField()),
-                ('family', models.CharField(choices=[('koenigrufen', 'Königrufen'), ('french', 'French Tarot'), ('other', 'the other games')], max_length=12)),
-                ('at', models.DateTimeField()),
-                ('counted', models.BooleanField(default=False)),
-                ('played_on', models.DateField()),
-                ('label', models.CharField(max_length=200)),
-                ('players', models.JSONField(default=list)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("evening", "evening"), ("table", "table-round")], max_length=8
+                    ),
+                ),
+                ("source_id", models.PositiveBigIntegerField()),
+                (
+                    "family",
+                    models.CharField(
+                        choices=[
+                            ("koenigrufen", "Königrufen"),
+                            ("french", "French Tarot"),
+                            ("other", "the other games"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("at", models.DateTimeField()),
+                ("counted", models.BooleanField(default=False)),
+                ("played_on", models.DateField()),
+                ("label", models.CharField(max_length=200)),
+                ("players", models.JSONField(default=list)),
             ],
             options={
-                'ordering': ['at', 'id'],
-                'indexes': [models.Index(fields=['family', 'at', 'id'], name='rating_event_order')],
-                'constraints': [models.UniqueConstraint(fields=('kind', 'source_id'), name='rating_event_unique')],
+                "ordering": ["at", "id"],
+                "indexes": [models.Index(fields=["family", "at", "id"], name="rating_event_order")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("kind", "source_id"), name="rating_event_unique")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingEntry',
+            name="RatingEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('family', models.CharField(choices=[('koenigrufen', 'Königrufen'), ('french', 'French Tarot'), ('other', 'the other games')], max_length=12)),
-                ('player_key', models.CharField(max_length=24)),
-                ('source', models.CharField(max_length=24)),
-                ('rank', models.PositiveSmallIntegerField()),
-                ('players', models.PositiveSmallIntegerField()),
-                ('number', models.PositiveIntegerField()),
-                ('mu_before', models.FloatField()),
-                ('sigma_before', models.FloatField()),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='ratings.ratingevent')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "family",
+                    models.CharField(
+                        choices=[
+                            ("koenigrufen", "Königrufen"),
+                            ("french", "French Tarot"),
+                            ("other", "the other games"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("player_key", models.CharField(max_length=24)),
+                ("source", models.CharField(max_length=24)),
+                ("rank", models.PositiveSmallIntegerField()),
+                ("players", models.PositiveSmallIntegerField()),
+                ("number", models.PositiveIntegerField()),
+                ("mu_before", models.FloatField()),
+                ("sigma_before", models.FloatField()),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="ratings.ratingevent",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event__at', 'event_id'],
-                'indexes': [models.Index(fields=['player_key', 'family', 'number'], name='rating_entry_by_player'), models.Index(fields=['source'], name='rating_entry_by_source')],
-                'constraints': [models.UniqueConstraint(fields=('event', 'player_key'), name='rating_entry_unique')],
+                "ordering": ["event__at", "event_id"],
+                "indexes": [
+                    models.Index(fields=["player_key", "family", "number"], name="rating_entry_by_player"),
+                    models.Index(fields=["source"], name="rating_entry_by_source"),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("event", "player_key"), name="rating_entry_unique")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingSetting',
+            name="RatingSetting",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('visible', models.BooleanField(default=False, verbose_name='show me my rating')),
-                ('shared', models.BooleanField(default=False, verbose_name="show it in my groups' statistics and the cups' registers")),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='rating_setting', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("visible", models.BooleanField(default=False, verbose_name="show me my rating")),
+                (
+                    "shared",
+                    models.BooleanField(
+                        default=False, verbose_name="show it in my groups' statistics and the cups' registers"
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_setting",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('shared', False), ('visible', True), _connector='OR'), name='rating_shared_only_visible')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("shared", False), ("visible", True), _connector="OR"),
+                        name="rating_shared_only_visible",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RegisterLink',
+            name="RegisterLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('entry', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='rating_link', to='tournaments.cupplayer')),
-                ('roster', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='register_links', to='club.groupplayer')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='register_links', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "entry",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_link",
+                        to="tournaments.cupplayer",
+                    ),
+                ),
+                (
+                    "roster",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="register_links",
+                        to="club.groupplayer",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="register_links",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['at', 'id'],
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('roster__isnull', False), ('user__isnull', True)), models.Q(('roster__isnull', True), ('user__isnull', False)), _connector='OR'), name='register_link_one_target')],
+                "ordering": ["at", "id"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("roster__isnull", False), ("user__isnull", True)),
+                            models.Q(("roster__isnull", True), ("user__isnull", False)),
+                            _connector="OR",
+                        ),
+                        name="register_link_one_target",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RosterLink',
+            name="RosterLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='club.group')),
-                ('player', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='rating_link', to='club.groupplayer')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='roster_links', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="club.group"
+                    ),
+                ),
+                (
+                    "player",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_link",
+                        to="club.groupplayer",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="roster_links",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['at', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('user', 'group'), name='roster_link_one_per_group')],
+                "ordering": ["at", "id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("user", "group"), name="roster_link_one_per_group")
+                ],
             },
         ),
     ]

@@ -146,12 +146,14 @@ def ratings_rebuild() -> int:
 
 
 def _every_source() -> Iterable[tuple[str, Iterable[int]]]:
-    known = dict.fromkeys(RatingEvent.Kind.values, set[int]())
+    known: dict[str, set[int]] = {key: set() for key in RatingEvent.Kind.values}
     for kind, pk in RatingEvent.objects.values_list("kind", "source_id"):
         known[kind] = known[kind] | {pk}
     evenings = set(EveningResult.objects.values_list("session_id", flat=True).distinct())
     tables = set(
-        TableRound.objects.filter(status__in=(TableRound.Status.SIGNED, TableRound.Status.ENDED, TableRound.Status.DESK)).values_list("pk", flat=True)
+        TableRound.objects.filter(
+            status__in=(TableRound.Status.SIGNED, TableRound.Status.ENDED, TableRound.Status.DESK)
+        ).values_list("pk", flat=True)
     )
     yield RatingEvent.Kind.EVENING, sorted(evenings | known[RatingEvent.Kind.EVENING])
     yield RatingEvent.Kind.TABLE, sorted(tables | known[RatingEvent.Kind.TABLE])

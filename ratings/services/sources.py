@@ -5,7 +5,7 @@ and cups (``Resolver``)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 
 from django.utils import timezone
@@ -53,13 +53,15 @@ def event_refresh(kind: str, source_id: int) -> RatingEvent | None:
     return found
 
 
-Read = tuple[str, datetime, object, str, dict[str, Decimal]]
+Read = tuple[str, datetime, date, str, dict[str, Decimal]]
 
 
 def _evening(session_id: int) -> Read | None:
     """A closed evening of a group, by each roster player's total (the balance its settlement pays)."""
     session = (
-        Session.objects.filter(pk=session_id, group__isnull=False, closed_at__isnull=False, deleted_at__isnull=True)
+        Session.objects.filter(
+            pk=session_id, group__isnull=False, closed_at__isnull=False, deleted_at__isnull=True
+        )
         .select_related("group")
         .first()
     )
@@ -82,7 +84,9 @@ def _table(table_id: int) -> Read | None:
         return None
     results = {
         f"e:{row.entrant_id}": row.points
-        for row in RoundResult.objects.filter(table=table, counted=True, bye=False).only("entrant_id", "points")
+        for row in RoundResult.objects.filter(table=table, counted=True, bye=False).only(
+            "entrant_id", "points"
+        )
     }
     if len(results) < 2:
         return None
@@ -99,7 +103,8 @@ class Resolver:
     def __init__(self) -> None:
         self.roster_users = dict(RosterLink.objects.values_list("player_id", "user_id"))
         self.register = {
-            entry: (user, roster) for entry, user, roster in RegisterLink.objects.values_list("entry_id", "user_id", "roster_id")
+            entry: (user, roster)
+            for entry, user, roster in RegisterLink.objects.values_list("entry_id", "user_id", "roster_id")
         }
         self.entries: dict[int, tuple[int | None, int | None]] = {}
         self.entrants: dict[int, tuple[int | None, int | None]] = {}
