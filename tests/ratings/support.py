@@ -33,7 +33,9 @@ def ranks_of_evening(winner: str, loser: str, players: tuple[str, ...] = PLAYERS
 
 def order(index: int) -> tuple[str, str]:
     """Evening ``index``'s winner and loser, changing from evening to evening."""
-    return PLAYERS[index % 4], PLAYERS[(index + 1 + index // 4) % 4] if PLAYERS[(index + 1 + index // 4) % 4] != PLAYERS[index % 4] else PLAYERS[(index + 2) % 4]
+    return PLAYERS[index % 4], PLAYERS[(index + 1 + index // 4) % 4] if PLAYERS[
+        (index + 1 + index // 4) % 4
+    ] != PLAYERS[index % 4] else PLAYERS[(index + 2) % 4]
 
 
 def closed_evening(group: Group, owner: User, index: int, **kwargs: Any) -> Session:

@@ -123,8 +123,14 @@ def test_a_reopened_evening_counts_for_nothing_until_it_is_closed_again(group, u
     services.session_reopen(session=sessions[1], user=user)
     ratings_update()
     assert not RatingEntry.objects.filter(event__source_id=sessions[1].pk).exists()
-    assert RatingEntry.objects.get(event__source_id=sessions[2].pk, player_key__endswith=str(
-        GroupPlayer.objects.get(group=group, name="Anna").pk), source__startswith="g:").number == 2
+    assert (
+        RatingEntry.objects.get(
+            event__source_id=sessions[2].pk,
+            player_key__endswith=str(GroupPlayer.objects.get(group=group, name="Anna").pk),
+            source__startswith="g:",
+        ).number
+        == 2
+    )
     services.session_close(session=Session.objects.get(pk=sessions[1].pk), user=user)
     ratings_update()
     assert RatingEntry.objects.filter(event__source_id=sessions[1].pk).count() == 4
