@@ -67,7 +67,7 @@ def her_rating(world) -> int:
 
 
 def client(world, role: str) -> Client:
-    c = Client()
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")
     if role != "anonymous":
         c.force_login(world["people"][role])
     return c
