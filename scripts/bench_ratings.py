@@ -15,9 +15,11 @@ On a fresh database (``scripts.harness.app_database``), in this process:
    table of the first round opened and locked again (every later event recomputed).
 3. The answer's cost with and without the ratings, in the same run, alternating:
    a hand saved at a group evening, an evening closed, a table typed in at the
-   desk, ``--repeats`` times each; the ratings' receivers connected and a
-   thread computing after each (``RATINGS_UPDATE=thread``) against the receivers
-   disconnected. It prints p50 and p95 of each.
+   desk, ``--repeats`` times each; the ratings' receivers connected with
+   ``RATINGS_UPDATE=thread`` against the receivers disconnected. Each is timed
+   once the previous thread has ended (what the answer itself costs: the mark and
+   the thread started), and after an answer with ratings, how long until the
+   thread has computed them. It prints p50 and p95 of each.
 
 Nothing leaves the machine; the run stops by itself.
 """
@@ -31,6 +33,7 @@ import time
 from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +109,9 @@ def cup_days(owner: Any, players: int, days: int) -> list[Any]:
         rounds = int(Tournament.objects.get(pk=t.pk).settings["rounds"])
         for number in range(1, rounds + 1):
             plan.round_release(tournament=Tournament.objects.get(pk=t.pk), user=owner)
-            for found in TableRound.objects.filter(round__tournament=t, round__number=number).order_by("number"):
+            for found in TableRound.objects.filter(round__tournament=t, round__number=number).order_by(
+                "number"
+            ):
                 numbers = list(found.seats.order_by("position").values_list("entrant__number", flat=True))
                 sums = [rng.randrange(-60, 61) for _ in numbers[1:]]
                 by_number = dict(zip(numbers, [-sum(sums), *sums], strict=True))
@@ -172,7 +177,9 @@ def recompute_figures(owner: Any, evenings: int, players: int, days: int) -> Non
     desk.desk_enter(tournament=t, user=owner, table_id=first.pk, sums={n: str(p) for n, p in sums.items()})
     seconds, _ = timed(ratings_update)
     later = RatingEvent.objects.filter(family="koenigrufen").count()
-    print(f"  a table of round 1 opened and typed in again, {later} events recomputed: {seconds * 1000:.0f} ms")
+    print(
+        f"  a table of round 1 opened and typed in again, {later} events recomputed: {seconds * 1000:.0f} ms"
+    )
 
 
 def answer_figures(owner: Any, repeats: int) -> None:
@@ -189,7 +196,9 @@ def answer_figures(owner: Any, repeats: int) -> None:
     def ratings_on(on: bool) -> None:
         if on:
             events.evening_settled.connect(marks.on_evening_settled, dispatch_uid="ratings.evening_settled")
-            tournament_events.table_changed.connect(marks.on_table_changed, dispatch_uid="ratings.table_changed")
+            tournament_events.table_changed.connect(
+                marks.on_table_changed, dispatch_uid="ratings.table_changed"
+            )
         else:
             events.evening_settled.disconnect(dispatch_uid="ratings.evening_settled")
             tournament_events.table_changed.disconnect(dispatch_uid="ratings.table_changed")
@@ -210,36 +219,62 @@ def answer_figures(owner: Any, repeats: int) -> None:
     plan.round_release(tournament=Tournament.objects.get(pk=t.pk), user=owner)
     free_tables = list(TableRound.objects.filter(round__tournament=t).order_by("number"))
     figures: dict[str, list[float]] = {}
+
+    def settle() -> None:
+        while background.running():
+            time.sleep(0.002)
+
+    def answer(name: str, on: bool, work: Callable[[], Any]) -> None:
+        settle()
+        started = time.perf_counter()
+        work()
+        answered = time.perf_counter()
+        figures.setdefault(f"{name}, {'with ratings' if on else 'without'}", []).append(answered - started)
+        if on:
+            settle()
+            figures.setdefault(f"{name}: until the ratings are computed", []).append(
+                time.perf_counter() - answered
+            )
+
     with override_settings(RATINGS_UPDATE="thread"):
         for index in range(repeats * 2):
             on = index % 2 == 1
             ratings_on(on)
-            suffix = "with ratings" if on else "without"
             seats = [ROSTER[(index + k) % 8] for k in range(4)]
             session = groups.group_session_create(
-                group=group, owner=owner, name=f"M {index}", variant="french", players=seats, options={}, money_rate=None
+                group=group,
+                owner=owner,
+                name=f"M {index}",
+                variant="french",
+                players=seats,
+                options={},
+                money_rate=None,
             )
             hands = evening_hands(index, seats)
             for raw in hands[:-1]:
                 services.hand_record(session=session, raw=raw, user=owner)
-            seconds, _ = timed(lambda: services.hand_record(session=session, raw=hands[-1], user=owner))
-            figures.setdefault(f"hand saved, {suffix}", []).append(seconds)
-            seconds, _ = timed(lambda: services.session_close(session=session, user=owner))
-            figures.setdefault(f"evening closed, {suffix}", []).append(seconds)
+            last = hands[-1]
+            answer("hand saved", on, partial(services.hand_record, session=session, raw=last, user=owner))
+            answer("evening closed", on, partial(services.session_close, session=session, user=owner))
             table = free_tables[index]
             numbers = list(table.seats.order_by("position").values_list("entrant__number", flat=True))
             sums = dict(zip(numbers, [30, -10, -10, -10], strict=True))
-            seconds, _ = timed(
-                lambda: desk.desk_enter(
-                    tournament=Tournament.objects.get(pk=t.pk), user=owner, table_id=table.pk, sums=sums
-                )
+            answer(
+                "table typed in",
+                on,
+                partial(
+                    desk.desk_enter,
+                    tournament=Tournament.objects.get(pk=t.pk),
+                    user=owner,
+                    table_id=table.pk,
+                    sums=sums,
+                ),
             )
-            figures.setdefault(f"table typed in, {suffix}", []).append(seconds)
         ratings_on(True)
         while background.running():
             time.sleep(0.05)
-    print(f"the answer's cost, {repeats} times each, alternating (a ratings thread running after each 'with'):")
-    for name in sorted(figures, key=lambda n: (n.split(",")[0], "with" in n)):
+    print(f"the answer's cost, {repeats} times each, alternating with and without the ratings:")
+    for name in sorted(figures):
         print(line(name, figures[name]))
 
 

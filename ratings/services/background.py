@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from django.conf import settings
 from django.db import close_old_connections, connection
 
 log = logging.getLogger(__name__)
+
+# The thread waits this long before it starts: the answer that woke it is
+# written to the phone first, not slowed by a thread taking turns with it.
+DELAY_SECONDS = 0.25
 
 _lock = threading.Lock()
 _state = {"running": False, "again": False}
@@ -34,20 +39,20 @@ def kick() -> None:
 def _run() -> None:
     from ratings.services.marks import ratings_update
 
-    try:
-        while True:
-            try:
-                close_old_connections()
-                ratings_update()
-            except Exception:  # the marks stay: the next kick or the command follows them
-                log.exception("ratings update failed")
-            with _lock:
-                if not _state["again"]:
-                    _state["running"] = False
-                    return
-                _state["again"] = False
-    finally:
-        connection.close()
+    time.sleep(DELAY_SECONDS)
+    while True:
+        try:
+            close_old_connections()
+            ratings_update()
+        except Exception:  # the marks stay: the next kick or the command follows them
+            log.exception("ratings update failed")
+        finally:
+            connection.close()  # this thread's own connection, before it counts as ended
+        with _lock:
+            if not _state["again"]:
+                _state["running"] = False
+                return
+            _state["again"] = False
 
 
 def running() -> bool:

@@ -17,12 +17,14 @@ from ratings.services.recompute import Position, family_recompute, follow
 from scoring.models import Session
 from tournaments.models import TableRound
 
-BATCH = 200  # marks followed in one go
+BATCH = 1000  # marks followed in one go: each family recomputed once for all of them
 
 
 def mark(source: str) -> None:
     """Leave a mark in the caller's transaction; once it commits, the ratings follow it."""
-    RatingMark.objects.update_or_create(source=source, defaults={"marked_at": timezone.now()})
+    now = timezone.now()
+    if not RatingMark.objects.filter(source=source).update(marked_at=now):
+        RatingMark.objects.get_or_create(source=source, defaults={"marked_at": now})
     transaction.on_commit(background.kick)
 
 

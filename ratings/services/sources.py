@@ -110,23 +110,26 @@ class Resolver:
         self.entrants: dict[int, tuple[int | None, int | None]] = {}
 
     def load(self, sources: Iterable[str]) -> None:
-        """Read the entrants and register entries these sources need, in two queries."""
-        wanted = {int(s[2:]) for s in sources if s.startswith("e:")} - set(self.entrants)
+        """Read the entrants and register entries these sources need, in a few queries."""
+        wanted = {int(s[2:]) for s in sources if s.startswith("e:")}
+        wanted = {pk for pk in wanted if pk not in self.entrants}
         if wanted:
             for pk, cup_player, roster in Entrant.objects.filter(pk__in=wanted).values_list(
                 "pk", "cup_player_id", "roster_id"
             ):
                 self.entrants[pk] = (cup_player, roster)
-        self._entries({entry for entry, _ in self.entrants.values() if entry is not None})
+            self._entries({self.entrants[pk][0] for pk in wanted if pk in self.entrants} - {None})
 
-    def _entries(self, wanted: set[int]) -> None:
-        while wanted - set(self.entries):
-            rows = CupPlayer.objects.filter(pk__in=wanted - set(self.entries)).values_list(
-                "pk", "merged_into_id", "roster_id"
-            )
+    def _entries(self, wanted: set[int | None]) -> None:
+        missing = {pk for pk in wanted if pk is not None and pk not in self.entries}
+        while missing:
+            rows = CupPlayer.objects.filter(pk__in=missing).values_list("pk", "merged_into_id", "roster_id")
             for pk, merged, roster in rows:
                 self.entries[pk] = (merged, roster)
-            wanted = {merged for merged, _ in self.entries.values() if merged is not None}
+            for gone in missing - set(self.entries):
+                self.entries[gone] = (None, None)  # deleted meanwhile: counts on its own
+            following = {self.entries[pk][0] for pk in missing}
+            missing = {pk for pk in following if pk is not None and pk not in self.entries}
 
     def key(self, source: str) -> str:
         kind, _, raw = source.partition(":")
@@ -136,7 +139,8 @@ class Resolver:
         if kind == "c":
             return self.entry(pk)
         if kind == "e":
-            self.load([source])
+            if pk not in self.entrants:
+                self.load([source])
             cup_player, roster = self.entrants.get(pk, (None, None))
             if cup_player is not None:
                 return self.entry(cup_player)
@@ -149,7 +153,8 @@ class Resolver:
         return f"u:{user}" if user is not None else f"g:{pk}"
 
     def entry(self, pk: int) -> str:
-        self._entries({pk})
+        if pk not in self.entries:
+            self._entries({pk})
         seen: set[int] = set()
         while pk in self.entries and self.entries[pk][0] is not None and pk not in seen:
             seen.add(pk)
