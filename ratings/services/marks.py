@@ -6,14 +6,17 @@ opened again, a link made or removed): one small row, never the computation.
 
 from __future__ import annotations
 
+import operator
+from functools import reduce
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from ratings.models import RatingMark
 from ratings.services import background
-from ratings.services.recompute import Position, family_recompute, follow
+from ratings.services.recompute import family_recompute, follow
 from scoring.models import Session
 from tournaments.models import TableRound
 
@@ -45,14 +48,12 @@ def ratings_update() -> int:
     meanwhile stays for the next round). Returns how many marks were followed."""
     followed = 0
     while marks := list(RatingMark.objects.order_by("marked_at", "id")[:BATCH]):
-        starts: dict[str, Position] = {}
-        for found in marks:
-            with transaction.atomic():
-                for family, start in follow(found.source):
-                    starts[family] = min(starts.get(family, start), start)
+        with transaction.atomic():
+            starts = follow(found.source for found in marks)
         for family, start in sorted(starts.items()):
             family_recompute(family, start)
-        for found in marks:
-            RatingMark.objects.filter(pk=found.pk, marked_at=found.marked_at).delete()
+        for chunk in range(0, len(marks), 100):
+            done = [Q(pk=found.pk, marked_at=found.marked_at) for found in marks[chunk : chunk + 100]]
+            RatingMark.objects.filter(reduce(operator.or_, done)).delete()
         followed += len(marks)
     return followed

@@ -17,7 +17,7 @@ from django.db.models import F, Q
 from club.models import EveningResult
 from ratings.models import Family, RatingEntry, RatingEvent, RatingLock
 from ratings.services.model import NEW, Skill, rate
-from ratings.services.sources import Resolver, event_refresh
+from ratings.services.sources import Resolver, events_refresh
 from tournaments.models import TableRound
 
 Position = tuple[datetime, int]  # an event's place in the order: when first closed or signed, then its id
@@ -112,36 +112,43 @@ def _state_before(family: str, start: Position | None, keys: set[str]) -> dict[s
     return state
 
 
-def follow(source: str) -> list[tuple[str, Position]]:
-    """What a mark changes: its event written again (an evening, a table-round),
-    or for a link made or removed (``source:<source>``) every family where that
-    source played; returns each family with the event to recompute from."""
-    kind, _, raw = source.partition(":")
-    if kind in (RatingEvent.Kind.EVENING, RatingEvent.Kind.TABLE):
-        event = event_refresh(kind, int(raw))
-        return [] if event is None else [(event.family, position(event))]
-    if kind == "source":
-        starts = []
-        for family in Family.values:
-            first = (
-                RatingEntry.objects.filter(family=family, source=raw)
-                .select_related("event")
-                .order_by("event__at", "event_id")
-                .first()
-            )
-            if first is not None:
-                starts.append((family, position(first.event)))
-        return starts
-    return []
+def follow(sources: Iterable[str]) -> dict[str, Position]:
+    """What marks change: their events written again (``evening:<id>``,
+    ``table:<id>``), and for a link made or removed (``source:<source>``) every
+    family where that source played; returns each family with the earliest
+    event to recompute from."""
+    ids: dict[str, set[int]] = {kind: set() for kind in RatingEvent.Kind.values}
+    starts: dict[str, Position] = {}
+
+    def start(family: str, event: RatingEvent) -> None:
+        starts[family] = min(starts.get(family, position(event)), position(event))
+
+    for source in sources:
+        kind, _, raw = source.partition(":")
+        if kind in ids:
+            ids[kind].add(int(raw))
+        elif kind == "source":
+            for family in Family.values:
+                first = (
+                    RatingEntry.objects.filter(source=raw, family=family)
+                    .select_related("event")
+                    .order_by("event__at", "event_id")
+                    .first()
+                )
+                if first is not None:
+                    start(family, first.event)
+    for kind, wanted in ids.items():
+        for event in events_refresh(kind, wanted) if wanted else ():
+            start(event.family, event)
+    return starts
 
 
 def ratings_rebuild() -> int:
     """Every event read again from the evenings and tournaments, then every family
     recomputed from its first event: what ``update_ratings --all`` does."""
-    for kind, ids in _every_source():
-        for source_id in ids:
-            with transaction.atomic():
-                event_refresh(kind, source_id)
+    with transaction.atomic():
+        for kind, ids in _every_source():
+            events_refresh(kind, ids)
     return sum(family_recompute(family, None) for family in Family.values)
 
 

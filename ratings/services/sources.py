@@ -1,5 +1,5 @@
 """What the ratings read from the evenings and tournaments: each event's players
-and ranks (``event_refresh``), and who each of its sources is across groups
+and ranks (``events_refresh``), and who each of its sources is across groups
 and cups (``Resolver``)."""
 
 from __future__ import annotations
@@ -17,83 +17,98 @@ from scoring.models import Session
 from tournaments.models import CupPlayer, Entrant, RoundResult, TableRound
 
 
-def event_refresh(kind: str, source_id: int) -> RatingEvent | None:
-    """The event of this evening or table-round written again from what is stored
-    now: counted while the evening is closed (the table locked), with its players'
-    ranks; ``None`` for something that never counted."""
-    found = RatingEvent.objects.filter(kind=kind, source_id=source_id).first()
-    read = _evening(source_id) if kind == RatingEvent.Kind.EVENING else _table(source_id)
-    if read is None:
-        if found is not None and found.counted:
-            found.counted = False
-            found.save(update_fields=["counted"])
-        return found
-    family, at, played_on, label, results = read
-    ranks = ranks_of(results)
-    players = [[source, ranks[source]] for source in sorted(results)]
-    if found is None:
-        return RatingEvent.objects.create(
-            kind=kind,
-            source_id=source_id,
-            family=family,
-            at=at,
-            counted=True,
-            played_on=played_on,
-            label=label,
-            players=players,
+def events_refresh(kind: str, ids: Iterable[int]) -> list[RatingEvent]:
+    """The events of these evenings or table-rounds written again from what is
+    stored now, in a few queries for all of them: counted while the evening is
+    closed (the table locked), with its players' ranks. Returns the events that
+    exist (an evening that never counted has none)."""
+    wanted = sorted(set(ids))
+    found = {e.source_id: e for e in RatingEvent.objects.filter(kind=kind, source_id__in=wanted).order_by()}
+    reads = _evenings(wanted) if kind == RatingEvent.Kind.EVENING else _tables(wanted)
+    made, changed = [], []
+    for source_id in wanted:
+        event, read = found.get(source_id), reads.get(source_id)
+        if read is None:
+            if event is not None and event.counted:
+                event.counted = False
+                changed.append(event)
+            continue
+        family, at, played_on, label, results = read
+        ranks = ranks_of(results)
+        players = [[source, ranks[source]] for source in sorted(results)]
+        if event is None:
+            made.append(RatingEvent(kind=kind, source_id=source_id, at=at, family=family))
+            event = made[-1]
+        else:
+            changed.append(event)
+        event.family, event.counted, event.played_on, event.label, event.players = (
+            family,
+            True,
+            played_on,
+            label,
+            players,
         )
-    found.family, found.counted, found.played_on, found.label, found.players = (
-        family,
-        True,
-        played_on,
-        label,
-        players,
+    RatingEvent.objects.bulk_update(
+        changed, ["family", "counted", "played_on", "label", "players"], batch_size=500
     )
-    found.save(update_fields=["family", "counted", "played_on", "label", "players"])
-    return found
+    RatingEvent.objects.bulk_create(made, batch_size=500)
+    return list(RatingEvent.objects.filter(kind=kind, source_id__in=wanted).order_by())
 
 
 Read = tuple[str, datetime, date, str, dict[str, Decimal]]
 
 
-def _evening(session_id: int) -> Read | None:
-    """A closed evening of a group, by each roster player's total (the balance its settlement pays)."""
-    session = (
+def _evenings(ids: list[int]) -> dict[int, Read]:
+    """Closed evenings of a group, by each roster player's total (the balance its settlement pays)."""
+    sessions = (
         Session.objects.filter(
-            pk=session_id, group__isnull=False, closed_at__isnull=False, deleted_at__isnull=True
+            pk__in=ids, group__isnull=False, closed_at__isnull=False, deleted_at__isnull=True
         )
         .select_related("group")
-        .first()
+        .order_by()
     )
-    if session is None or session.closed_at is None or session.group is None:
-        return None
-    totals = {
-        f"g:{row.player_id}": row.total
-        for row in EveningResult.objects.filter(session_id=session_id).only("player_id", "total")
-    }
-    if len(totals) < 2:
-        return None
-    label = f"{session.name} · {session.group.name}"
-    return family_of(session.variant), session.closed_at, session.played_on, label[:200], totals
-
-
-def _table(table_id: int) -> Read | None:
-    """A locked table-round (signed, ended or typed in) of a tournament not deleted, by round result."""
-    table = TableRound.objects.filter(pk=table_id).select_related("round__tournament").first()
-    if table is None or not table.is_locked or table.round.tournament.deleted_at is not None:
-        return None
-    results = {
-        f"e:{row.entrant_id}": row.points
-        for row in RoundResult.objects.filter(table=table, counted=True, bye=False).only(
-            "entrant_id", "points"
+    totals: dict[int, dict[str, Decimal]] = {}
+    rows = EveningResult.objects.filter(session_id__in=ids).order_by()
+    for session_id, player_id, total in rows.values_list("session_id", "player_id", "total"):
+        totals.setdefault(session_id, {})[f"g:{player_id}"] = total
+    reads = {}
+    for session in sessions:
+        results = totals.get(session.pk, {})
+        if session.closed_at is None or session.group is None or len(results) < 2:
+            continue
+        label = f"{session.name} · {session.group.name}"
+        reads[session.pk] = (
+            family_of(session.variant),
+            session.closed_at,
+            session.played_on,
+            label[:200],
+            results,
         )
-    }
-    if len(results) < 2:
-        return None
-    tournament = table.round.tournament
-    at = table.signed_at or timezone.now()
-    label = f"{tournament.name} · {table.round.number}/{table.number}"
-    return family_of(tournament.variant), at, tournament.played_on, label[:200], results
+    return reads
+
+
+def _tables(ids: list[int]) -> dict[int, Read]:
+    """Locked table-rounds (signed, ended or typed in) of tournaments not deleted, by round result."""
+    locked = (TableRound.Status.SIGNED, TableRound.Status.ENDED, TableRound.Status.DESK)
+    tables = (
+        TableRound.objects.filter(pk__in=ids, status__in=locked, round__tournament__deleted_at__isnull=True)
+        .select_related("round__tournament")
+        .order_by()
+    )
+    points: dict[int, dict[str, Decimal]] = {}
+    rows = RoundResult.objects.filter(table_id__in=ids, counted=True, bye=False).order_by()
+    for table_id, entrant_id, value in rows.values_list("table_id", "entrant_id", "points"):
+        points.setdefault(table_id, {})[f"e:{entrant_id}"] = value
+    reads = {}
+    for table in tables:
+        results = points.get(table.pk, {})
+        if len(results) < 2:
+            continue
+        tournament = table.round.tournament
+        label = f"{tournament.name} · {table.round.number}/{table.number}"
+        at = table.signed_at or timezone.now()
+        reads[table.pk] = (family_of(tournament.variant), at, tournament.played_on, label[:200], results)
+    return reads
 
 
 class Resolver:
