@@ -25,9 +25,12 @@ BATCH = 1000  # marks followed in one go: each family recomputed once for all of
 
 def mark(source: str) -> None:
     """Leave a mark in the caller's transaction; once it commits, the ratings follow it."""
-    now = timezone.now()
-    if not RatingMark.objects.filter(source=source).update(marked_at=now):
-        RatingMark.objects.get_or_create(source=source, defaults={"marked_at": now})
+    RatingMark.objects.bulk_create(  # one statement: INSERT … ON CONFLICT (source) DO UPDATE
+        [RatingMark(source=source, marked_at=timezone.now())],
+        update_conflicts=True,
+        unique_fields=["source"],
+        update_fields=["marked_at"],
+    )
     transaction.on_commit(background.kick)
 
 

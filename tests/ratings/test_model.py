@@ -159,3 +159,22 @@ def test_closing_time_orders_the_events_not_the_day_played(group, user):
     Session.objects.filter(pk=first.pk).update(played_on=second.played_on + timedelta(days=3))
     ratings_update()
     assert [e.source_id for e in RatingEvent.objects.order_by("at", "id")] == [first.pk, second.pk]
+
+
+def test_closing_costs_the_answer_one_statement_of_the_ratings_however_many_events(group, user):
+    """The answer's share of the ratings is the mark, one statement, at the 1st and at the 11th evening."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.club.regular_table import evening
+    from tests.ratings.support import hands
+
+    counts = []
+    for index in range(11):
+        session, _ = evening(group, user, hands(*order(index)), name=f"Abend {index}")
+        with CaptureQueriesContext(connection) as queries:
+            services.session_close(session=session, user=user)
+        counts.append(sum("ratings_" in query["sql"] for query in queries.captured_queries))
+        if index == 9:
+            ratings_update()
+    assert counts == [1] * 11
