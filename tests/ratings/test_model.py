@@ -80,7 +80,7 @@ def test_a_correction_of_the_third_of_ten_recomputes_three_to_ten_as_from_scratc
     third = sessions[2]
     # Reopen the third evening, correct its first hand (Carl's garde now lost), close it again.
     services.session_reopen(session=third, user=user)
-    hand = third.hands.order_by("number").first()
+    hand = third.hands.order_by("number")[0]
     services.hand_edit(
         hand=hand,
         raw={"dealer": "Dora", "taker": "Carl", "contract": "garde", "bouts": 2, "points": 40},
@@ -112,6 +112,7 @@ def test_the_order_marks_are_followed_in_changes_nothing(group, user, other_user
     RatingEvent.objects.all().delete()
     # The same evenings' marks followed one at a time, the last first.
     for session in reversed(sessions):
+        assert session.closed_at is not None
         RatingMark.objects.create(source=f"evening:{session.pk}", marked_at=session.closed_at)
         ratings_update()
     assert stored(group) == at_once

@@ -86,7 +86,7 @@ def test_her_name_in_a_group_and_its_tournaments_is_one_player_once_linked(user,
     assert anna.roster is not None
     ratings_update()
     assert RatingEntry.objects.filter(player_key=f"g:{anna.roster_id}").count() == 3
-    links.roster_link(user=other_user, player_id=anna.roster_id)
+    links.roster_link(user=other_user, player_id=anna.roster.pk)
     ratings_update()
     assert not RatingEntry.objects.filter(player_key=f"g:{anna.roster_id}").exists()
     assert list(
