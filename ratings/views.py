@@ -4,9 +4,6 @@ group's statistics and a cup's register show of those who share them."""
 
 from __future__ import annotations
 
-import csv
-import io
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -78,26 +75,7 @@ def rating_csv(request: Request) -> HttpResponse:
     """Her history, one row per event of a family whose rating is shown."""
     if reading.my_ratings(request.user) is None:
         raise Http404("ratings not turned on")
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv.writer(out, delimiter=";")
-    writer.writerow(["family", "event", "day", "what", "rank", "players", "before", "rating", "mu", "sigma"])
-    for family, p in reading.history_rows(request.user):
-        writer.writerow(
-            [
-                family,
-                p.number,
-                p.played_on.isoformat(),
-                p.label,
-                p.rank,
-                p.players,
-                p.before,
-                p.rating,
-                f"{p.mu:.6f}",
-                f"{p.sigma:.6f}",
-            ]
-        )
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(reading.history_csv(request.user), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="rating.csv"'
     return response
 

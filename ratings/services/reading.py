@@ -5,6 +5,8 @@ shown before ``SHOWN_AFTER`` events."""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -176,3 +178,27 @@ def history_rows(user: User) -> list[tuple[str, Point]]:
     """Her history as the CSV writes it: every event of every family she has a shown rating in."""
     ratings = my_ratings(user) or []
     return [(rating.label, point) for rating in ratings for point in rating.points]
+
+
+def history_csv(user: User) -> str:
+    """Her history as CSV (``;``, UTF-8 with BOM): one row per event of a family whose rating is shown."""
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, delimiter=";")
+    writer.writerow(["family", "event", "day", "what", "rank", "players", "before", "rating", "mu", "sigma"])
+    for family, p in history_rows(user):
+        writer.writerow(
+            [
+                family,
+                p.number,
+                p.played_on.isoformat(),
+                p.label,
+                p.rank,
+                p.players,
+                p.before,
+                p.rating,
+                f"{p.mu:.6f}",
+                f"{p.sigma:.6f}",
+            ]
+        )
+    return out.getvalue()
