@@ -204,20 +204,24 @@ def answer_figures(owner: Any, repeats: int) -> None:
             tournament_events.table_changed.disconnect(dispatch_uid="ratings.table_changed")
 
     group = groups.group_create(owner=owner, name="Messung")
-    t = tournaments.tournament_create(
-        owner=owner,
-        name="Messung",
-        played_on=date(2025, 12, 1),
-        variant="koenigrufen",
-        settings={"rounds": 1},
-        money_rate=None,
-        seed="222222",
-    )
-    for start in range(1, 4 * repeats * 2 + 1):
-        entrants.entrant_add(tournament=t, user=owner, name=f"M {start:03d}")
-    plan.plan_draw(tournament=t, user=owner)
-    plan.round_release(tournament=Tournament.objects.get(pk=t.pk), user=owner)
-    free_tables = list(TableRound.objects.filter(round__tournament=t).order_by("number"))
+    free_tables: list[Any] = []
+    for part in range(-(-repeats * 2 // 100)):  # at most 100 tables a tournament
+        t = tournaments.tournament_create(
+            owner=owner,
+            name=f"Messung {part + 1}",
+            played_on=date(2025, 12, 1),
+            variant="koenigrufen",
+            settings={"rounds": 1},
+            money_rate=None,
+            seed=f"{222222 + part}",
+        )
+        for start in range(1, 4 * min(100, repeats * 2 - 100 * part) + 1):
+            entrants.entrant_add(tournament=t, user=owner, name=f"M {start:03d}")
+        plan.plan_draw(tournament=t, user=owner)
+        plan.round_release(tournament=Tournament.objects.get(pk=t.pk), user=owner)
+        free_tables += (
+            TableRound.objects.filter(round__tournament=t).select_related("round").order_by("number")
+        )
     figures: dict[str, list[float]] = {}
 
     def settle() -> None:
@@ -264,7 +268,7 @@ def answer_figures(owner: Any, repeats: int) -> None:
                 on,
                 partial(
                     desk.desk_enter,
-                    tournament=Tournament.objects.get(pk=t.pk),
+                    tournament=Tournament.objects.get(pk=table.round.tournament_id),
                     user=owner,
                     table_id=table.pk,
                     sums=sums,
