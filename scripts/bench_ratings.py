@@ -241,6 +241,8 @@ def answer_figures(owner: Any, repeats: int) -> None:
             )
 
     with override_settings(RATINGS_UPDATE="thread"):
+        background.kick()  # the process's ratings thread started once, as a server's first close does
+        settle()
         for index in range(repeats * 2):
             on = index % 2 == 1
             ratings_on(on)

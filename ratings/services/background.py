@@ -1,6 +1,6 @@
 """The ratings computed after the answer: a mark's transaction, once committed,
-starts (or wakes) one thread of the server process, which follows every mark
-and ends. The answer that closed the evening or signed the table never waits
+wakes one thread of the server process, which follows every mark and waits
+for the next wake-up. The answer that closed the evening or signed the table never waits
 for it. With ``RATINGS_UPDATE=command`` nothing starts here and
 ``manage.py update_ratings`` (run from cron) does the same work; it also takes
 up marks a server left when it stopped."""
@@ -10,51 +10,58 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, connection
 
 log = logging.getLogger(__name__)
 
-# The thread waits this long before it starts: the answer that woke it is
-# written to the phone first, not slowed by a thread taking turns with it.
+# The thread waits this long after a wake-up before it starts: the answer that
+# woke it is written to the phone first, not slowed by a thread taking turns with it.
 DELAY_SECONDS = 0.25
 
 _lock = threading.Lock()
-_state = {"running": False, "again": False}
+_wake = threading.Event()
+_state: dict[str, Any] = {"running": False, "worker": None}
 
 
 def kick() -> None:
-    """Start the thread, or tell the running one to look again before it ends."""
+    """Wake the process's ratings thread (started once, on the first wake-up): an
+    event set, never a thread started per answer, whose start would wait for the
+    operating system to run it."""
     if settings.RATINGS_UPDATE != "thread":
         return
     with _lock:
-        if _state["running"]:
-            _state["again"] = True
-            return
-        _state["running"], _state["again"] = True, False
-    threading.Thread(target=_run, name="ratings-update", daemon=True).start()
+        _state["running"] = True
+        worker = _state["worker"]
+        if worker is None or not worker.is_alive():
+            worker = threading.Thread(target=_loop, name="ratings-update", daemon=True)
+            _state["worker"] = worker
+            worker.start()
+        _wake.set()
 
 
-def _run() -> None:
+def _loop() -> None:
     from ratings.services.marks import ratings_update
 
-    time.sleep(DELAY_SECONDS)
     while True:
+        _wake.wait()
+        time.sleep(DELAY_SECONDS)
+        _wake.clear()
         try:
             close_old_connections()
             ratings_update()
-        except Exception:  # the marks stay: the next kick or the command follows them
+        except Exception:  # the marks stay: the next wake-up or the command follows them
             log.exception("ratings update failed")
         finally:
-            connection.close()  # this thread's own connection, before it counts as ended
+            connection.close()  # this thread's own connection, before it counts as idle
         with _lock:
-            if not _state["again"]:
+            if not _wake.is_set():
                 _state["running"] = False
-                return
-            _state["again"] = False
 
 
 def running() -> bool:
+    """Whether marks woke the thread and it has not yet followed them."""
     with _lock:
-        return _state["running"]
+        return bool(_state["running"])
