@@ -8,13 +8,14 @@ from collections.abc import Iterable
 from datetime import date, datetime
 from decimal import Decimal
 
+from django.db.models import Min
 from django.utils import timezone
 
 from club.models import EveningResult
 from ratings.models import RatingEvent, RegisterLink, RosterLink, family_of
 from ratings.services.model import ranks_of
-from scoring.models import Session
-from tournaments.models import CupPlayer, Entrant, RoundResult, TableRound
+from scoring.models import Session, SessionChange
+from tournaments.models import CupPlayer, Entrant, RoundResult, TableRound, TournamentChange
 
 
 def events_refresh(kind: str, ids: Iterable[int]) -> list[RatingEvent]:
@@ -71,6 +72,10 @@ def _evenings(ids: list[int]) -> dict[int, Read]:
     rows = EveningResult.objects.filter(session_id__in=ids).order_by()
     for session_id, player_id, total in rows.values_list("session_id", "player_id", "total"):
         totals.setdefault(session_id, {})[f"g:{player_id}"] = total
+    # When each was first closed, from its audit: the order does not move when the
+    # marks are followed later (the command's cron) or after a reopening.
+    closings = SessionChange.objects.filter(session_id__in=ids, action=SessionChange.Action.CLOSED).order_by()
+    first = dict(closings.values("session_id").annotate(at=Min("at")).values_list("session_id", "at"))
     reads = {}
     for session in sessions:
         results = totals.get(session.pk, {})
@@ -79,7 +84,7 @@ def _evenings(ids: list[int]) -> dict[int, Read]:
         label = f"{session.name} · {session.group.name}"
         reads[session.pk] = (
             family_of(session.variant),
-            session.closed_at,
+            first.get(session.pk) or session.closed_at,
             session.played_on,
             label[:200],
             results,
@@ -90,7 +95,7 @@ def _evenings(ids: list[int]) -> dict[int, Read]:
 def _tables(ids: list[int]) -> dict[int, Read]:
     """Locked table-rounds (signed, ended or typed in) of tournaments not deleted, by round result."""
     locked = (TableRound.Status.SIGNED, TableRound.Status.ENDED, TableRound.Status.DESK)
-    tables = (
+    tables = list(
         TableRound.objects.filter(pk__in=ids, status__in=locked, round__tournament__deleted_at__isnull=True)
         .select_related("round__tournament")
         .order_by()
@@ -99,6 +104,7 @@ def _tables(ids: list[int]) -> dict[int, Read]:
     rows = RoundResult.objects.filter(table_id__in=ids, counted=True, bye=False).order_by()
     for table_id, entrant_id, value in rows.values_list("table_id", "entrant_id", "points"):
         points.setdefault(table_id, {})[f"e:{entrant_id}"] = value
+    first = _first_locked(tables)
     reads = {}
     for table in tables:
         results = points.get(table.pk, {})
@@ -106,9 +112,25 @@ def _tables(ids: list[int]) -> dict[int, Read]:
             continue
         tournament = table.round.tournament
         label = f"{tournament.name} · {table.round.number}/{table.number}"
-        at = table.signed_at or timezone.now()
+        at = first.get((tournament.pk, table.round.number, table.number)) or table.signed_at or timezone.now()
         reads[table.pk] = (family_of(tournament.variant), at, tournament.played_on, label[:200], results)
     return reads
+
+
+def _first_locked(tables: list[TableRound]) -> dict[tuple[int, int, int], datetime]:
+    """When each table was first signed, ended or typed in, from the tournament's audit."""
+    actions = (TournamentChange.Action.SIGN, TournamentChange.Action.DESK, TournamentChange.Action.END)
+    changes = (
+        TournamentChange.objects.filter(
+            tournament_id__in={table.round.tournament_id for table in tables}, action__in=actions
+        )
+        .exclude(reason="waiting")  # a scorer's sign-off the organiser has yet to confirm
+        .order_by()
+        .values("tournament_id", "round_number", "table_number")
+        .annotate(first=Min("at"))
+        .values_list("tournament_id", "round_number", "table_number", "first")
+    )
+    return {(t, r, n): at for t, r, n, at in changes if r is not None and n is not None}
 
 
 class Resolver:

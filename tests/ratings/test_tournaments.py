@@ -72,6 +72,17 @@ def test_a_table_opened_again_counts_for_nothing_until_it_locks_again(user):
     assert not event.entries.exists()
     assert RatingEntry.objects.count() == 32
     assert RoundResult.objects.filter(table=table, counted=False).count() == 4
+    # Typed in again, it counts where it was first locked, before every table of round 3.
+    order_before = [e.pk for e in RatingEvent.objects.filter(kind="table").order_by("at", "id")]
+    by_number = {
+        s.entrant.number: EXAMPLE_SUMS[1][s.entrant.name] for s in table.seats.select_related("entrant")
+    }
+    desk.desk_enter(tournament=fresh(t), user=user, table_id=table.pk, sums=by_number)
+    ratings_update()
+    assert [e.pk for e in RatingEvent.objects.filter(kind="table").order_by("at", "id")] == order_before
+    event.refresh_from_db()
+    assert event.counted and event.entries.count() == 4
+    assert order_before.index(event.pk) < 6  # rounds 1 and 2 come before round 3's three tables
 
 
 def test_her_name_in_a_group_and_its_tournaments_is_one_player_once_linked(user, other_user):
