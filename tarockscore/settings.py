@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "scoring",
     "club",
     "tournaments",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -213,6 +214,12 @@ def redis_location(raw: str) -> str:
         raise ImproperlyConfigured("CACHE=redis://… needs the redis package: pip install -r requirements.txt")
     return raw
 
+
+# Ratings (docs/ratings.md): "thread" computes them in a thread of the server
+# right after the answer that closed an evening or signed a table; "command"
+# leaves it to `manage.py update_ratings` (run from cron). Either way the
+# command catches up whatever a stopped server left marked.
+RATINGS_UPDATE = env_choice("RATINGS_UPDATE", ("thread", "command"), "thread")
 
 CACHE = os.environ.get("CACHE", "").strip() or "local"
 if CACHE.lower() in ("local", "database"):

@@ -24,3 +24,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"tarockscore-test-{os.getpid()}.sqlite3")
     }
+
+# The tests compute ratings where they ask for them (``ratings.services.marks.ratings_update``),
+# never in a thread of their own that would race the test's database.
+RATINGS_UPDATE = "command"

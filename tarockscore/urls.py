@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("club.urls")),
     path("", include("tournaments.urls")),
     path("", include("tournaments.public_urls")),
+    path("", include("ratings.urls")),
 ]

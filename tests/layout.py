@@ -8,7 +8,7 @@ from pathlib import Path
 from django.urls import URLPattern
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("scoring", "club", "accounts", "tournaments")
+APPS = ("scoring", "club", "accounts", "tournaments", "ratings")
 # The project's templates (base.html, the evenings' pages), then each app's own.
 TEMPLATE_DIRS = (
     ROOT / "templates",
@@ -20,10 +20,11 @@ DJANGO_ACCOUNT_PAGES = {"login", "logout", "password_change", "password_change_d
 def app_patterns() -> list[URLPattern]:
     from accounts import urls as accounts_urls
     from club import urls as club_urls
+    from ratings import urls as ratings_urls
     from scoring import urls as scoring_urls
 
     own = [pattern for pattern in accounts_urls.urlpatterns if pattern.name not in DJANGO_ACCOUNT_PAGES]
-    return [*scoring_urls.urlpatterns, *club_urls.urlpatterns, *own]
+    return [*scoring_urls.urlpatterns, *club_urls.urlpatterns, *own, *ratings_urls.urlpatterns]
 
 
 def templates() -> list[tuple[Path, Path]]:

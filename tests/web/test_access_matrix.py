@@ -115,6 +115,8 @@ ROWS: list[tuple[Any, ...]] = [
     ("group_player_pdf",      P, 405, 405, 405, 405, 405, LOGIN),
     ("season_table",          G, 200, 200, 404, 404, 404, LOGIN),
     ("season_table",          P, 405, 405, 405, 405, 405, LOGIN),
+    ("group_ratings",         G, 200, 200, 404, 404, 404, LOGIN),
+    ("group_ratings",         P, 405, 405, 405, 405, 405, LOGIN),
     ("season_pdf",            G, 200, 200, 404, 404, 404, LOGIN),
     ("season_pdf",            P, 405, 405, 405, 405, 405, LOGIN),
     ("season_new",            G, 405, 405, 405, 405, 405, LOGIN),

@@ -331,6 +331,7 @@ class TestGroups:
             reverse("group_kasse", args=[g]),
             reverse("kasse_csv", args=[g]),
             reverse("kasse_reverse", args=[g, payment.pk]),
+            reverse("group_ratings", args=[g]),
         ]
 
     def test_a_member_of_another_group_sees_and_changes_nothing_of_this_one(

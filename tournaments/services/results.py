@@ -32,6 +32,7 @@ from tournaments.core import cup as cup_rules
 from tournaments.core import money as money_rules
 from tournaments.core import ranking
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament, TournamentPlace
+from tournaments.services import events
 
 # The settings this module reads, with their defaults (TOURNAMENTS.md §11).
 DEFAULTS: Mapping[str, Any] = {
@@ -190,6 +191,7 @@ def table_changed(table: TableRound) -> None:
         byes_written(table.round)
         # A scorer's sign-off under ``signoff: organiser`` moves the board, not the ranking.
         bump(table.round.tournament, counted=table.is_locked or counted_before)
+        events.send_table_changed(table)
 
 
 def byes_written(round_: Round) -> None:

@@ -1,0 +1,62 @@
+"""Marks: what the ratings have still to follow, written in the transaction of
+the change that needs it (an evening closed or reopened, a table signed or
+opened again, a link made or removed): one small row, never the computation.
+``ratings_update`` follows them, in a thread after the answer
+(``background``) or from ``manage.py update_ratings``."""
+
+from __future__ import annotations
+
+import operator
+from functools import reduce
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from ratings.models import RatingMark
+from ratings.services import background
+from ratings.services.recompute import family_recompute, follow
+from scoring.models import Session
+from tournaments.models import TableRound
+
+BATCH = 1000  # marks followed in one go: each family recomputed once for all of them
+
+
+def mark(source: str) -> None:
+    """Leave a mark in the caller's transaction; once it commits, the ratings follow it."""
+    RatingMark.objects.bulk_create(  # one statement: INSERT … ON CONFLICT (source) DO UPDATE
+        [RatingMark(source=source, marked_at=timezone.now())],
+        update_conflicts=True,
+        unique_fields=["source"],
+        update_fields=["marked_at"],
+    )
+    transaction.on_commit(background.kick)
+
+
+def on_evening_settled(*, session: Session, **_: Any) -> None:
+    """An evening of a group closed, reopened, deleted, restored or a name corrected."""
+    if session.group_id is not None and not session.managed:
+        mark(f"evening:{session.pk}")
+
+
+def on_table_changed(*, table: TableRound, **_: Any) -> None:
+    """A table-round signed, ended, typed in, confirmed or opened again."""
+    mark(f"table:{table.pk}")
+
+
+def ratings_update() -> int:
+    """Follow every mark: each event written again, each family recomputed from
+    its earliest changed event, then the marks taken away (a mark made again
+    meanwhile stays for the next round). Returns how many marks were followed."""
+    followed = 0
+    while marks := list(RatingMark.objects.order_by("marked_at", "id")[:BATCH]):
+        with transaction.atomic():
+            starts = follow(found.source for found in marks)
+        for family, start in sorted(starts.items()):
+            family_recompute(family, start)
+        for chunk in range(0, len(marks), 100):
+            done = [Q(pk=found.pk, marked_at=found.marked_at) for found in marks[chunk : chunk + 100]]
+            RatingMark.objects.filter(reduce(operator.or_, done)).delete()
+        followed += len(marks)
+    return followed

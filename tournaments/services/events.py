@@ -1,0 +1,23 @@
+"""What other apps hear of a tournament, in the transaction that changes it.
+
+As ``scoring.services.events`` for the evenings: a Django signal sent with
+``send`` (never ``send_robust``), so a receiver runs at once in the caller's
+transaction and an exception it raises rolls the change back. Every argument
+is keyword-only.
+
+- ``table_changed(table)``: what the ranking counts of a table-round changed
+  (signed, ended, typed in, confirmed, opened again): sent by
+  ``results.table_changed`` after the table's ``RoundResult`` rows are written.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+from tournaments.models import TableRound
+
+table_changed = Signal()
+
+
+def send_table_changed(table: TableRound) -> None:
+    table_changed.send(sender=TableRound, table=table)
