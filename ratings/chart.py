@@ -8,7 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from scoring.chart import COLOURS, HEIGHT, MARKER_SHAPES, WIDTH
+from scoring.public import CHART_COLOURS as COLOURS
+from scoring.public import CHART_HEIGHT as HEIGHT
+from scoring.public import CHART_MARKER_SHAPES as MARKER_SHAPES
+from scoring.public import CHART_WIDTH as WIDTH
 
 LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 28
 MOST_MARKERS = 40

@@ -17,22 +17,29 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring import games
+
 KEY_LENGTH = 24
 
 
-class Family(models.TextChoices):
-    """The game families a rating is kept for: Königrufen, French Tarot, the other games together."""
+def family_choices() -> list[tuple[str, str]]:
+    """The game families a rating is kept for, as the registry says (the games rated
+    apart, then the other games together), with their names in the reader's language."""
+    return [(key, _(name)) for key, name in games.families()]
 
-    KOENIGRUFEN = "koenigrufen", _("Königrufen")
-    FRENCH = "french", _("French Tarot")
-    OTHER = "other", _("the other games")
+
+def family_keys() -> list[str]:
+    """The families' keys, in the order the pages show them."""
+    return [key for key, _name in games.families()]
+
+
+def family_label(key: str) -> str:
+    return str(dict(family_choices()).get(key, key))
 
 
 def family_of(variant: str) -> str:
     """The family a game's events count in."""
-    if variant in (Family.KOENIGRUFEN, Family.FRENCH):
-        return variant
-    return Family.OTHER.value
+    return games.family_of(variant)
 
 
 class RatingEvent(models.Model):
@@ -44,7 +51,7 @@ class RatingEvent(models.Model):
 
     kind = models.CharField(max_length=8, choices=Kind.choices)
     source_id = models.PositiveBigIntegerField()  # the session's or the table-round's id
-    family = models.CharField(max_length=12, choices=Family.choices)
+    family = models.CharField(max_length=12, choices=family_choices)
     # When it was first closed or signed: its place in the order, kept when it is
     # reopened and closed again, so a correction recomputes from where it was.
     at = models.DateTimeField()
@@ -68,7 +75,7 @@ class RatingEntry(models.Model):
     """One player's rating after one event: μ and σ before and after, her rank."""
 
     event = models.ForeignKey(RatingEvent, on_delete=models.CASCADE, related_name="entries")
-    family = models.CharField(max_length=12, choices=Family.choices)
+    family = models.CharField(max_length=12, choices=family_choices)
     player_key = models.CharField(max_length=KEY_LENGTH)
     source = models.CharField(max_length=KEY_LENGTH)
     rank = models.PositiveSmallIntegerField()
@@ -110,7 +117,7 @@ class RatingLock(models.Model):
     """One row per family, written first by every recomputation of that family,
     so that two of them (two servers' threads, the command) run one after the other."""
 
-    family = models.CharField(max_length=12, choices=Family.choices, unique=True)
+    family = models.CharField(max_length=12, choices=family_choices, unique=True)
     runs = models.PositiveBigIntegerField(default=0)
 
     def __str__(self) -> str:

@@ -19,7 +19,7 @@ from ratings.chart import rating_svg
 from ratings.models import RegisterLink, RosterLink
 from ratings.services import links, reading
 from scoring.engine import InvalidInput
-from scoring.presentation import render_line
+from scoring.public import render_line
 from tournaments.models import Cup
 from tournaments.services.cups import cup_for
 

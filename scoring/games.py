@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from django.conf import settings
 
 from scoring.engine import Variant
-from scoring.engine.registry import games, tournament_games
+from scoring.engine.registry import games, rating_families, rating_family, tournament_games
 
 SETTING = "TAROCK_EXTRA_GAMES"
 
@@ -28,3 +28,13 @@ def get_variant(key: str) -> Variant:
 def for_tournaments() -> Mapping[str, Variant]:
     """The games of this deployment offered for tournaments, the default first."""
     return tournament_games(tuple(getattr(settings, SETTING, ())))
+
+
+def families() -> tuple[tuple[str, str], ...]:
+    """The families this deployment keeps ratings for, as (key, name to translate)."""
+    return rating_families(tuple(getattr(settings, SETTING, ())))
+
+
+def family_of(key: str) -> str:
+    """The family the game of ``key`` is rated in."""
+    return rating_family(key, tuple(getattr(settings, SETTING, ())))

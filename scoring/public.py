@@ -12,6 +12,10 @@ the evenings' pages that breaks another app shows here first."""
 
 from __future__ import annotations
 
+from scoring.chart import COLOURS as CHART_COLOURS
+from scoring.chart import HEIGHT as CHART_HEIGHT
+from scoring.chart import MARKER_SHAPES as CHART_MARKER_SHAPES
+from scoring.chart import WIDTH as CHART_WIDTH
 from scoring.chart import running_total_svg
 from scoring.exports import Export, ExportRefused, csv_bytes, csv_dialect, csv_text, session_json
 from scoring.forms import SessionForm
@@ -34,6 +38,10 @@ from scoring.schema_forms import DecimalTextField, SchemaForm
 from scoring.sheet_html import sheet_context
 
 __all__ = [
+    "CHART_COLOURS",
+    "CHART_HEIGHT",
+    "CHART_MARKER_SHAPES",
+    "CHART_WIDTH",
     "DecimalTextField",
     "Export",
     "ExportRefused",

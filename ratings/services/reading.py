@@ -14,7 +14,7 @@ from datetime import date
 from django.contrib.auth.models import User
 
 from club.models import Group
-from ratings.models import Family, RatingEntry, RatingSetting, RosterLink
+from ratings.models import RatingEntry, RatingSetting, RosterLink, family_keys, family_label
 from ratings.services.model import SHOWN_AFTER, shown
 from ratings.services.sources import Resolver
 from tournaments.models import Cup, CupPlayer
@@ -50,7 +50,7 @@ class FamilyRating:
 
     @property
     def label(self) -> str:
-        return str(Family(self.family).label)
+        return family_label(self.family)
 
     @property
     def missing(self) -> int:
@@ -90,7 +90,7 @@ def family_ratings(key: str) -> list[FamilyRating]:
     for entry in entries:
         by_family.setdefault(entry.family, []).append(entry)
     found = []
-    for family in Family.values:
+    for family in family_keys():
         rows = by_family.get(family)
         if not rows:
             continue
@@ -124,7 +124,7 @@ def _latest(keys: Iterable[str]) -> dict[str, list[FamilyRating]]:
     for entry in RatingEntry.objects.filter(player_key__in=set(keys)).order_by("number"):
         latest[(entry.player_key, entry.family)] = entry
     found: dict[str, list[FamilyRating]] = {}
-    for (key, family), entry in sorted(latest.items(), key=lambda item: Family.values.index(item[0][1])):
+    for (key, family), entry in sorted(latest.items(), key=lambda item: family_keys().index(item[0][1])):
         if entry.number >= SHOWN_AFTER:
             found.setdefault(key, []).append(
                 FamilyRating(family, entry.number, shown(entry.mu, entry.sigma), ())

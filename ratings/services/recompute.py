@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import F, Q
 
 from club.models import EveningResult
-from ratings.models import Family, RatingEntry, RatingEvent, RatingLock
+from ratings.models import RatingEntry, RatingEvent, RatingLock, family_keys
 from ratings.services.model import NEW, Skill, rate
 from ratings.services.sources import Resolver, events_refresh
 from tournaments.models import TableRound
@@ -128,7 +128,7 @@ def follow(sources: Iterable[str]) -> dict[str, Position]:
         if kind in ids:
             ids[kind].add(int(raw))
         elif kind == "source":
-            for family in Family.values:
+            for family in family_keys():
                 first = (
                     RatingEntry.objects.filter(source=raw, family=family)
                     .select_related("event")
@@ -149,7 +149,7 @@ def ratings_rebuild() -> int:
     with transaction.atomic():
         for kind, ids in _every_source():
             events_refresh(kind, ids)
-    return sum(family_recompute(family, None) for family in Family.values)
+    return sum(family_recompute(family, None) for family in family_keys())
 
 
 def _every_source() -> Iterable[tuple[str, Iterable[int]]]:

@@ -160,6 +160,7 @@ class French(VariantOf[FrenchOptions, FrenchHand]):
     name = gettext_noop("French Tarot")
     table_sizes = (3, 4, 5, 6)
     options_type = FrenchOptions
+    rated_apart = True  # a Wertungszahl of its own (TOURNAMENTS.md §15)
     # Five rounds of four hands, no table money, no Kontra, halves at five; Heine's
     # bends fit Königrufen's Schrift, not scores in the hundreds (TOURNAMENTS.md §10).
     tournament = TournamentTerms(

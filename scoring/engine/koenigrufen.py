@@ -182,6 +182,7 @@ class Koenigrufen(Variant):
     table_sizes = (4, 5)
     options_type = KoenigrufenOptions
     option_fields = OPTION_FIELDS
+    rated_apart = True  # a Wertungszahl of its own (TOURNAMENTS.md §15)
     # The tournaments' default game: cups write the Kontra-free Schrift and never double rounds (§1.1).
     tournament = TournamentTerms(
         order=0,

@@ -18,6 +18,7 @@ from .chambery import Chambery
 from .french import French
 from .illustrated import Illustrated
 from .koenigrufen import Koenigrufen
+from .types import gettext_noop
 from .variant import TournamentTerms, Variant, VariantOf
 
 # One line per game.
@@ -72,6 +73,33 @@ def terms_of(game: Variant) -> TournamentTerms:
     if game.tournament is None:
         raise KeyError(game.key)
     return game.tournament
+
+
+# The family of the games not rated apart, and its name.
+OTHER_FAMILY = "other"
+OTHER_FAMILY_NAME = gettext_noop("the other games")
+
+
+def rating_families(extra: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
+    """The families a rating is kept for, as (key, name to translate): each game
+    rated apart under its own key (the tournaments' games first, in their order),
+    then the other games together (TOURNAMENTS.md §15)."""
+    found = list(games(extra).values())
+    apart = sorted(
+        (game for game in found if game.rated_apart),
+        key=lambda game: (
+            game.tournament is None,
+            game.tournament.order if game.tournament else 0,
+            found.index(game),
+        ),
+    )
+    return (*((game.key, game.name) for game in apart), (OTHER_FAMILY, OTHER_FAMILY_NAME))
+
+
+def rating_family(key: str, extra: tuple[str, ...] = ()) -> str:
+    """The family a game's events are rated in (``OTHER_FAMILY`` for a game rated with others, or unknown)."""
+    game = games(extra).get(key)
+    return key if game is not None and game.rated_apart else OTHER_FAMILY
 
 
 def _import(path: str) -> type[Variant]:

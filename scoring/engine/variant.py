@@ -317,6 +317,9 @@ class VariantOf(Generic[OptionsT, PlayT]):
     options_type: ClassVar[type[Any]]  # builds the game's ``OptionsT`` from cleaned values
     # What a tournament needs of the game; None: not offered for tournaments.
     tournament: ClassVar[TournamentTerms | None] = None
+    # Whether the ratings keep a family of its own for the game (TOURNAMENTS.md §15);
+    # the games that do not are rated together ("the other games").
+    rated_apart: ClassVar[bool] = False
 
     # -- house rules ---------------------------------------------------------
 
