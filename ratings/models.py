@@ -25,7 +25,7 @@ KEY_LENGTH = 24
 def family_choices() -> list[tuple[str, str]]:
     """The game families a rating is kept for, as the registry says (the games rated
     apart, then the other games together), with their names in the reader's language."""
-    return [(key, _(name)) for key, name in games.families()]
+    return [(key, str(_(name))) for key, name in games.families()]
 
 
 def family_keys() -> list[str]:
