@@ -73,7 +73,7 @@ def house_rules(draw: st.DrawFn, table: Table) -> dict[str, Any]:
     """The table's house rules, with the options that change an evening's rules drawn."""
     options = dict(table.options)
     if table.variant == "koenigrufen":
-        options["doubled_radl"] = draw(st.booleans())
+        options["doubled_radl"] = draw(st.sampled_from((True, True, True, False)))
     return options
 
 
@@ -91,11 +91,14 @@ def raw_hands(draw: st.DrawFn, table: Table, dealer: bool = False) -> dict[str, 
 
 @st.composite
 def operations(draw: st.DrawFn, table: Table) -> list[tuple[Any, ...]]:
-    """Up to twelve operations: ("record", hand), ("correct", i, hand), ("delete", i),
-    ("restore", i); ``i`` picks among the live (deleted) hands, modulo their number."""
-    found: list[tuple[Any, ...]] = []
-    for _ in range(draw(st.integers(1, 12))):
-        kind = draw(st.sampled_from(("record", "record", "record", "correct", "delete", "restore")))
+    """A few hands recorded, then up to ten operations: ("record", hand), ("correct",
+    i, hand), ("delete", i), ("restore", i); ``i`` picks among the live (deleted)
+    hands, modulo their number."""
+    found: list[tuple[Any, ...]] = [
+        ("record", draw(raw_hands(table))) for _ in range(draw(st.integers(0, 6)))
+    ]
+    for _ in range(draw(st.integers(1, 10))):
+        kind = draw(st.sampled_from(("record", "record", "correct", "delete", "delete", "restore")))
         if kind == "record":
             found.append((kind, draw(raw_hands(table))))
         elif kind == "correct":
