@@ -131,6 +131,7 @@ class Played:
     outcomes: list[Any]
     evening: Any
     deleted: dict[Any, Any]
+    steps: list[Any]  # the evening after each operation
 
 
 def pick(keys: list[Any], index: int) -> Any:
@@ -144,8 +145,10 @@ def play(evening: Any, ops: list[tuple[Any, ...]]) -> Played:
 
     outcomes: list[Any] = []
     deleted: dict[Any, Any] = {}
+    steps: list[Any] = []
     number = 0
     for op in ops:
+        steps.append(evening)  # as it stands before the operation, until it is made
         live = [hand.key for hand in evening.hands]
         try:
             if op[0] == "record":
@@ -175,5 +178,5 @@ def play(evening: Any, ops: list[tuple[Any, ...]]) -> Played:
             outcomes.append(sorted(problem.field for problem in error.problems))
             continue
         outcomes.append(("ok", change.hand.key, tuple(hand.key for hand in change.rescored)))
-        evening = change.evening
-    return Played(outcomes, evening, deleted)
+        evening = steps[-1] = change.evening
+    return Played(outcomes, evening, deleted, steps)
