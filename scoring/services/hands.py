@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -98,7 +98,7 @@ def snapshot_of(hand: Hand) -> Snapshot:
 
 
 def evening_of(
-    game: Game, session: Session, hands: Sequence[Hand] = (), before: Before | None = None
+    game: Game, session: Session, hands: Iterable[Hand] = (), before: Before | None = None
 ) -> Evening:
     """The session's ``Evening`` holding ``hands`` (its live hands, or the last of
     them after those ``before`` says what the rules need of)."""
