@@ -345,7 +345,7 @@ def _locked(hand: Hand) -> Hand:
 
 
 def only_rescored_since(hand_id: int, version: int | None, current: int) -> bool:
-    """Whether every change of the hand since ``version`` was a re-scoring (``later_rescored``:
+    """Whether every change of the hand since ``version`` was a re-scoring (``Evening.rescored``:
     doubled Radl after another hand was corrected or deleted): its inputs are still what
     a form drawn at ``version`` showed, so a correction or deletion made from that form
     (one kept on a phone offline) is not a conflict. Each change is one version."""
