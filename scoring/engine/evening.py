@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from .session_file import MAX_HANDS, hand_document, next_dealer, read_hand
@@ -105,7 +106,11 @@ class Snapshot:
         return hand_document(self.type, self.dealer, self.sitting_out, self.inputs, self.note)
 
     def stored(self) -> StoredHand:
-        """What the engine sums of it."""
+        """What the engine sums of it (read once: an evening reads its hands again at each step)."""
+        return self._stored
+
+    @cached_property
+    def _stored(self) -> StoredHand:
         return StoredHand(
             self.dealer or None,
             {name: points_from_json(value) for name, value in self.deltas.items()},
