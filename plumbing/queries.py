@@ -480,8 +480,9 @@ class RecordingState:
     """What recording a hand needs to know of its session, read under the
     session's row lock in one statement: the session's row, the last number
     given, the last dealer, a hand already stored under the form's token (or
-    under the token joined to its digest), the live hands, and whether the seats
-    still are the ones the caller read."""
+    under the token joined to its digest), the live hands, those of them that
+    count toward the session's target (redeals do not; counted only where it has
+    a target, else 0), and whether the seats still are the ones the caller read."""
 
     session: Any  # the session's row, made into the model's instance
     last_number: int | None
@@ -490,6 +491,7 @@ class RecordingState:
     retoken_hand: int | None
     live_hands: int
     seats_changed: bool
+    played_hands: int = 0
 
 
 def _seats_changed_sql(players: int, session: str) -> str:
@@ -525,6 +527,8 @@ def _recording_state_sql(players: int) -> str:
         f' (SELECT h."id" {hands} AND h."client_token" = %s AND {TOKEN_GIVEN} LIMIT 1) AS "token_hand",'
         f' (SELECT h."id" {hands} AND h."client_token" = %s AND {TOKEN_GIVEN} LIMIT 1) AS "retoken_hand",'
         f' (SELECT COUNT(*) {hands} AND {LIVE}) AS "live_hands",'
+        ' CASE WHEN s."hands_target" IS NULL THEN 0 ELSE'
+        f""" (SELECT COUNT(*) {hands} AND {LIVE} AND h."type" <> 'redeal') END AS "played_hands","""
         f' CASE WHEN {seats} THEN 1 ELSE 0 END AS "seats_changed"'
         f' FROM {table(SESSION)} s WHERE s."id" = %s'
     )
@@ -546,6 +550,7 @@ def recording_state(
         retoken_hand=row["retoken_hand"],
         live_hands=row["live_hands"],
         seats_changed=bool(row["seats_changed"]),
+        played_hands=row["played_hands"],
     )
 
 

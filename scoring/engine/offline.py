@@ -1,5 +1,5 @@
 """What the phone asks the engine at the table, without a connection (run by Pyodide
-in static/js/engine-worker.js; the same calls run on CPython in the tests).
+in the phone's engine worker; the same calls run on CPython in the tests).
 
 ``score_table`` takes an evening as the page knows it (the game, the hands the
 server stored, as it stored them) and the hands waiting on the phone, each as the
@@ -21,27 +21,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .evening import Evening, Snapshot
 from .form_input import in_grid, read_hand, reworded
 from .registry import VARIANTS
-from .session_file import next_dealer
-from .session_file import read_hand as read_record
-from .settlement import Settlement, settle
-from .types import (
-    HandType,
-    InvalidInput,
-    Line,
-    format_number,
-    format_signed,
-    gettext_noop,
-    invalid,
-    points_from_json,
-)
-from .variant import StoredHand, Variant, in_sight
+from .settlement import settle
+from .types import HandType, InvalidInput, Line, format_number, format_signed
+from .variant import StoredHand, in_sight
 
 CATALOG = Path(__file__).with_name("catalog.json")
-# A session played to a number of hands (a tournament table) takes no more played hands
-# once it has them (redeals do not count): the server's words, the phone's too.
-ROUND_COMPLETE = gettext_noop("Round complete: {played} of {target}")
 
 
 class Posted(Mapping[str, str]):
@@ -106,54 +93,66 @@ class Words:
 
 def stored_hand(data: Mapping[str, Any]) -> StoredHand:
     """A hand as the server stored it (``Hand.stored``), from the page's JSON."""
-    money = data.get("money")
-    return StoredHand(
-        data.get("dealer") or None,
-        {name: points_from_json(value) for name, value in data["deltas"].items()},
-        frozenset(data.get("facts") or ()),
-        None if money is None else {name: points_from_json(value) for name, value in money.items()},
+    return snapshot(data).stored()
+
+
+def snapshot(data: Mapping[str, Any]) -> Snapshot:
+    """A hand as the page carries it: its id, kind, dealer and result, and where
+    later hands depend on it, its ``record`` in the session file's shape."""
+    return Snapshot.from_record(
+        data.get("record"),
+        key=data.get("id"),
+        type=str(data.get("type") or HandType.PLAYED.value),
+        dealer=str(data.get("dealer") or ""),
+        deltas=dict(data["deltas"]),
+        facts=sorted(data.get("facts") or ()),
+        money=None if data.get("money") is None else dict(data["money"]),
     )
 
 
 def score_hand_form(
-    variant: Variant,
-    options: Any,
-    players: tuple[str, ...],
+    evening: Evening,
     fields: Iterable[Sequence[str]],
-    earlier: Sequence[StoredHand],
     words: Words,
-    proposed: str | None = None,
-) -> tuple[dict[str, Any], StoredHand | None, dict[str, Any] | None]:
-    """One posted hand form scored in its place, as the server's preview scores it:
-    what the page draws, and where it scores, the hand as stored and in the session
-    file's shape."""
+    correcting: Any = None,
+) -> tuple[dict[str, Any], Evening]:
+    """One posted hand form written on the evening as the server writes it: a new
+    hand (``correcting`` None) or a correction of the stored hand ``correcting``.
+    What the page draws of it, and the evening after it (as before where the
+    hand is refused)."""
+    variant, options, players = evening.variant, evening.options, evening.players
     posted = Posted(fields)
     allowed = {t.value: t for t in variant.allowed_hand_types(options)}
     kind = posted.get("type") or ""
     if kind and kind not in allowed:
-        return {"ok": False, "problems": [{"field": "type", "words": ""}]}, None, None
+        return {"ok": False, "problems": [{"field": "type", "words": ""}]}, evening
     hand_type = allowed.get(kind, next(iter(allowed.values())))
+    proposed = evening.next_dealer() if correcting is None else None
     form = read_hand(variant, options, players, hand_type, posted, proposed=proposed)
     try:
-        record = read_record(variant, players, options, form.raw, None, from_form=True)
-        scored = variant.scored_hand(record, options, earlier)
+        if correcting is None:
+            change = evening.record(form.raw, from_form=True)
+        else:
+            change = evening.correct(correcting, form.raw, from_form=True)
     except InvalidInput as error:
         problems = []
         for problem in error.problems:
             problem = reworded(form.fields, form.raw, problem)
-            name = in_grid(form.fields, form.raw, problem.field)
+            name = None if problem.field == "hands" else in_grid(form.fields, form.raw, problem.field)
             problems.append({"field": problem.field, "input": name, "words": words.problem(problem)})
-        return {"ok": False, "problems": problems, "dealer": form.table.dealer}, None, None
+        return {"ok": False, "problems": problems, "dealer": form.table.dealer}, evening
+    scored = change.scored
+    assert scored is not None
     deltas = scored.deltas
     result = {
         "ok": True,
         "dealer": form.table.dealer,
-        "sitting_out": record.table.sitting_out,
+        "sitting_out": scored.record.table.sitting_out,
         "description": words.line(scored.description),
         "lines": [words.line(line) for line in scored.breakdown],
         "deltas": [[name, words.signed(deltas.get(name, 0)), _sign(deltas.get(name, 0))] for name in players],
     }
-    return result, variant.stored(record, scored.score), form.raw
+    return result, change.evening
 
 
 def _sign(value: Fraction | int) -> str:
@@ -183,31 +182,33 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
     words = Words(str(request.get("lang") or "en"))
     variant = VARIANTS[str(request["variant"])]
     players = tuple(str(p) for p in request["players"])
-    options = variant.parse_options(request.get("options") or {}, players)
-    known = list(request.get("stored") or ())
-    hands = [stored_hand(h) for h in known]
-    table = _Stored(
-        hands, [h.get("id") for h in known], [h.get("record") for h in known], [h.get("type") for h in known]
-    )
-    changes = [
-        table.change(variant, options, players, change, words) for change in request.get("changes") or ()
-    ]
     target = request.get("target")
-    results = [
-        table.wait(variant, options, players, fields, words, target, request.get("first"))
-        for fields in request.get("waiting") or ()
-    ]
-    summary = variant.summarize(players, hands, options)
+    evening = Evening(
+        variant,
+        players,
+        variant.parse_options(request.get("options") or {}, players),
+        tuple(snapshot(h) for h in request.get("stored") or ()),
+        target=target if isinstance(target, int) else None,
+        first=str(request.get("first") or ""),
+    )
+    changes = []
+    for change in request.get("changes") or ():
+        result, evening = _changed(evening, change, words)
+        changes.append(result)
+    results = []
+    for fields in request.get("waiting") or ():
+        result, evening = score_hand_form(evening, fields, words)
+        results.append(result)
+    summary = evening.summary()
     rate = Decimal(str(request["rate"])) if request.get("rate") not in (None, "") else None
     settlement = settle(summary.net, rate, summary.parts)
-    last = _last_dealer(hands)
     return {
         "hands": results,
         "changes": changes,
-        "count": len(hands),
+        "count": evening.count(),
         # A session played to a target: its played hands (redeals do not count) and the target.
-        "played": table.played(),
-        "target": target if isinstance(target, int) else None,
+        "played": evening.played(),
+        "target": evening.target,
         "totals": [
             [name, words.number(summary.totals.get(name, 0)), _sign(summary.totals.get(name, 0))]
             for name in players
@@ -216,17 +217,10 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
         # The sheet's rows kept in sight (its sticky Σ row; a series and the balance), by their key.
         "heads": [
             [key, number, [[words.signed(value), _cell_sign(value)] for value in values]]
-            for key, number, values in in_sight(variant.section_kind, summary, players, hands)
+            for key, number, values in in_sight(variant.section_kind, summary, players, evening.stored())
         ],
         # As the server proposes it: after the last known dealer, else the first dealer chosen, else the last seat.
-        "next_dealer": next_dealer(players, last) or _first(players, request.get("first")),
-        **_settlement(settlement, words),
-    }
-
-
-def _settlement(settlement: Settlement, words: Words) -> dict[str, Any]:
-    """Who pays whom, in points, and each player's money where the evening has a rate."""
-    return {
+        "next_dealer": evening.next_dealer(),
         "settlement": [
             {
                 "from": t.payer,
@@ -241,96 +235,16 @@ def _settlement(settlement: Settlement, words: Words) -> dict[str, Any]:
     }
 
 
-class _Stored:
-    """The stored hands as the phone changes them: each with its id and, where
-    later hands depend on it, its record to score them again."""
-
-    def __init__(self, hands: list[StoredHand], ids: list[Any], records: list[Any], kinds: list[Any]) -> None:
-        self.hands, self.ids, self.records, self.kinds = hands, ids, records, kinds
-
-    def add(self, hand: StoredHand, kind: str) -> None:
-        self.hands.append(hand)
-        self.ids.append(None)
-        self.records.append(None)
-        self.kinds.append(kind)
-
-    def wait(
-        self,
-        variant: Variant,
-        options: Any,
-        players: tuple[str, ...],
-        fields: Any,
-        words: Words,
-        target: Any,
-        first: Any,
-    ) -> dict[str, Any]:
-        """A new hand waiting on the phone, scored after the others; kept unless refused."""
-        proposed = next_dealer(players, _last_dealer(self.hands)) or _first(players, first)
-        result, stored, _ = score_hand_form(variant, options, players, fields, self.hands, words, proposed)
-        kind = Posted(fields).get("type") or HandType.PLAYED.value
-        if stored is not None and isinstance(target, int) and kind != HandType.REDEAL.value:
-            played = self.played()
-            if played >= target:  # as the server refuses it: after the hand's own checks
-                complete = invalid("hands", ROUND_COMPLETE, played=played, target=target)
-                problem = {"field": "hands", "input": None, "words": words.problem(complete)}
-                result, stored = {"ok": False, "problems": [problem], "dealer": result["dealer"]}, None
-        if stored is not None:
-            self.add(stored, kind)
-        return result
-
-    def played(self) -> int:
-        """The hands that count toward a target: redeals do not."""
-        return sum(1 for kind in self.kinds if kind != HandType.REDEAL.value)
-
-    def change(
-        self,
-        variant: Variant,
-        options: Any,
-        players: tuple[str, ...],
-        change: Mapping[str, Any],
-        words: Words,
-    ) -> dict[str, Any]:
-        if change.get("hand") not in self.ids:
-            # Not among the live hands this page knows (deleted meanwhile): the server says why.
-            return {"ok": False, "problems": [], "unknown": True}
-        at = self.ids.index(change["hand"])
-        if change.get("delete"):
-            del self.hands[at], self.ids[at], self.records[at], self.kinds[at]
-            self.again(variant, options, players, at)
-            return {"ok": True, "deleted": True}
-        result, scored, record = score_hand_form(
-            variant, options, players, change.get("fields") or (), self.hands[:at], words, None
-        )
-        if scored is not None:
-            self.hands[at], self.records[at] = scored, record
-            self.again(variant, options, players, at + 1)
-        return result
-
-    def again(self, variant: Variant, options: Any, players: tuple[str, ...], start: int) -> None:
-        """The hands from ``start`` on scored again in their places, as the server
-        does after a correction or deletion (``later_rescored``): only where a
-        hand's score depends on the hands before it; one it refuses stays as it was."""
-        if not variant.looks_back(options):
-            return
-        previous: str | None = None
-        for index, hand in enumerate(self.hands):
-            record = self.records[index]
-            if index >= start and record is not None:
-                try:
-                    read = read_record(variant, players, options, record, previous)
-                    scored = variant.scored_hand(read, options, self.hands[:index])
-                    self.hands[index] = hand = variant.stored(read, scored.score)
-                except InvalidInput:
-                    pass
-            previous = hand.dealer or previous
-
-
-def _first(players: tuple[str, ...], first: Any) -> str:
-    return first if isinstance(first, str) and first in players else players[-1]
-
-
-def _last_dealer(hands: Sequence[StoredHand]) -> str | None:
-    return next((h.dealer for h in reversed(hands) if h.dealer), None)
+def _changed(evening: Evening, change: Mapping[str, Any], words: Words) -> tuple[dict[str, Any], Evening]:
+    """A correction or deletion waiting on the phone, made as the server makes it."""
+    try:
+        evening.index(change.get("hand"))
+    except LookupError:
+        # Not among the live hands this page knows (deleted meanwhile): the server says why.
+        return {"ok": False, "problems": [], "unknown": True}, evening
+    if change.get("delete"):
+        return {"ok": True, "deleted": True}, evening.delete(change["hand"]).evening
+    return score_hand_form(evening, change.get("fields") or (), words, correcting=change["hand"])
 
 
 def _money(amount: Decimal, separator: str) -> str:

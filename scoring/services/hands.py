@@ -1,28 +1,32 @@
 """Recording, correcting, deleting and restoring hands.
 
 Each write runs in one transaction with the session's (or the hand's) row
-locked, is refused as a whole when the engine refuses the input (nothing is
-written), stores the engine's result as the hand's snapshot, keeps a history
-entry, and gives the session a new version.
+locked, loads the evening's snapshots as far as its rules need them, asks the
+engine's ``Evening`` (scoring/engine/evening.py: the round's target, the limit
+of hands, the next dealer, later hands scored again under doubled Radl), is
+refused as a whole when the engine refuses the input (nothing is written),
+stores the hands whose snapshots changed, keeps a history entry for each, and
+gives the session a new version.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from plumbing import queries
-from scoring.engine import HandType, InvalidInput, ScoredHand, StoredHand, next_dealer, read_hand
-from scoring.engine.offline import ROUND_COMPLETE
+from scoring.engine import HandType, InvalidInput, ScoredHand, StoredHand, read_hand
+from scoring.engine import evening as rules
+from scoring.engine.evening import Before, Evening, Snapshot
 from scoring.engine.schema import check_text
-from scoring.engine.session_file import MAX_HANDS
-from scoring.engine.types import gettext_noop, invalid, line_to_json, points_to_json
+from scoring.engine.types import gettext_noop, invalid
 from scoring.models import REASON_LENGTH, Hand, HandChange, Session
 from scoring.services.games import Game, game_of
 from scoring.services.sessions import check_open, follow_change, mark_changed, new_version
@@ -74,19 +78,58 @@ STORED_FIELDS = ("id", "dealer", "deltas", "facts", "money")
 
 def store(hand: Hand, scored: ScoredHand) -> None:
     """Write a scored hand's inputs and the engine's result (the snapshot) onto ``hand``."""
-    record = scored.record
-    hand.type = record.type.value
-    hand.dealer = record.table.dealer or ""
-    hand.sitting_out = record.table.sitting_out or ""
-    hand.inputs = dict(scored.inputs)
-    hand.note = record.note
-    hand.deltas = {name: points_to_json(value) for name, value in scored.deltas.items()}
-    money = scored.score.money
-    hand.money = None if money is None else {name: points_to_json(value) for name, value in money.items()}
-    hand.breakdown = [line_to_json(line) for line in scored.breakdown]
-    hand.description = line_to_json(scored.description)
-    hand.facts = sorted(scored.facts)
-    hand.stats = scored.stats.to_json()
+    write(hand, Snapshot.of(scored))
+
+
+def write(hand: Hand, stored: Snapshot) -> None:
+    """Write a snapshot the ``Evening`` made onto ``hand``."""
+    for name in SNAPSHOT_FIELDS:
+        value = getattr(stored, name)
+        setattr(hand, name, list(value) if name in ("breakdown", "facts") else value)
+
+
+def snapshot_of(hand: Hand) -> Snapshot:
+    """A stored hand as the ``Evening`` reads it: what was loaded of it (a hand
+    loaded without its inputs is summed, never scored again)."""
+    deferred = hand.get_deferred_fields()
+    return Snapshot(
+        key=hand.pk, **{name: getattr(hand, name) for name in SNAPSHOT_FIELDS if name not in deferred}
+    )
+
+
+def evening_of(
+    game: Game, session: Session, hands: Iterable[Hand] = (), before: Before | None = None
+) -> Evening:
+    """The session's ``Evening`` holding ``hands`` (its live hands, or the last of
+    them after those ``before`` says what the rules need of)."""
+    return Evening(
+        game.variant,
+        game.players,
+        game.options,
+        tuple(snapshot_of(hand) for hand in hands),
+        target=session.hands_target,
+        first=session.first_dealer,
+        before=before or Before(),
+    )
+
+
+def live_hands(session_id: int) -> list[Hand]:
+    """The session's live hands in number order, each as stored (one query)."""
+    return list(Hand.objects.filter(session_id=session_id, deleted_at__isnull=True).order_by("number"))
+
+
+def store_rescored(held: Sequence[Hand], rescored: Sequence[Snapshot], user: User | None) -> None:
+    """Store the later hands the ``Evening`` scored again whose snapshots changed,
+    each with a "re-scored" history entry (docs/playing.md); ``held``: the hands it
+    was given."""
+    by_key = {hand.pk: hand for hand in held}
+    for again in rescored:
+        hand = by_key[again.key]
+        before = snapshot(hand)
+        write(hand, again)
+        hand.version += 1
+        hand.save()
+        audit(hand, user, HandChange.Action.RESCORED, before=before)
 
 
 def _digest(sent: Mapping[str, Any]) -> str:
@@ -104,9 +147,7 @@ def proposed_dealer_after(game: Game, last: str | None, *, first: str = "") -> s
     """The player after the last known dealer. Before the first hand: the
     first dealer chosen when the session was opened; where none was chosen, the
     last in playing order, so the first player in that order leads."""
-    if first not in game.players:
-        first = game.players[-1]
-    return next_dealer(game.players, last) or first
+    return rules.proposed_dealer(game.players, last, first)
 
 
 def last_dealer(session: Session) -> str | None:
@@ -165,18 +206,16 @@ def hand_record(
             transaction.set_rollback(True)  # stored already: nothing changed, not even the version
             return existing
     check_open(locked)
-    check_room(state.live_hands)
     if game is None or state.seats_changed:
         game = game_of(locked)
-    scored = hand_check(
-        game=game,
-        raw=raw,
-        previous_dealer=state.last_dealer,
-        from_form=from_form,
-        earlier=earlier_hands(locked.pk, game),
-    )
-    if scored.record.type is not HandType.REDEAL:
-        check_target(locked)
+    if game.variant.looks_back(game.options):  # the hands' results, not their inputs: none is scored again
+        live = Hand.objects.filter(session_id=locked.pk, deleted_at__isnull=True).order_by("number")
+        evening = evening_of(game, locked, live.only(*STORED_FIELDS, "type"))
+    else:
+        evening = evening_of(
+            game, locked, before=Before(state.live_hands, state.played_hands, state.last_dealer)
+        )
+    change = evening.record(raw, from_form=from_form)
     hand = Hand(
         session=locked,
         number=(state.last_number or 0) + 1,
@@ -185,7 +224,7 @@ def hand_record(
         created_by=user,
         device=device[:40],
     )
-    store(hand, scored)
+    write(hand, change.hand)
     hand.save()
     audit(hand, user, HandChange.Action.RECORDED, before=None)
     follow_change(locked)
@@ -245,16 +284,19 @@ def hand_edit(
     # when it writes nothing is the hand read, to say why (a conflict, this very
     # correction sent again) or to correct it once more as it stands now.
     for _attempt in range(2):
-        earlier = earlier_hands(session.pk, game, before=current.number)
-        scored = hand_check(game=game, raw=raw, from_form=from_form, earlier=earlier)
+        held = held_hands(session, game, current)
+        try:
+            change = evening_of(game, session, held).correct(current.pk, raw, from_form=from_form)
+        except LookupError:  # not a live hand under the session's lock: deleted meanwhile
+            raise HandConflict(_stored(hand)) from None
         before = snapshot(current)
-        store(current, scored)
+        write(current, change.hand)
         current.updated_at = timezone.now()
         at = current.version if expected_version is None else expected_version
         if queries.hand_write(current, WRITTEN_FIELDS, version=at, players=game.players):
             current.version = at + 1
             audit(current, user, HandChange.Action.EDITED, before=before, reason=reason)
-            later_rescored(session=session, game=game, user=user, start=current.number + 1)
+            store_rescored(held, change.rescored, user)
             follow_change(session)
             return current
         state = queries.hand_state(hand.pk, players=game.players)
@@ -279,6 +321,12 @@ def hand_edit(
 WRITTEN_FIELDS = (*SNAPSHOT_FIELDS, "updated_at")
 
 
+def held_hands(session: Session, game: Game, hand: Hand) -> list[Hand]:
+    """What the ``Evening`` needs to change ``hand``: every live hand where later
+    hands depend on it (doubled Radl; one query), else the hand alone."""
+    return live_hands(session.pk) if game.variant.looks_back(game.options) else [hand]
+
+
 def _stored(hand: Hand) -> Hand:
     """The hand as stored now, with the session the caller holds."""
     stored = Hand.objects.get(pk=hand.pk)
@@ -297,7 +345,7 @@ def _locked(hand: Hand) -> Hand:
 
 
 def only_rescored_since(hand_id: int, version: int | None, current: int) -> bool:
-    """Whether every change of the hand since ``version`` was a re-scoring (``later_rescored``:
+    """Whether every change of the hand since ``version`` was a re-scoring (``Evening.rescored``:
     doubled Radl after another hand was corrected or deleted): its inputs are still what
     a form drawn at ``version`` showed, so a correction or deletion made from that form
     (one kept on a phone offline) is not a conflict. Each change is one version."""
@@ -340,13 +388,14 @@ def hand_delete(*, hand: Hand, user: User | None = None, expected_version: int |
     ):
         raise HandConflict(locked)
     if locked.deleted_at is None:
+        game = game_of(locked.session)
+        held = held_hands(locked.session, game, locked)
+        change = evening_of(game, locked.session, held).delete(locked.pk)
         locked.deleted_at = timezone.now()
         locked.version += 1
         locked.save(update_fields=["deleted_at", "version", "updated_at"])
         audit(locked, user, HandChange.Action.DELETED, before=snapshot(locked))
-        later_rescored(
-            session=locked.session, game=game_of(locked.session), user=user, start=locked.number + 1
-        )
+        store_rescored(held, change.rescored, user)
         mark_changed(locked.session)
     return locked
 
@@ -359,77 +408,28 @@ def hand_restore(*, hand: Hand, user: User | None = None) -> Hand:
     take the session past ``MAX_HANDS`` (its place was filled meanwhile)."""
     locked = _locked(hand)
     if locked.deleted_at is not None:
-        check_room(Hand.objects.filter(session_id=locked.session_id, deleted_at__isnull=True).count())
         game = game_of(locked.session)
-        hand_check(game=game, raw=locked.as_session_hand())
-        if locked.type != HandType.REDEAL.value:
-            check_target(locked.session)
+        if game.variant.looks_back(game.options):
+            held = live_hands(locked.session_id)
+            at, before = sum(1 for other in held if other.number < locked.number), Before()
+        else:  # the hands before it only counted: its place changes nothing
+            live = Hand.objects.filter(session_id=locked.session_id, deleted_at__isnull=True)
+            counts = live.aggregate(n=Count("id"), played=Count("id", filter=~Q(type=HandType.REDEAL.value)))
+            held, at, before = [], 0, Before(counts["n"], counts["played"])
+        change = evening_of(game, locked.session, held, before).restore(snapshot_of(locked), at)
         locked.deleted_at = None
         locked.version += 1
         locked.save(update_fields=["deleted_at", "version", "updated_at"])
         audit(locked, user, HandChange.Action.RESTORED, before=None)
-        later_rescored(session=locked.session, game=game, user=user, start=locked.number)
+        store_rescored([*held, locked], change.rescored, user)
         mark_changed(locked.session)
     return locked
-
-
-def later_rescored(*, session: Session, game: Game, user: User | None, start: int) -> int:
-    """Where a hand's score depends on the hands before it (doubled Radl), a
-    correction, deletion or restoring of one hand changes the hands after it:
-    the live hands from number ``start`` on are scored again in their new place,
-    in the same transaction, and each whose snapshot changes is stored with a
-    "re-scored" history entry (docs/playing.md). The caller holds the session's
-    row. Returns how many changed; under other rules nothing is read."""
-    if not game.variant.looks_back(game.options):
-        return 0
-    earlier: list[StoredHand] = []
-    previous: str | None = None
-    changed = 0
-    for hand in Hand.objects.filter(session_id=session.pk, deleted_at__isnull=True).order_by("number"):
-        if hand.number >= start:
-            try:
-                scored = hand_check(
-                    game=game, raw=hand.as_session_hand(), previous_dealer=previous, earlier=earlier
-                )
-            except (
-                InvalidInput
-            ):  # refused under today's rules: left as stored (``session_rescore`` reports it)
-                scored = None
-            if scored is not None:
-                again = Hand(session=session)
-                store(again, scored)
-                if any(getattr(again, name) != getattr(hand, name) for name in SNAPSHOT_FIELDS):
-                    before = snapshot(hand)
-                    for name in SNAPSHOT_FIELDS:
-                        setattr(hand, name, getattr(again, name))
-                    hand.version += 1
-                    hand.save()
-                    audit(hand, user, HandChange.Action.RESCORED, before=before)
-                    changed += 1
-        earlier.append(hand.stored())
-        previous = hand.dealer or previous
-    return changed
-
-
-def check_room(live_hands: int) -> None:
-    """Refuses one more live hand in a session that holds ``MAX_HANDS`` already."""
-    if live_hands >= MAX_HANDS:
-        raise invalid(
-            "hands", gettext_noop("a session holds at most {n} hands: start a new one"), n=MAX_HANDS
-        )
 
 
 def played_hands(session: Session) -> int:
     """The live hands of a session that count toward its target: redeals do not."""
     live = Hand.objects.filter(session_id=session.pk, deleted_at__isnull=True)
     return live.exclude(type=HandType.REDEAL.value).count()
-
-
-def check_target(session: Session) -> None:
-    """Refuses one more played hand in a session played to a target that it has reached."""
-    target = session.hands_target
-    if target is not None and (played := played_hands(session)) >= target:
-        raise invalid("hands", ROUND_COMPLETE, played=played, target=target)
 
 
 def snapshot(hand: Hand) -> dict[str, Any]:

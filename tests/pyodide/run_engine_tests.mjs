@@ -22,7 +22,11 @@ if (!existsSync(wheels) || !readdirSync(wheels).some((name) => name.startsWith("
 }
 
 const started = Date.now();
-const pyodide = await loadPyodide({ env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", HOME: "/home/pyodide" } });
+// EVENING_EXAMPLES: how many random evenings the Evening's property test plays per game.
+const examples = process.env.EVENING_EXAMPLES ? { EVENING_EXAMPLES: process.env.EVENING_EXAMPLES } : {};
+const pyodide = await loadPyodide({
+  env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", HOME: "/home/pyodide", ...examples },
+});
 console.log(
   `Pyodide ${pyodide.version} (Python ${pyodide.runPython("import sys; sys.version.split()[0]")}) loaded in ${Date.now() - started} ms`,
 );

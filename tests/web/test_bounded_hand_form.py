@@ -182,11 +182,12 @@ def subquery_plans(session: Session) -> list[str]:
 def test_the_saves_locked_read_finds_the_token_and_counts_the_live_hands_in_their_indexes(make_session):
     session = evening_of(make_session, EVENINGS["french"], LONG)
     plans = subquery_plans(session)
-    # last number, last dealer, the token, the token with its digest, the live hands, the seats
-    assert len(plans) == 6, plans
-    token, retoken, live = plans[2], plans[3], plans[4]
+    # last number, last dealer, the token, the token with its digest, the live hands, the
+    # played hands (counted only for a session played to a target), the seats
+    assert len(plans) == 7, plans
+    token, retoken, live, played = plans[2], plans[3], plans[4], plans[5]
     assert "hand_client_token_unique" in token and "hand_client_token_unique" in retoken, plans
-    assert "hand_live" in live, plans
+    assert "hand_live" in live and "hand_live" in played, plans
     if connection.vendor == "sqlite":
         assert "COVERING INDEX hand_live" in live, plans  # counted in the index, no hand's row read
 
