@@ -21,7 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from plumbing import busy, caching, pages
-from scoring import services
+from scoring import phone_contract, services
 from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.models import Hand, Session
@@ -45,8 +45,8 @@ from scoring.views.common import (
     whole,
 )
 
-# Sent with every hand form but not part of the hand.
-NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
+# Sent with every hand form but not part of the hand (``outbox``: what the phone files it as).
+NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action", phone_contract.FIELD)
 
 
 @login_required
