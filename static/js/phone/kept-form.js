@@ -61,9 +61,10 @@ export function seatDealer(form, dealer) {
   const typed = new FormData(form);
   const fresh = drawn.content.querySelector("#hand-fields").cloneNode(true);
   // The rows a list was given ("Another row") are drawn again, and keep what was typed in them.
-  for (const count of fields.querySelectorAll('input[type=hidden][name$=".rows"]')) {
-    const name = count.name.slice(0, -".rows".length);
-    const again = fresh.querySelector(`input[type=hidden][name="${CSS.escape(count.name)}"]`);
+  for (const blank of fields.querySelectorAll("template[data-list]")) {
+    const name = blank.dataset.list;
+    const count = fields.querySelector(`input[name="${CSS.escape(blank.dataset.count)}"]`);
+    const again = fresh.querySelector(`input[name="${CSS.escape(blank.dataset.count)}"]`);
     while (again && Number(again.value) < Number(count.value)) {
       const before = again.value;
       anotherRow(fresh, name);
@@ -93,41 +94,22 @@ export function dealerChosen(event) {
   seatDealer(form, select.value);
 }
 
-// "Another row" of a list (a second poignée) without the server: its last row drawn
-// once more as the server draws a new one, numbered on and empty, up to the list's limit.
+// "Another row" of a list (a second poignée) without the server: the row the server drew
+// for it (a <template> beside the list's rows, its number a slot), numbered on and put
+// after the rows, up to the list's limit.
 export function anotherRow(within, name) {
-  const count = within.querySelector(`input[type=hidden][name="${CSS.escape(`${name}.rows`)}"]`);
-  const list = count?.closest("fieldset.list");
-  const rows = list ? [...list.querySelectorAll(":scope > .list-row")] : [];
-  const n = rows.length;
-  if (!n || n >= Number(list.dataset.mostRows || 10)) return;
-  const copy = rows[n - 1].cloneNode(true);
-  const renamed = (text) =>
-    text
-      .split(`${name}[${n}].`)
-      .join(`${name}[${n + 1}].`)
-      .split(`${list.id}-${n}-`)
-      .join(`${list.id}-${n + 1}-`);
-  for (const node of [copy, ...copy.querySelectorAll("*")]) {
-    for (const attribute of ["name", "id", "for", "aria-describedby", "data-shown-when"]) {
-      if (node.hasAttribute(attribute)) node.setAttribute(attribute, renamed(node.getAttribute(attribute)));
+  const blank = within.querySelector(`template[data-list="${CSS.escape(name)}"]`);
+  const count = blank && within.querySelector(`input[name="${CSS.escape(blank.dataset.count)}"]`);
+  const n = Number(count?.value || 0);
+  if (!count || n >= Number(blank.dataset.mostRows || 10)) return;
+  const row = blank.content.cloneNode(true);
+  for (const node of row.querySelectorAll("*")) {
+    for (const attribute of [...node.attributes]) {
+      if (attribute.value.includes(blank.dataset.slot))
+        attribute.value = attribute.value.split(blank.dataset.slot).join(String(n + 1));
     }
-    // The page's CSS shows a choice's fields by the numbers the server gave each field;
-    // this row's follow its own choices by the script (hand-form.js) instead.
-    for (const c of [...node.classList]) {
-      if (c === "by-css" || /^(controls|for)-\d+(-\d+)?$/.test(c)) node.classList.remove(c);
-    }
-    node.removeAttribute("autofocus");
-    node.classList.remove("invalid");
   }
-  for (const note of copy.querySelectorAll(".field-error, [role=alert]")) note.remove();
-  for (const input of copy.querySelectorAll("input, select, textarea")) {
-    if (input.type === "radio") input.checked = input.value === "";
-    else if (input.type === "checkbox") input.checked = false;
-    else if (input.tagName === "SELECT") input.selectedIndex = 0;
-    else input.value = "";
-  }
-  rows[n - 1].after(copy);
+  blank.before(row);
   count.value = String(n + 1);
   within.dispatchEvent(new Event("change", { bubbles: true })); // the fields that follow a choice, the preview
 }
