@@ -17,3 +17,17 @@ export function element(tag, attributes, ...children) {
 export function addressOf(form) {
   return new URL(form.getAttribute("action") || location.href, location.href);
 }
+
+// A row the server drew for the phone (a <template data-phone-row> within ``within``),
+// its slots (data-slot) filled: a node put in, anything else as text.
+export function fromTemplate(within, part, slots) {
+  const template = within.querySelector(`template[data-phone-row="${part}"]`);
+  const made = template.content.firstElementChild.cloneNode(true);
+  for (const slot of made.querySelectorAll("[data-slot]")) {
+    const value = slots[slot.dataset.slot];
+    if (value instanceof Node) slot.replaceChildren(value);
+    else if (value !== undefined) slot.textContent = value;
+    slot.removeAttribute("data-slot");
+  }
+  return made;
+}

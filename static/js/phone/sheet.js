@@ -3,7 +3,7 @@
  * phone, and the totals, next dealer and counters with them, marked provisional. */
 
 import { config, eveningData, isCopy, outboxReady, say, sheetOf } from "./contract.js";
-import { csrf, element } from "./dom.js";
+import { csrf, element, fromTemplate } from "./dom.js";
 import { engineNote, handLine, scoreWaiting, sentSince } from "./scoring.js";
 
 export function describe(entry) {
@@ -40,25 +40,17 @@ export function correctControl(entry) {
 }
 
 // A waiting hand's numbers under its line, a column per player as a stored row has
-// them (templates/scoring/_hand_row.html): the one sitting out a dash, not a 0.
+// them: the rows and cells the sheet drew for it (templates/scoring/_phone_rows.html),
+// by the sign the phone's engine gives each number; the one sitting out a dash, not a 0.
 export function scoresRow(outcome) {
+  const board = document.getElementById("board");
   const cells = outcome.deltas.map(([name, value, sign]) => {
-    if (name === outcome.sitting_out) {
-      const out = element(
-        "span",
-        { class: "out", title: say.sitsOut.replace("%(name)s", name) },
-        element("span", { "aria-hidden": "true" }, "—"),
-      );
-      out.append(element("span", { class: "visually-hidden" }, say.sitsOut.replace("%(name)s", name)));
-      return element("td", {}, element("span", { class: "delta" }, out));
-    }
-    return element(
-      "td",
-      {},
-      element("span", { class: `delta ${{ plus: "pos", minus: "neg" }[sign] || "zero"}` }, value),
-    );
+    if (name === outcome.sitting_out) return fromTemplate(board, "out", {});
+    return fromTemplate(board, ["plus", "minus"].includes(sign) ? sign : "zero", { value });
   });
-  return element("tr", { class: "scores provisional-hand" }, element("td", {}), ...cells);
+  const row = fromTemplate(board, "scores", {});
+  row.append(...cells);
+  return row;
 }
 
 // One line, as a stored row reads: what it is (a new hand's line, a correction's, a
@@ -117,23 +109,15 @@ export async function showPending(unlessUnchanged) {
   drawnOutbox = drawn;
   for (const old of document.querySelectorAll("[data-outbox]")) old.remove();
   const table = board.querySelector("table.sheet");
-  const columns = table ? table.querySelector("thead tr").children.length : 1;
   let rest = document.getElementById("outbox");
   for (const entry of entries) {
     const row = entry.hand !== null && document.getElementById(`hand-${entry.hand}`);
-    const cell = element("td", { colspan: String(columns) }, pendingItem(entry));
     if (row) {
-      row.append(element("tr", { class: "what pending", "data-outbox": "" }, cell));
+      row.append(fromTemplate(board, "under", { entry: pendingItem(entry) }));
     } else if (table && entry.kind === "new") {
-      const empty = table.querySelector("td.empty")?.closest("tbody");
+      const empty = document.getElementById("no-hands");
       if (empty) empty.hidden = true;
-      table.append(
-        element(
-          "tbody",
-          { class: "hand pending", "data-outbox": "" },
-          element("tr", { class: "what" }, cell),
-        ),
-      );
+      table.append(fromTemplate(board, "new", { entry: pendingItem(entry) }));
     } else {
       rest = rest || element("section", { id: "outbox", "data-outbox": "" });
       board.after(rest);
@@ -188,7 +172,7 @@ export async function showProvisional(session, entries) {
     if (outcome.ok) {
       const line = item.querySelector(".pending-line");
       if (line) line.textContent = handLine(outcome);
-      const body = item.closest("tbody.pending");
+      const body = item.closest("tbody[data-outbox]");
       if (body) {
         body.append(scoresRow(outcome));
       } else {
