@@ -359,7 +359,7 @@ def _fields_per_dealer(
     """Who sits out follows from the dealer alone: where someone does, the page
     also carries the fields as they are for each dealer, unshown, so that a phone
     whose dealer changes without a connection shows the right players
-    (static/js/offline.js). Only in the pages the phone keeps (opened, not sent).
+    (static/js/phone/kept-form.js). Only in the pages the phone keeps (opened, not sent).
     Blank fields depend on nothing but the game, the kind of hand and the page's
     address: they are drawn once under that key (``dealer_fields_key``) and the
     forms (``fields_per_dealer``) are built only when they are drawn."""

@@ -1,5 +1,5 @@
 /* The outbox: hands saved, corrected or deleted without a network, kept in
- * IndexedDB until the server has them. Used by the pages (offline.js) and by
+ * IndexedDB until the server has them. Used by the pages (static/js/phone/) and by
  * the service worker (sw.js), so it touches no page.
  *
  * Each entry is one form as it was sent: its address and its body, with the
@@ -14,7 +14,7 @@
  *
  * An entry the server stored is kept a while as a record of what was sent
  * (state "sent", with the stored hand's id): a page kept on the phone before
- * it was sent does not have it, and counts it with what waits (offline.js).
+ * it was sent does not have it, and counts it with what waits (phone/scoring.js).
  *
  * What an entry is (a new hand, a correction, a deletion; its evening, hand and
  * sheet) is not read from its address: the server wrote it into the form (the
