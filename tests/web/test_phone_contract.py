@@ -114,3 +114,22 @@ def test_the_server_ignores_the_field_and_stores_a_form_sent_again_once(logged_i
     assert logged_in.post(url, form).status_code == 302
     assert logged_in.post(url, form).status_code == 302  # the answer lost, the phone sends it again
     assert Hand.objects.filter(session=session).count() == 1
+
+
+def test_a_list_carries_its_blank_row_as_the_server_draws_an_empty_one(logged_in, make_session):
+    # "Another row" offline puts in the row the server drew for it, numbered: the same
+    # widgets as the list's own empty row, its number a slot.
+    session = make_session()
+    page = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+    lists = re.findall(
+        r'<fieldset class="field group list" id="([^"]+)".*?<input type="hidden" name="([^"]+)\.rows" value="1">'
+        r'\s*<div class="list-row">(.*?)</div>\s*<template data-list="\2" data-count="\2\.rows" data-slot="__row__"'
+        r' data-most-rows="(\d+)">\s*<div class="list-row">(.*?)</div>\s*</template>',
+        page,
+        re.S,
+    )
+    assert [name for _, name, *_ in lists] == ["poignees"]
+    _, name, first, most, blank = lists[0]
+    assert int(most) > 1
+    assert f'name="{name}[__row__].' in blank
+    assert re.sub(r"\s+", " ", blank.replace("__row__", "1")) == re.sub(r"\s+", " ", first)
