@@ -200,8 +200,6 @@ def texts() -> dict[str, str]:
         # A number or name worked out on the phone, until the server has stored what waits.
         "provisionalMark": gettext("provisional"),
         # The sheet's rows kept in sight, named where there is more than one (scoring/sheet/model.py).
-        "total": gettext("Total"),
-        "money": gettext("Money"),
         # A waiting hand's line, as the sheet's rows say who dealt (templates/scoring/_dealer.html).
         "deals": gettext("%(name)s deals"),
         "dealsAndSitsOut": gettext("%(name)s deals and sits out"),

@@ -16,9 +16,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
+from scoring.engine import Line
 from scoring.hand_links import HandLinks
 
 FIELD = "outbox"
+# The label of the money's row kept in sight, as the sheet names it (scoring.sheet.model).
+MONEY = Line(gettext_noop("Money"))
 
 
 def form_outbox(links: HandLinks, kind: str, hand_id: int | None = None) -> str:

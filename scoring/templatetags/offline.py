@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString
 from plumbing import caching, offline
 from scoring import phone, phone_contract, services
 from scoring.hand_links import HandLinks, signed_in
+from scoring.sheet.model import HeadRow
 from scoring.models import Session
 
 register = template.Library()
@@ -70,3 +71,13 @@ def phone_sheet(context: template.Context, session: Session, sheet: Any) -> Safe
     last = sheet.rows[-1].hand_id if sheet.rows else None
     kinds = [kind.value for kind in sheet.game.variant.allowed_hand_types(sheet.game.options)]
     return json_script(phone_contract.sheet_contract(links, last, kinds), "phone-sheet")
+
+
+@register.simple_tag
+def phone_heads(sheet: Any) -> list[HeadRow]:
+    """The rows kept in sight that a hand waiting on the phone may bring before the
+    server draws them: the money under the totals, once a hand pays money beside its
+    Schrift (the phone draws it from a <template>, static/js/phone/sheet.js)."""
+    if [row.key for row in sheet.head_rows] != ["totals"]:
+        return []
+    return [HeadRow("money", phone_contract.MONEY, tuple(0 for _ in sheet.players))]

@@ -133,3 +133,29 @@ def test_a_list_carries_its_blank_row_as_the_server_draws_an_empty_one(logged_in
     assert int(most) > 1
     assert f'name="{name}[__row__].' in blank
     assert re.sub(r"\s+", " ", blank.replace("__row__", "1")) == re.sub(r"\s+", " ", first)
+
+
+def test_the_sheet_draws_the_money_row_a_waiting_hand_may_bring_labelled_as_with_two_rows(
+    logged_in, make_session
+):
+    session = make_session()
+    page = logged_in.get(reverse("scoreboard", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    # In sight: the totals alone, as Σ; the phone's templates label them and bring the money.
+    assert re.search(
+        r'<thead>.*<tr class="totals"><th scope="row"><span aria-hidden="true">Σ</span>', page, re.S
+    )
+    totals = re.search(
+        r'<template data-phone-head="totals" data-table-class="balances">(.*?)</template>', page, re.S
+    )
+    money = re.search(r'<template data-phone-head="money">(.*?)</template>', page, re.S)
+    assert totals and money
+    assert totals.group(1).startswith('<tr class="totals"><th scope="row">Total</th>')
+    assert money.group(1).startswith('<tr class="money"><th scope="row">Money</th>')
+    cells = re.findall(r'<td class="zero" data-player="(\w+)">0</td>', money.group(1))
+    assert cells == ["Anna", "Bert", "Carl", "Dora"]
+
+
+def test_a_sheet_with_a_series_and_its_balance_in_sight_has_no_row_to_add(logged_in, make_session):
+    session = make_session(variant="illustrated", players=("Anna", "Bert", "Carl"))
+    page = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    assert '<tr class="series">' in page and 'data-phone-head="' not in page

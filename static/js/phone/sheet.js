@@ -255,19 +255,17 @@ export function showInSight(result) {
 }
 
 // A row the page had no need of yet (the money, once a waiting hand pays beside the
-// Schrift): drawn as the sheet draws it, each row then named as the sheet names them.
+// Schrift): the row the sheet drew for it (a <template data-phone-head>), put under the
+// totals, which are then labelled as the sheet labels more than one row.
 export function addedRow(table, key) {
   const totals = table?.querySelector("thead tr.totals");
-  if (!totals || !say[key]) return null;
-  const row = totals.cloneNode(true);
-  row.className = key;
+  const added = document.querySelector(`#board template[data-phone-head="${CSS.escape(key)}"]`);
+  const labelled = document.querySelector('#board template[data-phone-head="totals"]');
+  if (!totals || !added || !labelled) return null;
+  const row = added.content.firstElementChild.cloneNode(true);
+  totals.querySelector("th").replaceWith(labelled.content.querySelector("th").cloneNode(true));
   totals.after(row);
-  table.classList.add("balances"); // the rows named, as the sheet draws more than one
-  for (const [which, words] of [
-    [totals, say.total],
-    [row, say[key]],
-  ])
-    which.querySelector("th").replaceChildren(words);
+  table.classList.add(...labelled.dataset.tableClass.split(" "));
   return row;
 }
 
