@@ -38,17 +38,9 @@ def server_refusal(session: Any, user: Any, hand: dict[str, str]) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split())
 
 
-# The kinds of the entries waiting in the outbox, its script loaded if the page has not yet.
+# The kinds of the entries waiting in the outbox, once the page's modules have loaded it.
 OUTBOX_KINDS = """async () => {
-    if (!self.Outbox) {
-        const config = JSON.parse(document.getElementById("offline-config").textContent);
-        await new Promise((resolve) => {
-            const script = document.createElement("script");
-            script.src = config.outbox;
-            script.onload = resolve;
-            document.head.append(script);
-        });
-    }
+    while (!self.Outbox) await new Promise((resolve) => setTimeout(resolve, 50));
     return (await self.Outbox.all()).map((entry) => entry.kind);
 }"""
 
