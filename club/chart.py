@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 from club.services.stats import RunningTotals
-from scoring.chart import running_total_svg
+from scoring.public import running_total_svg
 
 
 def running_totals_svg(running: RunningTotals | None, title: str) -> str:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from club.models import Booking, BookingLine, Group
 from club.services.stats import PlayerStats, SeasonTable
 from plumbing.pdf import html_to_pdf
-from scoring.exports import Export, csv_bytes, csv_dialect, csv_text
+from scoring.public import Export, csv_bytes, csv_dialect, csv_text
 
 
 def _pdf(template: str, context: dict[str, object], stem: str) -> Export:

@@ -16,8 +16,7 @@ from club.models import GroupPlayer
 from club.services.groups import INVITATION_DAYS, MOST_USES
 from club.services.kasse import BOX, MAX_AMOUNT, NOTE_LENGTH
 from scoring.engine import InvalidInput
-from scoring.presentation import render_line
-from scoring.schema_forms import DecimalTextField
+from scoring.public import DecimalTextField, render_line
 
 
 def refuse(form: forms.Form, error: InvalidInput) -> None:

@@ -39,11 +39,9 @@ from plumbing.qr import qr_svg
 from plumbing.requests import Request, posted_token, whole
 from scoring import services
 from scoring.engine import InvalidInput, Variant
-from scoring.forms import SessionForm
 from scoring.games import registry
 from scoring.models import Session, variant_choices
-from scoring.presentation import render_line
-from scoring.schema_forms import SchemaForm
+from scoring.public import SchemaForm, SessionForm, render_line
 from scoring.services import Right
 
 

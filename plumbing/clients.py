@@ -64,3 +64,17 @@ def client_of(request: Any, cookie: str) -> str:
 
 def has_cookie(client: str) -> bool:
     return client.startswith("c:")
+
+
+def give_cookie(response: Any, name: str, value: str, *, days: int, path: str) -> None:
+    """Give a phone opened by a link the cookie it is counted (and known) by from now
+    on: for ``days``, sent only to the link's pages under ``path``, never to scripts."""
+    response.set_cookie(
+        name,
+        value,
+        max_age=days * 24 * 3600,
+        path=path,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )

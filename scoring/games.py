@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from django.conf import settings
 
 from scoring.engine import Variant
-from scoring.engine.registry import games
+from scoring.engine.registry import games, tournament_games
 
 SETTING = "TAROCK_EXTRA_GAMES"
 
@@ -23,3 +23,8 @@ def registry() -> Mapping[str, Variant]:
 def get_variant(key: str) -> Variant:
     """The game of ``key`` (``KeyError`` when this deployment has none)."""
     return registry()[key]
+
+
+def for_tournaments() -> Mapping[str, Variant]:
+    """The games of this deployment offered for tournaments, the default first."""
+    return tournament_games(tuple(getattr(settings, SETTING, ())))

@@ -16,9 +16,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
 from club.models import Group
-from scoring.schema_forms import DecimalTextField
+from scoring.public import DecimalTextField
 from tournaments.models import Cup
-from tournaments.services.tournaments import MOST_HANDS, MOST_ROUNDS, defaults
+from tournaments.services.tournaments import MOST_HANDS, MOST_ROUNDS, defaults, terms
 
 # A date field's value as <input type="date"> takes it whatever the language:
 # German's 25.11.2026 would leave the field empty and the form unsendable.
@@ -212,8 +212,9 @@ class TournamentForm(forms.Form):
     def __init__(self, *args: Any, variant: str, user: User, fixed: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.variant = variant
+        kontra = terms(variant).kontra_cash
         for key, choices in SETTING_CHOICES.items():
-            if key == "kontra_cash" and variant == "french":
+            if key == "kontra_cash" and not kontra:
                 continue
             self.fields[key] = forms.ChoiceField(label=SETTING_LABELS[key], choices=choices)
         groups = Group.objects.filter(memberships__user=user).order_by("name")

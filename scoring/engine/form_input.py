@@ -1,6 +1,6 @@
 """The posted hand form, read into the session file's shape: the one reading the
 server (``scoring/schema_forms.py``, ``scoring/forms.py``) and the phone
-(``scoring/engine/phone.py``, run by Pyodide) both run, so a hand typed on the
+(``scoring/engine/offline.py``, run by Pyodide) both run, so a hand typed on the
 phone is the hand the server will store.
 
 An input's name is the engine's field path (``bouts``, ``poignees[2].size``,

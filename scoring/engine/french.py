@@ -31,7 +31,7 @@ from .types import (
     invalid,
     zero_deltas,
 )
-from .variant import HandRecord, HandStats, VariantOf, seat_stats
+from .variant import HandRecord, HandStats, TournamentTerms, VariantOf, seat_stats
 
 HALF = Fraction(1, 2)
 TOTAL = Fraction(91)
@@ -160,6 +160,11 @@ class French(VariantOf[FrenchOptions, FrenchHand]):
     name = gettext_noop("French Tarot")
     table_sizes = (3, 4, 5, 6)
     options_type = FrenchOptions
+    # Five rounds of four hands, no table money, no Kontra, halves at five; Heine's
+    # bends fit Königrufen's Schrift, not scores in the hundreds (TOURNAMENTS.md §10).
+    tournament = TournamentTerms(
+        order=1, rounds=5, hands=4, money_rate=None, kontra_cash=False, halves=True, heine=False
+    )
     option_fields = (
         Field(
             "five_player_split",

@@ -1,5 +1,5 @@
 """What the phone asks the engine at the table, without a connection (run by Pyodide
-in static/js/engine-worker.mjs; the same calls run on CPython in the tests).
+in static/js/engine-worker.js; the same calls run on CPython in the tests).
 
 ``score_table`` takes an evening as the page knows it (the game, the hands the
 server stored, as it stored them) and the hands waiting on the phone, each as the
@@ -25,7 +25,7 @@ from .form_input import in_grid, read_hand, reworded
 from .registry import VARIANTS
 from .session_file import next_dealer
 from .session_file import read_hand as read_record
-from .settlement import settle
+from .settlement import Settlement, settle
 from .types import (
     HandType,
     InvalidInput,
@@ -193,21 +193,10 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
         table.change(variant, options, players, change, words) for change in request.get("changes") or ()
     ]
     target = request.get("target")
-    results = []
-    for fields in request.get("waiting") or ():
-        last = _last_dealer(hands)
-        proposed = next_dealer(players, last) or _first(players, request.get("first"))
-        result, stored, _ = score_hand_form(variant, options, players, fields, hands, words, proposed)
-        kind = Posted(fields).get("type") or HandType.PLAYED.value
-        if stored is not None and isinstance(target, int) and kind != HandType.REDEAL.value:
-            played = table.played()
-            if played >= target:  # as the server refuses it: after the hand's own checks
-                complete = invalid("hands", ROUND_COMPLETE, played=played, target=target)
-                problem = {"field": "hands", "input": None, "words": words.problem(complete)}
-                result, stored = {"ok": False, "problems": [problem], "dealer": result["dealer"]}, None
-        results.append(result)
-        if stored is not None:
-            table.add(stored, kind)
+    results = [
+        table.wait(variant, options, players, fields, words, target, request.get("first"))
+        for fields in request.get("waiting") or ()
+    ]
     summary = variant.summarize(players, hands, options)
     rate = Decimal(str(request["rate"])) if request.get("rate") not in (None, "") else None
     settlement = settle(summary.net, rate, summary.parts)
@@ -231,6 +220,13 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
         ],
         # As the server proposes it: after the last known dealer, else the first dealer chosen, else the last seat.
         "next_dealer": next_dealer(players, last) or _first(players, request.get("first")),
+        **_settlement(settlement, words),
+    }
+
+
+def _settlement(settlement: Settlement, words: Words) -> dict[str, Any]:
+    """Who pays whom, in points, and each player's money where the evening has a rate."""
+    return {
         "settlement": [
             {
                 "from": t.payer,
@@ -257,6 +253,30 @@ class _Stored:
         self.ids.append(None)
         self.records.append(None)
         self.kinds.append(kind)
+
+    def wait(
+        self,
+        variant: Variant,
+        options: Any,
+        players: tuple[str, ...],
+        fields: Any,
+        words: Words,
+        target: Any,
+        first: Any,
+    ) -> dict[str, Any]:
+        """A new hand waiting on the phone, scored after the others; kept unless refused."""
+        proposed = next_dealer(players, _last_dealer(self.hands)) or _first(players, first)
+        result, stored, _ = score_hand_form(variant, options, players, fields, self.hands, words, proposed)
+        kind = Posted(fields).get("type") or HandType.PLAYED.value
+        if stored is not None and isinstance(target, int) and kind != HandType.REDEAL.value:
+            played = self.played()
+            if played >= target:  # as the server refuses it: after the hand's own checks
+                complete = invalid("hands", ROUND_COMPLETE, played=played, target=target)
+                problem = {"field": "hands", "input": None, "words": words.problem(complete)}
+                result, stored = {"ok": False, "problems": [problem], "dealer": result["dealer"]}, None
+        if stored is not None:
+            self.add(stored, kind)
+        return result
 
     def played(self) -> int:
         """The hands that count toward a target: redeals do not."""

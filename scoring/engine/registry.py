@@ -18,7 +18,7 @@ from .chambery import Chambery
 from .french import French
 from .illustrated import Illustrated
 from .koenigrufen import Koenigrufen
-from .variant import Variant, VariantOf
+from .variant import TournamentTerms, Variant, VariantOf
 
 # One line per game.
 BUILT_IN: tuple[type[Variant], ...] = (
@@ -52,6 +52,26 @@ def _with_extra(extra: tuple[str, ...]) -> Mapping[str, Variant]:
 def get_variant(key: str, extra: tuple[str, ...] = ()) -> Variant:
     """The game of ``key`` (``KeyError`` when there is none)."""
     return games(extra)[key]
+
+
+def tournament_games(extra: tuple[str, ...] = ()) -> Mapping[str, Variant]:
+    """The games offered for tournaments (those with ``TournamentTerms``), the
+    default game first: what the tournaments and cups ask instead of naming games."""
+    return _for_tournaments(extra)
+
+
+@lru_cache(maxsize=8)
+def _for_tournaments(extra: tuple[str, ...]) -> Mapping[str, Variant]:
+    offered = [game for game in games(extra).values() if game.tournament is not None]
+    offered.sort(key=lambda game: game.tournament.order if game.tournament is not None else 0)
+    return MappingProxyType({game.key: game for game in offered})
+
+
+def terms_of(game: Variant) -> TournamentTerms:
+    """What a tournament needs of ``game`` (``KeyError`` when it is not offered for tournaments)."""
+    if game.tournament is None:
+        raise KeyError(game.key)
+    return game.tournament
 
 
 def _import(path: str) -> type[Variant]:

@@ -333,60 +333,84 @@ def clean_value(
         case Kind.PLAYER:
             return _player(here, label, value, players)
         case Kind.CHOICE:
-            value = f.aliases.get(value, value) if isinstance(value, str) else value
-            if isinstance(value, str) and value in f.choices:
-                # The declared choice (an enum member where the field lists one),
-                # so typed options and hands hold what their annotations say.
-                return f.choices[f.choices.index(value)]
-            raise _fail(
-                here,
-                label,
-                gettext_noop("one of {allowed} (got {got})"),
-                allowed=allowed_list(f.choices),
-                got=_show(value),
-            )
+            return _choice(f, here, label, value)
         case Kind.INT:
             return _int(f, here, label, value)
         case Kind.POINTS:
             return _points(f, here, label, value)
         case Kind.BOOL:
-            if isinstance(value, bool):
-                return value
-            raise _fail(here, label, gettext_noop("must be true or false (got {got})"), got=_show(value))
+            return _bool(here, label, value)
         case Kind.TEXT:
-            if not isinstance(value, str):
-                raise _fail(here, label, gettext_noop("must be text (got {got})"), got=_show(value))
-            if len(value) > f.max_length:
-                raise _fail(here, label, gettext_noop("at most {n} characters"), n=Fraction(f.max_length))
-            problem = text_problem(value, tabs=f.tabs)
-            if problem is not None:
-                raise InvalidInput(here, problem, label=label)
-            return value
+            return _text(f, here, label, value)
         case Kind.RECORD:
             return clean(f.fields, value, players, f"{here}.", within=label)
         case Kind.LIST:
-            if not isinstance(value, list):
-                raise _fail(here, label, gettext_noop("must be a list (got {got})"), got=_show(value))
-            if f.max_items is not None and len(value) > f.max_items:
-                raise _fail(here, label, gettext_noop("at most {n} entries"), n=Fraction(f.max_items))
-            return _items(f, here, label, value, players)
+            return _list(f, here, label, value, players)
         case Kind.PLAYER_POINTS:
             return _player_points(f, here, label, value, players)
         case Kind.PLAYER_LEVELS:
-            if not isinstance(value, Mapping):
-                raise _fail(here, label, gettext_noop("must be an object (got {got})"), got=_show(value))
-            return {
-                _player(f"{here}.{name}", label, name, players): _int(f, f"{here}.{name}", label, level)
-                for name, level in value.items()
-            }
+            return _player_levels(f, here, label, value, players)
         case Kind.PLAYER_LIST:
-            if not isinstance(value, list):
-                raise _fail(here, label, gettext_noop("must be a list (got {got})"), got=_show(value))
-            names = [_player(f"{here}[{i}]", label, v, players) for i, v in enumerate(value, 1)]
-            if len(set(names)) != len(names):
-                raise _fail(here, label, gettext_noop("names a player twice"))
-            return tuple(names)
+            return _player_list(here, label, value, players)
     raise AssertionError(f.kind)  # pragma: no cover
+
+
+def _choice(f: Field, here: str, label: Line, value: Any) -> Any:
+    value = f.aliases.get(value, value) if isinstance(value, str) else value
+    if isinstance(value, str) and value in f.choices:
+        # The declared choice (an enum member where the field lists one),
+        # so typed options and hands hold what their annotations say.
+        return f.choices[f.choices.index(value)]
+    raise _fail(
+        here,
+        label,
+        gettext_noop("one of {allowed} (got {got})"),
+        allowed=allowed_list(f.choices),
+        got=_show(value),
+    )
+
+
+def _bool(here: str, label: Line, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _fail(here, label, gettext_noop("must be true or false (got {got})"), got=_show(value))
+
+
+def _text(f: Field, here: str, label: Line, value: Any) -> str:
+    if not isinstance(value, str):
+        raise _fail(here, label, gettext_noop("must be text (got {got})"), got=_show(value))
+    if len(value) > f.max_length:
+        raise _fail(here, label, gettext_noop("at most {n} characters"), n=Fraction(f.max_length))
+    problem = text_problem(value, tabs=f.tabs)
+    if problem is not None:
+        raise InvalidInput(here, problem, label=label)
+    return value
+
+
+def _list(f: Field, here: str, label: Line, value: Any, players: Sequence[str]) -> tuple[Any, ...]:
+    if not isinstance(value, list):
+        raise _fail(here, label, gettext_noop("must be a list (got {got})"), got=_show(value))
+    if f.max_items is not None and len(value) > f.max_items:
+        raise _fail(here, label, gettext_noop("at most {n} entries"), n=Fraction(f.max_items))
+    return _items(f, here, label, value, players)
+
+
+def _player_levels(f: Field, here: str, label: Line, value: Any, players: Sequence[str]) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _fail(here, label, gettext_noop("must be an object (got {got})"), got=_show(value))
+    return {
+        _player(f"{here}.{name}", label, name, players): _int(f, f"{here}.{name}", label, level)
+        for name, level in value.items()
+    }
+
+
+def _player_list(here: str, label: Line, value: Any, players: Sequence[str]) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise _fail(here, label, gettext_noop("must be a list (got {got})"), got=_show(value))
+    names = [_player(f"{here}[{i}]", label, v, players) for i, v in enumerate(value, 1)]
+    if len(set(names)) != len(names):
+        raise _fail(here, label, gettext_noop("names a player twice"))
+    return tuple(names)
 
 
 def _items(f: Field, here: str, label: Line, value: list[Any], players: Sequence[str]) -> tuple[Any, ...]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
@@ -267,6 +268,36 @@ def in_sight(
     ]
 
 
+@dataclass(frozen=True)
+class FixedOption:
+    """A house rule a tournament fixes (TOURNAMENTS.md §1.1): its name, the value
+    every table plays with, and why (the refusal of another value in a tournament file)."""
+
+    name: str
+    value: Any
+    why: str
+
+
+@dataclass(frozen=True)
+class TournamentTerms:
+    """What a tournament needs of a game offered for tournaments (TOURNAMENTS.md §10,
+    §11), as data, so the tournaments and cups never compare game names: a game
+    without them (``Variant.tournament`` None) is not offered for tournaments."""
+
+    order: int  # its place in the list of tournament games; the lowest is the default game
+    rounds: int  # rounds of a day, by default
+    hands: int  # hands at a table of four, by default (a five-table plays × 5/4)
+    money_rate: Decimal | None  # table money per point, by default; None: no money
+    kontra_cash: bool  # whether the settings of Kontra cash apply (the game has Kontras to pay)
+    halves: bool  # whether a table's round result may end in .5 (a paper sheet's sums too)
+    heine: bool  # whether Heine cup points are offered (their bends fit the game's scores)
+    fixed: tuple[FixedOption, ...] = ()  # house rules every table of a tournament plays with
+
+    def fixed_options(self) -> dict[str, Any]:
+        """The fixed house rules as stored: name → value."""
+        return {option.name: option.value for option in self.fixed}
+
+
 class VariantOf(Generic[OptionsT, PlayT]):
     """Base of every game module, generic over the game's options (``OptionsT``)
     and played hand (``PlayT``): ``class French(VariantOf[FrenchOptions,
@@ -284,6 +315,8 @@ class VariantOf(Generic[OptionsT, PlayT]):
     notation_help: ClassVar[str] = ""
     option_fields: ClassVar[tuple[Field, ...]] = ()
     options_type: ClassVar[type[Any]]  # builds the game's ``OptionsT`` from cleaned values
+    # What a tournament needs of the game; None: not offered for tournaments.
+    tournament: ClassVar[TournamentTerms | None] = None
 
     # -- house rules ---------------------------------------------------------
 

@@ -11,13 +11,14 @@ it), in the same transaction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 
 from plumbing import queries
@@ -25,7 +26,7 @@ from scoring.engine import InvalidInput, Line, variant_for
 from scoring.engine.session_file import read_players
 from scoring.engine.types import gettext_noop
 from scoring.games import registry
-from scoring.models import Player, Seat, Session, SessionChange
+from scoring.models import Hand, Player, Seat, Session, SessionChange
 from scoring.services import events
 from scoring.services.games import options_json
 
@@ -68,6 +69,13 @@ def check_open(session: Session) -> None:
 def locked(session: Session) -> Session:
     """The session's row, locked until the transaction ends, read afresh."""
     return Session.objects.select_for_update().get(pk=session.pk)
+
+
+def session_lock(*, session_id: int) -> None:
+    """Take a session's row lock for the caller's transaction, by id (what runs a
+    managed session takes it first, the order every hand takes: the session's row,
+    then the caller's own)."""
+    Session.objects.select_for_update().filter(pk=session_id).first()
 
 
 def record_change(
@@ -133,10 +141,17 @@ def session_create(
     money_rate: Decimal | None = None,
     played_on: date | None = None,
     first_dealer: str | None = None,
+    hands_target: int | None = None,
+    managed: bool = False,
+    seat_players: Mapping[str, Player] | None = None,
+    editors: Sequence[User] = (),
 ) -> Session:
-    """Open a session; players are found by name among the owner's or created.
+    """Open a session; players are found by name among the owner's or created
+    (``seat_players``: a seat's player where the caller knows him already).
     It was played today unless ``played_on`` says otherwise; ``first_dealer``
-    deals the first hand (unasked: the last in playing order)."""
+    deals the first hand (unasked: the last in playing order). A session run by
+    another app (a tournament's table) is ``managed`` and played to ``hands_target``,
+    its ``editors`` named with it: all in the one call that creates it."""
     game_variant = variant_for(variant, registry())
     names = read_players(list(players), game_variant)
     parsed = game_variant.parse_options(options, names)
@@ -154,11 +169,78 @@ def session_create(
         played_on=played_on or timezone.localdate(),
         first_dealer=first_dealer or "",
         changed_at=timezone.now(),
+        hands_target=hands_target,
+        managed=managed,
     )
+    known = seat_players or {}
     for position, player_name in enumerate(names):
-        player, _ = Player.objects.get_or_create(owner=owner, name=player_name)
+        player = known.get(player_name) or Player.objects.get_or_create(owner=owner, name=player_name)[0]
         Seat.objects.create(session=session, player=player, position=position, name=player_name)
+    if editors:
+        session.editors.set(editors)
     return session
+
+
+def player_of(*, owner: User, name: str) -> Player:
+    """The owner's player of that name, created the first time it is named."""
+    return Player.objects.get_or_create(owner=owner, name=name)[0]
+
+
+class SeatsFixed(Exception):
+    """The seats of a session are fixed once its first hand is recorded."""
+
+
+@transaction.atomic
+def session_reseat(
+    *, session: Session, order: Sequence[str], first_dealer: str, managing: bool = False
+) -> Session:
+    """The seat order and the first dealer, until the first hand is recorded (a
+    tournament table's scorer seats the players as they sit, TOURNAMENTS.md §2.3):
+    ``order`` names every player once. The session's row is locked first; a new
+    version, as every change of the sheet. Raises ``SeatsFixed`` once a hand is
+    recorded, ``InvalidInput`` (``order``, ``first_dealer``) for an order that is
+    not the players or a dealer who does not sit at the table."""
+    row = locked(session)
+    check_unmanaged(row, managing=managing)
+    seats = {seat.name: seat for seat in Seat.objects.filter(session=row)}
+    if row.hands.exists():
+        raise SeatsFixed(row)
+    if sorted(order) != sorted(seats) or len(order) != len(seats):
+        raise InvalidInput(
+            "order", Line(gettext_noop("every player once: {allowed}"), {"allowed": ", ".join(seats)})
+        )
+    if first_dealer not in seats:
+        raise InvalidInput(
+            "first_dealer",
+            Line(gettext_noop("must be one of the players: {allowed}"), {"allowed": ", ".join(order)}),
+        )
+    for index, name in enumerate(order):  # out of the way first: positions are unique
+        Seat.objects.filter(pk=seats[name].pk).update(position=100 + index)
+    for index, name in enumerate(order):
+        Seat.objects.filter(pk=seats[name].pk).update(position=index)
+    row.first_dealer = first_dealer
+    row.save(update_fields=["first_dealer"])
+    mark_changed(row)
+    return row
+
+
+@transaction.atomic
+def sessions_discard_unplayed(*, session_ids: Sequence[int]) -> int:
+    """Remove for good sessions opened by another app that hold no hand (a tournament
+    round drawn again before its first hand; a hand recorded and deleted again counts
+    as none): one with a hand standing is kept. How many went."""
+    standing = Hand.objects.filter(session_id__in=list(session_ids), deleted_at__isnull=True)
+    unplayed = Session.objects.filter(pk__in=list(session_ids), managed=True).exclude(
+        pk__in=standing.values("session_id")
+    )
+    return int(unplayed.delete()[1].get(Session._meta.label, 0))
+
+
+def sessions_version(session_ids: Any) -> int:
+    """The sum of the sessions' versions (``session_ids``: ids, or a query of them, read
+    in the same statement): it moves with every change of any of their sheets."""
+    found = Session.objects.filter(pk__in=session_ids).aggregate(changes=Sum("version"))
+    return int(found["changes"] or 0)
 
 
 @transaction.atomic

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -70,6 +72,15 @@ def session_add_editor(*, session: Session, username: str) -> User:
         raise EditorRefused("owner")
     session.editors.add(editor)
     return editor
+
+
+@transaction.atomic
+def sessions_set_editors(*, session_ids: Any, users: Sequence[User]) -> None:
+    """The recorders of managed sessions, as what manages them names them (a
+    tournament's organisers at its tables): every one of ``session_ids`` (ids, or a
+    query of them) gets exactly ``users``."""
+    for session in Session.objects.filter(pk__in=session_ids, managed=True):
+        session.editors.set(users)
 
 
 @transaction.atomic

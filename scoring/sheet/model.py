@@ -298,37 +298,11 @@ def read_sheet(session: Session, game: Game, stored: Sequence[StoredRow], *, nex
     """The sheet of ``session`` from its hands as stored (``stored``: every hand in
     number order, deleted ones too), with the dealer proposed for the next hand."""
     hands = [hand for hand in stored if hand.deleted_at is None]
-    snapshots = [
-        StoredHand(
-            hand.dealer or None,
-            {name: _points(value) for name, value in hand.deltas.items()},
-            frozenset(hand.facts),
-            None if hand.money is None else {name: _points(value) for name, value in hand.money.items()},
-        )
-        for hand in hands
-    ]
+    snapshots = [_snapshot(hand) for hand in hands]
     variant, players = game.variant, game.players
     summary = variant.summarize(players, snapshots, game.options)
     kind = variant.section_kind
-    deltas = [snapshot.deltas for snapshot in snapshots]
-    sections = (
-        ()
-        if kind is None
-        else tuple(
-            SheetSection(
-                number=number,
-                kind=kind,
-                first=section.first,
-                last=section.last,
-                totals=dict(section.totals),
-                bonus=dict(section.bonus),
-                complete=section.complete,
-                notation=variant.section_notation(players, deltas, section),
-                settlement=_settled(variant.section_net(section), session),
-            )
-            for number, section in enumerate(summary.sections, 1)
-        )
-    )
+    sections = _sections(session, game, summary, snapshots)
     ends = {section.last: section for section in sections if section.complete}
     restarts = kind is not None and kind.restarts_totals
     # Where each series is settled on its own, what each hand moved each balance (the engine's).
@@ -386,6 +360,41 @@ def read_sheet(session: Session, game: Game, stored: Sequence[StoredRow], *, nex
             for hand in stored
             if hand.deleted_at is not None
         ),
+    )
+
+
+def _snapshot(hand: StoredRow) -> StoredHand:
+    """What the engine sums of a stored hand."""
+    return StoredHand(
+        hand.dealer or None,
+        {name: _points(value) for name, value in hand.deltas.items()},
+        frozenset(hand.facts),
+        None if hand.money is None else {name: _points(value) for name, value in hand.money.items()},
+    )
+
+
+def _sections(
+    session: Session, game: Game, summary: Summary, snapshots: Sequence[StoredHand]
+) -> tuple[SheetSection, ...]:
+    """The game's sections (series, Parties) as the sheet draws them; none where it has none."""
+    variant, players = game.variant, game.players
+    kind = variant.section_kind
+    if kind is None:
+        return ()
+    deltas = [snapshot.deltas for snapshot in snapshots]
+    return tuple(
+        SheetSection(
+            number=number,
+            kind=kind,
+            first=section.first,
+            last=section.last,
+            totals=dict(section.totals),
+            bonus=dict(section.bonus),
+            complete=section.complete,
+            notation=variant.section_notation(players, deltas, section),
+            settlement=_settled(variant.section_net(section), session),
+        )
+        for number, section in enumerate(summary.sections, 1)
     )
 
 

@@ -14,8 +14,8 @@ from django.utils.safestring import SafeString
 from plumbing import caching, offline
 from scoring import phone, phone_contract, services
 from scoring.hand_links import HandLinks, signed_in
-from scoring.sheet.model import HeadRow
 from scoring.models import Session
+from scoring.sheet.model import HeadRow
 
 register = template.Library()
 

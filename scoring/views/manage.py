@@ -16,11 +16,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring import services
 from scoring.engine import InvalidInput
 from scoring.forms import SessionDetailsForm
+from scoring.hand_pages import closed, managed
 from scoring.models import Session, SessionChange
 from scoring.presentation import house_rules, number, render_line, session_change_view
 from scoring.schema_forms import SchemaForm
 from scoring.services import Right
-from scoring.views.common import Request, closed, managed, own_session, posted_token, whole
+from scoring.views.common import Request, own_session, posted_token, whole
 
 
 @login_required

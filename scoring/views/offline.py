@@ -45,7 +45,7 @@ def offline_page(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def phone_runtime(request: HttpRequest, version: str, name: str) -> FileResponse:
-    """A file of the pinned Pyodide runtime (scoring/phone.py), gzipped where the browser takes it."""
+    """A file of the pinned Pyodide runtime (scoring/phone.py), Brotli or gzip as the browser takes it."""
     if version != phone.PYODIDE_VERSION or name not in phone.RUNTIME_FILES:
         raise Http404("not a file of this runtime")
     return _immutable(request, phone.runtime_folder() / name)
@@ -60,14 +60,12 @@ def phone_bundle(request: HttpRequest, name: str) -> FileResponse:
 
 
 def _immutable(request: HttpRequest, path: Path) -> FileResponse:
-    packed = path.with_name(path.name + ".gz")
-    gzipped = "gzip" in request.headers.get("Accept-Encoding", "") and packed.exists()
-    source = packed if gzipped else path
+    source, encoding = phone.encoded_copy(path, request.headers.get("Accept-Encoding", ""))
     if not source.exists():
         raise Http404("not built: make phone")
     response = FileResponse(source.open("rb"), content_type=phone.CONTENT_TYPES[path.suffix])
-    if gzipped:
-        response["Content-Encoding"] = "gzip"
+    if encoding:
+        response["Content-Encoding"] = encoding
     response["Vary"] = "Accept-Encoding"
     response["Cache-Control"] = IMMUTABLE
     return response

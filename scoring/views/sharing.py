@@ -14,10 +14,11 @@ from plumbing import caching
 from plumbing.compression import quick_gzip_page
 from plumbing.qr import qr_svg
 from scoring import services
+from scoring.hand_pages import hand_page_context, managed
 from scoring.models import Hand, Session
 from scoring.services import Right
 from scoring.sheet_html import sheet_context
-from scoring.views.common import Request, hand_page_context, managed, own_session, shared_session, whole
+from scoring.views.common import Request, own_session, shared_session, whole
 
 
 @login_required

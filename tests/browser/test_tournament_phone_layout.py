@@ -30,7 +30,7 @@ from tests.tournaments import factory
 from tournaments import public_urls, urls
 from tournaments.models import Cup, TableRound, Tournament
 from tournaments.services import desk, entrants, plan, raffle, tables, tournaments
-from tournaments.services.tournaments import GAMES
+from tournaments.services.tournaments import games
 
 pytestmark = pytest.mark.browser
 
@@ -176,7 +176,7 @@ def addresses(day: Day) -> dict[str, list[tuple[str, str]]]:
 
     return {
         "tournament_list": [(reverse("tournament_list"), organiser)],
-        "tournament_new": [(reverse("tournament_new", args=[game]), organiser) for game in GAMES],
+        "tournament_new": [(reverse("tournament_new", args=[game]), organiser) for game in games()],
         "tournament_import": [(reverse("tournament_import"), organiser)],
         "tournament_detail": [(reverse("tournament_detail", kwargs=tid), organiser)],
         "tournament_settings": [(reverse("tournament_settings", kwargs=tid), organiser)],

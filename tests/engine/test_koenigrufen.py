@@ -952,3 +952,11 @@ def test_a_trischaken_says_how_its_amount_comes_about(scheme, thirds, says, delt
     assert {name: int(delta) for name, delta in found.items()} == deltas
     rendered = [str(line) for line in lines]
     assert all(line in rendered for line in says), rendered
+
+
+@pytest.mark.parametrize("renonce", [[None, "Anna"], ["Bert", None], [None]])
+def test_a_null_among_the_renonce_players_is_refused_naming_the_field(renonce: list[Any]) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        hand({"declarer": "Anna", "game": "dreier", "renonce": renonce})
+    assert caught.value.field == "renonce"
+    assert "null" in caught.value.describe()

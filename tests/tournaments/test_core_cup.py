@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring.engine.registry import VARIANTS, terms_of
 from tournaments.core.cup import (
     FIXED,
     SCHEMES,
@@ -100,8 +101,8 @@ def test_factor_doubles_and_custom_reads_its_table():
 
 
 def test_french_refuses_heine():
-    assert schemes_for("koenigrufen") == SCHEMES
-    assert schemes_for("french") == ("fixed", "tirol_formula", "custom")
+    assert schemes_for(terms_of(VARIANTS["koenigrufen"]).heine) == SCHEMES
+    assert schemes_for(terms_of(VARIANTS["french"]).heine) == ("fixed", "tirol_formula", "custom")
 
 
 def test_counted_n():

@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring import services as scoring
+from scoring.hand_pages import OUTBOX_HEADER, REFUSED_HEADER
 from scoring.models import Hand, Session
-from scoring.views.common import OUTBOX_HEADER, REFUSED_HEADER
 from tests.tournaments.table_support import (
     claimed_phone,
     kontra_hand,

@@ -10,6 +10,7 @@ from typing import Any
 from scoring.engine import HandRecord, HandScore, HandType, Line, Table, VariantOf
 from scoring.engine.schema import Field, Kind
 from scoring.engine.types import gettext_noop
+from scoring.engine.variant import TournamentTerms
 
 PATH = "tests.web.dummy_game.Dummy"
 
@@ -25,12 +26,16 @@ class DummyHand:
 
 
 class Dummy(VariantOf[DummyOptions, DummyHand]):
-    """The winner gets twice the stake, everyone else pays it."""
+    """Everyone else pays the winner the stake (at three: the winner gets twice the stake)."""
 
     key = "dummy"
     name = gettext_noop("Dummy Tarock")
-    table_sizes = (3,)
+    table_sizes = (3, 4, 5)
     options_type = DummyOptions
+    # Offered for tournaments, last in their list: one round of two hands by default.
+    tournament = TournamentTerms(
+        order=9, rounds=1, hands=2, money_rate=None, kontra_cash=False, halves=False, heine=True
+    )
     option_fields = (
         Field("stake", Kind.INT, gettext_noop("Stake"), minimum=Fraction(1), maximum=Fraction(9), default=2),
     )
@@ -43,8 +48,9 @@ class Dummy(VariantOf[DummyOptions, DummyHand]):
 
     def score(self, record: HandRecord, options: Any) -> HandScore:
         winner = record.play.winner
+        others = len(record.table.players) - 1
         deltas = {
-            name: Fraction(2 * options.stake if name == winner else -options.stake)
+            name: Fraction(others * options.stake if name == winner else -options.stake)
             for name in record.table.players
         }
         return HandScore(deltas, (Line("{name} wins", {"name": winner}),))

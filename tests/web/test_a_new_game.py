@@ -212,3 +212,61 @@ def test_a_hand_of_the_new_game_is_recorded_through_the_form_and_every_page_and_
     assert imported.status_code == 302, imported.content.decode()[:2000]
     copy = Session.objects.exclude(pk=session.pk).get(variant="dummy")
     assert [hand.deltas for hand in copy.hands.all()] == [{"Anna": -3, "Bert": 6, "Carl": -3}]
+
+
+def test_the_new_game_is_offered_for_tournaments_and_a_day_of_it_is_played_signed_and_exported(
+    dummy, logged_in, user
+):
+    """The game's ``TournamentTerms`` are all a tournament asks of it: the organiser's
+    pages offer it, its defaults fill the settings, each table plays it through the
+    table link and signs, the standings count it, and the tournament file carries it."""
+    from scoring.games import for_tournaments
+    from tests.tournaments.factory import draw, fresh, release, tables, tournament
+    from tests.tournaments.table_support import claimed_phone
+    from tournaments.core.tournament_file import read_tournament, score_tournament
+    from tournaments.models import RoundResult
+    from tournaments.services import results
+    from tournaments.services import tournaments as tournament_service
+
+    assert list(for_tournaments()) == ["koenigrufen", "french", "dummy"]
+    assert "Dummy Tarock" in logged_in.get(reverse("tournament_list")).content.decode()
+    page = logged_in.get(reverse("tournament_new", args=["dummy"])).content.decode()
+    assert 'name="options.stake"' in page and 'name="kontra_cash"' not in page
+
+    names = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fini", "Gust", "Hilde")
+    day = tournament(user, names=names, variant="dummy", money_rate=None, options={"stake": 3})
+    assert (day.settings["rounds"], day.settings["hands_at_four"], day.settings["kontra_cash"]) == (
+        1,
+        2,
+        None,
+    )
+    draw(day)
+    release(day)
+    for table in tables(day, 1):
+        scorer = claimed_phone(table)
+        link = reverse("tournament_table", args=[table.link_token])
+        players = re.findall(
+            r'name="winner" value="([^"]+)"', scorer.get(link + "hands/new/").content.decode()
+        )
+        for number, winner in enumerate(players[:2]):
+            saved = scorer.post(
+                reverse("tournament_table_hand_new", args=[table.link_token]),
+                {"token": f"t{table.pk}-{number}", "type": "played", "action": "save", "winner": winner},
+            )
+            assert saved.status_code == 302, saved.content.decode()[:2000]
+        signed = scorer.post(
+            reverse("tournament_table_signoff", args=[table.link_token]),
+            {"scorer": players[0], "checker": players[1], "token": f"s{table.pk}"},
+        )
+        assert signed.status_code == 302, signed.content.decode()[:2000]
+    sums = {row.entrant.name: row.points for row in RoundResult.objects.select_related("entrant")}
+    assert sorted(sums.values()) == [-6, -6, -6, -6, 6, 6, 6, 6]  # two wins of +9, two losses of −3 a table
+    rows = results.standings(fresh(day)).rows
+    assert {row.name for row in rows[:4]} == {name for name, points in sums.items() if points == 6}
+    assert [row.total for row in rows] == [6, 6, 6, 6, -6, -6, -6, -6]
+
+    exported = logged_in.get(reverse("tournament_export", args=[day.pk]))
+    scored = score_tournament(read_tournament(exported.content, for_tournaments()))
+    assert json.loads(exported.content)["variant"] == "dummy"
+    assert sorted(place["total"] for place in scored["ranking"]) == sorted(sums.values())
+    tournament_service.tournament_provisional(tournament=fresh(day), user=user)

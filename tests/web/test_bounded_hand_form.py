@@ -20,8 +20,8 @@ from django.urls import reverse
 from plumbing import queries
 from scoring import services
 from scoring.engine.session_file import MAX_HANDS
+from scoring.hand_pages import OUTBOX_HEADER
 from scoring.models import Hand, Session
-from scoring.views.common import OUTBOX_HEADER
 from tests.conftest import fill
 from tests.web.test_views import form_data
 

@@ -146,34 +146,3 @@ def test_import_session_names_the_session_as_the_upload_does(user, tmp_path, cap
     sessions = [Session.objects.get(pk=pk) for pk in ids]
     assert [s.name for s in sessions] == ["tarot zu fünft", "Freitag bei Carl", "Von Hand"]
     assert sessions[1].played_on == datetime.date(2026, 1, 2)
-
-
-# -- sessions from before the day was stored ---------------------------------------------
-
-
-@pytest.mark.django_db(transaction=True)
-def test_sessions_opened_before_the_day_was_stored_were_played_on_the_day_they_were_opened(settings):
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    settings.TIME_ZONE = "Europe/Vienna"
-    before = [("scoring", "0004_sheet_snapshots")]
-    after = [("scoring", "0005_session_played_on")]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    try:
-        apps = executor.loader.project_state(before).apps
-        owner = apps.get_model("auth", "User").objects.create(username="old")
-        old = apps.get_model("scoring", "Session").objects.create(owner=owner, name="Old", variant="french")
-        # 23:30 UTC on 31 December is already 1 January in Vienna
-        opened = datetime.datetime(2025, 12, 31, 23, 30, tzinfo=datetime.UTC)
-        apps.get_model("scoring", "Session").objects.filter(pk=old.pk).update(created_at=opened)
-        executor = MigrationExecutor(connection)
-        executor.migrate(after)
-        apps = executor.loader.project_state(after).apps
-        assert apps.get_model("scoring", "Session").objects.get(pk=old.pk).played_on == datetime.date(
-            2026, 1, 1
-        )
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())

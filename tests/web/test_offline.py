@@ -17,9 +17,9 @@ from django.test import override_settings
 from django.urls import reverse
 
 from plumbing import offline
+from scoring import hand_pages as hands_views
 from scoring import services
 from scoring.models import Hand, HandChange
-from scoring.views import hands as hands_views
 from scripts import make_icons
 from tests.web.test_views import form_data
 
@@ -107,7 +107,7 @@ class TestTheWorker:
         assert versions[0] != versions[1]
 
     @pytest.mark.parametrize(
-        "shaping", ["scoring/views/hands.py", "templates/base.html", "locale/de/LC_MESSAGES/django.mo"]
+        "shaping", ["scoring/hand_pages.py", "templates/base.html", "locale/de/LC_MESSAGES/django.mo"]
     )
     def test_the_app_code_its_templates_and_translations_are_part_of_the_version(self, shaping):
         assert (ROOT / shaping).resolve() in offline.page_sources()

@@ -5,15 +5,21 @@ same deltas, totals and next dealer, and an impossible hand is refused in the sa
 
 from __future__ import annotations
 
+import _imp
 import gzip
+import importlib.util
+import io
 import json
 import re
 import shutil
+import subprocess
+import zipfile
 from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import brotli
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -25,6 +31,7 @@ from scoring.models import Hand, HandChange
 from tests.engine.support import FIXTURES
 from tests.web.test_offline import config_of
 
+RUN_BUNDLE = Path(__file__).resolve().parents[1] / "pyodide" / "run_bundle.mjs"
 GAMES = [
     "rich-french.json",
     "rich-chambery.json",
@@ -295,23 +302,67 @@ def _unescape(text: str) -> str:
 # -- the runtime and the bundle --------------------------------------------------------
 
 
+def built_bundle() -> zipfile.ZipFile:
+    return zipfile.ZipFile(phone.bundle_folder() / phone.bundle_name())
+
+
+def compiled_from(pyc: bytes, source: bytes) -> bool:
+    """Whether an unchecked hash-based .pyc was compiled from ``source``: its header
+    holds the source's hash keyed by the magic number of the Python that wrote it."""
+    unchecked_hash_based = 0b01
+    magic = int.from_bytes(pyc[:4], "little")
+    return int.from_bytes(pyc[4:8], "little") == unchecked_hash_based and pyc[8:16] == _imp.source_hash(
+        magic, source
+    )
+
+
 def test_the_built_bundle_is_this_releases_engine_not_a_stale_one():
     built = phone.bundle_folder() / phone.bundle_name()
     assert built.exists(), "make phone builds it"
-    assert built.read_bytes() == phone.bundle_bytes(), "the bundle is stale: make phone"
+    bundle = built_bundle()
+    sources = phone.bundle_sources()
+    assert sorted(bundle.namelist()) == sorted(
+        [*(path.removesuffix(".py") + ".pyc" for path in sources), "scoring/engine/catalog.json"]
+    )
+    stale = [path for path, source in sources.items() if not compiled_from(bundle.read(path + "c"), source)]
+    assert stale == [], "the bundle is stale: make phone"
+    assert json.loads(bundle.read("scoring/engine/catalog.json")) == phone.catalog()
     assert [p.name for p in phone.bundle_folder().glob("engine-*.zip")] == [built.name]
 
 
-def test_the_bundle_carries_the_engine_and_the_servers_words():
-    import io
-    import zipfile
-
-    bundle = zipfile.ZipFile(io.BytesIO(phone.bundle_bytes()))
+def test_the_bundle_carries_the_engine_compiled_and_the_servers_words():
+    bundle = built_bundle()
     names = set(bundle.namelist())
-    assert {f"scoring/engine/{p.name}" for p in phone.engine_sources()} <= names
+    assert {f"scoring/engine/{p.stem}.pyc" for p in phone.engine_sources()} <= names
+    assert not [name for name in names if name.endswith(".py")]  # compiled: no sources to compile again
+    magics = {bundle.read(name)[:4] for name in names if name.endswith(".pyc")}
+    assert len(magics) == 1 and magics != {importlib.util.MAGIC_NUMBER}  # the phone's Python, not ours
     catalog = json.loads(bundle.read("scoring/engine/catalog.json"))
     assert catalog["de"]["words"]["{field} missing"] == "{field}: nicht angegeben"
     assert catalog["de"]["decimal"] == "," and catalog["en"]["decimal"] == "."
+
+
+def test_the_phones_python_runs_the_built_bundle_compiled_and_scores_as_the_server(user, logged_in):
+    session = services.session_import(
+        owner=user, text=(FIXTURES / "koenigrufen-ooe-trischaken.json").read_text(encoding="utf-8")
+    )
+    hands = list(Hand.objects.filter(session=session, deleted_at__isnull=True).order_by("number"))
+    evening = evening_of(session)
+    forms = [form_pairs(logged_in, reverse("hand_edit", args=[session.pk, h.pk])) for h in hands[-3:]]
+    argument = json.dumps({**evening, "stored": evening["stored"][:-3], "waiting": forms, "lang": "en"})
+    done = subprocess.run(
+        ["node", str(RUN_BUNDLE), str(phone.bundle_folder() / phone.bundle_name()), "score_table"],
+        input=argument.encode(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    ran = json.loads(done.stdout)
+    assert ran["result"] == json.loads(on_the_phone.call("score_table", argument))
+    assert len(ran["result"]["hands"]) == 3 and all(hand["ok"] for hand in ran["result"]["hands"])
+    assert "/engine/scoring/engine/offline.pyc" in ran["loaded"]
+    assert [name for name in ran["loaded"] if not name.endswith(".pyc")] == []
 
 
 def test_a_deploy_of_templates_keeps_the_bundle_and_one_of_the_engine_replaces_it(
@@ -323,7 +374,7 @@ def test_a_deploy_of_templates_keeps_the_bundle_and_one_of_the_engine_replaces_i
     assert phone.engine_hash() == before
     engine = tmp_path / "engine"
     shutil.copytree(phone.ENGINE, engine, ignore=shutil.ignore_patterns("__pycache__"))
-    (engine / "french.py").write_text((engine / "french.py").read_text() + "\n# a rule changed\n")
+    (engine / "french.py").write_text((engine / "french.py").read_text() + '\nCHANGED = "a rule changed"\n')
     monkeypatch.setattr(phone, "ENGINE", engine)
     phone.engine_hash.cache_clear()
     try:
@@ -331,14 +382,37 @@ def test_a_deploy_of_templates_keeps_the_bundle_and_one_of_the_engine_replaces_i
         settings.BASE_DIR = tmp_path
         built = phone.build_bundle()
         assert built.name == phone.bundle_name() and [p.name for p in built.parent.iterdir()] == [built.name]
-        import io
-        import zipfile
-
-        assert b"# a rule changed" in zipfile.ZipFile(io.BytesIO(built.read_bytes())).read(
-            "scoring/engine/french.py"
-        )
+        pyc = zipfile.ZipFile(built).read("scoring/engine/french.pyc")
+        assert b"a rule changed" in pyc
+        assert compiled_from(pyc, (engine / "french.py").read_bytes())
     finally:
         phone.engine_hash.cache_clear()
+
+
+def test_a_new_runtime_version_gives_a_new_bundle(monkeypatch):
+    """A .pyc loads only on the Python that wrote it: another Pyodide, another bundle."""
+    before = phone.engine_hash()
+    monkeypatch.setattr(phone, "PYODIDE_VERSION", "315.0.0")
+    phone.engine_hash.cache_clear()
+    try:
+        assert phone.engine_hash() != before
+    finally:
+        phone.engine_hash.cache_clear()
+
+
+def test_the_bundle_is_sent_deflated_smaller_than_the_engines_sources(client, db):
+    """What the phone downloads once per engine change: every entry of the zip
+    deflated (so no Content-Encoding on top), well under the sources' size."""
+    response = client.get(
+        reverse("phone_bundle", args=[phone.bundle_name()]), HTTP_ACCEPT_ENCODING="gzip, br"
+    )
+    body = b"".join(response.streaming_content)
+    assert response.status_code == 200 and "Content-Encoding" not in response
+    entries = zipfile.ZipFile(io.BytesIO(body)).infolist()
+    assert {entry.compress_type for entry in entries} == {zipfile.ZIP_DEFLATED}
+    assert len(body) < sum(entry.file_size for entry in entries) / 2
+    sources = sum(len(source) for source in phone.bundle_sources().values())
+    assert len(body) < sources * 0.7, (len(body), sources)
 
 
 def test_the_worker_keeps_the_runtime_and_bundle_in_caches_named_after_their_versions(client, db):
@@ -363,16 +437,45 @@ def test_the_worker_keeps_the_runtime_and_bundle_in_caches_named_after_their_ver
 )
 def test_runtime_files_are_served_typed_compressed_and_immutable(client, db, name, kind):
     url = reverse("phone_runtime", args=[phone.PYODIDE_VERSION, name])
-    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, br")
-    assert packed.status_code == 200
-    assert packed["Content-Type"] == kind
-    assert packed["Content-Encoding"] == "gzip"
-    assert "immutable" in packed["Cache-Control"] and "max-age=31536000" in packed["Cache-Control"]
-    body = b"".join(packed.streaming_content)
-    assert gzip.decompress(body) == (phone.runtime_folder() / name).read_bytes()
-    plain = client.get(url)
-    assert "Content-Encoding" not in plain
-    assert b"".join(plain.streaming_content) == (phone.runtime_folder() / name).read_bytes()
+    original = (phone.runtime_folder() / name).read_bytes()
+    sent = {}
+    for accepts, encoding, decode in [
+        ("gzip, deflate, br, zstd", "br", brotli.decompress),
+        ("br;q=0, gzip", "gzip", gzip.decompress),
+        ("identity", None, bytes),
+    ]:
+        response = client.get(url, HTTP_ACCEPT_ENCODING=accepts)
+        assert response.status_code == 200
+        assert response["Content-Type"] == kind
+        assert response.get("Content-Encoding") == encoding, accepts
+        assert "Accept-Encoding" in response["Vary"]
+        assert "immutable" in response["Cache-Control"] and "max-age=31536000" in response["Cache-Control"]
+        body = b"".join(response.streaming_content)
+        assert decode(body) == original, accepts
+        sent[encoding] = len(body)
+    assert sent["br"] <= sent["gzip"] <= sent[None]
+    if name != "python_stdlib.zip":  # already a zip: little left to gain
+        assert sent["br"] < sent["gzip"] < sent[None] * 0.6
+
+
+def test_the_runtime_is_sent_in_under_half_its_size_where_brotli_is_taken():
+    """The whole runtime as the view picks its files (the test above follows each
+    through the view): the standard library is a zip already, the interpreter is not."""
+    sizes = {}
+    for accepts in ("", "gzip", "gzip, br"):
+        picked = [phone.encoded_copy(phone.runtime_folder() / name, accepts) for name in phone.RUNTIME_FILES]
+        assert {encoding for _, encoding in picked} == {(accepts.split(", ")[-1] or None)}
+        sizes[accepts] = sum(path.stat().st_size for path, _ in picked)
+    assert sizes["gzip, br"] < sizes["gzip"] < sizes[""]
+    assert sizes["gzip, br"] < 0.45 * sizes[""], sizes
+
+
+def test_accept_encoding_is_read_by_its_codings_and_weights():
+    assert phone.accepted("gzip, deflate, br") == {"gzip", "deflate", "br"}
+    assert phone.accepted("br;q=0, GZIP;q=0.5") == {"gzip"}
+    assert phone.accepted("br; q=0.0,gzip") == {"gzip"}
+    assert phone.accepted("") == set()
+    assert phone.accepted("brotli, xgzip") == {"brotli", "xgzip"}  # no substring matches
 
 
 @pytest.mark.parametrize("who", ["anonymous", "user"])

@@ -1,12 +1,16 @@
 """Rules of the code's shape, kept by tests rather than by hope: views are short,
 say which methods they take, and leave the work to services and the sheet; the
 apps depend on each other one way only and never on another app's views; a
-migration runs only code frozen with it."""
+migration runs nothing of the applications' code."""
 
 from __future__ import annotations
 
 import ast
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 from django.template.loader import render_to_string
 from django.urls import URLPattern
@@ -98,7 +102,7 @@ def test_the_hand_form_is_built_in_one_place():
             for node in ast.walk(function):
                 if isinstance(node, ast.Call) and decorator_name(node) == "HandForm":
                     builders.append(f"{path.relative_to(VIEWS.parent)}:{function.name}")
-    assert sorted(set(builders)) == ["views/hands.py:_hand_form"]
+    assert sorted(set(builders)) == ["hand_pages.py:_hand_form"]
 
 
 FIELD_NOTES = "_field_notes.html"
@@ -237,13 +241,13 @@ def test_the_rules_above_catch_an_arrow_back_up_and_a_reach_into_views():
     assert "scoring.views.hands" in relative
 
 
-# -- migrations run frozen code ----------------------------------------------------------------
+# -- migrations run no application code ---------------------------------------------------------
 
 
 def names_only_choices(tree: ast.AST, module: str) -> bool:
     """Whether a migration uses ``module`` (imported whole) only to name a field's
     ``choices`` callable, as Django's migration writer writes one: a reference
-    the field's state compares with the model's, which changes no data."""
+    the field's state compares with the model's, which changes no table and no row."""
     uses = [
         node
         for node in ast.walk(tree)
@@ -256,43 +260,351 @@ def names_only_choices(tree: ast.AST, module: str) -> bool:
         for keyword in node.keywords
         if keyword.arg == "choices"
     }
-    return all(id(node) in as_choices for node in uses)
+    return bool(uses) and all(id(node) in as_choices for node in uses)
 
 
 def live_imports(tree: ast.AST, module: str) -> list[str]:
-    """The application code a migration imports (frozen copies inside a
-    migrations package apart, and a field's choices callable named)."""
+    """The application code a migration imports: anything of the project's packages
+    (another migration's module too), a field's choices callable named apart."""
     return [
         name
         for name in imported(tree, module)
-        if name.split(".")[0] in OURS
-        and ".migrations" not in f".{name}"
-        and not (name.endswith(".models") and names_only_choices(tree, name))
+        if name.split(".")[0] in OURS and not (name.endswith(".models") and names_only_choices(tree, name))
     ]
 
 
+MIGRATING_APPS = sorted({*MAY_IMPORT, "plumbing"})
+
+
 def test_no_migration_imports_the_applications_code():
-    """A migration's behaviour is fixed when it is written: it may use Django and
-    what is frozen inside a migrations package, never the apps' live code (a later
-    change of that code would change what an old migration does to a database)."""
+    """A migration's behaviour is fixed when it is written: it may use Django, never
+    the apps' code (a later change of that code would change what the migration does
+    to a database, and a migration would keep code alive that nothing else runs)."""
     found = [
         f"{module} imports {name}"
-        for app in MAY_IMPORT
+        for app in MIGRATING_APPS
         for module, tree in app_modules(app, migrations=True)
         for name in live_imports(tree, module)
     ]
     assert found == []
-    assert len([m for app in MAY_IMPORT for m, _ in app_modules(app, migrations=True)]) > 20  # all were read
+    read = {module for app in MIGRATING_APPS for module, _ in app_modules(app, migrations=True)}
+    assert {f"{app}.migrations.0001_initial" for app in MAY_IMPORT} <= read  # all were read
+
+
+def test_the_migrations_packages_hold_migrations_only():
+    """No helper modules or frozen copies of the code beside the migrations."""
+    found = [
+        path.relative_to(ROOT).as_posix()
+        for app in MIGRATING_APPS
+        for path in (ROOT / app).rglob("migrations/**/*")
+        if path.suffix == ".py"
+        and (path.parent.name != "migrations" or not re.fullmatch(r"__init__|\d{4}_\w+", path.stem))
+    ]
+    assert found == []
 
 
 def test_the_migrations_test_would_catch_a_live_import():
     tree = ast.parse(
         "from scoring.services.standings import evening_from\nimport club.services.kasse\n"
         "import scoring.models\nfrom scoring.migrations.frozen.engine import VARIANTS\n"
+        "from plumbing import queries\nimport tournaments.models\n"
         "def fill(apps, editor):\n    scoring.models.Session.objects.all()\n"
     )
     live = live_imports(tree, "scoring.migrations.0099_example")
-    assert {"scoring.services.standings", "club.services.kasse", "scoring.models"} <= set(live)
-    assert not [name for name in live if "frozen" in name]
+    assert {
+        "scoring.services.standings",
+        "club.services.kasse",
+        "scoring.models",
+        "scoring.migrations.frozen.engine",
+        "plumbing.queries",
+        "tournaments.models",  # imported and never used is no exception either
+    } <= set(live)
     named = ast.parse("import scoring.models\nmodels.CharField(choices=scoring.models.variant_choices)\n")
     assert live_imports(named, "scoring.migrations.0099_example") == []
+    mixed = ast.parse(
+        "import scoring.models\nmodels.CharField(choices=scoring.models.variant_choices)\n"
+        "def fill(apps, editor):\n    scoring.models.fill()\n"
+    )
+    assert live_imports(mixed, "scoring.migrations.0099_example") == ["scoring.models"]
+
+
+# -- games only through the registry ---------------------------------------------------------
+
+# Where the Python of the project lives: the apps, the layer below them and the project.
+CODE_PACKAGES = (*MAY_IMPORT, "plumbing", "tarockscore")
+
+
+def game_keys_named(tree: ast.AST, keys: set[str], *, compared_only: bool = False) -> list[str]:
+    """Each string literal in ``tree`` that is a game's key (``"french"``), with its
+    line; with ``compared_only``, only those in a comparison (``==``, ``in``, …)."""
+    if compared_only:
+        nodes = [part for node in ast.walk(tree) if isinstance(node, ast.Compare) for part in ast.walk(node)]
+    else:
+        nodes = list(ast.walk(tree))
+    found = [
+        (node.lineno, node.col_offset, node.value)
+        for node in nodes
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in keys
+    ]
+    return [f"{line}: {value!r}" for line, _, value in sorted(found)]
+
+
+def own_game_module(path: Path, key: str) -> bool:
+    """A game's own module, where its key is given once (``key = "french"``)."""
+    return path == ROOT / "scoring" / "engine" / f"{key}.py"
+
+
+def test_no_game_key_is_named_outside_its_own_module():
+    """What a game is and what a tournament needs of it is asked of the registry
+    (``Variant``: its name, sections, house rules; ``TournamentTerms``: offered for
+    tournaments, defaults, fixed house rules, halves, Heine), so a new game is one
+    registry line: no module compares or lists game keys. Its own module names its
+    key once. Left out, each for a narrow reason: migrations (history, frozen
+    when written: a choice once stored stays named there), the tests (they play
+    named games), the translations and the templates (the templates are walked by
+    ``test_no_template_knows_a_game_or_its_sections_by_name``). The scripts (load
+    and benchmark runs) may pick a game to play, but never compare one."""
+    from scoring.engine import VARIANTS
+
+    keys = set(VARIANTS)
+    named = []
+    for package in CODE_PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.relative_to(ROOT).parts:
+                continue
+            own = {key for key in keys if own_game_module(path, key)}
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            named += [f"{path.relative_to(ROOT)}:{hit}" for hit in game_keys_named(tree, keys - own)]
+    for path in sorted((ROOT / "scripts").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        named += [
+            f"{path.relative_to(ROOT)}:{hit}" for hit in game_keys_named(tree, keys, compared_only=True)
+        ]
+    in_javascript = re.compile(rf"""["'`]({"|".join(sorted(keys))})["'`]""")
+    for path in sorted((ROOT / "static" / "js").glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        named += [f"{path.relative_to(ROOT)}: {match.group(0)}" for match in in_javascript.finditer(text)]
+    assert named == []
+
+
+def test_the_game_key_rule_would_catch_a_comparison_a_list_and_a_default():
+    keys = {"french", "koenigrufen"}
+    tree = ast.parse(
+        'GAMES = ("koenigrufen", "french")\n'
+        'def f(variant="koenigrufen"):\n    return variant == "french"\n'
+        'halves = "french" in picked\n'
+    )
+    assert game_keys_named(tree, keys) == [
+        "1: 'koenigrufen'",
+        "1: 'french'",
+        "2: 'koenigrufen'",
+        "3: 'french'",
+        "4: 'french'",
+    ]
+    assert game_keys_named(tree, keys, compared_only=True) == ["3: 'french'", "4: 'french'"]
+    assert own_game_module(ROOT / "scoring" / "engine" / "french.py", "french")
+    assert not own_game_module(ROOT / "tournaments" / "core" / "cup.py", "french")
+
+
+# -- apps meet through services ----------------------------------------------------------------
+
+# What writes a row: a manager's or a query's writing methods, an instance's ``save``
+# and ``delete``, and a many-to-many field's ``set``/``add``/``remove``/``clear``.
+WRITES = {"create", "get_or_create", "update_or_create", "bulk_create", "bulk_update", "update", "delete"}
+INSTANCE_WRITES = {"save", "delete"}
+RELATION_WRITES = {"set", "add", "remove", "clear"}
+# The club's own links on the evenings' rows (``Session.group``, ``Seat.roster``: foreign
+# keys to club models, kept on scoring's tables until they move to the club's side);
+# the club writes those columns and nothing else of scoring's.
+CLUB_LINKS = {"group", "roster"}
+
+
+def scoring_model_names() -> set[str]:
+    from django.apps import apps
+
+    return {model.__name__ for model in apps.get_app_config("scoring").get_models()}
+
+
+def _fields_written(call: ast.Call) -> set[str] | None:
+    """The columns a write names (``update(a=…)``, ``save(update_fields=[…])``); None: any."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "update":
+        return {keyword.arg for keyword in call.keywords if keyword.arg} or None
+    for keyword in call.keywords:
+        if keyword.arg == "update_fields" and isinstance(keyword.value, ast.List | ast.Tuple):
+            return {str(element.value) for element in keyword.value.elts if isinstance(element, ast.Constant)}
+    return None
+
+
+def _in_scope(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of a module or a function, without those of the functions inside it."""
+    found, waiting = [], list(ast.iter_child_nodes(scope))
+    while waiting:
+        node = waiting.pop()
+        found.append(node)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            waiting.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def scoring_writes(
+    tree: ast.AST, models: set[str], allowed_fields: frozenset[str] = frozenset()
+) -> list[str]:
+    """Each write of a scoring row in ``tree``: a query of a scoring model that writes
+    (``Session.objects.filter(…).update(…)``), and ``save``/``delete`` or a
+    relation's ``set`` on a value that is a scoring row in its function (a parameter
+    annotated with a scoring model, or a name taken from one of its queries).
+    Writes that name only ``allowed_fields`` are let through."""
+    found = []
+    uses_model = re.compile(rf"\b({'|'.join(sorted(models))})\.objects\b")
+    scopes: list[ast.AST] = [tree, *(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef))]
+    for function in scopes:  # the module, then each function with the rows it names
+        rows: set[str] = set()
+        for arg in (
+            [*function.args.args, *function.args.kwonlyargs] if isinstance(function, ast.FunctionDef) else []
+        ):
+            if arg.annotation is not None and ast.unparse(arg.annotation).split("|")[0].strip() in models:
+                rows.add(arg.arg)
+        for node in _in_scope(function):
+            if isinstance(node, ast.Assign | ast.For) and uses_model.search(
+                ast.unparse(node.value if isinstance(node, ast.Assign) else node.iter)
+            ):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:  # a name, or the names of a tuple (never an attribute's object)
+                    names = target.elts if isinstance(target, ast.Tuple) else [target]
+                    rows |= {name.id for name in names if isinstance(name, ast.Name)}
+        for node in _in_scope(function):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            receiver = ast.unparse(node.func.value)
+            root = receiver.split(".")[0].split("(")[0]
+            writes = (
+                (node.func.attr in WRITES and uses_model.search(receiver))
+                or (node.func.attr in INSTANCE_WRITES and receiver in rows)
+                or (node.func.attr in RELATION_WRITES and "." in receiver and root in rows)
+            )
+            fields = _fields_written(node)
+            if writes and not (fields is not None and fields <= allowed_fields):
+                found.append(f"{node.lineno}: {ast.unparse(node)[:80]}")
+    return sorted(set(found), key=lambda line: int(line.split(":")[0]))
+
+
+def test_tournaments_and_the_club_write_no_scoring_row_but_through_its_services():
+    """A tournament's table is an ordinary session: it is created with its target,
+    managed flag, players and editors in one call (``session_create``), its seats
+    changed by ``session_reseat``, removed unplayed by ``sessions_discard_unplayed``,
+    each in scoring's transaction with its version (and history where it has one);
+    the club writes only its own links."""
+    models = scoring_model_names()
+    found = [
+        f"{module}:{hit}"
+        for app, allowed in (("tournaments", frozenset()), ("club", frozenset(CLUB_LINKS)))
+        for module, tree in app_modules(app)
+        for hit in scoring_writes(tree, models, allowed)
+    ]
+    assert found == []
+
+
+def test_the_write_rule_would_catch_a_query_a_save_and_a_relation():
+    models = {"Session", "Seat"}
+    tree = ast.parse(
+        "def a(table):\n    Session.objects.filter(pk=1).update(hands_target=4, managed=True)\n"
+        "def b(session: Session):\n    session.first_dealer = 'A'\n    session.save(update_fields=['first_dealer'])\n"
+        "def c(table):\n    for seat in Seat.objects.filter(session=table.session):\n        seat.delete()\n"
+        "def d(session: Session, users):\n    session.editors.set(users)\n"
+        "def e(group):\n    Seat.objects.filter(roster=1).update(roster=2)\n"
+        "def f(table):\n    TableRound.objects.filter(pk=1).update(first_dealer=2)\n    table.save()\n"
+    )
+    assert [hit.split(":")[0] for hit in scoring_writes(tree, models)] == ["2", "5", "8", "10", "12"]
+    assert [hit.split(":")[0] for hit in scoring_writes(tree, models, frozenset(CLUB_LINKS))] == [
+        "2",
+        "5",
+        "8",
+        "10",
+    ]
+
+
+# What another app may import of the evenings: the engine, the games, the models (to
+# read; writes go through the services, above), the services, the command line's
+# helpers and the one deliberately public module of its web layer. Anything else of
+# ``scoring`` is its web layer (views, the hand pages, the sheet's HTML, the forms,
+# the presentation, the files, …), reached from outside only through ``scoring.public``.
+SCORING_FOR_OTHERS = (
+    "scoring.engine",
+    "scoring.games",
+    "scoring.models",
+    "scoring.services",
+    "scoring.commandline",
+)
+SCORING_PUBLIC = "scoring.public"
+
+
+def reaches_into_scoring(name: str) -> bool:
+    """Whether importing ``name`` from another app reaches past what scoring offers it."""
+    if not name.startswith("scoring.") or name == SCORING_PUBLIC or name.startswith(f"{SCORING_PUBLIC}."):
+        return False
+    return not any(name == allowed or name.startswith(f"{allowed}.") for allowed in SCORING_FOR_OTHERS)
+
+
+def test_no_app_imports_the_evenings_web_layer_but_its_public_module():
+    reaching = [
+        f"{module} imports {name}"
+        for app in MAY_IMPORT
+        if app != "scoring"
+        for module, tree in app_modules(app)
+        for name in imported(tree, module)
+        if reaches_into_scoring(name)
+    ]
+    assert reaching == []
+
+
+def test_the_public_module_is_no_door_to_the_views():
+    """``scoring.public`` lists what the evenings' web layer promises other apps;
+    it imports no view (the hand pages are their own module, which the views call)."""
+    reaching = [
+        f"{module} imports {name}"
+        for module, tree in app_modules("scoring")
+        if module in {SCORING_PUBLIC, "scoring.hand_pages"}
+        for name in imported(tree, module)
+        if name.startswith("scoring.views")
+    ]
+    assert reaching == []
+    # Nor through what they import: a fresh process that loads them has loaded no view.
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django, sys; django.setup(); import scoring.public; "
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('scoring.'))))",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "tarockscore.settings_test"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert "scoring.hand_pages" in loaded and not [m for m in loaded if m.startswith("scoring.views")]
+
+
+def test_the_web_layer_rule_would_catch_a_view_a_shim_and_the_sheet():
+    caught = [
+        name
+        for name in (
+            "scoring.views.hands",
+            "scoring.hand_pages",
+            "scoring.sheet_html",
+            "scoring.presentation",
+            "scoring.forms",
+            "scoring.exports",
+            "scoring.schema_forms",
+        )
+        if reaches_into_scoring(name)
+    ]
+    assert len(caught) == 7
+    allowed = (
+        "scoring.public",
+        "scoring.services.sessions",
+        "scoring.engine.types",
+        "scoring.models",
+        "plumbing.x",
+    )
+    assert not [name for name in allowed if reaches_into_scoring(name)]

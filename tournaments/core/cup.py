@@ -23,8 +23,6 @@ SCHEMES = ("fixed", "heine", "tirol_formula", "custom")
 # The schemes whose points go by place: under them places are unique, so a tie-break
 # chain ending in ``shared`` is refused (§4.2); ``heine`` counts the total only.
 BY_PLACE = ("fixed", "tirol_formula", "custom")
-# Heine's bends fit Königrufen's Schrift, not French scores in the hundreds [decision].
-REFUSES_HEINE = frozenset({"french"})
 FACTORS = (1, 2)
 BEST_N_WORDS = ("all", "half")
 FINAL_MODES = ("extra", "regular", "none")
@@ -69,9 +67,10 @@ def _check_place(place: int, n: int) -> None:
         raise ValueError(f"place: between 1 and {n} (got {place})")
 
 
-def schemes_for(variant: str) -> tuple[str, ...]:
-    """The cup schemes a game offers (French Tarot refuses ``heine``)."""
-    return tuple(scheme for scheme in SCHEMES if not (scheme == "heine" and variant in REFUSES_HEINE))
+def schemes_for(heine: bool) -> tuple[str, ...]:
+    """The cup schemes a game offers: ``heine`` only where its bends fit the game's
+    scores (its ``TournamentTerms.heine``; French Tarot's run to the hundreds) [decision]."""
+    return tuple(scheme for scheme in SCHEMES if heine or scheme != "heine")
 
 
 def points(

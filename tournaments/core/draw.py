@@ -20,6 +20,9 @@ from itertools import combinations
 
 AVOID_REPEATS = ("minimise", "off")
 MAX_PASSES = 10
+# A pair of team-mates (``teams``: ``pairs`` or ``fours``, §14.6) weighs as many
+# meetings as this in the cost of step 3, in every round [decision].
+TEAM_MATE_MEETINGS = 10
 # Fields the §1.4 rule cannot seat at tables of four and five.
 UNSEATABLE = frozenset({0, 1, 2, 3, 6, 7, 11})
 
@@ -101,10 +104,13 @@ def draw_round(
     *,
     avoid_repeats: str = "minimise",
     sizes: Sequence[int] | None = None,
+    apart: Sequence[tuple[int, int]] = (),
 ) -> Tables:
     """The tables of round ``round_number`` (start numbers in seat order), drawn
     from ``seed`` among ``numbers``; ``history`` holds the earlier rounds' tables.
-    ``sizes`` defaults to ``table_sizes(len(numbers))``."""
+    ``sizes`` defaults to ``table_sizes(len(numbers))``. ``apart``: pairs of
+    team-mates (§14.6), each weighing ``TEAM_MATE_MEETINGS`` meetings more, from
+    round 1 on (with ``minimise``)."""
     if avoid_repeats not in AVOID_REPEATS:
         raise ValueError(f"avoid_repeats: must be one of {', '.join(AVOID_REPEATS)} (got {avoid_repeats!r})")
     if len(set(numbers)) != len(numbers):
@@ -113,8 +119,11 @@ def draw_round(
     if sum(sizes) != len(numbers) or any(size not in (4, 5) for size in sizes):
         raise ValueError(f"sizes: tables of 4 and 5 seating all {len(numbers)} players (got {list(sizes)})")
     tables = cut(draw_order(seed, round_number, numbers), sizes)
-    if avoid_repeats == "minimise" and history:
-        _minimise(tables, pair_counts(history))
+    if avoid_repeats == "minimise" and (history or apart):
+        met = pair_counts(history)
+        for a, b in apart:
+            met[frozenset((a, b))] += TEAM_MATE_MEETINGS
+        _minimise(tables, met)
     return tables
 
 

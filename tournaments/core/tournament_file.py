@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from scoring.engine import HandRecord, HandType, InvalidInput, Variant, read_session, score_session
-from scoring.engine.registry import VARIANTS
+from scoring.engine.registry import terms_of, tournament_games
 from scoring.engine.schema import check_name
 from scoring.engine.session_file import (
     MAX_NAME,
@@ -66,19 +66,6 @@ SETTING_KEYS = (
 )
 ROUND_KEYS = ("tables",)
 TABLE_KEYS = ("players", "dealer", "hands", "sums")
-# The games a tournament is offered for (§10), by the registry's keys.
-GAMES = ("koenigrufen", "french")
-# House rules a cup table cannot change (§1.1): the Kontra-free Schrift, no doubled rounds.
-FORCED_FALSE = {
-    "koenigrufen": {
-        "kontra_in_score": gettext_noop("must be false in a tournament: cups write the Kontra-free Schrift"),
-        "doubled_radl": gettext_noop("must be false in a tournament: cups never double rounds"),
-    }
-}
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "koenigrufen": {"rounds": 3, "hands": 16, "money_rate": Decimal("0.10")},
-    "french": {"rounds": 5, "hands": 4, "money_rate": None},
-}
 MIN_ENTRANTS, MAX_ENTRANTS = 4, 400
 MAX_ROUNDS = 10
 MAX_HANDS = 60
@@ -220,11 +207,13 @@ def too_large() -> InvalidTournament:
     )
 
 
-def read_tournament(text: str | bytes) -> TournamentFile:
+def read_tournament(text: str | bytes, games: Mapping[str, Variant] | None = None) -> TournamentFile:
     """A validated tournament from the file's text (UTF-8). Every round is
     checked, every table's hands scored and every round to draw drawn, so
     ``score_tournament`` of the result cannot fail. Raises ``InvalidTournament``:
-    the import and ``score_tournament`` read a file through this one function."""
+    the import and ``score_tournament`` read a file through this one function.
+    ``games``: the games offered for tournaments (the registry's built-in ones
+    unless a deployment's list is given)."""
     if len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text) > MAX_BYTES:
         raise too_large()
     try:
@@ -235,13 +224,13 @@ def read_tournament(text: str | bytes) -> TournamentFile:
         check_document(document)
     except InvalidInput as error:
         raise _placed(error) from None
-    return read_document(document)
+    return read_document(document, games)
 
 
-def read_document(document: Any) -> TournamentFile:
+def read_document(document: Any, games: Mapping[str, Variant] | None = None) -> TournamentFile:
     """A validated tournament from the parsed JSON of a tournament file."""
     try:
-        head = _read_head(document)
+        head = _read_head(document, games)
     except InvalidInput as error:
         raise InvalidTournament(error) from None
     variant, options, settings, seed, entrants, name, date = head
@@ -268,6 +257,7 @@ def read_document(document: Any) -> TournamentFile:
 
 def _read_head(
     document: Any,
+    games: Mapping[str, Variant] | None,
 ) -> tuple[Variant, Any, Settings, str, tuple[str, ...], str | None, datetime.date | None]:
     if not isinstance(document, Mapping):
         raise invalid("document", gettext_noop("must be a JSON object"))
@@ -282,7 +272,7 @@ def _read_head(
         raise invalid("format", gettext_noop("must be {allowed}"), allowed=FORMAT)
     name = read_session_name(document["name"]) if "name" in document else None
     date = read_date(document["date"]) if "date" in document else None
-    variant = variant_for(document.get("variant"), {key: VARIANTS[key] for key in GAMES})
+    variant = variant_for(document.get("variant"), tournament_games() if games is None else games)
     entrants = read_entrants(document.get("entrants"))
     options = read_options(variant, document.get("options"), entrants)
     settings = read_settings(variant, document.get("settings"))
@@ -331,14 +321,15 @@ def read_entrants(raw: Any) -> tuple[str, ...]:
 def read_options(variant: Variant, raw: Any, entrants: Sequence[str]) -> Any:
     """The house rules as in a session file; Königrufen's Kontra stays out of the
     Schrift and rounds are never doubled (only ``false`` is accepted)."""
+    fixed = terms_of(variant).fixed
     if isinstance(raw, Mapping):
-        forced = FORCED_FALSE.get(variant.key, {})
-        for key, why in forced.items():
-            if key in raw and raw[key] is not False:
-                raise invalid(f"options.{key}", why)
-        raw = {**raw, **dict.fromkeys(forced, False)}
+        for option in fixed:
+            given = raw.get(option.name, option.value)
+            if type(given) is not type(option.value) or given != option.value:
+                raise invalid(f"options.{option.name}", option.why)
+        raw = {**raw, **{option.name: option.value for option in fixed}}
     elif raw is None:
-        raw = dict.fromkeys(FORCED_FALSE.get(variant.key, {}), False)
+        raw = {option.name: option.value for option in fixed}
     return variant.parse_options(raw, tuple(entrants[:4]))
 
 
@@ -382,23 +373,23 @@ def read_settings(variant: Variant, raw: Any) -> Settings:
                 gettext_noop("unknown field; allowed here: {allowed}"),
                 allowed=allowed_list(SETTING_KEYS),
             )
-    defaults = DEFAULTS[variant.key]
-    rounds = _whole(raw.get("rounds", defaults["rounds"]), "settings.rounds", 1, MAX_ROUNDS)
-    hands = _whole(raw.get("hands", defaults["hands"]), "settings.hands", 1, MAX_HANDS)
+    terms = terms_of(variant)
+    rounds = _whole(raw.get("rounds", terms.rounds), "settings.rounds", 1, MAX_ROUNDS)
+    hands = _whole(raw.get("hands", terms.hands), "settings.hands", 1, MAX_HANDS)
     at_five = _whole(raw.get("hands_at_five", -(-hands * 5 // 4)), "settings.hands_at_five", 1, MAX_HANDS)
     avoid = _choice(raw.get("avoid_repeats", "minimise"), "settings.avoid_repeats", AVOID_REPEATS)
     tie_break = read_tie_break(raw.get("tie_break", "better_rounds"))
     scheme = raw.get("scheme", "fixed")
-    if variant.key == "french" and scheme == "heine":
+    if not terms.heine and scheme == "heine":
         raise invalid(
             "settings.scheme",
             gettext_noop(
                 "heine is not offered for {game}: its bends fit Königrufen's Schrift; one of {allowed}"
             ),
             game=Line(variant.name),
-            allowed=allowed_list(schemes_for(variant.key)),
+            allowed=allowed_list(schemes_for(terms.heine)),
         )
-    scheme = _choice(scheme, "settings.scheme", schemes_for(variant.key))
+    scheme = _choice(scheme, "settings.scheme", schemes_for(terms.heine))
     points_table = read_points_table(scheme, raw)
     if shares_places(tie_break) and scheme in BY_PLACE:
         raise invalid(
@@ -416,7 +407,7 @@ def read_settings(variant: Variant, raw: Any) -> Settings:
             gettext_noop("must be 1, or 2 for double points (got {got})"),
             got=json.dumps(factor) if isinstance(factor, str | int | float) else type(factor).__name__,
         )
-    rate: Decimal | None = defaults["money_rate"]
+    rate: Decimal | None = terms.money_rate
     if "money_rate" in raw:
         try:
             rate = None if raw["money_rate"] is None else read_money_rate(raw["money_rate"])
@@ -587,7 +578,7 @@ def _read_sums(variant: Variant, raw: Any, players: tuple[str, ...]) -> dict[str
         if name not in raw:
             raise invalid("sums", gettext_noop("{name}'s round result is missing"), name=name)
         value = raw[name]
-        halves = variant.key == "french"
+        halves = terms_of(variant).halves
         if (
             isinstance(value, bool)
             or not isinstance(value, int | float)
@@ -808,6 +799,7 @@ def tournament_document(
     rounds: Sequence[Sequence[Mapping[str, Any]] | None],
     name: str | None = None,
     date: datetime.date | str | None = None,
+    games: Mapping[str, Variant] | None = None,
 ) -> dict[str, Any]:
     """A ``tarockscore-tournament/1`` document in its one canonical form, as the
     app's export writes it and ``write_tournament`` does.
@@ -826,7 +818,7 @@ def tournament_document(
 
     Raises ``InvalidTournament`` for options or settings the file would refuse;
     tables and hands are written as given (``read_tournament`` checks them)."""
-    game = variant_for(variant, {key: VARIANTS[key] for key in GAMES})
+    game = variant_for(variant, tournament_games() if games is None else games)
     try:
         parsed = read_options(game, dict(options), list(entrants))
         rate = settings.get("money_rate")

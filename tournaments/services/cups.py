@@ -22,8 +22,10 @@ from django.utils.translation import gettext_noop
 
 from club.models import Group, GroupPlayer
 from scoring.engine import InvalidInput
+from scoring.engine.registry import terms_of
 from scoring.engine.schema import name_problem
-from scoring.engine.types import invalid
+from scoring.engine.types import Line, invalid
+from scoring.games import registry
 from tournaments.core import cup as rules
 from tournaments.core.ranking import shares_places
 from tournaments.models import Cup, CupChange, CupPlayer, Entrant, Tournament, TournamentPlace
@@ -161,9 +163,10 @@ def _cup_settings(cup: Cup) -> dict[str, Any]:
 
 def _refuse_member(tournament: Tournament, scheme: str, field: str) -> None:
     """Refused when ``tournament`` cannot count in a cup of ``scheme``: Heine points
-    are not offered for French Tarot; shared places (§4.2) only with Heine."""
-    if tournament.variant in rules.REFUSES_HEINE and scheme == Cup.Scheme.HEINE:
-        raise invalid(field, gettext_noop("Heine points are not offered for French Tarot"))
+    are not offered for every game (French Tarot: ``TournamentTerms.heine``); shared places (§4.2) only with Heine."""
+    game = registry()[tournament.variant]
+    if scheme == Cup.Scheme.HEINE and scheme not in rules.schemes_for(terms_of(game).heine):
+        raise invalid(field, gettext_noop("Heine points are not offered for {game}"), game=Line(game.name))
     if shares_places(tournament.settings.get("tie_break", "")) and scheme in rules.BY_PLACE:
         raise invalid(
             field,

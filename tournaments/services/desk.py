@@ -17,7 +17,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -28,7 +27,7 @@ from tournaments.core.tournament_file import MAX_SUM
 from tournaments.models import Round, TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
 from tournaments.services.plan import RELEASED, new_link_token, new_short_code
-from tournaments.services.tournaments import audit, changed, done_already, locked, reason_text
+from tournaments.services.tournaments import audit, changed, done_already, locked, reason_text, terms
 
 # A paper sheet's sum, as a tournament file's (``tournament_file.MAX_SUM``): −100 000 to 100 000.
 MOST_POINTS = Decimal(MAX_SUM)
@@ -45,7 +44,7 @@ def _locked_at(tournament: Tournament, table_id: int) -> tuple[Tournament, Table
         .first()
     )
     if session_id is not None:
-        Session.objects.select_for_update().filter(pk=session_id).first()
+        scoring.session_lock(session_id=session_id)
     row = locked(tournament)
     return row, _table(row, table_id)
 
@@ -130,7 +129,8 @@ def desk_enter(
     numbers = list(table.seats.order_by("position").values_list("entrant__number", flat=True))
     if set(sums) != set(numbers):
         raise invalid("sums", gettext_noop("one sum for each player of the table"))
-    values = {n: _points(n, sums[n], row.variant == "french") for n in numbers}
+    halves = terms(row.variant).halves
+    values = {n: _points(n, sums[n], halves) for n in numbers}
     total = sum(values.values(), Decimal(0))
     if total != 0:
         raise invalid("sums", gettext_noop("Sum {difference}: check the sheet"), difference=_signed(total))
@@ -392,10 +392,8 @@ def live_key(tournament: Tournament) -> str:
     """What the control page's poll compares: the tournament's version and its
     tables' sheets (each hand moves its session's version, never the tournament's),
     so the organiser sees the hands played at every table as they are saved."""
-    sheets = Session.objects.filter(tournament_table__round__tournament=tournament).aggregate(
-        changes=Sum("version")
-    )
-    return f"{tournament.version}.{sheets['changes'] or 0}"
+    sessions = TableRound.objects.filter(round__tournament=tournament).values("session_id")
+    return f"{tournament.version}.{scoring.sessions_version(sessions)}"
 
 
 def control(tournament: Tournament, number: int | None = None) -> Control:

@@ -18,10 +18,11 @@ from django.utils.translation import gettext_noop
 
 from club.models import GroupPlayer
 from club.services import groups
+from scoring import services as scoring
 from scoring.engine import InvalidInput
 from scoring.engine.schema import name_problem
 from scoring.engine.types import invalid
-from scoring.models import NAME_LENGTH, Player
+from scoring.models import NAME_LENGTH
 from tournaments.core import names
 from tournaments.models import Entrant, Round, TableRound, Tournament, TournamentChange
 from tournaments.services import cups
@@ -113,7 +114,7 @@ def _add(tournament: Tournament, new: NewEntrant, joins: int) -> Entrant:
             "name", gettext_noop("a tournament takes at most {n} entrants (100 tables)"), n=MOST_ENTRANTS
         )
     roster = _roster(tournament, name, new.roster)
-    player, _ = Player.objects.get_or_create(owner=tournament.owner, name=name)
+    player = scoring.player_of(owner=tournament.owner, name=name)
     number = (tournament.entrants.aggregate(last=Max("number"))["last"] or 0) + 1
     entrant = Entrant.objects.create(
         tournament=tournament,
@@ -213,7 +214,7 @@ def entrant_edit(
         _unique(row, new_name, but=number)
         if entrant.seats.filter(table__session__isnull=False).exists():
             raise invalid("name", gettext_noop("he sits at a table already opened: the name stays"))
-        entrant.player, _ = Player.objects.get_or_create(owner=row.owner, name=new_name)
+        entrant.player = scoring.player_of(owner=row.owner, name=new_name)
     before = {"name": entrant.name, "place": entrant.place, "fee_paid": entrant.fee_paid}
     renamed = new_name != entrant.name
     entrant.name, entrant.place, entrant.fee_paid = new_name, check_place(place), fee_paid

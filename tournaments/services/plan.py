@@ -20,8 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from scoring import services as scoring
 from scoring.engine.types import invalid
-from scoring.models import Session
 from tournaments.core import draw as rules
 from tournaments.models import Entrant, Round, TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
@@ -329,7 +329,7 @@ def _clear(round_: Round) -> None:
     """The round's tables and seats gone (none has a hand), its round planned again."""
     sessions = [t.session_id for t in round_.tables.all() if t.session_id]
     round_.tables.all().delete()
-    Session.objects.filter(pk__in=sessions).delete()
+    scoring.sessions_discard_unplayed(session_ids=sessions)
 
 
 @transaction.atomic

@@ -22,9 +22,8 @@ from django.utils.translation import gettext_noop
 
 from plumbing.pdf import PdfFailed, html_to_pdf
 from plumbing.qr import qr_svg
-from scoring import presentation
-from scoring.exports import Export, ExportRefused
-from scoring.presentation import money
+from scoring import public
+from scoring.public import Export, ExportRefused, money
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
 from tournaments.services import raffle as raffles
 from tournaments.services import results
@@ -105,7 +104,7 @@ def _prize_of(prizes: list[dict[str, Any]], place: int, *, raffle: bool = False)
 def _cell(cell: Any) -> str:
     if cell.bye:
         return "0"
-    return cell.shown or presentation.number(cell.points)
+    return cell.shown or public.number(cell.points)
 
 
 def ranking(tournament: Tournament) -> Ranking:

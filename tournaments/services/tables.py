@@ -24,13 +24,14 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from scoring import services as scoring
+from scoring.engine import InvalidInput
 from scoring.models import Hand, Seat, Session
 from tournaments.models import TableRound, TableSeat, Tournament, TournamentChange
 from tournaments.services import results
+from tournaments.services.tournaments import forced_options
 
 PHONE_COOKIE = "tarock_phone"
 HANDOVER_MINUTES = 2
-KOENIGRUFEN_FIXED = {"kontra_in_score": False, "doubled_radl": False}  # cups write the Schrift (§1.1)
 Saved = TypeVar("Saved")
 
 
@@ -106,11 +107,9 @@ def _session_for(table: TableRound) -> Session:
     tournament = table.round.tournament
     seats = list(table.seats.select_related("entrant__player").order_by("position"))
     names = [seat.entrant.name for seat in seats]
-    options = dict(tournament.options or {})
-    if tournament.variant == "koenigrufen":
-        options.update(KOENIGRUFEN_FIXED)
+    options = {**(tournament.options or {}), **forced_options(tournament.variant)}  # §1.1
     dealer = names[table.first_dealer - 1] if 0 < table.first_dealer <= len(names) else None
-    session = scoring.session_create(
+    return scoring.session_create(
         owner=tournament.owner,
         name=session_name(table),
         variant=tournament.variant,
@@ -119,13 +118,13 @@ def _session_for(table: TableRound) -> Session:
         money_rate=tournament.money_rate,
         played_on=tournament.played_on,
         first_dealer=dealer,
+        hands_target=table.hands_target,
+        managed=True,
+        seat_players={
+            seat.entrant.name: seat.entrant.player for seat in seats
+        },  # as the organiser knows them
+        editors=list(tournament.organisers.all()),
     )
-    Session.objects.filter(pk=session.pk).update(hands_target=table.hands_target, managed=True)
-    session.hands_target, session.managed = table.hands_target, True
-    for seat in seats:  # each entrant's own player, as the organiser's pages know him
-        Seat.objects.filter(session=session, name=seat.entrant.name).update(player=seat.entrant.player)
-    session.editors.set(tournament.organisers.all())
-    return session
 
 
 def session_name(table: TableRound) -> str:
@@ -312,25 +311,23 @@ def change_seats(table: TableRound, *, order: Sequence[str], first_dealer: str) 
     (TOURNAMENTS.md §2.3): ``order`` names every player once."""
     session = open_table(table)
     with transaction.atomic():
-        locked = Session.objects.select_for_update().get(pk=session.pk)
-        seats = {seat.name: seat for seat in Seat.objects.filter(session=locked)}
-        if Hand.objects.filter(session=locked).exists():
-            raise TableRefused(_("The seats are fixed once the first hand is recorded."), field="order")
-        if sorted(order) != sorted(seats) or len(order) != len(seats):
-            allowed = ", ".join(sorted(seats))
-            raise TableRefused(_("Seats: each of %(names)s once.") % {"names": allowed}, field="order")
-        if first_dealer not in seats:
-            allowed = ", ".join(order)
-            raise TableRefused(
-                _("First dealer: one of %(names)s.") % {"names": allowed}, field="first_dealer"
+        try:
+            locked = scoring.session_reseat(
+                session=session, order=order, first_dealer=first_dealer, managing=True
             )
-        for index, name in enumerate(order):  # out of the way first: positions are unique
-            Seat.objects.filter(pk=seats[name].pk).update(position=100 + index)
-        for index, name in enumerate(order):
-            Seat.objects.filter(pk=seats[name].pk).update(position=index)
-        locked.first_dealer = first_dealer
-        locked.save(update_fields=["first_dealer"])
-        scoring.mark_changed(locked)
+        except scoring.SeatsFixed:
+            raise TableRefused(
+                _("The seats are fixed once the first hand is recorded."), field="order"
+            ) from None
+        except InvalidInput as error:
+            if error.field == "first_dealer":
+                allowed = ", ".join(order)
+                why = _("First dealer: one of %(names)s.") % {"names": allowed}
+                raise TableRefused(why, field="first_dealer") from None
+            allowed = ", ".join(sorted(players(table)))
+            raise TableRefused(
+                _("Seats: each of %(names)s once.") % {"names": allowed}, field="order"
+            ) from None
         TableRound.objects.filter(pk=table.pk).update(first_dealer=order.index(first_dealer) + 1)
         _draw_seats_follow(table, order)
     table.session = locked
@@ -429,7 +426,7 @@ def _locked(table: TableRound) -> TableRound:
     (the session's row, then, through ``results.table_changed``, the table's),
     so a sign-off and a hand sent at the same moment queue, never deadlock."""
     if table.session_id is not None:
-        Session.objects.select_for_update().filter(pk=table.session_id).first()
+        scoring.session_lock(session_id=table.session_id)
     return (
         TableRound.objects.select_for_update(of=("self",))
         .select_related("round__tournament", "session")

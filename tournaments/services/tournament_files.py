@@ -23,8 +23,9 @@ from django.utils.text import slugify
 
 from scoring import services as scoring
 from scoring.engine.session_file import write_hand
-from scoring.exports import Export, session_json
+from scoring.games import for_tournaments
 from scoring.models import Hand, Seat
+from scoring.public import Export, session_json
 from tournaments.core import tournament_file as files
 from tournaments.models import Round, TableRound, TableSeat, Tournament
 from tournaments.services import desk, entrants, plan, tournaments
@@ -100,6 +101,7 @@ def export_document(tournament: Tournament) -> dict[str, Any]:
         rounds=rounds,
         name=tournament.name,
         date=tournament.played_on,
+        games=for_tournaments(),
     )
 
 
@@ -119,7 +121,7 @@ def tournament_import(*, owner: User, data: bytes) -> Tournament:
     is read as ``score_tournament`` reads it (``read_tournament``: the same checks,
     the same size limit, the same one-line refusals): a file it refuses raises
     ``InvalidTournament`` (round, table and field) and creates nothing."""
-    read = files.read_tournament(data)
+    read = files.read_tournament(data, for_tournaments())
     created = _create(owner, read)
     if any(r is not None for r in read.rounds):
         _replay(created, owner, read)

@@ -23,25 +23,37 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_noop
 
 from club.models import Group
+from scoring import services as scoring
 from scoring.engine import InvalidInput
+from scoring.engine.registry import terms_of
 from scoring.engine.schema import clean, name_problem
 from scoring.engine.types import invalid
-from scoring.games import registry
-from scoring.models import Session
+from scoring.engine.variant import TournamentTerms
+from scoring.games import for_tournaments, registry
 from scoring.services import options_json
 from tournaments.models import Cup, Round, TableRound, Tournament, TournamentChange
 from tournaments.services import cups
 
-# The games a tournament is offered for (§10): Königrufen first, the default.
-GAMES = ("koenigrufen", "french")
-# House rules a Königrufen cup never changes: the Kontra-free Schrift, no doubled rounds (§1.1).
-FORCED_OPTIONS: dict[str, dict[str, Any]] = {"koenigrufen": {"kontra_in_score": False, "doubled_radl": False}}
+
+def games() -> tuple[str, ...]:
+    """The games a tournament is offered for (§10), by key, the default first: the registry's."""
+    return tuple(for_tournaments())
+
+
+def terms(variant: str) -> TournamentTerms:
+    """What a tournament of ``variant`` needs of its game (``KeyError`` for a game not offered)."""
+    return terms_of(for_tournaments()[variant])
+
+
+def forced_options(variant: str) -> dict[str, Any]:
+    """The house rules a tournament of the game never changes (§1.1): name → value."""
+    return terms(variant).fixed_options()
+
 
 MOST_ROUNDS = 10
 MOST_HANDS = 60
 NAME_LENGTH = 80
 REASON_LENGTH = 200
-MONEY_PER_POINT = Decimal("0.10")
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "kontra_cash": ("per_hand", "with_round", "charity"),
@@ -60,13 +72,13 @@ TIE_CRITERIA = ("rounds_desc", "best_round", "table_ranks", "lots", "shared")
 
 def defaults(variant: str) -> dict[str, Any]:
     """Every setting of §11 with its default for the game (French per §10)."""
-    french = variant == "french"
+    game = terms(variant)
     return {
-        "rounds": 5 if french else 3,
-        "hands_at_four": 4 if french else 16,
-        "hands_at_five": 5 if french else 20,
+        "rounds": game.rounds,
+        "hands_at_four": game.hands,
+        "hands_at_five": hands_at_five(game.hands),
         "entry_fee": None,
-        "kontra_cash": None if french else "per_hand",
+        "kontra_cash": "per_hand" if game.kontra_cash else None,
         "late_entry": "before_round_1",
         "withdrawn": "ranked",
         "short_field": "filler",
@@ -85,7 +97,7 @@ def defaults(variant: str) -> dict[str, Any]:
 
 
 def default_money_rate(variant: str) -> Decimal | None:
-    return None if variant == "french" else MONEY_PER_POINT
+    return terms(variant).money_rate
 
 
 def hands_at_five(hands_at_four: int) -> int:
@@ -200,9 +212,10 @@ def check_settings(variant: str, given: Mapping[str, Any]) -> dict[str, Any]:
         "prizes": _prizes(values["prizes"]),
         "prize_raffle": bool(values["prize_raffle"]),
     }
+    kontra = terms(variant).kontra_cash
     for key in CHOICES:
-        if key == "kontra_cash" and variant == "french":
-            checked[key] = None  # no Kontra in French Tarot (§10)
+        if key == "kontra_cash" and not kontra:
+            checked[key] = None  # a game without Kontra cash: French Tarot (§10)
         else:
             checked[key] = _choice(key, values[key])
     if (
@@ -216,7 +229,7 @@ def check_settings(variant: str, given: Mapping[str, Any]) -> dict[str, Any]:
 def check_options(variant: str, given: Mapping[str, Any]) -> dict[str, Any]:
     """The house rules, defaults included; Königrufen's Kontra-free Schrift and
     single rounds forced (a different value given is refused, naming it)."""
-    forced = FORCED_OPTIONS.get(variant, {})
+    forced = forced_options(variant)
     for key, value in forced.items():
         if key in given and given[key] != value:
             raise invalid(f"options.{key}", gettext_noop("is fixed for a tournament: no"))
@@ -355,7 +368,7 @@ def tournament_create(
     owner: User,
     name: str,
     played_on: date,
-    variant: str = "koenigrufen",
+    variant: str = "",
     options: Mapping[str, Any] | None = None,
     settings: Mapping[str, Any] | None = None,
     money_rate: Decimal | str | None = "default",
@@ -369,8 +382,10 @@ def tournament_create(
     """A new tournament in registration, every setting with the value in force.
     ``money_rate`` None is "no money"; left out, the game's default (€ 0.10 for
     Königrufen, none for French Tarot). Königrufen's house rules start at ``ooe_2023``."""
-    if variant not in GAMES:
-        raise invalid("variant", gettext_noop("one of: {allowed}"), allowed=", ".join(GAMES))
+    offered = games()
+    variant = variant or offered[0]  # the default game
+    if variant not in offered:
+        raise invalid("variant", gettext_noop("one of: {allowed}"), allowed=", ".join(offered))
     tournament = Tournament.objects.create(
         owner=owner,
         name=_name(name),
@@ -399,8 +414,8 @@ def _set_organisers(tournament: Tournament, usernames: Sequence[str]) -> None:
     tournament.organisers.set(users)
     # The table-rounds' sessions follow: their editors are the organisers now, so a
     # co-organiser taken off the list records at no table any more.
-    for session in Session.objects.filter(tournament_table__round__tournament=tournament):
-        session.editors.set(users)
+    tables = TableRound.objects.filter(round__tournament=tournament, session__isnull=False)
+    scoring.sessions_set_editors(session_ids=tables.values("session_id"), users=users)
 
 
 @transaction.atomic

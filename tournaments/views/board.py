@@ -20,7 +20,6 @@ from fractions import Fraction
 from functools import wraps
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -33,9 +32,10 @@ from django_htmx.http import HttpResponseStopPolling
 
 from plumbing import caching
 from plumbing.budgets import Budget, fresh, over_budget
+from plumbing.clients import give_cookie
 from plumbing.qr import qr_svg
 from plumbing.requests import Request
-from scoring.presentation import number
+from scoring.public import number
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
 from tournaments.services import desk, results
 
@@ -101,15 +101,7 @@ def board_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
             return limited
         response = view(request, tournament, token, *args, **kwargs)
         if not request.COOKIES.get(BOARD_COOKIE):
-            response.set_cookie(
-                BOARD_COOKIE,
-                secrets.token_urlsafe(18),
-                max_age=BOARD_COOKIE_DAYS * 24 * 3600,
-                path="/b/",
-                secure=settings.SESSION_COOKIE_SECURE,
-                httponly=True,
-                samesite="Lax",
-            )
+            give_cookie(response, BOARD_COOKIE, secrets.token_urlsafe(18), days=BOARD_COOKIE_DAYS, path="/b/")
         return response
 
     return answer

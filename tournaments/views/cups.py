@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from plumbing.requests import Request, whole
 from scoring.engine import InvalidInput
-from scoring.presentation import render_line
+from scoring.public import render_line
 from tournaments.forms import CupForm
 from tournaments.models import Cup
 from tournaments.services import cups, printouts

@@ -26,10 +26,8 @@ from plumbing.requests import Request, posted_token, whole
 from plumbing.uploads import accepts_upload, upload_too_large
 from scoring.engine import InvalidInput
 from scoring.engine.types import invalid
-from scoring.exports import Export, ExportRefused
 from scoring.games import registry
-from scoring.presentation import number, render_line
-from scoring.schema_forms import SchemaForm
+from scoring.public import Export, ExportRefused, SchemaForm, number, render_line
 from scoring.services import form_defaults, rules_form_initial
 from tournaments.core.names import name_key
 from tournaments.core.tournament_file import InvalidTournament, too_large
@@ -37,7 +35,7 @@ from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
 from tournaments.services import desk, entrants, plan, printouts, results, tournament_files, tournaments
 from tournaments.services import raffle as raffles
-from tournaments.services.tournaments import FORCED_OPTIONS, GAMES
+from tournaments.services.tournaments import forced_options, games
 
 
 def _posted(request: Request) -> QueryDict | None:
@@ -68,14 +66,14 @@ def unknown_action() -> InvalidInput:
 
 
 def _game(variant: str) -> Any:
-    if variant not in GAMES:
+    if variant not in games():
         raise Http404("no such game for a tournament")
     return registry()[variant]
 
 
 def _options_form(variant: str, data: QueryDict | None, initial: dict[str, Any]) -> SchemaForm:
     """The game's house rules form, without the rules a tournament fixes (§1.1)."""
-    forced = FORCED_OPTIONS.get(variant, {})
+    forced = forced_options(variant)
     fields = [f for f in _game(variant).option_fields if f.name not in forced]
     return SchemaForm(fields, (), prefix="options.", data=data, initial=initial)
 
@@ -86,7 +84,7 @@ def tournament_list(request: Request) -> HttpResponse:
     """The tournaments the user runs, and the way to a new one."""
     context = {
         "tournaments": tournaments.organised_by(request.user),
-        "games": [(k, registry()[k]) for k in GAMES],
+        "games": [(k, registry()[k]) for k in games()],
     }
     return render(request, "tournaments/organiser/list.html", context)
 

@@ -1,7 +1,7 @@
 """The table link (``/t/<token>/``): no account, one table-round, nothing else
 (TOURNAMENTS.md §3.1–3.3). The phone that records first claims the table; other
 phones with the link watch read-only. The hand pages are the evenings' own
-(``scoring.hand_pages``), reached through a ``Place`` this module resolves from
+(``scoring.public``), reached through a ``Place`` this module resolves from
 the link instead of from a login.
 """
 
@@ -13,7 +13,6 @@ from decimal import Decimal
 from functools import wraps
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -25,14 +24,21 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from plumbing.budgets import Budget, fresh, over_budget
+from plumbing.clients import give_cookie
 from plumbing.requests import Request, posted_token
-from scoring import hand_pages
-from scoring.hand_links import HandLinks
-from scoring.hand_pages import Gone, Place, from_outbox, refused, tells_the_outbox
+from scoring import public
 from scoring.models import Hand, Session
-from scoring.presentation import money
+from scoring.public import (
+    Gone,
+    HandLinks,
+    Place,
+    from_outbox,
+    money,
+    refused,
+    sheet_context,
+    tells_the_outbox,
+)
 from scoring.services import Right
-from scoring.sheet_html import sheet_context
 from tournaments.models import TableRound, Tournament
 from tournaments.services import desk, plan, results, tables
 
@@ -98,15 +104,7 @@ def table_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         request.table_phone = cookie or given  # type: ignore[attr-defined]
         response = view(request, table, *args, **kwargs)
         if given:
-            response.set_cookie(
-                tables.PHONE_COOKIE,
-                given,
-                max_age=PHONE_COOKIE_DAYS * 24 * 3600,
-                path="/t/",
-                secure=settings.SESSION_COOKIE_SECURE,
-                httponly=True,
-                samesite="Lax",
-            )
+            give_cookie(response, tables.PHONE_COOKIE, given, days=PHONE_COOKIE_DAYS, path="/t/")
         return response
 
     return answer
@@ -322,7 +320,7 @@ def _kontra_line(table: TableRound, sums: results.TableSums) -> str:
 @require_http_methods(["GET", "POST"])
 @table_view
 def hand_new(request: Request, table: TableRound) -> HttpResponse:
-    return saving(request, table, lambda place: hand_pages.new_hand(request, place))
+    return saving(request, table, lambda place: public.new_hand(request, place))
 
 
 @require_POST
@@ -332,7 +330,7 @@ def hand_preview(request: Request, table: TableRound, hand_id: int | None = None
     if isinstance(place, HttpResponse):
         return place
     hand = _hand(table, hand_id) if hand_id is not None else None
-    return hand_pages.preview_hand(request, place, hand)
+    return public.preview_hand(request, place, hand)
 
 
 @require_GET
@@ -343,7 +341,7 @@ def hand_detail(request: Request, table: TableRound, hand_id: int) -> HttpRespon
     state = tables.claim_of(table, phone_of(request))
     can_write = (state.mine or state.free) and table.link_writes and not tournament_final(table)
     place = place_of(request, table, right=Right.RECORD if can_write else Right.READ)
-    return hand_pages.show_hand(request, _hand(table, hand_id), place)
+    return public.show_hand(request, _hand(table, hand_id), place)
 
 
 @tells_the_outbox
@@ -351,22 +349,20 @@ def hand_detail(request: Request, table: TableRound, hand_id: int) -> HttpRespon
 @require_http_methods(["GET", "POST"])
 @table_view
 def hand_edit(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
-    return saving(request, table, lambda place: hand_pages.edit_hand(request, _hand(table, hand_id), place))
+    return saving(request, table, lambda place: public.edit_hand(request, _hand(table, hand_id), place))
 
 
 @tells_the_outbox
 @require_POST
 @table_view
 def hand_delete(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
-    return saving(request, table, lambda place: hand_pages.delete_hand(request, _hand(table, hand_id), place))
+    return saving(request, table, lambda place: public.delete_hand(request, _hand(table, hand_id), place))
 
 
 @require_POST
 @table_view
 def hand_restore(request: Request, table: TableRound, hand_id: int) -> HttpResponse:
-    return saving(
-        request, table, lambda place: hand_pages.restore_hand(request, _hand(table, hand_id), place)
-    )
+    return saving(request, table, lambda place: public.restore_hand(request, _hand(table, hand_id), place))
 
 
 # --------------------------------------------------------------------------

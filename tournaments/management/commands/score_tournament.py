@@ -14,13 +14,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from scoring.commandline import read_input, refuse
+from scoring.games import for_tournaments
 from tournaments.core.tournament_file import InvalidTournament, dumps, read_tournament, score_tournament
 
 
 def scored(data: bytes) -> bytes:
     """The document ``score_tournament`` prints, as UTF-8 JSON. Raises
     ``InvalidTournament`` for a file the rules refuse."""
-    return dumps(score_tournament(read_tournament(data))).encode("utf-8")
+    return dumps(score_tournament(read_tournament(data, for_tournaments()))).encode("utf-8")
 
 
 def score_tournament_command(file: str | None) -> None:
