@@ -28,9 +28,26 @@ from django.utils.translation import get_language, gettext
 WORKER = "js/sw.js"
 OUTBOX = "js/outbox.js"
 # Fetched when the worker is installed, so that a page opened offline has its look and scripts.
+# The pages' offline scripts: ES modules, one job each, the outbox among their imports.
+PHONE_MODULES = tuple(
+    f"js/phone/{name}.js"
+    for name in (
+        "main",
+        "contract",
+        "dom",
+        "scoring",
+        "preview",
+        "saving",
+        "kept-form",
+        "notice",
+        "sending",
+        "sheet",
+        "worker",
+    )
+)
 PRECACHE = (
     "css/app.css",
-    "js/offline.js",
+    *PHONE_MODULES,
     # The hand form's own script: what a tap shows (a premium's announcement, its Kontra) offline too.
     "js/hand-form.js",
     # The keys a number keypad lacks (the minus, the slash of "41/2"), beside the fields that need them.
@@ -183,8 +200,6 @@ def texts() -> dict[str, str]:
         # A number or name worked out on the phone, until the server has stored what waits.
         "provisionalMark": gettext("provisional"),
         # The sheet's rows kept in sight, named where there is more than one (scoring/sheet/model.py).
-        "total": gettext("Total"),
-        "money": gettext("Money"),
         # A waiting hand's line, as the sheet's rows say who dealt (templates/scoring/_dealer.html).
         "deals": gettext("%(name)s deals"),
         "dealsAndSitsOut": gettext("%(name)s deals and sits out"),

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_noop
 
 from plumbing import busy, caching, pages
 from plumbing.requests import FORM_TOKEN, Request, whole
-from scoring import services
+from scoring import phone_contract, services
 from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.hand_links import HandLinks, signed_in
@@ -153,8 +153,8 @@ def hand_page_context(
     }
 
 
-# Sent with every hand form but not part of the hand.
-NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action")
+# Sent with every hand form but not part of the hand (``outbox``: what the phone files it as).
+NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action", phone_contract.FIELD)
 
 
 def new_hand(request: Request, place: Place) -> HttpResponse:
@@ -451,7 +451,7 @@ def _fields_per_dealer(
     """Who sits out follows from the dealer alone: where someone does, the page
     also carries the fields as they are for each dealer, unshown, so that a phone
     whose dealer changes without a connection shows the right players
-    (static/js/offline.js). Only in the pages the phone keeps (opened, not sent).
+    (static/js/phone/kept-form.js). Only in the pages the phone keeps (opened, not sent).
     Blank fields depend on nothing but the game, the kind of hand and the page's
     address: they are drawn once under that key (``dealer_fields_key``) and the
     forms (``fields_per_dealer``) are built only when they are drawn."""

@@ -109,6 +109,9 @@ class Widget:
     children: list[Widget] = field(default_factory=list)
     rows: list[list[Widget]] = field(default_factory=list)
     most_rows: int = 0  # a list's limit of rows (the phone draws another offline up to it)
+    # A list's row as "Another row" adds it, empty, drawn for a phone without a connection
+    # (a <template>): its number is ROW_SLOT, which the page fills in (static/js/phone/kept-form.js).
+    blank_row: list[Widget] = field(default_factory=list)
     attrs: dict[str, str] = field(default_factory=dict)
     refresh: bool = False  # other inputs depend on this one: redraw the form when it changes
     rare: bool = False  # folded away unless it holds a value or an error
@@ -130,6 +133,11 @@ class Widget:
     # A key the phone's number keypad lacks, drawn beside the field (templates/_keys.html):
     # "sign" (a number that may be negative), "thirds" (points and Blatt, "41/2").
     keys: str = ""
+
+    @property
+    def row_slot(self) -> str:
+        """What stands for the row's number in a list's blank row (``blank_row``)."""
+        return ROW_SLOT
 
     @property
     def id(self) -> str:
@@ -552,6 +560,10 @@ def _state_label(announced: Field, value: Any, made: bool) -> str:
     return label if made else gettext("%(how)s, failed") % {"how": label}
 
 
+# The number of the row a phone adds offline, in the names and ids of a list's blank row.
+ROW_SLOT = "__row__"
+
+
 def _draw_list(w: Widget, f: Field, value: Any, players: Sequence[str], errors: Errors) -> None:
     """The rows given so far and one empty row to fill in, up to the field's limit."""
     if f.grid:
@@ -568,8 +580,9 @@ def _draw_list(w: Widget, f: Field, value: Any, players: Sequence[str], errors: 
         ]
         for i in range(count)
     ]
-    for index, row in enumerate(w.rows):
-        given = items[index] if index < len(items) and isinstance(items[index], Mapping) else {}
+    w.blank_row = [_row_widget(s, players, {}, f"{w.name}[{ROW_SLOT}].", {}) for s in f.fields]
+    givens = [items[i] if i < len(items) and isinstance(items[i], Mapping) else {} for i in range(count)]
+    for row, given in [*zip(w.rows, givens, strict=True), (w.blank_row, {})]:
         for s, widget in zip(f.fields, row, strict=True):
             if s.shown_when is not None:
                 # Drawn for the row's choice; the page's script follows later choices.

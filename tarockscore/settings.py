@@ -271,7 +271,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "plumbing.staticfiles.StaticStorage"  # WhiteNoise's, the phone's module imports hashed too
     },
 }
 

@@ -7,14 +7,15 @@ import time
 from typing import Any
 
 from django import template
-from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.html import json_script
+from django.utils.html import format_html, json_script
 from django.utils.safestring import SafeString
 
 from plumbing import caching, offline
-from scoring import phone, services
+from scoring import phone, phone_contract, services
+from scoring.hand_links import HandLinks, signed_in
 from scoring.models import Session
+from scoring.sheet.model import HeadRow
 
 register = template.Library()
 
@@ -23,7 +24,6 @@ register = template.Library()
 def offline_config(context: template.Context) -> SafeString:
     config = {
         "worker": reverse("service_worker"),
-        "outbox": static(offline.OUTBOX),
         "texts": offline.texts(),
         # When the page was drawn: a copy kept for offline says "the state of" this time.
         # A page kept for later views (``plumbing.pages``) is drawn with a mark here.
@@ -51,3 +51,33 @@ def engine_game(session: Session, sheet: Any = None, game: Any = None) -> SafeSt
         return json_script(data, "engine-game") if data is not None else SafeString("")
 
     return caching.cached(caching.session_key(session, "engine-game"), draw)
+
+
+@register.simple_tag
+def outbox_field(links: HandLinks, kind: str, hand: Any = None) -> SafeString:
+    """A hand form's ``outbox`` field (``scoring.phone_contract``): what the phone
+    files the form as when it cannot send it."""
+    value = phone_contract.form_outbox(links, kind, hand.pk if hand is not None else None)
+    return format_html('<input type="hidden" name="{}" value="{}">', phone_contract.FIELD, value)
+
+
+@register.simple_tag(takes_context=True)
+def phone_sheet(context: template.Context, session: Session, sheet: Any) -> SafeString:
+    """The sheet's part of the phone's contract (a JSON block, ``phone-sheet``): which
+    evening the outbox's waiting hands shown here belong to. None on a shared sheet."""
+    if context.get("share_token"):
+        return SafeString("")
+    links = context.get("links") or signed_in(session.pk)
+    last = sheet.rows[-1].hand_id if sheet.rows else None
+    kinds = [kind.value for kind in sheet.game.variant.allowed_hand_types(sheet.game.options)]
+    return json_script(phone_contract.sheet_contract(links, last, kinds), "phone-sheet")
+
+
+@register.simple_tag
+def phone_heads(sheet: Any) -> list[HeadRow]:
+    """The rows kept in sight that a hand waiting on the phone may bring before the
+    server draws them: the money under the totals, once a hand pays money beside its
+    Schrift (the phone draws it from a <template>, static/js/phone/sheet.js)."""
+    if [row.key for row in sheet.head_rows] != ["totals"]:
+        return []
+    return [HeadRow("money", phone_contract.MONEY, tuple(0 for _ in sheet.players))]

@@ -1,5 +1,5 @@
 /* The outbox: hands saved, corrected or deleted without a network, kept in
- * IndexedDB until the server has them. Used by the pages (offline.js) and by
+ * IndexedDB until the server has them. Used by the pages (static/js/phone/) and by
  * the service worker (sw.js), so it touches no page.
  *
  * Each entry is one form as it was sent: its address and its body, with the
@@ -14,32 +14,80 @@
  *
  * An entry the server stored is kept a while as a record of what was sent
  * (state "sent", with the stored hand's id): a page kept on the phone before
- * it was sent does not have it, and counts it with what waits (offline.js). */
+ * it was sent does not have it, and counts it with what waits (phone/scoring.js).
+ *
+ * What an entry is (a new hand, a correction, a deletion; its evening, hand and
+ * sheet) is not read from its address: the server wrote it into the form (the
+ * field "outbox", scoring/phone_contract.py) and it is kept with the entry.
+ * Entries an earlier version kept (no "v") already carried the same names and
+ * are read on (upgrade). The decisions (what to send and in which order, what an
+ * answer means, how long to wait, what a new entry replaces) are plain functions,
+ * tested in Node (tests/js/outbox.test.mjs).
+ *
+ * A classic script: the service worker loads it with importScripts, the pages'
+ * modules import it for its global (static/js/phone/). */
 "use strict";
 
 self.Outbox = (() => {
   const DATABASE = "tarockscore";
   const STORE = "outbox";
   const SYNC_TAG = "tarockscore-outbox";
-  const KINDS = [
-    ["new", /^\/sessions\/(\d+)\/hands\/new\/$/],
-    ["edit", /^\/sessions\/(\d+)\/hands\/(\d+)\/edit\/$/],
-    ["delete", /^\/sessions\/(\d+)\/hands\/(\d+)\/delete\/$/],
-    // A table's link: the same hand forms, reached by the link's token.
-    ["new", /^\/t\/([\w-]+)\/hands\/new\/$/],
-    ["edit", /^\/t\/([\w-]+)\/hands\/(\d+)\/edit\/$/],
-    ["delete", /^\/t\/([\w-]+)\/hands\/(\d+)\/delete\/$/],
-  ];
+  const FIELD = "outbox"; // the form's field that says what it is (scoring/phone_contract.py)
+  const SCHEMA = 2; // what an entry holds; entries without "v" were kept by the version before
 
-  function kindOf(path) {
-    for (const [kind, pattern] of KINDS) {
-      const found = pattern.exec(path);
-      if (found) {
-        const session = /^\d+$/.test(found[1]) && path.startsWith("/sessions/") ? Number(found[1]) : found[1];
-        return { kind, session, hand: found[2] ? Number(found[2]) : null };
-      }
+  // What a form is, as the server wrote it into the form: { kind, session, hand, sheet, page }, or null.
+  function whereOf(body) {
+    const said = new URLSearchParams(body).get(FIELD);
+    if (!said) return null;
+    try {
+      const where = JSON.parse(said);
+      if (!["new", "edit", "delete"].includes(where.kind) || !where.sheet) return null;
+      return {
+        kind: where.kind,
+        session: where.session,
+        hand: where.hand ?? null,
+        sheet: where.sheet,
+        page: where.page ?? null,
+      };
+    } catch (_unreadable) {
+      return null;
     }
-    return null;
+  }
+
+  // An entry as this version reads it. One kept by the version before (a phone that
+  // updated in the middle of an evening) has its kind, evening, hand and sheet
+  // already; it lacks only the hand's page, and is sent back to the hand's row on the sheet.
+  function upgrade(entry) {
+    if (!entry || entry.v >= SCHEMA) return entry;
+    const hand = entry.hand === null || entry.hand === undefined ? null : Number(entry.hand);
+    const page = entry.page || (hand === null ? null : `${entry.sheet}#hand-${hand}`);
+    return { ...entry, v: SCHEMA, hand, page };
+  }
+
+  // The same form sent twice (a double tap) is one entry: the key is the form without its CSRF token.
+  function keyOf(path, body) {
+    const fields = new URLSearchParams(body);
+    fields.delete("csrfmiddlewaretoken");
+    return `${path}?${fields.toString()}`;
+  }
+
+  // What is sent, in the order it was saved: what waits, not what was refused or sent.
+  function toSend(entries) {
+    return entries
+      .filter((entry) => entry.state !== "refused" && entry.state !== "sent")
+      .sort((a, b) => a.id - b.id);
+  }
+
+  // A later correction or deletion of a hand whose correction still waits takes its place:
+  // the server gets the latest, made from the version both forms were drawn at (and the
+  // record of one sent before goes with it). A refused one is kept, with its reason,
+  // until the player discards or corrects it.
+  function replacedBy(entry, entries) {
+    if (entry.hand === null) return [];
+    return entries.filter(
+      (e) =>
+        e.kind === "edit" && e.hand === entry.hand && e.session === entry.session && e.state !== "refused",
+    );
   }
 
   // What an answer means for the entry sent: "sent" (the server stored it), "later"
@@ -60,6 +108,13 @@ self.Outbox = (() => {
     const seconds = Number(retryAfter);
     if (!retryAfter || !Number.isFinite(seconds)) return RETRY_DEFAULT;
     return Math.min(300, Math.max(1, Math.round(seconds)));
+  }
+
+  // How long a record of a sent entry is kept: longer than an evening at the table.
+  const SENT_KEPT = 12 * 3600 * 1000;
+
+  function expired(record, now) {
+    return now - record.sentAt > SENT_KEPT;
   }
 
   let opened = null;
@@ -89,22 +144,15 @@ self.Outbox = (() => {
     return database.transaction(STORE, mode).objectStore(STORE);
   }
 
-  // The same form sent twice (a double tap) is one entry: the key is the form without its CSRF token.
-  function keyOf(path, body) {
-    const fields = new URLSearchParams(body);
-    fields.delete("csrfmiddlewaretoken");
-    return `${path}?${fields.toString()}`;
-  }
-
   async function add(url, body, summary) {
     const path = new URL(url, self.location.href).pathname;
-    const where = kindOf(path);
+    const where = whereOf(body);
     if (!where) throw new Error(`not a hand form: ${path}`);
     const entry = {
       ...where,
+      v: SCHEMA,
       key: keyOf(path, body),
       url: path,
-      sheet: `${(typeof where.session === "number" ? "/sessions/" : "/t/") + where.session}/`,
       body,
       summary,
       queuedAt: Date.now(),
@@ -113,23 +161,16 @@ self.Outbox = (() => {
     };
     const outbox = await store("readwrite");
     const same = await done(outbox.index("key").get(entry.key));
-    if (same) return same;
-    // A later correction or deletion of a hand whose correction still waits takes its
-    // place: the server gets the latest, made from the version both forms were drawn at.
-    if (entry.hand !== null) {
-      const earlier = (await done(outbox.getAll())).filter(
-        (e) =>
-          e.kind === "edit" && e.hand === entry.hand && e.session === entry.session && e.state !== "refused",
-      );
-      for (const replaced of earlier) await done(outbox.delete(replaced.id));
-    }
+    if (same) return upgrade(same);
+    for (const replaced of replacedBy(entry, (await done(outbox.getAll())).map(upgrade)))
+      await done(outbox.delete(replaced.id));
     entry.id = await done(outbox.add(entry));
     return entry;
   }
 
   async function everything() {
     const entries = await done((await store("readonly")).getAll());
-    return entries.sort((a, b) => a.id - b.id);
+    return entries.map(upgrade).sort((a, b) => a.id - b.id);
   }
 
   // What waits to be sent, or was refused: not what the server has.
@@ -137,13 +178,11 @@ self.Outbox = (() => {
     return (await everything()).filter((entry) => entry.state !== "sent");
   }
 
-  // How long a record of a sent entry is kept: longer than an evening at the table.
-  const SENT_KEPT = 12 * 3600 * 1000;
-
   // The records of what was sent and stored, oldest first; those of another day are let go.
   async function sent() {
     const records = (await everything()).filter((entry) => entry.state === "sent");
-    const old = records.filter((entry) => Date.now() - entry.sentAt > SENT_KEPT);
+    const now = Date.now();
+    const old = records.filter((entry) => expired(entry, now));
     if (old.length) {
       const outbox = await store("readwrite");
       for (const entry of old) outbox.delete(entry.id);
@@ -152,7 +191,7 @@ self.Outbox = (() => {
   }
 
   async function get(id) {
-    const entry = await done((await store("readonly")).get(id));
+    const entry = upgrade(await done((await store("readonly")).get(id)));
     return entry && entry.state !== "sent" ? entry : undefined;
   }
 
@@ -262,8 +301,7 @@ self.Outbox = (() => {
   async function sendAll(csrf) {
     retryAfter = 0;
     const outcome = { sent: 0, refused: 0, waiting: 0, retryAfter: 0 };
-    for (const entry of await all()) {
-      if (entry.state === "refused") continue;
+    for (const entry of toSend(await all())) {
       const result = outcome.waiting ? "offline" : await sendOne(entry, csrf);
       outcome[result === "offline" ? "waiting" : result] += 1;
     }
@@ -277,5 +315,24 @@ self.Outbox = (() => {
     return sendAll(csrf);
   }
 
-  return { SYNC_TAG, kindOf, add, all, sent, get, put, remove, send, reasonOf, verdictOf, waitOf };
+  return {
+    SYNC_TAG,
+    FIELD,
+    whereOf,
+    upgrade,
+    keyOf,
+    toSend,
+    replacedBy,
+    verdictOf,
+    waitOf,
+    expired,
+    reasonOf,
+    add,
+    all,
+    sent,
+    get,
+    put,
+    remove,
+    send,
+  };
 })();

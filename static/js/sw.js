@@ -1,16 +1,14 @@
 /* tarockscore's service worker, served at /sw.js with CONFIG on the line above.
- *
  * Pages: from the network while there is one (and a copy kept), else the copy kept,
  * marked as a copy (data-copy on <html>), else the offline page. Static files: from
- * this version's cache, fetched once.
- * A hand form whose sending fails for want of a network, or that the server
- * answers "not now" (429, 503 or another 5xx), goes to the outbox (outbox.js)
- * and the browser is sent to the sheet, where it waits.
- * A new version (any served file changed) replaces both caches when it starts.
- * The engine on the phone (CONFIG.engine): the Pyodide runtime in a cache named
- * after its version and the engine bundle in one named after its hash, so a
- * deploy that changes neither keeps them (no 6 MB again); fetched in the
- * background when a page asks (warmEngine), served from there first. */
+ * this version's cache, fetched once. A hand form (marked by the server with its
+ * "outbox" field) that cannot be sent, or that the server answers "not now" (429,
+ * 503, another 5xx), goes to the outbox (outbox.js); the browser is sent to the
+ * sheet, where it waits. A new version (any served file changed) replaces both
+ * caches when it starts. The engine on the phone (CONFIG.engine): the Pyodide
+ * runtime in a cache named after its version and the engine bundle in one named
+ * after its hash, so a deploy that changes neither keeps them (no 6 MB again);
+ * fetched in the background when a page asks (warmEngine), served from there first. */
 /* global CONFIG, Outbox */
 "use strict";
 
@@ -22,6 +20,7 @@ const ENGINE = CONFIG.engine || null;
 const ENGINE_CACHES = ENGINE ? [ENGINE.runtimeCache, ENGINE.bundleCache] : [];
 if (ENGINE) importScripts(ENGINE.sw); // engineCacheOf, engineFile, warmEngine
 // Pages worth keeping for offline: not the accounts, the admin, downloads or the worker itself.
+const FORM = /^application\/x-www-form-urlencoded/; // a form without a file (a hand form among them)
 const NOT_KEPT = /^\/(accounts|admin|i18n|sw\.js|manifest\.webmanifest)(\/|$)|\/(export|sheet)\//;
 
 self.addEventListener("install", (event) => {
@@ -56,11 +55,11 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(staticFile(request));
   } else if (request.method === "GET" && request.mode === "navigate" && !NOT_KEPT.test(url.pathname)) {
     event.respondWith(page(request));
-  } else if (request.method === "POST" && request.mode === "navigate" && Outbox.kindOf(url.pathname)) {
-    event.respondWith(sendOrQueue(request));
   } else if (request.method === "POST" && url.pathname === CONFIG.logout) {
     // The next person to use this phone does not see the last one's sheets.
     event.waitUntil(caches.delete(PAGES));
+  } else if (request.mode === "navigate" && FORM.test(request.headers.get("Content-Type"))) {
+    event.respondWith(sendOrQueue(request));
   }
 });
 
@@ -106,26 +105,14 @@ async function keep(response, url) {
   await (await caches.open(PAGES)).put(url.split("#")[0], new Response(text, { headers }));
 }
 
-// A new hand's form brings its kinds of hand (tabs: ?type=…), each a page of its own.
+// The pages a sheet asked to keep (its contract: the new hand's form and its kinds of hand, the last hand's).
 async function warm(urls) {
-  const queue = urls.slice(0, 10);
-  for (let at = 0; at < queue.length; at++) {
-    const address = new URL(queue[at], self.location.href);
+  for (const url of urls.slice(0, 12)) {
+    const address = new URL(url, self.location.href);
     if (address.origin !== self.location.origin || NOT_KEPT.test(address.pathname)) continue;
     try {
       const response = await fetch(address.href, { credentials: "same-origin" });
-      if (!response.ok || response.redirected) continue;
-      const tabs =
-        /\/hands\/new\/$/.test(address.pathname) &&
-        !address.search &&
-        /<nav class="tabs"[\s\S]*?<\/nav>/.exec(await response.clone().text());
-      if (tabs)
-        queue.push(
-          ...new Set(
-            [...tabs[0].matchAll(/href="(\?type=[\w-]+)"/g)].map((found) => new URL(found[1], address).href),
-          ),
-        );
-      await keep(response, address.href);
+      if (response.ok && !response.redirected) await keep(response, address.href);
     } catch (_offline) {
       return;
     }
@@ -140,15 +127,11 @@ async function sendOrQueue(request) {
   } catch (_offline) {
     response = null;
   }
-  // Saved (a redirect), or the server's own answer: the page shows it.
-  if (
-    response &&
-    (response.type === "opaqueredirect" || Outbox.verdictOf(response.status, false, false) !== "later")
-  ) {
-    return response;
-  }
+  // Saved (a redirect: status 0), or the server's own answer: the page shows it.
+  if (response && Outbox.verdictOf(response.status, false, false) !== "later") return response;
   const body = await copy.text();
   const action = new URLSearchParams(body).get("action");
+  if (!Outbox.whereOf(body)) return response || Response.error(); // not a hand form: as without this worker
   if (action && action !== "save")
     return response || (await caches.match(CONFIG.offline)) || Response.error();
   const entry = await Outbox.add(copy.url, body, "");

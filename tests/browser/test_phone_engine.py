@@ -38,17 +38,9 @@ def server_refusal(session: Any, user: Any, hand: dict[str, str]) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(1))).split())
 
 
-# The kinds of the entries waiting in the outbox, its script loaded if the page has not yet.
+# The kinds of the entries waiting in the outbox, once the page's modules have loaded it.
 OUTBOX_KINDS = """async () => {
-    if (!self.Outbox) {
-        const config = JSON.parse(document.getElementById("offline-config").textContent);
-        await new Promise((resolve) => {
-            const script = document.createElement("script");
-            script.src = config.outbox;
-            script.onload = resolve;
-            document.head.append(script);
-        });
-    }
+    while (!self.Outbox) await new Promise((resolve) => setTimeout(resolve, 50));
     return (await self.Outbox.all()).map((entry) => entry.kind);
 }"""
 
@@ -130,7 +122,7 @@ def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_sto
     # The server is back; the player opens the sheet again, which sends what waits.
     door.open()
     phone.goto(f"{door.url}{sheet}")
-    until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=90)
+    until(phone, "async () => self.Outbox && (await self.Outbox.all()).length === 0", seconds=90)
     reloaded_after_sending(phone, session, 10)
     assert Hand.objects.filter(session=session).count() == 10  # each once
     game = services.game_of(session)
@@ -254,7 +246,7 @@ def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, li
         # Told at once; where the page heard the browser's own "online" first, it is
         # already sending and drawing the sheet again (answer: None meanwhile).
         answer(phone, "() => dispatchEvent(new Event('online'))", None)
-        until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=120)
+        until(phone, "async () => self.Outbox && (await self.Outbox.all()).length === 0", seconds=120)
         reloaded_after_sending(phone, session, 10)
         assert Hand.objects.filter(session=session, deleted_at__isnull=True).count() == 10  # each once
         server = on_the_phone.score_table({**evening_of(session), "waiting": []})
@@ -297,7 +289,7 @@ def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refuse
     expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
     door.open()
     phone.goto(f"{door.url}{sheet}")
-    until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=60)
+    until(phone, "async () => self.Outbox && (await self.Outbox.all()).length === 0", seconds=60)
     reloaded_after_sending(phone, session, 1)
     assert Hand.objects.filter(session=session).count() == 1
     # Where the server's numbers differ from what the phone worked out, the sheet says so once.
@@ -374,7 +366,7 @@ def test_a_correction_made_with_the_server_stopped_is_scored_and_checked_on_the_
 
     door.open()
     phone.goto(f"{door.url}{sheet}")
-    until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=60)
+    until(phone, "async () => self.Outbox && (await self.Outbox.all()).length === 0", seconds=60)
     reloaded_after_sending(phone, session, 3)
     assert Hand.objects.get(pk=last.pk).as_session_hand()["points"] == 43
     server = on_the_phone.score_table({**evening_of(session), "waiting": []})

@@ -79,7 +79,7 @@ def test_a_table_link_scores_offline_and_its_counter_moves(phone, door, player):
 
     door.open()
     phone.goto(f"{door.url}{link}")
-    until(phone, "async () => (await self.Outbox.all()).length === 0", seconds=60)
+    until(phone, "async () => self.Outbox && (await self.Outbox.all()).length === 0", seconds=60)
     expect(phone).to_have_url(re.compile(rf"{link}$"))
     expect(phone.locator("#board tbody.hand:not(.pending)")).to_have_count(3)
     expect(phone.locator("#board[data-compared]")).to_have_count(1)

@@ -1,7 +1,9 @@
-// The outbox's decision on each answer (static/js/outbox.js), in Node without a
-// browser: `node --test tests/js/` (make test-js). A hand answered "not now" (429,
-// 503, any 5xx) stays waiting and is sent again after the Retry-After it was
-// given; only the server's own refusal is filed as refused.
+// The outbox's decisions (static/js/outbox.js), in Node without a browser:
+// `node --test tests/js/` (make test-js). What is sent and in which order, what an
+// answer means (a hand answered "not now", 429, 503, any 5xx, stays waiting and is
+// sent again after the Retry-After it was given; only the server's own refusal is
+// filed as refused), what a new entry replaces, and an entry the version before
+// kept read on by this one (a phone updated in the middle of an evening).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -10,6 +12,7 @@ import vm from "node:vm";
 function loadOutbox(fetch, entries) {
   // The outbox as the pages load it, with IndexedDB stood in by a list kept in memory.
   const kept = new Map(entries.map((entry) => [entry.id, { ...entry }]));
+  let lastId = Math.max(0, ...kept.keys());
   const request = (result) => {
     const r = { result };
     queueMicrotask(() => r.onsuccess?.());
@@ -20,8 +23,12 @@ function loadOutbox(fetch, entries) {
     get: (id) => request(kept.get(id)),
     put: (entry) => request(kept.set(entry.id, { ...entry }) && entry.id),
     delete: (id) => request(kept.delete(id)),
-    add: () => request(0),
-    index: () => ({ get: () => request(undefined) }),
+    add: (entry) => {
+      const id = ++lastId; // as IndexedDB's autoIncrement: never given twice
+      kept.set(id, { ...entry, id });
+      return request(id);
+    },
+    index: () => ({ get: (key) => request([...kept.values()].find((e) => e.key === key)) }),
   };
   const database = { transaction: () => ({ objectStore: () => store }) };
   const indexedDB = {
@@ -51,6 +58,13 @@ function answer(status, headers = {}) {
 
 const HAND = { id: 1, url: "/t/abc/hands/new/", body: "token=1&action=save", state: "waiting", reason: null };
 const NEXT = { id: 2, url: "/t/abc/hands/new/", body: "token=2&action=save", state: "waiting", reason: null };
+
+// A form as the server draws it: its fields and the "outbox" field that says what it is.
+function formBody(fields, where) {
+  return new URLSearchParams({ ...fields, outbox: JSON.stringify(where) }).toString();
+}
+const NEW_AT_3 = { kind: "new", session: 3, hand: null, sheet: "/sessions/3/" };
+const EDIT_8 = { kind: "edit", session: 3, hand: 8, sheet: "/sessions/3/", page: "/sessions/3/hands/8/" };
 
 test("the decision: stored, not now, logged out, refused", () => {
   const { Outbox } = loadOutbox(async () => answer(204), []);
@@ -134,4 +148,135 @@ test("a real refusal is filed as refused and the next hand is still sent", async
   assert.deepEqual({ ...outcome }, { sent: 1, refused: 1, waiting: 0, retryAfter: 0 });
   assert.equal(kept.get(1).state, "refused");
   assert.equal(kept.get(1).reason.status, 409);
+});
+
+test("what a form is, the server says: kind, evening, hand, sheet; a form without it is none", () => {
+  const { Outbox } = loadOutbox(async () => answer(204), []);
+  assert.deepEqual(
+    { ...Outbox.whereOf(formBody({ dealer: "Anna" }, EDIT_8)) },
+    { kind: "edit", session: 3, hand: 8, sheet: "/sessions/3/", page: "/sessions/3/hands/8/" },
+  );
+  const table = { kind: "new", session: "tok-1", hand: null, sheet: "/t/tok-1/" };
+  assert.deepEqual({ ...Outbox.whereOf(formBody({}, table)) }, { ...table, page: null });
+  assert.equal(Outbox.whereOf("dealer=Anna&action=save"), null); // a login, a setting: not a hand form
+  assert.equal(Outbox.whereOf("outbox=%7Bbroken"), null);
+  assert.equal(Outbox.whereOf(formBody({}, { kind: "rename", sheet: "/" })), null);
+});
+
+test("what is sent: the waiting entries in the order they were saved, never the refused or the sent", () => {
+  const { Outbox } = loadOutbox(async () => answer(204), []);
+  const entries = [
+    { id: 4, state: "waiting" },
+    { id: 2, state: "refused" },
+    { id: 1, state: "waiting" },
+    { id: 3, state: "sent" },
+  ];
+  assert.deepEqual(
+    Outbox.toSend(entries).map((e) => e.id),
+    [1, 4],
+  );
+});
+
+test("a later correction of a hand takes the place of the one still waiting, not of a refused one", () => {
+  const { Outbox } = loadOutbox(async () => answer(204), []);
+  const waiting = { id: 1, kind: "edit", session: 3, hand: 8, state: "waiting" };
+  const refused = { id: 2, kind: "edit", session: 3, hand: 8, state: "refused" };
+  const other = { id: 3, kind: "edit", session: 3, hand: 9, state: "waiting" };
+  const elsewhere = { id: 4, kind: "edit", session: "tok", hand: 8, state: "waiting" };
+  const deletion = { kind: "delete", session: 3, hand: 8 };
+  assert.deepEqual(
+    Outbox.replacedBy(deletion, [waiting, refused, other, elsewhere]).map((e) => e.id),
+    [1],
+  );
+  assert.equal(Outbox.replacedBy({ kind: "new", session: 3, hand: null }, [waiting]).length, 0);
+});
+
+test("a form kept offline is filed as the server named it, once, and a newer correction replaces the older", async () => {
+  const { Outbox, kept } = loadOutbox(async () => answer(204), []);
+  const body = formBody({ token: "t1", dealer: "Anna", action: "save" }, NEW_AT_3);
+  const entry = await Outbox.add("https://tarock.example/sessions/3/hands/new/", body, "Anna deals");
+  assert.deepEqual(
+    [entry.kind, entry.session, entry.hand, entry.sheet, entry.url, entry.state],
+    ["new", 3, null, "/sessions/3/", "/sessions/3/hands/new/", "waiting"],
+  );
+  const again = await Outbox.add("https://tarock.example/sessions/3/hands/new/", body, "Anna deals");
+  assert.equal(again.id, entry.id); // a double tap is one entry
+  const first = await Outbox.add("/sessions/3/hands/8/edit/", formBody({ token: "2", n: "1" }, EDIT_8), "");
+  const second = await Outbox.add("/sessions/3/hands/8/edit/", formBody({ token: "2", n: "2" }, EDIT_8), "");
+  assert.deepEqual([...kept.keys()], [entry.id, second.id]);
+  assert.notEqual(first.id, second.id);
+  await assert.rejects(Outbox.add("/sessions/3/settings/", "name=x", ""), /not a hand form/);
+});
+
+test("a hand the version before kept is shown, sent and put right by this one (an update mid-evening)", async () => {
+  // As outbox.js kept entries before the server named them: classified from the address, no "v".
+  const old = [
+    {
+      id: 1,
+      kind: "new",
+      session: 3,
+      hand: null,
+      key: "/sessions/3/hands/new/?token=a&dealer=Anna&action=save",
+      url: "/sessions/3/hands/new/",
+      sheet: "/sessions/3/",
+      body: "csrfmiddlewaretoken=x&token=a&dealer=Anna&action=save",
+      summary: "Anna deals",
+      queuedAt: 1,
+      state: "waiting",
+      reason: null,
+    },
+    {
+      id: 2,
+      kind: "delete",
+      session: "tok",
+      hand: 8,
+      key: "/t/tok/hands/8/delete/?version=2",
+      url: "/t/tok/hands/8/delete/",
+      sheet: "/t/tok/",
+      body: "version=2",
+      summary: "",
+      queuedAt: 2,
+      state: "refused",
+      reason: { status: 409, said: ["changed"] },
+    },
+  ];
+  const posted = [];
+  const fetch = async (url, init) => {
+    posted.push([url, new URLSearchParams(init.body).get("token")]);
+    return answer(204, { "X-Tarock-Stored": "11" });
+  };
+  const { Outbox, kept } = loadOutbox(fetch, old);
+  const waiting = await Outbox.all();
+  assert.deepEqual(
+    waiting.map((e) => [e.id, e.kind, e.session, e.hand, e.sheet, e.state]),
+    [
+      [1, "new", 3, null, "/sessions/3/", "waiting"],
+      [2, "delete", "tok", 8, "/t/tok/", "refused"],
+    ],
+  );
+  // The refused deletion is put right from its hand's row on the sheet (the old entry names no page).
+  assert.equal(waiting[1].page, "/t/tok/#hand-8");
+  assert.equal((await Outbox.get(1)).sheet, "/sessions/3/");
+  // A correction of the new version behind it is filed beside it; the old hand is sent first, where it was saved.
+  await Outbox.add("/sessions/3/hands/5/edit/", formBody({ token: "b" }, { ...EDIT_8, hand: 5 }), "");
+  assert.deepEqual({ ...(await Outbox.send("csrf")) }, { sent: 2, refused: 0, waiting: 0, retryAfter: 0 });
+  assert.deepEqual(posted, [
+    ["/sessions/3/hands/new/", "a"],
+    ["/sessions/3/hands/5/edit/", "b"],
+  ]);
+  assert.deepEqual(
+    (await Outbox.sent()).map((e) => [e.id, e.stored]),
+    [
+      [1, 11],
+      [3, 11],
+    ],
+  );
+  assert.equal(kept.get(2).state, "refused"); // never sent again, never dropped
+});
+
+test("a record of a sent hand is let go after half a day, not before", () => {
+  const { Outbox } = loadOutbox(async () => answer(204), []);
+  const now = Date.now();
+  assert.equal(Outbox.expired({ sentAt: now - 11 * 3600 * 1000 }, now), false);
+  assert.equal(Outbox.expired({ sentAt: now - 13 * 3600 * 1000 }, now), true);
 });

@@ -168,12 +168,13 @@ class TestThePages:
     def test_every_page_links_the_manifest_and_loads_the_offline_script_without_inline_code(self, logged_in):
         html = logged_in.get(reverse("session_list")).content.decode()
         assert f'<link rel="manifest" href="{reverse("manifest")}">' in html
-        assert '<script src="/static/js/offline.js" defer></script>' in html
+        # The offline code: ES modules (static/js/phone/), the outbox among their imports.
+        assert '<script type="module" src="/static/js/phone/main.js"></script>' in html
         # The scripts' words are data, which the Content-Security-Policy lets through unexecuted.
         block = re.search(r'<script id="offline-config" type="application/json">(.*?)</script>', html, re.S)
         assert block
         config = json.loads(block.group(1))
-        assert config["worker"] == "/sw.js" and config["outbox"] == "/static/js/outbox.js"
+        assert config["worker"] == "/sw.js" and "outbox" not in config
         assert abs(config["rendered"] - time.time()) < 60
 
     def test_the_scripts_words_come_translated(self, client):
