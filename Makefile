@@ -65,7 +65,7 @@ format: $(STAMP) $(NODE_STAMP)
 	node_modules/.bin/biome check --write
 
 typecheck: $(STAMP)
-	$(BIN)/mypy plumbing scoring club accounts tournaments tarockscore scripts tests
+	$(BIN)/mypy plumbing scoring club accounts tournaments ratings tarockscore scripts tests
 
 pytest: $(STAMP) phone
 	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
