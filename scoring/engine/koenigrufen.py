@@ -481,6 +481,10 @@ class Koenigrufen(Variant):
             return frozenset({TRISCHAKEN_FACT})
         return frozenset()
 
+    def pays_apart(self, options: Any) -> bool:
+        """With ``kontra_in_score`` off, the money carries every Kontra beside the Schrift."""
+        return not options.kontra_in_score
+
     def summarize(self, players: Sequence[str], hands: Sequence[StoredHand], options: Any) -> Summary:
         """The Schrift's totals; with ``kontra_in_score`` off, the money's too, which is settled."""
         totals = sum_deltas(players, [hand.deltas for hand in hands])

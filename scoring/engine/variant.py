@@ -554,6 +554,11 @@ class VariantOf(Generic[OptionsT, PlayT]):
         """What a section alone settles, where the game settles section by section."""
         return None
 
+    def pays_apart(self, options: OptionsT) -> bool:
+        """Whether a hand under these house rules may pay money beside its points
+        (``HandScore.money``, summed in ``Summary.money_totals``)."""
+        return False
+
     def summarize(self, players: Sequence[str], hands: Sequence[StoredHand], options: OptionsT) -> Summary:
         """Totals and net balances; games with series or rounds override this."""
         totals = sum_deltas(players, [hand.deltas for hand in hands])

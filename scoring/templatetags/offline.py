@@ -77,7 +77,10 @@ def phone_sheet(context: template.Context, session: Session, sheet: Any) -> Safe
 def phone_heads(sheet: Any) -> list[HeadRow]:
     """The rows kept in sight that a hand waiting on the phone may bring before the
     server draws them: the money under the totals, once a hand pays money beside its
-    Schrift (the phone draws it from a <template>, static/js/phone/sheet.js)."""
-    if [row.key for row in sheet.head_rows] != ["totals"]:
+    Schrift (the phone draws it from a <template>, static/js/phone/sheet.js). None
+    where no hand can (the game's ``pays_apart``: a Schrift with its Kontra in it)."""
+    if not sheet.game.variant.pays_apart(sheet.game.options) or [row.key for row in sheet.head_rows] != [
+        "totals"
+    ]:
         return []
     return [HeadRow("money", phone_contract.MONEY, tuple(0 for _ in sheet.players))]

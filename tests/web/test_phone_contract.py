@@ -138,7 +138,11 @@ def test_a_list_carries_its_blank_row_as_the_server_draws_an_empty_one(logged_in
 def test_the_sheet_draws_the_money_row_a_waiting_hand_may_bring_labelled_as_with_two_rows(
     logged_in, make_session
 ):
-    session = make_session()
+    session = make_session(
+        variant="koenigrufen",
+        players=["Anna", "Bert", "Carl", "Dora"],
+        options={"tariff": "ooe_2023", "kontra_in_score": False},
+    )
     page = logged_in.get(reverse("scoreboard", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     # In sight: the totals alone, as Σ; the phone's templates label them and bring the money.
     assert re.search(
@@ -153,6 +157,18 @@ def test_the_sheet_draws_the_money_row_a_waiting_hand_may_bring_labelled_as_with
     assert money.group(1).startswith('<tr class="money"><th scope="row">Money</th>')
     cells = re.findall(r'<td class="zero" data-player="(\w+)">0</td>', money.group(1))
     assert cells == ["Anna", "Bert", "Carl", "Dora"]
+
+
+@pytest.mark.parametrize(
+    "variant, options",
+    [("french", {}), ("koenigrufen", {"tariff": "ooe_2023", "kontra_in_score": True})],
+)
+def test_a_sheet_whose_hands_never_pay_money_beside_their_points_has_no_money_row_to_add(
+    logged_in, make_session, variant, options
+):
+    session = make_session(variant=variant, players=["Anna", "Bert", "Carl", "Dora"], options=options)
+    page = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    assert 'data-phone-head="money"' not in page and '<tr class="money">' not in page
 
 
 def test_a_sheet_with_a_series_and_its_balance_in_sight_has_no_row_to_add(logged_in, make_session):
