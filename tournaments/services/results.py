@@ -15,6 +15,7 @@ row read each until something ranked changes.
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -250,6 +251,10 @@ def bump(tournament: Tournament, *, counted: bool = True) -> None:
         changes["results_version"] = F("results_version") + 1
     Tournament.objects.filter(pk=tournament.pk).update(**changes)
     tournament.refresh_from_db(fields=["version", "results_version"])
+    if counted:
+        # The new standings built once the change is committed, by the request that
+        # made it: the hall's and the phones' next polls find them kept.
+        transaction.on_commit(lambda: standings(tournament))
 
 
 def live_played(found: Iterable[TableRound]) -> dict[int, int]:
@@ -322,14 +327,23 @@ def standings_key(tournament: Tournament) -> str:
     return f"tournament-standings:{tournament.results_key}"
 
 
+# One build of the standings at a time in this server process: right after a change
+# every phone's next poll misses the kept standings at once; the first builds them,
+# the others wait for it and read what it kept instead of building them side by side.
+_BUILDING = threading.Lock()
+
+
 def standings(tournament: Tournament) -> Standings:
     """The tournament's standings, kept in the cache per ``results_key``: one lookup
     when nothing changed."""
     key = standings_key(tournament)
     kept: Standings | None = cache.get(key)
     if kept is None:
-        kept = build_standings(tournament)
-        cache.set(key, kept, caching.SECONDS)
+        with _BUILDING:
+            kept = cache.get(key)
+            if kept is None:
+                kept = build_standings(tournament)
+                cache.set(key, kept, caching.SECONDS)
     return kept
 
 
