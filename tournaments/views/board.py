@@ -182,6 +182,8 @@ def _hall(request: Request, context: dict[str, Any], poll: str) -> HttpResponse:
     context["pages"] = hall_pages(context["standings"])
     context["qr"] = qr_svg(link, label=_("QR code of the board"))
     context["poll"] = poll
+    # The hall shows the tables done and the clock, not each table's hands.
+    context["progress"] = progress(context["tournament"], played=False)
     ends = context["progress"].ends
     context["clock"] = desk.Clock(ends) if ends is not None and not context["standings"].final else None
     context["now_ms"] = int(timezone.now().timestamp() * 1000)
@@ -207,17 +209,19 @@ class HallRow:
 def hall_pages(table: results.Standings) -> list[list[HallRow]]:
     """Pages of 12 ranked rows; beyond 60 players only places 1–60."""
     ranked = [row for row in table.rows if row.place is not None][:HALL_MOST]
-    rows = [
-        HallRow(
-            place=str(row.place),
-            name=short_name(row.name),
-            cells=tuple(_cell(cell) for cell in row.cells),
-            total=figure(row.total),
-            key=f"{row.number}:{figure(row.total)}:{','.join(_cell(c) for c in row.cells)}",
-            number=row.number,
+    rows = []
+    for row in ranked:
+        cells, total = tuple(_cell(cell) for cell in row.cells), figure(row.total)
+        rows.append(
+            HallRow(
+                place=str(row.place),
+                name=short_name(row.name),
+                cells=cells,
+                total=total,
+                key=f"{row.number}:{total}:{','.join(cells)}",
+                number=row.number,
+            )
         )
-        for row in ranked
-    ]
     return [rows[start : start + HALL_ROWS] for start in range(0, len(rows), HALL_ROWS)] or [[]]
 
 
@@ -257,9 +261,10 @@ class Progress:
     ends: datetime | None = None  # when the running round's time is up (§3.6)
 
 
-def progress(tournament: Tournament) -> Progress:
+def progress(tournament: Tournament, *, played: bool = True) -> Progress:
     """The latest released round: how many tables are done, and how many hands
-    the others have played (``results.live_played``, as every page shows it)."""
+    the others have played (``results.live_played``, as every page shows it;
+    not counted with ``played`` false: the hall shows tables done only)."""
     current = (
         Round.objects.filter(tournament=tournament, status__in=[Round.Status.RELEASED, Round.Status.COMPLETE])
         .order_by("-number")
@@ -269,8 +274,8 @@ def progress(tournament: Tournament) -> Progress:
         return Progress(None, 0, 0, ())
     tables = list(TableRound.objects.filter(round=current).order_by("number"))
     done = [t for t in tables if t.is_locked]
-    played = results.live_played(t for t in tables if not t.is_locked)
-    running = tuple((t.number, played[t.pk], t.hands_target) for t in tables if not t.is_locked)
+    counted = results.live_played(t for t in tables if not t.is_locked) if played else {}
+    running = tuple((t.number, counted.get(t.pk, 0), t.hands_target) for t in tables if not t.is_locked)
     return Progress(current.number, len(done), len(tables), running, desk.round_ends(tournament, current))
 
 
