@@ -528,7 +528,7 @@ def _recording_state_sql(players: int) -> str:
         f' (SELECT h."id" {hands} AND h."client_token" = %s AND {TOKEN_GIVEN} LIMIT 1) AS "retoken_hand",'
         f' (SELECT COUNT(*) {hands} AND {LIVE}) AS "live_hands",'
         ' CASE WHEN s."hands_target" IS NULL THEN 0 ELSE'
-        f""" (SELECT COUNT(*) {hands} AND {LIVE} AND h."type" <> 'redeal') END AS "played_hands","""
+        f""" (SELECT COUNT(*) {hands} AND {LIVE} AND NOT (h."type" = 'redeal')) END AS "played_hands","""
         f' CASE WHEN {seats} THEN 1 ELSE 0 END AS "seats_changed"'
         f' FROM {table(SESSION)} s WHERE s."id" = %s'
     )

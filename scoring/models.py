@@ -208,6 +208,13 @@ class Hand(models.Model):
             # them under the session's lock and finds the last dealer in the index alone,
             # without reading every hand's row.
             models.Index(fields=["session", "deleted_at", "number"], name="hand_live"),
+            # The hands played toward a target (live, redeals not counted): a table's save
+            # counts them in this index alone, however many other evenings the table holds.
+            models.Index(
+                fields=["session"],
+                condition=Q(deleted_at__isnull=True) & ~Q(type="redeal"),
+                name="hand_played",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -187,7 +187,11 @@ def test_the_saves_locked_read_finds_the_token_and_counts_the_live_hands_in_thei
     assert len(plans) == 7, plans
     token, retoken, live, played = plans[2], plans[3], plans[4], plans[5]
     assert "hand_client_token_unique" in token and "hand_client_token_unique" in retoken, plans
-    assert "hand_live" in live and "hand_live" in played, plans
+    assert "hand_live" in live, plans
+    # The played hands: PostgreSQL counts them in their own partial index (it read the
+    # whole table where one evening held every hand); SQLite searches the live hands' index.
+    assert ("hand_played" if connection.vendor == "postgresql" else "hand_live") in played, plans
+    assert "Seq Scan" not in played and "SCAN h" not in played, plans
     if connection.vendor == "sqlite":
         assert "COVERING INDEX hand_live" in live, plans  # counted in the index, no hand's row read
 
