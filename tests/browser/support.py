@@ -160,3 +160,16 @@ def horizontal_overflow(page: Any) -> int:
     (a header 7 px too wide makes the window 397 px), so the window's width
     would hide it."""
     return page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+def goto_while_it_reloads(page: Any, url: str) -> None:
+    """``page.goto(url)`` on a page that may be drawing the sheet again by itself (its
+    outbox heard the server back and sent what waited): where the page's own
+    navigation aborts this one, it is asked once more."""
+    for attempt in (1, 2):
+        try:
+            page.goto(url)
+            return
+        except Exception as error:  # playwright's Error: net::ERR_ABORTED
+            if attempt == 2 or "ERR_ABORTED" not in str(error):
+                raise

@@ -17,7 +17,7 @@ from scoring import services
 from scoring.models import Hand
 from tests.browser.front import Front, front_of
 from tests.browser.phone_table import HANDS, PLAYERS
-from tests.browser.support import PASSWORD, expect, fill_hand, french_session
+from tests.browser.support import PASSWORD, expect, fill_hand, french_session, goto_while_it_reloads
 from tests.browser.test_offline import answer, open_sheet_for_offline, until
 from tests.engine.support import FIXTURES
 
@@ -121,7 +121,7 @@ def test_ten_hands_offline_are_scored_on_the_phone_and_equal_what_the_server_sto
 
     # The server is back; the player opens the sheet again, which sends what waits.
     door.open()
-    phone.goto(f"{door.url}{sheet}")
+    goto_while_it_reloads(phone, f"{door.url}{sheet}")
     until(phone, "async () => self.Outbox && (await self.Outbox.all()).length === 0", seconds=90)
     reloaded_after_sending(phone, session, 10)
     assert Hand.objects.filter(session=session).count() == 10  # each once
@@ -288,7 +288,7 @@ def test_with_the_server_stopped_and_the_network_up_an_impossible_hand_is_refuse
     phone.locator("#save").click()
     expect(phone).to_have_url(re.compile(r"/sessions/\d+/#pending-\d+$"))
     door.open()
-    phone.goto(f"{door.url}{sheet}")
+    goto_while_it_reloads(phone, f"{door.url}{sheet}")
     until(phone, "async () => self.Outbox && (await self.Outbox.all()).length === 0", seconds=60)
     reloaded_after_sending(phone, session, 1)
     assert Hand.objects.filter(session=session).count() == 1
@@ -365,7 +365,7 @@ def test_a_correction_made_with_the_server_stopped_is_scored_and_checked_on_the_
     assert Hand.objects.get(pk=last.pk).as_session_hand()["points"] == 60  # not yet at the server
 
     door.open()
-    phone.goto(f"{door.url}{sheet}")
+    goto_while_it_reloads(phone, f"{door.url}{sheet}")
     until(phone, "async () => self.Outbox && (await self.Outbox.all()).length === 0", seconds=60)
     reloaded_after_sending(phone, session, 3)
     assert Hand.objects.get(pk=last.pk).as_session_hand()["points"] == 43
