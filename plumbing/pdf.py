@@ -145,8 +145,7 @@ def stop_drawing_server() -> None:
 def start_machine_server() -> subprocess.Popen[bytes]:
     """The machine's drawing server, started now (by the gunicorn master as it starts):
     its socket is named in ``SOCKET_ENV`` for the processes started after this."""
-    folder = tempfile.mkdtemp(prefix="tarockscore-pdf-")
-    path = os.path.join(folder, "drawing.sock")
+    path = _new_socket_path()
     process = _spawn(path)
     os.environ[SOCKET_ENV] = path
     return process
@@ -161,6 +160,11 @@ def stop_machine_server(process: subprocess.Popen[bytes]) -> None:
             os.unlink(path)
         with suppress(OSError):
             os.rmdir(os.path.dirname(path))
+
+
+def _new_socket_path() -> str:
+    """Where a new drawing server listens: a socket in a private temporary folder."""
+    return os.path.join(tempfile.mkdtemp(prefix="tarockscore-pdf-"), "drawing.sock")
 
 
 def _spawn(path: str) -> subprocess.Popen[bytes]:
@@ -190,8 +194,7 @@ class DrawingServer:
     def _own(self) -> str:
         with self.lock:
             if self.process is None or self.process.poll() is not None:
-                folder = tempfile.mkdtemp(prefix="tarockscore-pdf-")
-                self.path = os.path.join(folder, "drawing.sock")
+                self.path = _new_socket_path()
                 self.process = _spawn(self.path)
             return self.path
 
