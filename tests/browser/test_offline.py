@@ -331,6 +331,25 @@ def test_a_page_loaded_outside_the_worker_is_taken_under_it(phone, live_server, 
     assert phone.evaluate("() => document.documentElement.hasAttribute('data-copy')") is False
 
 
+# The sheet's copy thrown away, then the page's own request to keep what it needs, as
+# its script makes it when the worker took control of it before the script ran (the
+# worker registered on the login page, activated while the sheet was being fetched).
+FORGET_AND_KEEP = """async (path) => {
+    for (const name of await caches.keys()) await (await caches.open(name)).delete(path);
+    const module = performance.getEntriesByType("resource").map((entry) => entry.name)
+        .find((name) => /\\/js\\/phone\\/worker(\\.[0-9a-f]+)?\\.js$/.test(name));
+    await (await import(module)).keepForLater();
+}"""
+
+
+def test_a_sheet_fetched_before_its_worker_took_control_is_kept_all_the_same(phone, live_server, player):
+    session = french_session(player, "Cellar", PLAYERS, [])
+    login(phone, live_server.url, player)
+    sheet = open_sheet_for_offline(phone, live_server.url, session)
+    phone.evaluate(FORGET_AND_KEEP, sheet)
+    kept(phone, sheet)
+
+
 def test_a_new_version_replaces_the_pages_and_files_kept_by_the_old_one(
     phone, live_server, player, monkeypatch
 ):

@@ -20,7 +20,7 @@ async function start() {
       "message",
       (event) => event.data?.outbox && afterSending(event.data.outbox),
     );
-    navigator.serviceWorker.addEventListener("controllerchange", () => keepForLater(true), { once: true });
+    navigator.serviceWorker.addEventListener("controllerchange", () => keepForLater(), { once: true });
     navigator.serviceWorker.ready.then((registration) => {
       if (navigator.serviceWorker.controller) keepForLater();
       else registration.active?.postMessage({ claim: true });

@@ -39,13 +39,15 @@ export function warmEngine() {
 
 // Keep what the next minutes at the table need, as the sheet names it (#phone-sheet): this
 // sheet's hand form with its kinds of hand, and the last hand's page and correction form;
-// on the first visit (the worker came after the page was drawn, ``first``) the sheet
-// itself too, where a hand saved offline lands.
-export function keepForLater(first) {
+// and the sheet itself where the worker holds no copy yet (where a hand saved offline
+// lands): on the first visit the worker came after the page was fetched, whether it
+// took control before or after this script ran.
+export async function keepForLater() {
   const worker = navigator.serviceWorker?.controller;
   const sheet = sheetOf();
   if (!worker || isCopy || !sheet) return;
-  const keep = first === true ? [location.pathname] : [];
+  const kept = self.caches ? await caches.match(location.pathname).catch(() => null) : null;
+  const keep = kept ? [] : [location.pathname];
   if (document.getElementById("new-hand")) keep.push(...sheet.newHand);
   keep.push(...sheet.lastHand);
   worker.postMessage({ keep });
