@@ -431,3 +431,32 @@ def test_her_page_shows_the_curve_best_and_worst_and_the_csv_her_history(world):
     rows = client(world, "herself").get(reverse("rating_csv")).content.decode().lstrip("\ufeff").splitlines()
     assert len(rows) == 1 + 12
     assert rows[-1].split(";")[7] == str(her_rating(world))
+
+
+def test_after_she_leaves_the_group_her_evenings_stay_hers_and_its_members_no_longer_see_her(world):
+    """Access follows membership: out of the group she no longer sees its ratings
+    nor do its members see hers; her own evenings there still count for her, her
+    page and her CSV still show them, and the link is still hers to remove."""
+    play(world, 10)
+    turn(world, visible=True, shared=True)
+    number = her_rating(world)
+    herself = world["people"]["herself"]
+    group_page = reverse("group_ratings", args=[world["group"].pk])
+    cup_page = reverse("cup_ratings", args=[world["cup"].pk])
+    assert shows(world, "member", number) == [group_page]
+    groups.member_remove(group=world["group"], user_id=herself.pk)
+    ratings_update()
+    assert her_rating(world) == number
+    assert shows(world, "herself", number) == [reverse("rating_mine"), reverse("rating_csv")]
+    assert client(world, "herself").get(group_page).status_code == 404
+    rows = client(world, "herself").get(reverse("rating_csv")).content.decode().lstrip("\ufeff").splitlines()
+    assert len(rows) == 1 + 10
+    for role in ("member", "removed", "editor", "table_link", "outsider", "anonymous"):
+        assert shows(world, role, number) == [], role
+    # The cup's organisers keep the register of the tournament she played in.
+    assert shows(world, "owner", number) == [cup_page]
+    assert shows(world, "organiser", number) == [cup_page]
+    link = RosterLink.objects.get(user=herself)
+    assert link.player.name in client(world, "herself").get(reverse("rating_mine")).content.decode()
+    client(world, "herself").post(reverse("rating_mine"), {"action": "unlink", "link": link.pk})
+    assert not RosterLink.objects.filter(user=herself).exists()
