@@ -202,6 +202,10 @@ def test_shared_the_groups_members_and_the_cups_organisers_see_it_and_no_one_els
     assert shows(world, "organiser", number) == [cup_page]  # Anna's register entry is Maria
     for role in ("removed", "editor", "table_link", "outsider", "anonymous"):
         assert shows(world, role, number) == [], role
+    # Her table's page, the board and her card there are drawn for everyone, without the number.
+    for role in ROLES:
+        for url in urls(world)[-3:]:
+            assert client(world, role).get(url).status_code == 200, (role, url)
 
 
 def test_shared_the_cups_organisers_see_it_in_the_register_of_a_group_tournament(world):
