@@ -13,7 +13,7 @@ from datetime import date
 
 from django.contrib.auth.models import User
 
-from club.models import Group
+from club.models import Group, Membership
 from ratings.models import RatingEntry, RatingSetting, RosterLink, family_keys, family_label
 from ratings.services.model import SHOWN_AFTER, shown
 from ratings.services.sources import Resolver
@@ -139,9 +139,12 @@ def _sharing(users: Iterable[int]) -> set[int]:
 
 
 def group_ratings(group: Group) -> list[Shared]:
-    """The group's players linked to an account that shares its rating, with at
-    least one rating shown."""
-    links = list(RosterLink.objects.filter(group=group).select_related("player"))
+    """The group's players linked to an account that shares its rating and is
+    still a member, with at least one rating shown: sharing with a group follows
+    membership (a member taken out keeps her link, and her evenings there still
+    count for her, but the group no longer sees her rating)."""
+    members = Membership.objects.filter(group=group).values("user_id")
+    links = list(RosterLink.objects.filter(group=group, user_id__in=members).select_related("player"))
     sharing = _sharing(link.user_id for link in links)
     links = [link for link in links if link.user_id in sharing]
     latest = _latest(f"u:{link.user_id}" for link in links)

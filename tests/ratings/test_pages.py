@@ -1,28 +1,53 @@
 """Who sees a rating, on every page that could show one: nobody before 10
 events, nobody while it is off, only herself until she shares it, then the
-members of her groups and the organisers of her cups; and every new URL for
-every role, GET and POST."""
+members of her groups and the organisers of her cups; and every URL of the
+ratings for every role, GET and POST, with the exact answer and, where it is
+refused, nothing changed.
+
+The roles: Maria (herself) has linked "Anna" in the owner's group; Bert is a
+member; Rita was one and was taken out; Eddi is an editor of one of the group's
+evenings without being a member (as ``tests/web/test_access_matrix.py`` has
+him); Colin co-organises the cup's tournament of the group (an editor of its
+tables' evenings); the table link is the phone that claimed the table Anna sits
+at in that tournament (its cookie, no account); Otto has nothing to do with any
+of it."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from club.models import GroupPlayer
+from club.models import GroupPlayer, Membership
 from club.services import groups
-from ratings.models import RatingEntry, RatingSetting, RosterLink
+from ratings.models import RatingEntry, RatingMark, RatingSetting, RegisterLink, RosterLink
 from ratings.services import links
 from ratings.services.marks import ratings_update
 from ratings.services.model import shown
+from scoring.models import Session
 from tests.ratings.support import closed_evening
+from tests.tournaments.factory import EXAMPLE_SUMS, desk_round, draw, release, tables, tournament
 from tests.tournaments.factory import cup as make_cup
-from tests.tournaments.factory import desk_round, draw, release, tournament
+from tournaments.services import results
+from tournaments.services import tables as table_service
 
-ROLES = ("herself", "owner", "member", "removed", "outsider", "anonymous")
+ROLES = (
+    "herself",
+    "owner",
+    "member",
+    "removed",
+    "editor",
+    "organiser",
+    "table_link",
+    "outsider",
+    "anonymous",
+)
+NO_ACCOUNT = ("table_link", "anonymous")
 
 
 def account(name: str) -> User:
@@ -31,25 +56,46 @@ def account(name: str) -> User:
 
 @pytest.fixture
 def world(user):
-    """Maria, a member of the owner's group, has linked "Anna" and played ``n`` evenings."""
+    """The group, its cup and the cup's tournament of the group (round 1 released,
+    Anna's table claimed by a phone), and everyone of ``ROLES`` with an account."""
     people = {
         "owner": user,
         "herself": account("maria"),
         "member": account("bert"),
         "removed": account("rita"),
+        "editor": account("eddi"),
+        "organiser": account("colin"),
+        "outsider": account("otto"),
     }
-    people["outsider"] = account("otto")
     group = groups.group_create(owner=user, name="Dienstag")
     for role in ("herself", "member", "removed"):
         token = groups.invitation_create(group=group, user=user).token
         groups.invitation_accept(token=token, user=people[role])
     cup = make_cup(user)
-    return {"people": people, "group": group, "cup": cup}
+    made = tournament(user, group=group, cup=cup, organisers=["colin"])
+    draw(made)
+    release(made)
+    [table] = [t for t in tables(made, 1) if t.seats.filter(entrant__name="Anna").exists()]
+    phone = table_service.new_phone_cookie()
+    assert table_service.claim(table, phone)
+    board = results.board_share(made)
+    return {
+        "people": people,
+        "group": group,
+        "cup": cup,
+        "tournament": made,
+        "table": table,
+        "phone": phone,
+        "board": board,
+    }
 
 
 def play(world, evenings: int) -> None:
+    """``evenings`` closed evenings of the group; Eddi an editor of the first, Rita out."""
     for index in range(evenings):
-        closed_evening(world["group"], world["people"]["owner"], index)
+        session = closed_evening(world["group"], world["people"]["owner"], index)
+        if index == 0:
+            session.editors.add(world["people"]["editor"])
     anna = GroupPlayer.objects.get(group=world["group"], name="Anna")
     if not RosterLink.objects.filter(player=anna).exists():
         links.roster_link(user=world["people"]["herself"], player_id=anna.pk)
@@ -67,13 +113,21 @@ def her_rating(world) -> int:
 
 
 def client(world, role: str) -> Client:
+    """A browser in English: logged in as the role's account, or the phone that
+    holds Anna's table (its cookie, no account), or nobody."""
     c = Client(HTTP_ACCEPT_LANGUAGE="en")
-    if role != "anonymous":
+    if role == "table_link":
+        c.cookies[table_service.PHONE_COOKIE] = world["phone"]
+    elif role != "anonymous":
         c.force_login(world["people"][role])
     return c
 
 
 def urls(world) -> list[str]:
+    """Every page that could show her rating: the ratings' own, the group's
+    statistics, the cup's register, and what her table's link and the
+    tournament's board show."""
+    anna = world["table"].seats.get(entrant__name="Anna").entrant
     return [
         reverse("rating_mine"),
         reverse("rating_csv"),
@@ -85,6 +139,9 @@ def urls(world) -> list[str]:
             args=[world["group"].pk, GroupPlayer.objects.get(group=world["group"], name="Anna").pk],
         ),
         reverse("cup_register", args=[world["cup"].pk]),
+        reverse("tournament_table", args=[world["table"].link_token]),
+        reverse("tournament_board", args=[world["board"]]),
+        reverse("tournament_player_card", args=[world["board"], anna.number]),
     ]
 
 
@@ -133,45 +190,52 @@ def test_visible_only_to_herself_until_shared(world):
         assert shows(world, role, number) == [], role
 
 
-def test_shared_the_groups_members_see_it_and_no_one_else(world):
+def test_shared_the_groups_members_and_the_cups_organisers_see_it_and_no_one_else(world):
     play(world, 10)
     turn(world, visible=True, shared=True)
     number = her_rating(world)
     group_page = reverse("group_ratings", args=[world["group"].pk])
+    cup_page = reverse("cup_ratings", args=[world["cup"].pk])
     assert shows(world, "herself", number) == [reverse("rating_mine"), reverse("rating_csv"), group_page]
-    assert shows(world, "owner", number) == [group_page]
+    assert shows(world, "owner", number) == [group_page, cup_page]
     assert shows(world, "member", number) == [group_page]
-    for role in ("removed", "outsider", "anonymous"):
+    assert shows(world, "organiser", number) == [cup_page]  # Anna's register entry is Maria
+    for role in ("removed", "editor", "table_link", "outsider", "anonymous"):
         assert shows(world, role, number) == [], role
+    # Her table's page, the board and her card there are drawn for everyone, without the number.
+    for role in ROLES:
+        for url in urls(world)[-3:]:
+            assert client(world, role).get(url).status_code == 200, (role, url)
 
 
 def test_shared_the_cups_organisers_see_it_in_the_register_of_a_group_tournament(world):
-    owner = world["people"]["owner"]
-    made = tournament(owner, group=world["group"], cup=world["cup"])
-    draw(made)
-    from tests.tournaments.factory import EXAMPLE_SUMS
-
+    owner, made = world["people"]["owner"], world["tournament"]
     for number, sums in enumerate(EXAMPLE_SUMS, 1):
-        release(made)
+        if number > 1:  # round 1 is out already
+            release(made)
         desk_round(made, number, sums)
     play(world, 7)  # 7 evenings and 3 table-rounds: 7 French, 3 Königrufen events
     turn(world, visible=True, shared=True)
     assert her_rating(world) is not None
     page = client(world, "owner").get(reverse("cup_ratings", args=[world["cup"].pk])).content.decode()
-    assert "Nobody shares a rating here yet." in page or "Noch niemand" in page or "rating-table" in page
+    assert "Nobody shares a rating here yet." in page
     # Ten more evenings: French shown (17 events), Königrufen still not (3).
     for index in range(7, 17):
         closed_evening(world["group"], owner, index)
     ratings_update()
     french = her_rating_in(world, "french")
     koenig = her_rating_in(world, "koenigrufen")
-    cup_page = client(world, "owner").get(reverse("cup_ratings", args=[world["cup"].pk])).content.decode()
-    assert f"<strong>{french}</strong>" in cup_page
-    assert "Anna" in cup_page
-    assert f"<strong>{koenig}</strong>" not in cup_page or koenig == french
-    for role in ("member", "outsider", "anonymous"):
+    assert RatingEntry.objects.filter(player_key=f"u:{world['people']['herself'].pk}").count() == 20
+    for role in ("owner", "organiser"):
+        cup_page = client(world, role).get(reverse("cup_ratings", args=[world["cup"].pk])).content.decode()
+        assert f"<strong>{french}</strong>" in cup_page and "Anna" in cup_page, role
+        assert f"<strong>{koenig}</strong>" not in cup_page or koenig == french, role
+    for role in ("herself", "member", "removed", "editor", "outsider"):
         response = client(world, role).get(reverse("cup_ratings", args=[world["cup"].pk]))
-        assert response.status_code in (302, 404), role
+        assert response.status_code == 404, role
+    for role in NO_ACCOUNT:
+        response = client(world, role).get(reverse("cup_ratings", args=[world["cup"].pk]))
+        assert response.status_code == 302 and response["Location"].startswith(reverse("login")), role
 
 
 def her_rating_in(world, family: str) -> int:
@@ -183,32 +247,136 @@ def her_rating_in(world, family: str) -> int:
     return shown(entry.mu, entry.sigma)
 
 
+LOGIN = "login"  # sent to the login page: a table's link is no account
+G, P = "GET", "POST"
+# What each POST to her page sends: her switch, "this name is me" for Bert (a name
+# of the group), and the removal of Maria's own link.
+POSTS: dict[str, dict[str, str]] = {
+    "setting": {"action": "setting", "visible": "on", "shared": "on"},
+    "link": {"action": "link", "player": "<bert>"},
+    "unlink": {"action": "unlink", "link": "<maria's link>"},
+    "nothing": {"action": "nothing"},
+    "": {"action": "setting", "visible": "on", "shared": "on"},
+}
+# fmt: off
+# Maria's rating on and shared after 10 evenings. Every account has a page of its
+# own; the group's ratings are its members' (as its statistics: the editor of one
+# evening and the removed member see neither); the cup's are its organisers' (as
+# its register).
+# url name       method  post       herself owner member removed editor organiser table_link outsider anonymous
+ROWS: list[tuple[Any, ...]] = [
+    ("rating_mine",   G, "",        200, 200, 200, 200, 200, 200, LOGIN, 200, LOGIN),
+    ("rating_mine",   P, "setting", 302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
+    ("rating_mine",   P, "link",    302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
+    ("rating_mine",   P, "unlink",  302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
+    ("rating_mine",   P, "nothing", 404, 404, 404, 404, 404, 404, LOGIN, 404, LOGIN),
+    ("rating_csv",    G, "",        200, 404, 404, 404, 404, 404, LOGIN, 404, LOGIN),
+    ("rating_csv",    P, "",        405, 405, 405, 405, 405, 405, LOGIN, 405, LOGIN),
+    ("group_ratings", G, "",        200, 200, 200, 404, 404, 404, LOGIN, 404, LOGIN),
+    ("group_ratings", P, "",        405, 405, 405, 405, 405, 405, LOGIN, 405, LOGIN),
+    ("cup_ratings",   G, "",        404, 200, 404, 404, 404, 200, LOGIN, 404, LOGIN),
+    ("cup_ratings",   P, "",        405, 405, 405, 405, 405, 405, LOGIN, 405, LOGIN),
+]
+# fmt: on
+# The POSTs that do their work, and for whom; every other request changes nothing.
+# Her switch is every account's own; Bert is offered to the group's members who have
+# no name linked there yet (Maria has Anna); Maria's link is hers alone to remove.
+CHANGES = {
+    "setting": {"herself", "owner", "member", "removed", "editor", "organiser", "outsider"},
+    "link": {"owner", "member"},
+    "unlink": {"herself"},
+}
+
+
+def test_the_matrix_names_every_url_of_the_ratings():
+    from ratings import urls as rating_urls
+
+    names = {pattern.name for pattern in rating_urls.urlpatterns}
+    assert {(name, method) for name, method, *_ in ROWS} == {(n, m) for n in names for m in (G, P)}
+    assert all(len(row) == 3 + len(ROLES) for row in ROWS)
+
+
+def state() -> dict[str, list[tuple[Any, ...]]]:
+    """Everything a request to the ratings could change, and what they read."""
+    return {
+        "settings": list(RatingSetting.objects.order_by("pk").values_list("user_id", "visible", "shared")),
+        "roster_links": list(RosterLink.objects.order_by("pk").values_list("pk", "player_id", "user_id")),
+        "register_links": list(RegisterLink.objects.order_by("pk").values_list("pk", "entry_id", "user_id")),
+        "marks": list(RatingMark.objects.order_by("pk").values_list("pk")),
+        "entries": list(RatingEntry.objects.order_by("pk").values_list("pk", "player_key", "mu", "sigma")),
+        "members": list(Membership.objects.order_by("pk").values_list("group_id", "user_id", "role")),
+        "roster": list(GroupPlayer.objects.order_by("pk").values_list("pk", "name", "user_id", "hidden_at")),
+        "editors": list(Session.editors.through.objects.order_by("pk").values_list("session_id", "user_id")),
+    }
+
+
+def request(world, role: str, name: str, method: str, post: str) -> Any:
+    args = {"group_ratings": [world["group"].pk], "cup_ratings": [world["cup"].pk]}.get(name, [])
+    url = reverse(name, args=args)
+    if method == G:
+        return client(world, role).get(url)
+    bert = GroupPlayer.objects.get(group=world["group"], name="Bert")
+    hers = RosterLink.objects.get(user=world["people"]["herself"])
+    data = {
+        key: {"<bert>": str(bert.pk), "<maria's link>": str(hers.pk)}.get(value, value)
+        for key, value in POSTS[post].items()
+    }
+    return client(world, role).post(url, data)
+
+
+def changed_as_allowed(world, role: str, post: str, before: dict, after: dict) -> bool:
+    """Whether the one change a POST may make is the change it made, and no other."""
+    user = world["people"][role]
+    kept = {"setting": ("settings",), "link": ("roster_links", "marks"), "unlink": ("roster_links", "marks")}
+    if any(before[key] != after[key] for key in before if key not in kept[post]):
+        return False
+    if post == "setting":
+        others = [
+            [row for row in rows if row[0] != user.pk] for rows in (before["settings"], after["settings"])
+        ]
+        return others[0] == others[1] and (user.pk, True, True) in after["settings"]
+    added = [row[1:] for row in after["roster_links"] if row not in before["roster_links"]]
+    gone = [row[1:] for row in before["roster_links"] if row not in after["roster_links"]]
+    if post == "link":
+        bert = GroupPlayer.objects.get(group=world["group"], name="Bert").pk
+        return added == [(bert, user.pk)] and not gone and len(after["marks"]) > len(before["marks"])
+    return not added and [row[1] for row in gone] == [world["people"]["herself"].pk]
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_every_url_for_every_role_get_and_post(world, role):
+    """Each cell: the exact answer; a refused request changes nothing and names
+    no group; an allowed POST makes its one change. Each request is undone after
+    it is checked, so that each starts from the same world."""
     play(world, 10)
-    c = client(world, role)
-    mine, csv = reverse("rating_mine"), reverse("rating_csv")
-    group_page = reverse("group_ratings", args=[world["group"].pk])
-    cup_page = reverse("cup_ratings", args=[world["cup"].pk])
-    if role == "anonymous":
-        for url in (mine, csv, group_page, cup_page):
-            assert c.get(url).status_code == 302
-            assert c.post(url, {"action": "setting", "visible": "on"}).status_code in (302, 405)
-        assert not RatingSetting.objects.exists()
-        return
-    assert c.get(mine).status_code == 200
-    assert c.get(csv).status_code == 404  # off
-    assert c.get(group_page).status_code == (200 if role in ("herself", "owner", "member") else 404)
-    assert c.get(cup_page).status_code == (200 if role == "owner" else 404)
-    for url in (csv, group_page, cup_page):
-        assert c.post(url).status_code == 405
-    # Her switch changes her own setting only.
-    assert c.post(mine, {"action": "setting", "visible": "on", "shared": "on"}).status_code == 302
-    assert list(RatingSetting.objects.values_list("user__username", "visible", "shared")) == [
-        (world["people"][role].username, True, True)
-    ]
-    assert c.get(csv).status_code == 200
-    assert c.post(mine, {"action": "nothing"}).status_code == 404
+    turn(world, visible=True, shared=True)
+    column = 3 + ROLES.index(role)
+    wrong = []
+    for row in ROWS:
+        name, method, post, expected = row[0], row[1], row[2], row[column]
+        cell = f"{method} {name} {post} as {role}"
+        before = state()
+        with transaction.atomic():
+            point = transaction.savepoint()
+            response = request(world, role, name, method, post)
+            after = state()
+            transaction.savepoint_rollback(point)
+        if expected == LOGIN:
+            if response.status_code != 302 or not response["Location"].startswith(reverse("login")):
+                wrong.append(f"{cell}: {response.status_code}, not sent to log in")
+        elif response.status_code != expected:
+            wrong.append(f"{cell}: {response.status_code}, expected {expected}")
+        if method == P and role in CHANGES.get(post, ()):
+            if not changed_as_allowed(world, role, post, before, after):
+                wrong.append(f"{cell}: did not make its one change")
+        elif after != before:
+            wrong.append(f"{cell}: changed {[key for key in before if before[key] != after[key]]}")
+        if expected in (404, 405, LOGIN) and b"Dienstag" in response.content:
+            wrong.append(f"{cell}: refused but named the group")
+        private = "private" in response.get("Cache-Control", "")
+        if (role in NO_ACCOUNT) == private:
+            wrong.append(f"{cell}: Cache-Control {response.get('Cache-Control')!r}")
+    assert not wrong, "\n".join(wrong)
 
 
 def test_a_link_is_hers_to_make_and_to_remove(world):
@@ -267,3 +435,32 @@ def test_her_page_shows_the_curve_best_and_worst_and_the_csv_her_history(world):
     rows = client(world, "herself").get(reverse("rating_csv")).content.decode().lstrip("\ufeff").splitlines()
     assert len(rows) == 1 + 12
     assert rows[-1].split(";")[7] == str(her_rating(world))
+
+
+def test_after_she_leaves_the_group_her_evenings_stay_hers_and_its_members_no_longer_see_her(world):
+    """Access follows membership: out of the group she no longer sees its ratings
+    nor do its members see hers; her own evenings there still count for her, her
+    page and her CSV still show them, and the link is still hers to remove."""
+    play(world, 10)
+    turn(world, visible=True, shared=True)
+    number = her_rating(world)
+    herself = world["people"]["herself"]
+    group_page = reverse("group_ratings", args=[world["group"].pk])
+    cup_page = reverse("cup_ratings", args=[world["cup"].pk])
+    assert shows(world, "member", number) == [group_page]
+    groups.member_remove(group=world["group"], user_id=herself.pk)
+    ratings_update()
+    assert her_rating(world) == number
+    assert shows(world, "herself", number) == [reverse("rating_mine"), reverse("rating_csv")]
+    assert client(world, "herself").get(group_page).status_code == 404
+    rows = client(world, "herself").get(reverse("rating_csv")).content.decode().lstrip("\ufeff").splitlines()
+    assert len(rows) == 1 + 10
+    for role in ("member", "removed", "editor", "table_link", "outsider", "anonymous"):
+        assert shows(world, role, number) == [], role
+    # The cup's organisers keep the register of the tournament she played in.
+    assert shows(world, "owner", number) == [cup_page]
+    assert shows(world, "organiser", number) == [cup_page]
+    link = RosterLink.objects.get(user=herself)
+    assert link.player.name in client(world, "herself").get(reverse("rating_mine")).content.decode()
+    client(world, "herself").post(reverse("rating_mine"), {"action": "unlink", "link": link.pk})
+    assert not RosterLink.objects.filter(user=herself).exists()
