@@ -330,6 +330,22 @@ class RoundResult(models.Model):
         return f"{self.round_id}: {self.entrant_id} {self.points}"
 
 
+class RankingSnapshot(models.Model):
+    """The standings as last built, one row per tournament, for the version of what
+    the ranking counts (``Tournament.results_version``): every server process reads
+    this row after a change instead of building the ranking again
+    (``results.standings``)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="ranking_snapshot"
+    )
+    results_version = models.PositiveIntegerField()
+    standings = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} r{self.results_version}"
+
+
 class TournamentPlace(models.Model):
     """An entrant's place, written when the ranking is provisional and again when final."""
 

@@ -176,12 +176,17 @@ def test_standings_are_read_once_per_version(user):
     results.standings(tournament)
     with CaptureQueriesContext(connection) as queries:
         again = results.standings(tournament)
-    assert len(queries) == 0  # one cache lookup, no query
+    assert len(queries) == 0  # kept in this process: no query
     assert again.version == tournament.results_version
     results.bump(tournament)
     with CaptureQueriesContext(connection) as queries:
         results.standings(tournament)
-    assert len(queries) == 4  # results, entrants, tables, seats: built again for the new version
+    # No snapshot of the new version yet; results, entrants, tables, seats: built again; stored.
+    assert len(queries) == 6
+    results._KEPT.clear()  # another server process
+    with CaptureQueriesContext(connection) as queries:
+        assert results.standings(tournament).version == tournament.results_version
+    assert len(queries) == 1  # the snapshot's row
 
 
 def test_a_hand_at_a_running_table_moves_neither_the_boards_version_nor_the_ranking(user):

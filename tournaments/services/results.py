@@ -6,33 +6,42 @@ standings ranked from those rows alone (TOURNAMENTS.md §4.1–4.4, §8).
 A hand saved at a running table moves nothing here: the ranking counts a table
 only once it is locked, so a save costs what an evening's save costs, and the
 running table's sums and hands played are read from its session where a page
-shows them (``table_sums``, ``live_played``). The standings, the board and the
-hall screen read ``RoundResult`` rows and are kept in the cache per
-``Tournament.results_key``, so three hundred phones polling the board cost one
-row read each until something ranked changes.
+shows them (``table_sums``, ``live_played``). The standings are ranked from
+``RoundResult`` rows once per ``Tournament.results_version`` and stored as the
+tournament's ``RankingSnapshot``, which every server process reads once and keeps,
+so three hundred phones polling the board cost one row read each until something
+ranked changes.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, F, Q
 
-from plumbing import caching
 from scoring.engine.types import HandType, points_from_json
 from scoring.models import Hand, Seat
 from tournaments.core import cup as cup_rules
 from tournaments.core import money as money_rules
 from tournaments.core import ranking
-from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament, TournamentPlace
+from tournaments.models import (
+    Entrant,
+    RankingSnapshot,
+    Round,
+    RoundResult,
+    TableRound,
+    TableSeat,
+    Tournament,
+    TournamentPlace,
+)
 from tournaments.services import events
 
 # The settings this module reads, with their defaults (TOURNAMENTS.md §11).
@@ -323,28 +332,120 @@ class Standings:
         return next((row for row in self.rows if row.number == number), None)
 
 
-def standings_key(tournament: Tournament) -> str:
-    return f"tournament-standings:{tournament.results_key}"
-
-
-# One build of the standings at a time in this server process: right after a change
-# every phone's next poll misses the kept standings at once; the first builds them,
-# the others wait for it and read what it kept instead of building them side by side.
+# The standings as this server process last read them, per results key (a few
+# tournaments at a time): after a change a process reads the snapshot's row once,
+# and its polls read nothing more until what the ranking counts changes again.
+_KEPT: OrderedDict[str, Standings] = OrderedDict()
+_KEPT_MOST = 32
+# One build or read of the standings at a time in this server process: right after
+# a change every phone's next poll misses them at once; the first reads (or builds)
+# them, the others wait for it and take what it kept.
 _BUILDING = threading.Lock()
 
 
 def standings(tournament: Tournament) -> Standings:
-    """The tournament's standings, kept in the cache per ``results_key``: one lookup
-    when nothing changed."""
-    key = standings_key(tournament)
-    kept: Standings | None = cache.get(key)
+    """The tournament's standings for its ``results_version``: kept in this process,
+    else read from its snapshot row, else built and stored there for every process.
+    The request that changes what the ranking counts builds them once committed
+    (``bump``), so the hall's and the phones' next polls read one row."""
+    key = tournament.results_key
+    kept = _KEPT.get(key)
     if kept is None:
         with _BUILDING:
-            kept = cache.get(key)
-            if kept is None:
-                kept = build_standings(tournament)
-                cache.set(key, kept, caching.SECONDS)
+            kept = _KEPT.get(key) or _stored(tournament) or _store(tournament)
+            _KEPT[key] = kept
+            while len(_KEPT) > _KEPT_MOST:
+                _KEPT.popitem(last=False)
     return kept
+
+
+def _stored(tournament: Tournament) -> Standings | None:
+    found = (
+        RankingSnapshot.objects.filter(tournament=tournament, results_version=tournament.results_version)
+        .values_list("standings", flat=True)
+        .first()
+    )
+    return None if found is None else standings_from_json(found)
+
+
+def _store(tournament: Tournament) -> Standings:
+    """The standings built anew and written as the tournament's snapshot, unless a
+    newer version is there already (two changes committed at once)."""
+    built = build_standings(tournament)
+    data = standings_to_json(built)
+    if not RankingSnapshot.objects.filter(tournament=tournament, results_version__lt=built.version).update(
+        results_version=built.version, standings=data
+    ):
+        RankingSnapshot.objects.get_or_create(
+            tournament=tournament, defaults={"results_version": built.version, "standings": data}
+        )
+    return built
+
+
+def standings_to_json(table: Standings) -> dict[str, Any]:
+    """The standings as the snapshot's row stores them (numbers as [numerator, denominator])."""
+    return {
+        "version": table.version,
+        "rounds": table.rounds,
+        "provisional": table.provisional,
+        "final": table.final,
+        "tables_counted": table.tables_counted,
+        "tables_total": table.tables_total,
+        "rows": [
+            [
+                row.place,
+                row.number,
+                row.name,
+                row.club,
+                [[_ratio(cell.points), cell.shown, cell.bye] for cell in row.cells],
+                _ratio(row.total),
+                row.tie_note,
+                row.decided_by,
+                _ratio(row.cup_points),
+                row.withdrawn_after,
+                row.filler,
+            ]
+            for row in table.rows
+        ],
+    }
+
+
+def standings_from_json(data: Mapping[str, Any]) -> Standings:
+    rows = tuple(
+        Row(
+            place=place,
+            number=number,
+            name=name,
+            club=club,
+            cells=tuple(Cell(_fraction(points), shown, bye) for points, shown, bye in cells),
+            total=_fraction(total) or Fraction(0),
+            tie_note=tie_note,
+            decided_by=decided_by,
+            cup_points=_fraction(cup_points),
+            withdrawn_after=withdrawn_after,
+            filler=filler,
+        )
+        for place, number, name, club, cells, total, tie_note, decided_by, cup_points, withdrawn_after, filler in data[
+            "rows"
+        ]
+    )
+    return Standings(
+        version=data["version"],
+        rounds=data["rounds"],
+        rows=rows,
+        provisional=data["provisional"],
+        final=data["final"],
+        tables_counted=data["tables_counted"],
+        tables_total=data["tables_total"],
+    )
+
+
+def _ratio(value: Fraction | None) -> list[int] | None:
+    return None if value is None else [value.numerator, value.denominator]
+
+
+def _fraction(value: list[int] | None) -> Fraction | None:
+    return None if value is None else Fraction(*value)
 
 
 def build_standings(tournament: Tournament) -> Standings:

@@ -272,7 +272,11 @@ def progress(tournament: Tournament, *, played: bool = True) -> Progress:
     )
     if current is None:
         return Progress(None, 0, 0, ())
-    tables = list(TableRound.objects.filter(round=current).order_by("number"))
+    tables = list(
+        TableRound.objects.filter(round=current)
+        .only("round_id", "number", "status", "hands_target", "played", "session_id")
+        .order_by("number")
+    )
     done = [t for t in tables if t.is_locked]
     counted = results.live_played(t for t in tables if not t.is_locked) if played else {}
     running = tuple((t.number, counted.get(t.pk, 0), t.hands_target) for t in tables if not t.is_locked)
