@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.test import Client
 from hypothesis import settings as hypothesis_settings
 
+from plumbing import pdf
 from scoring import services
 from scoring.models import Hand, Session
 from scoring.services.hands import SNAPSHOT_FIELDS
@@ -40,6 +41,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         fixtures = set(getattr(item, "fixturenames", ()))
         if fixtures & DATABASE_FIXTURES or item.get_closest_marker("django_db"):
             item.add_marker(pytest.mark.database)
+
+
+@pytest.fixture(autouse=True)
+def patient_pdfs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PDF's time limit is the server's answer to a slow drawing, not a measure of
+    the suite: on two cores busy with browsers and a second test worker, the drawing
+    (run below the tests' priority) may wait longer than a server's 40 s. The tests
+    of that limit set it themselves."""
+    monkeypatch.setattr(pdf, "SECONDS", 300.0)
 
 
 @pytest.fixture(autouse=True)
