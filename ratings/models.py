@@ -174,6 +174,24 @@ class RegisterLink(models.Model):
         return f"{self.entry_id} → {self.user_id or self.roster_id}"
 
 
+class LinkRemoved(models.Model):
+    """One of her links that a merge removed: the organiser merged her name
+    (``name``, of the group or cup ``where``) into ``into_name``, which was linked
+    to another account already. Shown on her page until she has read it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=200)
+    into_name = models.CharField(max_length=200)
+    where = models.CharField(max_length=200)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.name} → {self.into_name}"
+
+
 class RatingSetting(models.Model):
     """Whether a player sees her rating (``visible``) and lets her groups'
     statistics and the cups' registers show it (``shared``): both off by default."""

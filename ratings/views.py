@@ -41,6 +41,7 @@ def rating_mine(request: Request) -> HttpResponse:
         "roster_links": RosterLink.objects.filter(user=request.user).select_related("player", "group"),
         "register_links": RegisterLink.objects.filter(user=request.user).select_related("entry__cup"),
         "candidates": links.roster_candidates(request.user),
+        "removed": links.removed_links(request.user),
     }
     return render(request, "ratings/mine.html", context)
 
@@ -54,6 +55,8 @@ def _act(request: Request) -> None:
         links.roster_link(user=user, player_id=whole(request.POST.get("player")) or 0)
     elif action == "unlink":
         links.roster_unlink(user=user, link_id=whole(request.POST.get("link")) or 0)
+    elif action == "read":
+        links.removed_read(user=user, notice_id=whole(request.POST.get("notice")) or 0)
     elif action == "unlink_register":
         links.register_unlink(user=user, link_id=whole(request.POST.get("link")) or 0)
     else:

@@ -31,7 +31,7 @@ from club.models import (
     RosterChange,
     Season,
 )
-from club.services import kasse
+from club.services import events, kasse
 from club.services.standings import evening_refresh, statistics_changed
 from plumbing import queries
 from scoring.engine import InvalidInput
@@ -199,8 +199,9 @@ def roster_hide(*, player: GroupPlayer, user: User | None, hidden: bool = True) 
 def roster_merge(*, group: Group, player_id: int, into_id: int, user: User | None) -> GroupPlayer:
     """Fold a roster player into another (a misspelt name into the right one):
     their seats, evening results, Kasse lines and account link move to the
-    player ``into_id``, the merge is noted on the roster's history and the
-    misspelt player goes. The statistics and Kasse then read as if the name had
+    player ``into_id``, the merge is noted on the roster's history, the apps
+    built on the roster hear of it (``club.services.events``) and the misspelt
+    player goes. The statistics and Kasse then read as if the name had
     been right from the start.
 
     Refused (``InvalidInput``, nothing written) for two players who sat at the
@@ -249,6 +250,7 @@ def roster_merge(*, group: Group, player_id: int, into_id: int, user: User | Non
         target.user_id = user_id
         target.save(update_fields=["user"])
     _roster_note(group, user, RosterChange.Action.MERGE, stored, target)
+    events.send_roster_merged(group, stored, target, user)  # the links to the name follow it
     stored.delete()
     statistics_changed(group.pk)
     return target

@@ -1,20 +1,24 @@
 """Who a player is across groups and cups, as she says it herself: a roster
 player of a group she belongs to linked to her account, and her choice of who
 sees her rating (``RatingSetting``). A link made or removed leaves a mark, so
-the ratings of every event of that player are computed again from her first."""
+the ratings of every event of that player are computed again from her first.
+A merge of two names by a group's owner or a cup's organiser carries the link
+to the name kept (``on_roster_merged``, ``on_register_merged``)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext_noop
 
-from club.models import GroupPlayer, Membership
-from ratings.models import RatingSetting, RegisterLink, RosterLink
+from club.models import EveningResult, Group, GroupPlayer, Membership
+from ratings.models import LinkRemoved, RatingSetting, RegisterLink, RosterLink
 from ratings.services.marks import mark
 from scoring.engine.types import invalid
-from tournaments.models import CupPlayer, Entrant
+from tournaments.models import Cup, CupPlayer, Entrant
 
 
 def roster_candidates(user: User) -> list[GroupPlayer]:
@@ -73,14 +77,65 @@ def register_unlink(*, user: User, link_id: int) -> None:
         mark(f"source:e:{entrant}")
 
 
-def _marked(player_id: int) -> None:
-    """Marks for every source that stands for this roster player: itself, and the
-    tournaments' entrants the desk picked from the roster or whose register entry
-    the organiser tied to it."""
-    mark(f"source:g:{player_id}")
-    entrants = Entrant.objects.filter(Q(roster_id=player_id) | Q(cup_player__roster_id=player_id))
-    for entrant in entrants.values_list("pk", flat=True):
-        mark(f"source:e:{entrant}")
+def _marked(*player_ids: int) -> None:
+    """Marks for every source that stands for these roster players: themselves, and
+    the tournaments' entrants the desk picked from the roster or whose register
+    entry the organiser tied to one of them."""
+    entrants = Entrant.objects.filter(Q(roster_id__in=player_ids) | Q(cup_player__roster_id__in=player_ids))
+    mark(
+        *(f"source:g:{pk}" for pk in player_ids),
+        *(f"source:e:{pk}" for pk in entrants.values_list("pk", flat=True)),
+    )
+
+
+def on_roster_merged(*, group: Group, player: GroupPlayer, into: GroupPlayer, **_: Any) -> None:
+    """A group's owner merged ``player`` into ``into`` (its evening results are
+    ``into``'s already; ``player`` is deleted next): her link to the merged name
+    follows it, unless another account linked ``into`` (that link stays, hers
+    goes, and her page says so). Every evening of ``into`` is read again and the
+    ratings of both names computed again from their first event."""
+    found = {link.player_id: link for link in RosterLink.objects.filter(player_id__in=(player.pk, into.pk))}
+    gone, kept = found.get(player.pk), found.get(into.pk)
+    if gone is not None and kept is None:
+        RosterLink.objects.filter(pk=gone.pk).update(player=into)
+    elif gone is not None:
+        LinkRemoved.objects.create(
+            user_id=gone.user_id, name=player.name, into_name=into.name, where=group.name
+        )
+        gone.delete()
+    RegisterLink.objects.filter(roster=player).update(roster=into)
+    evenings = EveningResult.objects.filter(player=into).values_list("session_id", flat=True).distinct()
+    mark(*(f"evening:{pk}" for pk in evenings))
+    _marked(player.pk, into.pk)
+
+
+def on_register_merged(*, cup: Cup, player: CupPlayer, into: CupPlayer, **_: Any) -> None:
+    """A cup's organiser merged the register entry ``player`` into ``into`` (its
+    entrants are ``into``'s already): a link of the merged entry follows it, unless
+    ``into`` has one (that stays; hers goes, and her page says so). The ratings
+    of every entrant of ``into`` are computed again from the first."""
+    found = {link.entry_id: link for link in RegisterLink.objects.filter(entry_id__in=(player.pk, into.pk))}
+    gone, kept = found.get(player.pk), found.get(into.pk)
+    if gone is not None and kept is None:
+        RegisterLink.objects.filter(pk=gone.pk).update(entry=into)
+    elif gone is not None:
+        if gone.user_id is not None:
+            LinkRemoved.objects.create(
+                user_id=gone.user_id, name=player.name, into_name=into.name, where=cup.name
+            )
+        gone.delete()
+    entrants = Entrant.objects.filter(cup_player=into).values_list("pk", flat=True)
+    mark(*(f"source:e:{pk}" for pk in entrants))
+
+
+def removed_links(user: User) -> list[LinkRemoved]:
+    """Her links a merge removed, that she has not marked as read."""
+    return list(LinkRemoved.objects.filter(user=user))
+
+
+def removed_read(*, user: User, notice_id: int) -> None:
+    """She read that a merge removed one of her links: it is no longer shown."""
+    LinkRemoved.objects.filter(pk=notice_id, user=user).delete()
 
 
 def setting_of(user: User) -> RatingSetting:

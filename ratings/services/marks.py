@@ -20,13 +20,17 @@ from ratings.services.recompute import family_recompute, follow
 from scoring.models import Session
 from tournaments.models import TableRound
 
+LOCKED = (TableRound.Status.SIGNED, TableRound.Status.ENDED, TableRound.Status.DESK)
 BATCH = 1000  # marks followed in one go: each family recomputed once for all of them
 
 
-def mark(source: str) -> None:
-    """Leave a mark in the caller's transaction; once it commits, the ratings follow it."""
+def mark(*sources: str) -> None:
+    """Leave marks in the caller's transaction; once it commits, the ratings follow them."""
+    if not sources:
+        return
+    now = timezone.now()
     RatingMark.objects.bulk_create(  # one statement: INSERT … ON CONFLICT (source) DO UPDATE
-        [RatingMark(source=source, marked_at=timezone.now())],
+        [RatingMark(source=source, marked_at=now) for source in dict.fromkeys(sources)],
         update_conflicts=True,
         unique_fields=["source"],
         update_fields=["marked_at"],
@@ -43,6 +47,21 @@ def on_evening_settled(*, session: Session, **_: Any) -> None:
 def on_table_changed(*, table: TableRound, **_: Any) -> None:
     """A table-round signed, ended, typed in, confirmed or opened again."""
     mark(f"table:{table.pk}")
+
+
+def on_table_deleted(*, instance: TableRound, **_: Any) -> None:
+    """A locked table-round deleted with its tournament (or its owner's account):
+    its event stops counting. A table that never locked is no event."""
+    if instance.status in LOCKED:
+        mark(f"table:{instance.pk}")
+
+
+def on_evening_deleted(*, instance: Session, **_: Any) -> None:
+    """An evening removed for good while it still counted (with its owner's account):
+    its event stops counting. One deleted first (``session_delete``) was marked then."""
+    counted = instance.closed_at is not None and instance.deleted_at is None
+    if counted and instance.group_id is not None and not instance.managed:
+        mark(f"evening:{instance.pk}")
 
 
 def ratings_update() -> int:

@@ -29,6 +29,7 @@ from scoring.games import registry
 from tournaments.core import cup as rules
 from tournaments.core.ranking import shares_places
 from tournaments.models import Cup, CupChange, CupPlayer, Entrant, Tournament, TournamentPlace
+from tournaments.services import events
 
 MOST_POINTS_TABLE = 400
 
@@ -288,7 +289,8 @@ def _kept(player: CupPlayer) -> CupPlayer:
 @transaction.atomic
 def cup_player_merge(*, cup: Cup, user: User, player_id: int, into_id: int) -> CupPlayer:
     """Two register entries are one person: ``player_id`` counts as ``into_id`` from now
-    on, every entry linked to him follows; kept in the cup's audit."""
+    on, every entry linked to him follows; kept in the cup's audit, and heard of by
+    the apps built on the register (``tournaments.services.events``)."""
     locked = Cup.objects.select_for_update().get(pk=cup.pk)
     found = {p.pk: p for p in CupPlayer.objects.filter(cup=locked, pk__in=(player_id, into_id))}
     if player_id == into_id or len(found) != 2:
@@ -298,6 +300,7 @@ def cup_player_merge(*, cup: Cup, user: User, player_id: int, into_id: int) -> C
         raise invalid("into", gettext_noop("these two are merged already"))
     CupPlayer.objects.filter(pk=player.pk).update(merged_into=into)
     Entrant.objects.filter(cup_player=player).update(cup_player=into)
+    events.send_register_merged(locked, player, into)
     CupChange.objects.create(
         cup=locked,
         user=user,
@@ -307,6 +310,13 @@ def cup_player_merge(*, cup: Cup, user: User, player_id: int, into_id: int) -> C
     )
     Cup.objects.filter(pk=locked.pk).update(version=F("version") + 1)
     return into
+
+
+def on_roster_merged(*, player: GroupPlayer, into: GroupPlayer, **_: Any) -> None:
+    """A group's owner merged a roster name into another: the entrants picked
+    from it and the register entries made from it follow to the name kept."""
+    Entrant.objects.filter(roster=player).update(roster=into)
+    CupPlayer.objects.filter(roster=player).update(roster=into)
 
 
 def register(cup: Cup) -> list[CupPlayer]:

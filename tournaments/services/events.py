@@ -8,16 +8,24 @@ is keyword-only.
 - ``table_changed(table)``: what the ranking counts of a table-round changed
   (signed, ended, typed in, confirmed, opened again): sent by
   ``results.table_changed`` after the table's ``RoundResult`` rows are written.
+- ``register_merged(cup, player, into)``: the cup's register entry ``player``
+  counts as ``into`` from now on (``cups.cup_player_merge``); sent after its
+  entrants moved to ``into``.
 """
 
 from __future__ import annotations
 
 from django.dispatch import Signal
 
-from tournaments.models import TableRound
+from tournaments.models import Cup, CupPlayer, TableRound
 
 table_changed = Signal()
+register_merged = Signal()
 
 
 def send_table_changed(table: TableRound) -> None:
     table_changed.send(sender=TableRound, table=table)
+
+
+def send_register_merged(cup: Cup, player: CupPlayer, into: CupPlayer) -> None:
+    register_merged.send(sender=CupPlayer, cup=cup, player=player, into=into)
