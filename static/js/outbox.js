@@ -262,7 +262,8 @@ self.Outbox = (() => {
     } catch (_offline) {
       return "offline";
     }
-    const toLogin = response.redirected && new URL(response.url).pathname.startsWith("/accounts/login/");
+    // Logged out: the form was led to the login page, which says it is one (plumbing/offline.py).
+    const toLogin = response.redirected && Boolean(response.headers.get("X-Tarock-Login"));
     const verdict = verdictOf(response.status, Boolean(response.headers.get("X-Tarock-Stored")), toLogin);
     // Only the server's own word takes an entry off the phone.
     if (verdict === "sent") {
