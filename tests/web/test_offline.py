@@ -265,6 +265,64 @@ class TestThePages:
 
 
 @pytest.mark.django_db
+class TestWhatTheWorkerKeeps:
+    """The worker keeps a copy of a page unless its answer says not to: the server
+    says which pages, the worker reads no address (static/js/sw.js)."""
+
+    @pytest.mark.parametrize(
+        "page",
+        [
+            lambda session: reverse("login"),
+            lambda session: reverse("password_change"),
+            lambda session: reverse("admin:index"),
+            lambda session: reverse("service_worker"),
+            lambda session: reverse("manifest"),
+            lambda session: reverse("session_print", args=[session.pk]),
+            lambda session: reverse("session_export", args=[session.pk, "json"]),
+        ],
+    )
+    def test_the_accounts_the_admin_the_worker_printouts_and_downloads_say_they_are_not_kept(
+        self, logged_in, make_session, page
+    ):
+        url = page(make_session())
+        response = logged_in.get(url)
+        assert response.get(offline.NOT_KEPT_HEADER) == "1", url
+
+    def test_a_page_of_the_evenings_says_nothing_and_is_kept(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        for url in (
+            reverse("session_list"),
+            reverse("scoreboard", args=[session.pk]),
+            reverse("hand_new", args=[session.pk]),
+            reverse("hand_edit", args=[session.pk, hand.pk]),
+            reverse("offline"),
+        ):
+            response = logged_in.get(url)
+            assert response.status_code == 200, url
+            assert offline.NOT_KEPT_HEADER not in response, url
+            assert offline.LOGIN_HEADER not in response, url
+
+    def test_the_login_page_says_it_is_one_where_a_logged_out_outbox_is_led(self, client, make_session):
+        session = make_session()
+        data = {**form_data(GARDE, "l1o2g3"), "dealer": "Dora"}
+        led = client.post(
+            reverse("hand_new", args=[session.pk]), data, headers={"X-Tarock-Outbox": "1"}, follow=True
+        )
+        assert led.redirect_chain and led.redirect_chain[-1][0].startswith(reverse("login"))
+        assert led[offline.LOGIN_HEADER] == "1" and led[offline.NOT_KEPT_HEADER] == "1"
+        assert not Hand.objects.filter(session=session).exists()
+
+    def test_the_worker_judges_no_address(self):
+        worker = (ROOT / "static" / "js" / "sw.js").read_text()
+        assert offline.NOT_KEPT_HEADER in worker
+        code = "\n".join(
+            line for line in worker.splitlines() if not line.lstrip().startswith(("//", "/*", "*"))
+        )
+        assert not re.search(r"accounts|admin|export|sheet\\?/", code)
+
+
+@pytest.mark.django_db
 class TestADeletionSentLate:
     def test_of_a_hand_corrected_meanwhile_is_refused_and_changes_nothing(self, make_session):
         session = make_session()
@@ -336,14 +394,14 @@ class TestAPhoneSendingItsOutbox:
         hand = Hand.objects.get(session=session)
         assert first["X-Tarock-Stored"] == again["X-Tarock-Stored"] == str(hand.pk)
 
-    def test_a_refused_hand_is_the_form_with_its_errors_and_stores_nothing(self, logged_in, make_session):
+    def test_a_refused_hand_is_told_what_its_form_would_say_and_stores_nothing(self, logged_in, make_session):
         session = make_session()
         data = {**form_data({k: v for k, v in GARDE.items() if k != "points"}, "d4e5f6"), "dealer": "Dora"}
         response = logged_in.post(
             reverse("hand_new", args=[session.pk]), data, headers={"X-Tarock-Outbox": "1"}
         )
-        assert response.status_code == 200 and "X-Tarock-Stored" not in response
-        assert 'role="alert"' in response.content.decode()
+        assert response.status_code == 422 and "X-Tarock-Stored" not in response
+        assert refusals(response) == ["Points missing"]
         assert not Hand.objects.filter(session=session).exists()
 
     def test_a_correction_and_a_deletion_are_answered_the_same_way(self, logged_in, make_session):
@@ -375,11 +433,20 @@ class TestAPhoneSendingItsOutbox:
 OUTBOX = {"X-Tarock-Outbox": "1", "Accept-Language": "de"}
 
 
-def refusal(response) -> str:
-    """The reason a phone sending its outbox is given, as data in the player's language."""
+def refusals(response) -> list[str]:
+    """What a phone sending its outbox is told of a refusal, as data in the player's
+    language: each thing said, and (for a phone of the version before) all in one line."""
     assert response["X-Tarock-Refused"] == "1" and "X-Tarock-Stored" not in response
     assert response["Content-Type"] == "application/json"
-    return json.loads(response.content)["reason"]
+    answer = json.loads(response.content)
+    assert answer["reason"] == " · ".join(answer["reasons"])
+    return answer["reasons"]
+
+
+def refusal(response) -> str:
+    """The one reason a phone sending its outbox is given."""
+    [reason] = refusals(response)
+    return reason
 
 
 @pytest.mark.django_db
@@ -459,6 +526,67 @@ class TestAHandFromTheOutboxThatCannotBeStored:
         response = logged_in.post(reverse("hand_new", args=[session.pk]), data, headers=OUTBOX)
         assert response.status_code == 404
         assert "Art des Spiels" in refusal(response)
+
+    @pytest.mark.parametrize(
+        ("language", "says"),
+        [("de", ["Kontrakt: nicht angegeben"]), ("fr", ["Contrat : à indiquer"])],
+    )
+    def test_a_hand_with_a_field_missing_says_so_once_naming_the_field(
+        self, client_for, user, make_session, language, says
+    ):
+        # The field's error names its field already, and the summary by the thumb
+        # ("Nicht gespeichert: …") repeats it on the page: neither is said twice.
+        session = make_session()
+        client = client_for(user)
+        data = {"token": "refused-once", "action": "save", "dealer": "Dora", "taker": "Anna", "bouts": "2"}
+        response = client.post(
+            reverse("hand_new", args=[session.pk]),
+            {**data, "points": "56"},
+            headers={"X-Tarock-Outbox": "1", "Accept-Language": language},
+        )
+        assert response.status_code == 422
+        assert refusals(response) == says  # the words' spaces as the page shows them, one each
+
+    def test_a_hand_with_several_problems_says_each_after_its_label_in_the_forms_order(
+        self, logged_in, make_session
+    ):
+        session = make_session()
+        data = {**form_data({"taker": "Anna", "contract": "garde", "bouts": 7}, "s1e2v3"), "dealer": "Dora"}
+        response = logged_in.post(
+            reverse("hand_new", args=[session.pk]), data, headers={"X-Tarock-Outbox": "1"}
+        )
+        assert response.status_code == 422
+        assert refusals(response) == ["Bouts: a whole number from 0 to 3 (got 7)", "Points missing"]
+
+    def test_a_correction_made_from_an_older_version_says_what_the_hand_reads_now(
+        self, logged_in, make_session
+    ):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        seen = hand.version
+        services.hand_edit(hand=hand, raw={**GARDE, "points": 60}, expected_version=seen)
+        data = {**form_data({**GARDE, "points": 52}, str(seen)), "dealer": "Dora"}
+        url = reverse("hand_edit", args=[session.pk, hand.pk])
+        response = logged_in.post(url, data, headers={"X-Tarock-Outbox": "1"})
+        assert response.status_code == 409
+        said = refusal(response)
+        assert said.startswith("Someone else changed this hand while you were editing it. It now reads:")
+        assert "Anna +" in said and "<" not in said
+        # Sent from the page, the page says it, with the way to start again.
+        page = logged_in.post(url, data)
+        assert page.status_code == 409 and 'id="conflict"' in page.content.decode()
+        assert "X-Tarock-Refused" not in page
+
+    def test_a_deletion_of_a_hand_changed_meanwhile_says_what_it_reads_now(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        seen = hand.version
+        services.hand_edit(hand=hand, raw={**GARDE, "points": 60}, expected_version=seen)
+        url = reverse("hand_delete", args=[session.pk, hand.pk])
+        response = logged_in.post(url, {"version": str(seen)}, headers=OUTBOX)
+        assert response.status_code == 409
+        assert refusal(response).startswith("Jemand anderer hat dieses Spiel geändert")
+        assert not Hand.objects.get(pk=hand.pk).is_deleted
 
     def test_a_form_sent_from_a_page_to_a_closed_evening_still_goes_to_the_sheet_and_says_why(
         self, logged_in, make_session
