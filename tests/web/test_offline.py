@@ -323,6 +323,36 @@ class TestWhatTheWorkerKeeps:
 
 
 @pytest.mark.django_db
+class TestTheLineOfAHandThePhoneCannotScore:
+    """A phone that cannot score a hand offline writes its line from the form: the
+    server names each field there and marks the choices that tell nothing
+    (static/js/phone/saving.js reads no class of the page's markup)."""
+
+    def test_each_field_of_the_form_is_named_by_the_server(self, logged_in, make_session):
+        session = make_session()
+        page = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+        for label in ("Dealer", "Taker", "Contract", "Bouts", "Points", "Note"):
+            assert f'data-says="{label}"' in page, label
+
+    def test_a_premium_row_left_at_its_dash_and_a_kontra_of_none_tell_nothing(self, logged_in, make_session):
+        session = make_session("koenigrufen")
+        page = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+        unsaid = re.findall(r'<input type="radio" name="([^"]+)" value="([^"]*)"[^>]*\bdata-unsaid\b', page)
+        premium_rows = {name for name, value in unsaid if name.startswith("premiums.") and value == ""}
+        kontras = {name for name, value in unsaid if name.startswith("kontra.") and value == "0"}
+        assert premium_rows and kontras, unsaid[:5]
+        assert {value for _, value in unsaid} == {"", "0"}  # never a choice that tells something
+
+    def test_a_deletion_is_named_by_the_hands_line_as_its_page_shows_it(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        page = logged_in.get(reverse("hand_detail", args=[session.pk, hand.pk])).content.decode()
+        form = re.search(r'<form method="post" action="[^"]*/delete/"[^>]*data-says="([^"]+)"', page)
+        shown = re.search(r'<p class="preview-what">(.*?)</p>', page)
+        assert form and shown and form.group(1) == shown.group(1) and "Garde" in form.group(1)
+
+
+@pytest.mark.django_db
 class TestADeletionSentLate:
     def test_of_a_hand_corrected_meanwhile_is_refused_and_changes_nothing(self, make_session):
         session = make_session()
