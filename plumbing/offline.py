@@ -212,11 +212,8 @@ def texts() -> dict[str, str]:
         "needsConnection": gettext("This needs the connection."),
         "login": gettext("Log in again to send it."),
         "failed": gettext("The server answered %(status)s."),
-        # The engine on the phone (static/js/engine.js): the same words as the server's hand form.
-        "notComplete": gettext("Not complete yet:"),
-        "stillOpen": gettext("Still open:"),
-        "notSaved": gettext("Not saved:"),
-        "fillIn": gettext("Fill in the hand to see what everyone scores."),
+        # The engine on the phone (static/js/engine.js); its preview's own words are in the
+        # rows the hand form draws for it (templates/scoring/_phone_preview.html).
         "engineLoading": gettext("Preparing the scoring…"),
         "provisional": gettext("Provisional: scored on this phone, until the server has stored it."),
         "provisionalTotals": gettext("Provisional totals"),

@@ -426,6 +426,8 @@ def _hand_page(
         "preview_url": preview_url,
         "conflict": conflict,
         "hand_types": game.variant.allowed_hand_types(game.options),
+        # The quick bar's heads for the phone's preview offline (templates/scoring/_phone_preview.html).
+        "phone_heads": [(head, name) for name, head in column_heads(game.players).items()],
         **_fields_per_dealer(request, session, game, form.hand_type),
     }
     if request.method == "GET" and hand is None and pages.keeps(request):

@@ -20,6 +20,7 @@ from plumbing import offline
 from scoring import hand_pages as hands_views
 from scoring import services
 from scoring.models import Hand, HandChange
+from scoring.sheet import column_heads
 from scripts import make_icons
 from tests.web.test_views import form_data
 
@@ -350,6 +351,33 @@ class TestTheLineOfAHandThePhoneCannotScore:
         form = re.search(r'<form method="post" action="[^"]*/delete/"[^>]*data-says="([^"]+)"', page)
         shown = re.search(r'<p class="preview-what">(.*?)</p>', page)
         assert form and shown and form.group(1) == shown.group(1) and "Garde" in form.group(1)
+
+
+@pytest.mark.django_db
+class TestThePhonesPreview:
+    """The hand form carries the rows of its preview and of the bar by the thumb as
+    the phone draws them offline (static/js/phone/preview.js draws no markup of its own)."""
+
+    def test_the_form_draws_the_rows_with_its_words_and_classes(self, client_for, user, make_session):
+        players = ("Anna", "Bernhardine", "Carl", "Dora", "Emil")
+        session = make_session("french", players=players)
+        client = client_for(user)
+        page = client.get(reverse("hand_new", args=[session.pk]), headers={"Accept-Language": "de"})
+        rows = dict(
+            re.findall(r'<template data-phone-row="([^"]+)">(.*?)</template>', page.content.decode(), re.S)
+        )
+        assert (
+            "Noch nicht vollständig:" in rows["preview-open"] and 'data-slot="items"' in rows["preview-open"]
+        )
+        assert "Noch offen:" in rows["quick-open"] and "role=" not in rows["quick-open"]
+        assert "Nicht gespeichert:" in rows["quick-refused"] and 'role="alert"' in rows["quick-refused"]
+        assert 'class="pos"' in rows["delta-plus"] and 'class="neg"' in rows["delta-minus"]
+        assert 'class="zero"' in rows["quick-zero"] and 'class="out"' in rows["delta-out"]
+        for name in players:
+            assert f'<abbr title="{name}">' in rows[f"head:{name}"]
+        # The heads are the sheet's own: a long name shortened as the sheet's column heads it.
+        heads = re.findall(r"<abbr[^>]*>([^<]+)</abbr>", "".join(rows[f"head:{n}"] for n in players))
+        assert heads == list(column_heads(players).values()) and "Bernhardine" not in heads
 
 
 @pytest.mark.django_db
