@@ -7,11 +7,11 @@
  * deletion). The server stores a resent form once, so sending an entry again
  * after a lost answer is safe. Entries are sent one at a time in the order
  * they were saved; one the server refuses is kept with the reason, never
- * dropped, and the ones after it are still sent. The server says why it refused
- * as data (a JSON body, marked X-Tarock-Refused), never as a page to read. An answer that says "not now"
- * (429 too many requests, 503 busy, any other 5xx) refuses nothing: the entry
- * waits, with those after it, and is sent again after the Retry-After the
- * answer asked for.
+ * dropped, and the ones after it are still sent. The server says why it
+ * refused as data (a JSON body, marked X-Tarock-Refused), never as a page to
+ * read. An answer that says "not now" (429 too many requests, 503 busy, any
+ * other 5xx) refuses nothing: the entry waits, with those after it, and is
+ * sent again after the Retry-After the answer asked for.
  *
  * An entry the server stored is kept a while as a record of what was sent
  * (state "sent", with the stored hand's id): a page kept on the phone before
