@@ -176,6 +176,8 @@ class TestThePages:
         assert block
         config = json.loads(block.group(1))
         assert config["worker"] == "/sw.js" and "outbox" not in config
+        # The cookie the forms' token is read from, as the server names it (static/js/phone/dom.js).
+        assert config["csrfCookie"] == settings.CSRF_COOKIE_NAME
         assert abs(config["rendered"] - time.time()) < 60
 
     def test_the_scripts_words_come_translated(self, client):

@@ -1,9 +1,16 @@
 /* Drawing on the page: an element with its attributes and children, the form's
  * address and the CSRF token the forms send (the phone's scripts, static/js/phone/). */
 
+import { config } from "./contract.js";
+
+// The CSRF token, from the cookie the server names (#offline-config).
 export function csrf() {
-  const found = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
-  return found ? decodeURIComponent(found[1]) : "";
+  const name = `${config.csrfCookie}=`;
+  const found = document.cookie
+    .split(";")
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(name));
+  return found ? decodeURIComponent(found.slice(name.length)) : "";
 }
 
 export function element(tag, attributes, ...children) {
