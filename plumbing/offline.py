@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponseBase
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import get_language, gettext
@@ -65,6 +67,28 @@ ICONS = (
     ("icons/icon-512.png", "512x512", "any"),
     ("icons/maskable-512.png", "512x512", "maskable"),
 )
+# The pages of which the worker keeps no copy for offline, by what their answer says
+# (``NOT_KEPT_HEADER``): the accounts' own, the admin, the language switch, the worker
+# and the manifest themselves, the printable sheet and the downloads.
+NOT_KEPT_HEADER = "X-Tarock-Not-Kept"
+NOT_KEPT_NAMES = frozenset(
+    {
+        "login",
+        "logout",
+        "password_change",
+        "password_change_done",
+        "signup",
+        "set_language",
+        "service_worker",
+        "manifest",
+        "session_print",
+        "session_export",
+        "tournament_export",
+    }
+)
+NOT_KEPT_NAMESPACES = frozenset({"admin"})
+# The login page says it is one: a phone's outbox sent to it (logged out) sends again after the next login.
+LOGIN_HEADER = "X-Tarock-Login"
 THEME_COLOUR = "#0b5d4b"  # the header's colour (--accent in app.css)
 BACKGROUND_COLOUR = "#f3f1ec"  # the page's ground (--ground)
 
@@ -188,11 +212,8 @@ def texts() -> dict[str, str]:
         "needsConnection": gettext("This needs the connection."),
         "login": gettext("Log in again to send it."),
         "failed": gettext("The server answered %(status)s."),
-        # The engine on the phone (static/js/engine.js): the same words as the server's hand form.
-        "notComplete": gettext("Not complete yet:"),
-        "stillOpen": gettext("Still open:"),
-        "notSaved": gettext("Not saved:"),
-        "fillIn": gettext("Fill in the hand to see what everyone scores."),
+        # The engine on the phone (static/js/engine.js); its preview's own words are in the
+        # rows the hand form draws for it (templates/scoring/_phone_preview.html).
         "engineLoading": gettext("Preparing the scoring…"),
         "provisional": gettext("Provisional: scored on this phone, until the server has stored it."),
         "provisionalTotals": gettext("Provisional totals"),
@@ -217,3 +238,29 @@ def texts() -> dict[str, str]:
             "This phone cannot score offline (%(why)s): hands are scored when they reach the server."
         ),
     }
+
+
+def not_kept(request: HttpRequest) -> bool:
+    """Whether the worker is to keep no copy of this page (``NOT_KEPT_NAMES``)."""
+    match = request.resolver_match
+    if match is None:
+        return False
+    return match.url_name in NOT_KEPT_NAMES or bool(NOT_KEPT_NAMESPACES.intersection(match.namespaces))
+
+
+class NotKeptMiddleware:
+    """Marks the answers the worker keeps no copy of (``NOT_KEPT_HEADER``), and the
+    login page as the login (``LOGIN_HEADER``): the worker (static/js/sw.js) and the
+    outbox (static/js/outbox.js) read the answer, never its address."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        if not_kept(request):
+            response[NOT_KEPT_HEADER] = "1"
+        match = request.resolver_match
+        if match is not None and match.url_name == "login":
+            response[LOGIN_HEADER] = "1"
+        return response

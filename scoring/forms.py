@@ -160,6 +160,35 @@ class HandForm:
             placed.append((rank, widget_id(name) if name in known else "hand-fields", render_words(problem)))
         return [(anchor, words) for _, anchor, words in sorted(placed, key=lambda item: item[0])]
 
+    def refusal_words(self, error: InvalidInput | None = None) -> list[str]:
+        """What a refused form says, each once, in the order its page shows it: the
+        form's own errors, then each field's after its label (unless the words name
+        the field already), the card counter's with them; where no field holds a
+        problem, the summary beside the save button (``error``'s problems). What a
+        phone sending its outbox keeps beside the hand (``scoring.hand_pages``)."""
+        said = [" ".join([*self.other_errors, *self.game.other_errors])]
+        said += self._field_words([self.dealer_widget(), *self.widgets()])
+        if self.counter_form is not None:
+            said.append(" ".join(self.counter_form.other_errors))
+        said += self._field_words([*self.counter_widgets(), *self.rare_widgets()])
+        said += self._field_words([self.note_widget(), self.reason_widget()])
+        said = [" ".join(words.split()) for words in said if words.strip()]
+        if not said and error is not None:
+            said.append(" · ".join(words for _, words in self.locate(error)))
+        return list(dict.fromkeys(said))
+
+    @staticmethod
+    def _field_words(widgets: list[Widget]) -> list[str]:
+        """Each field's errors, after its label where they do not name it already (a
+        checkbox's label holds the box: its error is said without it, as on the page)."""
+        said = []
+        for widget in walk_widgets(widgets):
+            if widget.errors:
+                words = " ".join(" ".join(widget.errors).split())
+                label = "" if widget.kind == "checkbox" else " ".join(str(widget.label).split())
+                said.append(f"{label}: {words}" if label and not words.startswith(label) else words)
+        return said
+
     def conversions(self) -> list[Line]:
         """Points typed for the other side, and the recorded side's points."""
         return self.game.conversions()

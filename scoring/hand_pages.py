@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial, wraps
 from typing import Any
@@ -31,7 +31,7 @@ from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.hand_links import HandLinks, signed_in
 from scoring.models import Hand, Session
-from scoring.presentation import number
+from scoring.presentation import number, render_line, signed
 from scoring.services.hand_page import hand_page
 from scoring.sheet import column_heads
 
@@ -53,9 +53,12 @@ def from_outbox(request: HttpRequest) -> bool:
     return request.headers.get(OUTBOX_HEADER) == "1"
 
 
-def refused(reason: str, *, status: int) -> HttpResponse:
-    """Nothing was stored, and why, for a phone sending its outbox to keep beside the hand."""
-    response = JsonResponse({"reason": reason}, status=status)
+def refused(reason: str | Sequence[str], *, status: int) -> HttpResponse:
+    """Nothing was stored, and why, for a phone sending its outbox to keep beside the
+    hand: each thing said (``reasons``; a refused form may say several) and all of it
+    in one line (``reason``, as a phone of the version before reads it)."""
+    reasons = [reason] if isinstance(reason, str) else list(reason)
+    response = JsonResponse({"reason": " · ".join(reasons), "reasons": reasons}, status=status)
     response[REFUSED_HEADER] = "1"
     return response
 
@@ -277,14 +280,35 @@ def _stored(request: HttpRequest, hand: Hand, then: str) -> HttpResponse:
 
 def _deleted_meanwhile() -> HttpResponse:
     """A correction from a phone's outbox of a hand deleted since: 410, gone."""
-    why = [
-        _("Someone deleted this hand while you were editing it."),
-        _(
-            "Your correction was not saved. The hand can be put back from the sheet's undo, "
-            "or recorded again as a new hand."
-        ),
-    ]
-    return refused(" ".join(why), status=410)
+    return refused(_conflict_words(None), status=410)
+
+
+def _conflict_words(current: Hand | None) -> str:
+    """What the conflict notice of the hand form says (``current``: the hand as it
+    is now, None where it was deleted), for a phone sending its outbox."""
+    if current is None or current.is_deleted:
+        why = [
+            _("Someone deleted this hand while you were editing it."),
+            _(
+                "Your correction was not saved. The hand can be put back from the sheet's undo, "
+                "or recorded again as a new hand."
+            ),
+        ]
+    else:
+        line = current.description_line()
+        now = ", ".join(f"{name} {signed(value)}" for name, value in current.delta_points().items())
+        why = [
+            _("Someone else changed this hand while you were editing it."),
+            _("It now reads:"),
+            f"{render_line(line) if line is not None else ''} ({now})",
+        ]
+    return " ".join(" ".join(why).split())
+
+
+def _form_refused(form: HandForm, error: InvalidInput | None, *, status: int) -> HttpResponse:
+    """A hand form a phone sent from its outbox and the server did not store: what
+    its page would say, as data (``HandForm.refusal_words``)."""
+    return refused(form.refusal_words(error), status=status)
 
 
 def _version_seen(request: HttpRequest) -> int | None:
@@ -316,9 +340,13 @@ def _submit(
             if error.field == "hands" and from_outbox(request):
                 return refused(error.words(_, number), status=409)  # the target reached, say
             form.add_error(error)
+            if from_outbox(request):
+                return _form_refused(form, error, status=422)
         except services.HandConflict as conflict:
             if conflict.current.is_deleted and from_outbox(request):
                 return _deleted_meanwhile()
+            if from_outbox(request):
+                return refused(_conflict_words(conflict.current), status=409)
             return page(conflict=conflict.current, status=409)
         except (OperationalError, InterfaceError) as error:
             if not busy.is_busy(error):
@@ -331,6 +359,8 @@ def _submit(
                 "Check the hand and save it again."
             )
             form.other_errors.append(why)
+            if from_outbox(request):
+                return _form_refused(form, None, status=400)
             return page(status=400)
         except services.SessionClosed as refusal:
             return closed(request, refusal.session, place.links.url("sheet"))
@@ -396,6 +426,8 @@ def _hand_page(
         "preview_url": preview_url,
         "conflict": conflict,
         "hand_types": game.variant.allowed_hand_types(game.options),
+        # The quick bar's heads for the phone's preview offline (templates/scoring/_phone_preview.html).
+        "phone_heads": [(head, name) for name, head in column_heads(game.players).items()],
         **_fields_per_dealer(request, session, game, form.hand_type),
     }
     if request.method == "GET" and hand is None and pages.keeps(request):
@@ -496,7 +528,10 @@ def delete_hand(request: Request, hand: Hand, place: Place) -> HttpResponse:
 
 
 def _delete_conflict(request: HttpRequest, place: Place, current: Hand) -> HttpResponse:
-    """The hand changed since the deleting page was drawn: show what it is now, delete nothing."""
+    """The hand changed since the deleting page was drawn: show what it is now, delete
+    nothing (to a phone sending its outbox, the same words as data)."""
+    if from_outbox(request):
+        return refused(_conflict_words(current), status=409)
     game = services.game_of(current.session)
     form = _hand_form(request, current.session, game, current, stored=True)
     return _hand_page(

@@ -126,6 +126,9 @@ class Widget:
     when: list[str] = field(default_factory=list)
     controls: int = 0  # other inputs show for some of this one's choices: its number among such fields
     sides: list[Choice] = field(default_factory=list)  # whose points: the recorded side or the other
+    # The choice that tells nothing in the line a phone writes of a hand it cannot score
+    # (a premium row's "—", a Kontra level of 0): None where every choice tells something.
+    unsaid: str | None = None
     # The second shape of a value drawn under the same name (each player's points
     # beside the side's): its own HTML id, so every id on the page is one element's.
     id_suffix: str = ""
@@ -517,6 +520,7 @@ def _draw_grid(w: Widget, f: Field, value: Any, players: Sequence[str], errors: 
             value=_text(item.get(who.name)),
             choices=[("", "—"), *(_choices(who, players if who.kind is Kind.PLAYER else who.choices))],
             errors=list(errors.get(f"{name}.who", [])),
+            unsaid="",
         )
         states = _grid_states(f, choice, announced)
         # A stored premium leaves out what is at its default (silent, made); one
@@ -530,6 +534,7 @@ def _draw_grid(w: Widget, f: Field, value: Any, players: Sequence[str], errors: 
             value=UNANSWERED if state is None else state,
             choices=[(_state(a, m), _state_label(announced, a, m)) for a, m in states],
             errors=list(errors.get(f"{name}.how", [])),
+            unsaid="",
             shown_when=(f"{name}.who", " ".join(c for c, _ in who_widget.choices if c)),
             hidden=not item,
         )
@@ -544,6 +549,7 @@ def _draw_grid(w: Widget, f: Field, value: Any, players: Sequence[str], errors: 
                     value=_text(item.get(kontra.name, 0)),
                     choices=_choices(kontra, list(range(0, int(kontra.maximum or 0) + 1))),
                     errors=list(errors.get(f"{name}.kontra", [])),
+                    unsaid="",
                     shown_when=(f"{name}.how", " ".join(announcing)),
                     hidden=state not in announcing,
                 )
@@ -641,6 +647,7 @@ def _draw_player_levels(w: Widget, f: Field, value: Any, players: Sequence[str],
             value=_text(given.get(p, 0)),
             choices=_choices(f, levels),
             errors=list(errors.get(f"{w.name}.{p}", [])),
+            unsaid="0",
         )
         for p in players
     ]

@@ -46,7 +46,7 @@ def pdf_text(data: bytes) -> str:
 
 
 def totals(page: str) -> list[str]:
-    row = re.search(r'<tr class="totals">(.*?)</tr>', page, re.S)
+    row = re.search(r'<tr class="totals"[^>]*>(.*?)</tr>', page, re.S)
     return re.findall(r'data-player="[^"]+">([^<]+)<', row.group(1)) if row else []
 
 

@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "plumbing.privacy.PrivatePagesMiddleware",  # pages drawn for an account: Cache-Control private
+    "plumbing.offline.NotKeptMiddleware",  # the pages the phone's worker keeps no copy of, said by header
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.urls import reverse
 from django.utils.html import format_html, json_script
 from django.utils.safestring import SafeString
@@ -24,6 +25,8 @@ register = template.Library()
 def offline_config(context: template.Context) -> SafeString:
     config = {
         "worker": reverse("service_worker"),
+        # The cookie the forms' CSRF token is read from (a form sent from the outbox).
+        "csrfCookie": settings.CSRF_COOKIE_NAME,
         "texts": offline.texts(),
         # When the page was drawn: a copy kept for offline says "the state of" this time.
         # A page kept for later views (``plumbing.pages``) is drawn with a mark here.

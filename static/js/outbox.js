@@ -7,10 +7,11 @@
  * deletion). The server stores a resent form once, so sending an entry again
  * after a lost answer is safe. Entries are sent one at a time in the order
  * they were saved; one the server refuses is kept with the reason, never
- * dropped, and the ones after it are still sent. An answer that says "not now"
- * (429 too many requests, 503 busy, any other 5xx) refuses nothing: the entry
- * waits, with those after it, and is sent again after the Retry-After the
- * answer asked for.
+ * dropped, and the ones after it are still sent. The server says why it
+ * refused as data (a JSON body, marked X-Tarock-Refused), never as a page to
+ * read. An answer that says "not now" (429 too many requests, 503 busy, any
+ * other 5xx) refuses nothing: the entry waits, with those after it, and is
+ * sent again after the Retry-After the answer asked for.
  *
  * An entry the server stored is kept a while as a record of what was sent
  * (state "sent", with the stored hand's id): a page kept on the phone before
@@ -204,52 +205,22 @@ self.Outbox = (() => {
     return done((await store("readwrite")).delete(id));
   }
 
-  // What the server said when it refused with a page: its alerts (a field's
-  // error, which names its field, or is put after the field's label; the
-  // conflict), each once. The form's summary by the thumb ("Not saved: …",
-  // marked data-summary) repeats the fields' errors and is read only where
-  // nothing else was said. A page without an alert (an error page) says
-  // nothing: the sheet then gives the status, in the player's words.
-  function reasonOf(html) {
-    const said = [];
-    const summary = [];
-    const alerts = /<(\w+)(\b[^>]*\brole="alert"[^>]*)>([\s\S]*?)<\/\1>/g;
-    for (let found = alerts.exec(html); found; found = alerts.exec(html)) {
-      if (/\bdata-summary\b/.test(found[2])) {
-        summary.push(text(found[3].replace(/<span class="lead">[\s\S]*?<\/span>/, "")));
-        continue;
-      }
-      const words = text(found[3]);
-      const field = /\bid="([^"]+)-error"/.exec(found[2]);
-      const label = field ? labelOf(html, field[1]) : "";
-      said.push(label && !words.startsWith(label) ? `${label}: ${words}` : words);
-    }
-    return [...new Set((said.some(Boolean) ? said : summary).filter(Boolean))];
+  // What the server said when it refused (a field, a conflict, a closed or deleted
+  // evening, a hand deleted meanwhile, no access): its words as data, in the player's
+  // language (scoring/hand_pages.py: refused), each once. Any other answer (an error
+  // page) says nothing: the sheet then gives the status, in the player's words.
+  function reasonsOf(answer) {
+    const said = Array.isArray(answer?.reasons) ? answer.reasons : [answer?.reason];
+    return [...new Set(said.filter((words) => typeof words === "string" && words))];
   }
 
   async function refusalOf(response) {
+    if (!response.headers.get("X-Tarock-Refused")) return [];
     try {
-      const reason = (await response.json()).reason;
-      return typeof reason === "string" && reason ? [reason] : [];
+      return reasonsOf(await response.json());
     } catch (_unreadable) {
       return [];
     }
-  }
-
-  function labelOf(html, id) {
-    const name = id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    const label = new RegExp(`<label\\b[^>]*\\bfor="${name}"[^>]*>([\\s\\S]*?)</label>`).exec(html);
-    const legend = new RegExp(`\\bid="${name}"[^>]*>\\s*<legend\\b[^>]*>([\\s\\S]*?)</legend>`).exec(html);
-    return text((label || legend || ["", ""])[1]);
-  }
-
-  function text(html) {
-    const entities = { amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#39": "'", nbsp: " " };
-    return html
-      .replace(/<[^>]*>/g, " ")
-      .replace(/&(amp|lt|gt|quot|#x27|#39|nbsp);/g, (_, name) => entities[name])
-      .replace(/\s+/g, " ")
-      .trim();
   }
 
   async function sendOne(entry, csrf) {
@@ -262,7 +233,8 @@ self.Outbox = (() => {
     } catch (_offline) {
       return "offline";
     }
-    const toLogin = response.redirected && new URL(response.url).pathname.startsWith("/accounts/login/");
+    // Logged out: the form was led to the login page, which says it is one (plumbing/offline.py).
+    const toLogin = response.redirected && Boolean(response.headers.get("X-Tarock-Login"));
     const verdict = verdictOf(response.status, Boolean(response.headers.get("X-Tarock-Stored")), toLogin);
     // Only the server's own word takes an entry off the phone.
     if (verdict === "sent") {
@@ -287,11 +259,7 @@ self.Outbox = (() => {
       await put({ ...entry, reason: { login: true } }); // logged out: sent after the next login
       return "offline";
     }
-    // A refusal the server gives as data (a closed or deleted evening, a hand
-    // deleted meanwhile, no access): its reason, in the player's language.
-    const said = response.headers.get("X-Tarock-Refused")
-      ? await refusalOf(response)
-      : reasonOf(await response.text());
+    const said = await refusalOf(response);
     await put({ ...entry, state: "refused", reason: { status: response.status, said } });
     return "refused";
   }
@@ -326,7 +294,7 @@ self.Outbox = (() => {
     verdictOf,
     waitOf,
     expired,
-    reasonOf,
+    reasonsOf,
     add,
     all,
     sent,

@@ -1,6 +1,7 @@
 /* tarockscore's service worker, served at /sw.js with CONFIG on the line above.
- * Pages: from the network while there is one (and a copy kept), else the copy kept,
- * marked as a copy (data-copy on <html>), else the offline page. Static files: from
+ * Pages: from the network while there is one (and a copy kept, unless the answer says
+ * not to: X-Tarock-Not-Kept), else the copy kept, marked as a copy (data-copy on
+ * <html>), else the offline page. Static files: from
  * this version's cache, fetched once. A hand form (marked by the server with its
  * "outbox" field) that cannot be sent, or that the server answers "not now" (429,
  * 503, another 5xx), goes to the outbox (outbox.js); the browser is sent to the
@@ -19,9 +20,10 @@ const FILES = `files-${CONFIG.version}`;
 const ENGINE = CONFIG.engine || null;
 const ENGINE_CACHES = ENGINE ? [ENGINE.runtimeCache, ENGINE.bundleCache] : [];
 if (ENGINE) importScripts(ENGINE.sw); // engineCacheOf, engineFile, warmEngine
-// Pages worth keeping for offline: not the accounts, the admin, downloads or the worker itself.
 const FORM = /^application\/x-www-form-urlencoded/; // a form without a file (a hand form among them)
-const NOT_KEPT = /^\/(accounts|admin|i18n|sw\.js|manifest\.webmanifest)(\/|$)|\/(export|sheet)\//;
+// A page not worth keeping for offline (the accounts, the admin, a download, the worker
+// itself) says so in its answer (plumbing/offline.py): no address is judged here.
+const NOT_KEPT = "X-Tarock-Not-Kept";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -53,7 +55,7 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(engineFile(request, engineCacheOf(url.pathname)));
   } else if (request.method === "GET" && url.pathname.startsWith(CONFIG.static)) {
     event.respondWith(staticFile(request));
-  } else if (request.method === "GET" && request.mode === "navigate" && !NOT_KEPT.test(url.pathname)) {
+  } else if (request.method === "GET" && request.mode === "navigate") {
     event.respondWith(page(request));
   } else if (request.method === "POST" && url.pathname === CONFIG.logout) {
     // The next person to use this phone does not see the last one's sheets.
@@ -94,10 +96,10 @@ async function page(request) {
   }
 }
 
-// A copy of a page, marked so that its script tells the reader it is one.
+// A copy of a page, marked so that its script tells the reader it is one; not of a page that says it is not kept.
 async function keep(response, url) {
   const type = response.headers.get("Content-Type") || "";
-  if (!type.startsWith("text/html")) return;
+  if (!type.startsWith("text/html") || response.headers.get(NOT_KEPT)) return;
   const text = (await response.text()).replace("<html ", "<html data-copy ");
   const headers = { "Content-Type": type, "X-Kept-At": String(Date.now()) };
   // A worker replaced by a newer version keeps nothing more: the new one deleted its caches.
@@ -109,7 +111,7 @@ async function keep(response, url) {
 async function warm(urls) {
   for (const url of urls.slice(0, 12)) {
     const address = new URL(url, self.location.href);
-    if (address.origin !== self.location.origin || NOT_KEPT.test(address.pathname)) continue;
+    if (address.origin !== self.location.origin) continue;
     try {
       const response = await fetch(address.href, { credentials: "same-origin" });
       if (response.ok && !response.redirected) await keep(response, address.href);

@@ -220,38 +220,3 @@ def test_the_season_table_keeps_its_names_and_scrolls_to_its_last_column(phone, 
     assert horizontal_overflow(phone) == 0
     assert_accessible(phone, "a player's page at phone size")
     screenshot(phone, "player-page-long-names")
-
-
-@pytest.mark.parametrize(
-    ("language", "says"),
-    [("de", ["Kontrakt: nicht angegeben"]), ("fr", ["Contrat : à indiquer"])],
-)
-def test_a_hand_refused_later_says_each_missing_field_once(phone, live_server, player, language, says):
-    """The outbox reads the refusal from the hand form the server answers with:
-    the field's error names its field already, and the summary by the thumb
-    ("Nicht gespeichert: …") repeats it, so neither is said twice."""
-    from django.templatetags.static import static
-    from django.test import Client
-    from django.urls import reverse
-
-    session = services.session_create(
-        owner=player, name="Offen", variant="french", players=["Anna", "Bert", "Carl", "Dora"], options={}
-    )
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(player)
-    refused = client.post(
-        reverse("hand_new", args=[session.pk]),
-        {
-            "token": "refused-once",
-            "action": "save",
-            "dealer": "Dora",
-            "taker": "Anna",
-            "bouts": "2",
-            "points": "56",
-        },
-        HTTP_X_TAROCK_OUTBOX="1",
-    ).content.decode()
-    login(phone, live_server.url, player)
-    phone.add_script_tag(url=f"{live_server.url}{static('js/outbox.js')}")
-    said = phone.evaluate("(html) => self.Outbox.reasonOf(html)", refused)
-    assert [text.replace("\u00a0", " ") for text in said] == says

@@ -44,15 +44,18 @@ function loadOutbox(fetch, entries) {
   return { Outbox: self.Outbox, kept };
 }
 
-function answer(status, headers = {}) {
+function answer(status, headers = {}, body = null, redirected = false) {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   return {
     status,
-    redirected: false,
+    redirected,
     url: "https://tarock.example/t/abc/hands/new/",
     headers: { get: (name) => lower[name.toLowerCase()] ?? null },
-    text: async () => "<p>error</p>",
-    json: async () => ({}),
+    text: async () => (body === null ? "<p>error</p>" : JSON.stringify(body)),
+    json: async () => {
+      if (body === null) throw new SyntaxError("not JSON");
+      return body;
+    },
   };
 }
 
@@ -279,4 +282,54 @@ test("a record of a sent hand is let go after half a day, not before", () => {
   const now = Date.now();
   assert.equal(Outbox.expired({ sentAt: now - 11 * 3600 * 1000 }, now), false);
   assert.equal(Outbox.expired({ sentAt: now - 13 * 3600 * 1000 }, now), true);
+});
+
+test("a refusal is kept with what the server said as data, each once; an error page says nothing", async () => {
+  const REFUSED = { "X-Tarock-Refused": "1" };
+  const THIRD = { ...NEXT, id: 3, body: "token=3&action=save" };
+  const FOURTH = { ...NEXT, id: 4, body: "token=4&action=save" };
+  const answers = [
+    answer(422, REFUSED, {
+      reason: "Points: missing · Dealer: missing",
+      reasons: ["Points: missing", "Dealer: missing", "Points: missing"],
+    }),
+    // A server of the version before says it in one line.
+    answer(423, REFUSED, { reason: "This evening is closed." }),
+    // A page with alerts in it is not read: only the server's data says why.
+    answer(403, {}, null),
+    answer(409, REFUSED, { reasons: ["", 7] }),
+  ];
+  const { Outbox, kept } = loadOutbox(async () => answers.shift(), [HAND, NEXT, THIRD, FOURTH]);
+  assert.deepEqual({ ...(await Outbox.send("csrf")) }, { sent: 0, refused: 4, waiting: 0, retryAfter: 0 });
+  assert.deepEqual(
+    [...kept.values()].map((e) => [e.state, e.reason.status, [...e.reason.said]]),
+    [
+      ["refused", 422, ["Points: missing", "Dealer: missing"]],
+      ["refused", 423, ["This evening is closed."]],
+      ["refused", 403, []],
+      ["refused", 409, []],
+    ],
+  );
+  assert.deepEqual([...Outbox.reasonsOf({ reasons: ["a", "a", "b"] })], ["a", "b"]);
+  assert.deepEqual([...Outbox.reasonsOf(null)], []);
+});
+
+test("a hand led to the login page, which says it is one, waits for the next login; another redirect is refused", async () => {
+  const answers = [
+    answer(200, { "X-Tarock-Login": "1" }, null, true),
+    answer(200, {}, null, true), // led elsewhere: not the login, whatever its address
+    answer(204, { "X-Tarock-Stored": "5" }),
+  ];
+  const { Outbox, kept } = loadOutbox(async () => answers.shift(), [HAND, NEXT]);
+  const outcome = await Outbox.send("csrf");
+  assert.deepEqual({ ...outcome }, { sent: 0, refused: 0, waiting: 2, retryAfter: 0 });
+  assert.deepEqual({ ...kept.get(1).reason }, { login: true });
+  assert.equal(kept.get(1).state, "waiting");
+  assert.equal(kept.get(2).reason, null); // behind the first, in the order saved: not sent yet
+  const again = await Outbox.send("csrf");
+  assert.deepEqual({ ...again }, { sent: 1, refused: 1, waiting: 0, retryAfter: 0 });
+  assert.deepEqual(
+    [...kept.values()].map((e) => e.state),
+    ["refused", "sent"],
+  );
 });

@@ -82,8 +82,8 @@ def test_the_board_shows_each_hands_money_and_the_money_totals(logged_in, cup):
     page = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
     differ = sum(1 for score in result.hands if score.money is not None and score.money != score.deltas)
     assert 0 < differ < len(result.hands)
-    assert page.count('<tr class="money">') == differ + 1  # each such hand, and the money's totals
-    head = page[page.index('<tr class="money">') : page.index("</thead>")]
+    assert page.count('<tr class="money"') == differ + 1  # each such hand, and the money's totals
+    head = page[page.index('<tr class="money" data-head-row="money">') : page.index("</thead>")]
     for name in result.session.players:
         assert f'data-player="{name}">{signed(result.summary.money_totals[name])}<' in head
     assert "each Kontra is paid in money" in page
@@ -149,7 +149,7 @@ def test_with_kontra_in_score_there_is_one_number(user, client_for):
         sheet.settlement.net == result.summary.totals == dict(zip(sheet.players, sheet.totals, strict=True))
     )
     client = client_for(user)
-    assert '<tr class="money">' not in client.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    assert '<tr class="money"' not in client.get(reverse("scoreboard", args=[session.pk])).content.decode()
     assert 'id="money-help"' not in client.get(reverse("settlement", args=[session.pk])).content.decode()
 
 

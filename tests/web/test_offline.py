@@ -20,6 +20,7 @@ from plumbing import offline
 from scoring import hand_pages as hands_views
 from scoring import services
 from scoring.models import Hand, HandChange
+from scoring.sheet import column_heads
 from scripts import make_icons
 from tests.web.test_views import form_data
 
@@ -175,6 +176,8 @@ class TestThePages:
         assert block
         config = json.loads(block.group(1))
         assert config["worker"] == "/sw.js" and "outbox" not in config
+        # The cookie the forms' token is read from, as the server names it (static/js/phone/dom.js).
+        assert config["csrfCookie"] == settings.CSRF_COOKIE_NAME
         assert abs(config["rendered"] - time.time()) < 60
 
     def test_the_scripts_words_come_translated(self, client):
@@ -265,6 +268,121 @@ class TestThePages:
 
 
 @pytest.mark.django_db
+class TestWhatTheWorkerKeeps:
+    """The worker keeps a copy of a page unless its answer says not to: the server
+    says which pages, the worker reads no address (static/js/sw.js)."""
+
+    @pytest.mark.parametrize(
+        "page",
+        [
+            lambda session: reverse("login"),
+            lambda session: reverse("password_change"),
+            lambda session: reverse("admin:index"),
+            lambda session: reverse("service_worker"),
+            lambda session: reverse("manifest"),
+            lambda session: reverse("session_print", args=[session.pk]),
+            lambda session: reverse("session_export", args=[session.pk, "json"]),
+        ],
+    )
+    def test_the_accounts_the_admin_the_worker_printouts_and_downloads_say_they_are_not_kept(
+        self, logged_in, make_session, page
+    ):
+        url = page(make_session())
+        response = logged_in.get(url)
+        assert response.get(offline.NOT_KEPT_HEADER) == "1", url
+
+    def test_a_page_of_the_evenings_says_nothing_and_is_kept(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        for url in (
+            reverse("session_list"),
+            reverse("scoreboard", args=[session.pk]),
+            reverse("hand_new", args=[session.pk]),
+            reverse("hand_edit", args=[session.pk, hand.pk]),
+            reverse("offline"),
+        ):
+            response = logged_in.get(url)
+            assert response.status_code == 200, url
+            assert offline.NOT_KEPT_HEADER not in response, url
+            assert offline.LOGIN_HEADER not in response, url
+
+    def test_the_login_page_says_it_is_one_where_a_logged_out_outbox_is_led(self, client, make_session):
+        session = make_session()
+        data = {**form_data(GARDE, "l1o2g3"), "dealer": "Dora"}
+        led = client.post(
+            reverse("hand_new", args=[session.pk]), data, headers={"X-Tarock-Outbox": "1"}, follow=True
+        )
+        assert led.redirect_chain and led.redirect_chain[-1][0].startswith(reverse("login"))
+        assert led[offline.LOGIN_HEADER] == "1" and led[offline.NOT_KEPT_HEADER] == "1"
+        assert not Hand.objects.filter(session=session).exists()
+
+    def test_the_worker_judges_no_address(self):
+        worker = (ROOT / "static" / "js" / "sw.js").read_text()
+        assert offline.NOT_KEPT_HEADER in worker
+        code = "\n".join(
+            line for line in worker.splitlines() if not line.lstrip().startswith(("//", "/*", "*"))
+        )
+        assert not re.search(r"accounts|admin|export|sheet\\?/", code)
+
+
+@pytest.mark.django_db
+class TestTheLineOfAHandThePhoneCannotScore:
+    """A phone that cannot score a hand offline writes its line from the form: the
+    server names each field there and marks the choices that tell nothing
+    (static/js/phone/saving.js reads no class of the page's markup)."""
+
+    def test_each_field_of_the_form_is_named_by_the_server(self, logged_in, make_session):
+        session = make_session()
+        page = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+        for label in ("Dealer", "Taker", "Contract", "Bouts", "Points", "Note"):
+            assert f'data-says="{label}"' in page, label
+
+    def test_a_premium_row_left_at_its_dash_and_a_kontra_of_none_tell_nothing(self, logged_in, make_session):
+        session = make_session("koenigrufen")
+        page = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+        unsaid = re.findall(r'<input type="radio" name="([^"]+)" value="([^"]*)"[^>]*\bdata-unsaid\b', page)
+        premium_rows = {name for name, value in unsaid if name.startswith("premiums.") and value == ""}
+        kontras = {name for name, value in unsaid if name.startswith("kontra.") and value == "0"}
+        assert premium_rows and kontras, unsaid[:5]
+        assert {value for _, value in unsaid} == {"", "0"}  # never a choice that tells something
+
+    def test_a_deletion_is_named_by_the_hands_line_as_its_page_shows_it(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        page = logged_in.get(reverse("hand_detail", args=[session.pk, hand.pk])).content.decode()
+        form = re.search(r'<form method="post" action="[^"]*/delete/"[^>]*data-says="([^"]+)"', page)
+        shown = re.search(r'<p class="preview-what">(.*?)</p>', page)
+        assert form and shown and form.group(1) == shown.group(1) and "Garde" in form.group(1)
+
+
+@pytest.mark.django_db
+class TestThePhonesPreview:
+    """The hand form carries the rows of its preview and of the bar by the thumb as
+    the phone draws them offline (static/js/phone/preview.js draws no markup of its own)."""
+
+    def test_the_form_draws_the_rows_with_its_words_and_classes(self, client_for, user, make_session):
+        players = ("Anna", "Bernhardine", "Carl", "Dora", "Emil")
+        session = make_session("french", players=players)
+        client = client_for(user)
+        page = client.get(reverse("hand_new", args=[session.pk]), headers={"Accept-Language": "de"})
+        rows = dict(
+            re.findall(r'<template data-phone-row="([^"]+)">(.*?)</template>', page.content.decode(), re.S)
+        )
+        assert (
+            "Noch nicht vollständig:" in rows["preview-open"] and 'data-slot="items"' in rows["preview-open"]
+        )
+        assert "Noch offen:" in rows["quick-open"] and "role=" not in rows["quick-open"]
+        assert "Nicht gespeichert:" in rows["quick-refused"] and 'role="alert"' in rows["quick-refused"]
+        assert 'class="pos"' in rows["delta-plus"] and 'class="neg"' in rows["delta-minus"]
+        assert 'class="zero"' in rows["quick-zero"] and 'class="out"' in rows["delta-out"]
+        for name in players:
+            assert f'<abbr title="{name}">' in rows[f"head:{name}"]
+        # The heads are the sheet's own: a long name shortened as the sheet's column heads it.
+        heads = re.findall(r"<abbr[^>]*>([^<]+)</abbr>", "".join(rows[f"head:{n}"] for n in players))
+        assert heads == list(column_heads(players).values()) and "Bernhardine" not in heads
+
+
+@pytest.mark.django_db
 class TestADeletionSentLate:
     def test_of_a_hand_corrected_meanwhile_is_refused_and_changes_nothing(self, make_session):
         session = make_session()
@@ -336,14 +454,14 @@ class TestAPhoneSendingItsOutbox:
         hand = Hand.objects.get(session=session)
         assert first["X-Tarock-Stored"] == again["X-Tarock-Stored"] == str(hand.pk)
 
-    def test_a_refused_hand_is_the_form_with_its_errors_and_stores_nothing(self, logged_in, make_session):
+    def test_a_refused_hand_is_told_what_its_form_would_say_and_stores_nothing(self, logged_in, make_session):
         session = make_session()
         data = {**form_data({k: v for k, v in GARDE.items() if k != "points"}, "d4e5f6"), "dealer": "Dora"}
         response = logged_in.post(
             reverse("hand_new", args=[session.pk]), data, headers={"X-Tarock-Outbox": "1"}
         )
-        assert response.status_code == 200 and "X-Tarock-Stored" not in response
-        assert 'role="alert"' in response.content.decode()
+        assert response.status_code == 422 and "X-Tarock-Stored" not in response
+        assert refusals(response) == ["Points missing"]
         assert not Hand.objects.filter(session=session).exists()
 
     def test_a_correction_and_a_deletion_are_answered_the_same_way(self, logged_in, make_session):
@@ -375,11 +493,20 @@ class TestAPhoneSendingItsOutbox:
 OUTBOX = {"X-Tarock-Outbox": "1", "Accept-Language": "de"}
 
 
-def refusal(response) -> str:
-    """The reason a phone sending its outbox is given, as data in the player's language."""
+def refusals(response) -> list[str]:
+    """What a phone sending its outbox is told of a refusal, as data in the player's
+    language: each thing said, and (for a phone of the version before) all in one line."""
     assert response["X-Tarock-Refused"] == "1" and "X-Tarock-Stored" not in response
     assert response["Content-Type"] == "application/json"
-    return json.loads(response.content)["reason"]
+    answer = json.loads(response.content)
+    assert answer["reason"] == " · ".join(answer["reasons"])
+    return answer["reasons"]
+
+
+def refusal(response) -> str:
+    """The one reason a phone sending its outbox is given."""
+    [reason] = refusals(response)
+    return reason
 
 
 @pytest.mark.django_db
@@ -459,6 +586,67 @@ class TestAHandFromTheOutboxThatCannotBeStored:
         response = logged_in.post(reverse("hand_new", args=[session.pk]), data, headers=OUTBOX)
         assert response.status_code == 404
         assert "Art des Spiels" in refusal(response)
+
+    @pytest.mark.parametrize(
+        ("language", "says"),
+        [("de", ["Kontrakt: nicht angegeben"]), ("fr", ["Contrat : à indiquer"])],
+    )
+    def test_a_hand_with_a_field_missing_says_so_once_naming_the_field(
+        self, client_for, user, make_session, language, says
+    ):
+        # The field's error names its field already, and the summary by the thumb
+        # ("Nicht gespeichert: …") repeats it on the page: neither is said twice.
+        session = make_session()
+        client = client_for(user)
+        data = {"token": "refused-once", "action": "save", "dealer": "Dora", "taker": "Anna", "bouts": "2"}
+        response = client.post(
+            reverse("hand_new", args=[session.pk]),
+            {**data, "points": "56"},
+            headers={"X-Tarock-Outbox": "1", "Accept-Language": language},
+        )
+        assert response.status_code == 422
+        assert refusals(response) == says  # the words' spaces as the page shows them, one each
+
+    def test_a_hand_with_several_problems_says_each_after_its_label_in_the_forms_order(
+        self, logged_in, make_session
+    ):
+        session = make_session()
+        data = {**form_data({"taker": "Anna", "contract": "garde", "bouts": 7}, "s1e2v3"), "dealer": "Dora"}
+        response = logged_in.post(
+            reverse("hand_new", args=[session.pk]), data, headers={"X-Tarock-Outbox": "1"}
+        )
+        assert response.status_code == 422
+        assert refusals(response) == ["Bouts: a whole number from 0 to 3 (got 7)", "Points missing"]
+
+    def test_a_correction_made_from_an_older_version_says_what_the_hand_reads_now(
+        self, logged_in, make_session
+    ):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        seen = hand.version
+        services.hand_edit(hand=hand, raw={**GARDE, "points": 60}, expected_version=seen)
+        data = {**form_data({**GARDE, "points": 52}, str(seen)), "dealer": "Dora"}
+        url = reverse("hand_edit", args=[session.pk, hand.pk])
+        response = logged_in.post(url, data, headers={"X-Tarock-Outbox": "1"})
+        assert response.status_code == 409
+        said = refusal(response)
+        assert said.startswith("Someone else changed this hand while you were editing it. It now reads:")
+        assert "Anna +" in said and "<" not in said
+        # Sent from the page, the page says it, with the way to start again.
+        page = logged_in.post(url, data)
+        assert page.status_code == 409 and 'id="conflict"' in page.content.decode()
+        assert "X-Tarock-Refused" not in page
+
+    def test_a_deletion_of_a_hand_changed_meanwhile_says_what_it_reads_now(self, logged_in, make_session):
+        session = make_session()
+        hand = services.hand_record(session=session, raw=GARDE)
+        seen = hand.version
+        services.hand_edit(hand=hand, raw={**GARDE, "points": 60}, expected_version=seen)
+        url = reverse("hand_delete", args=[session.pk, hand.pk])
+        response = logged_in.post(url, {"version": str(seen)}, headers=OUTBOX)
+        assert response.status_code == 409
+        assert refusal(response).startswith("Jemand anderer hat dieses Spiel geändert")
+        assert not Hand.objects.get(pk=hand.pk).is_deleted
 
     def test_a_form_sent_from_a_page_to_a_closed_evening_still_goes_to_the_sheet_and_says_why(
         self, logged_in, make_session

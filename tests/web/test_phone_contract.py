@@ -146,15 +146,18 @@ def test_the_sheet_draws_the_money_row_a_waiting_hand_may_bring_labelled_as_with
     page = logged_in.get(reverse("scoreboard", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     # In sight: the totals alone, as Σ; the phone's templates label them and bring the money.
     assert re.search(
-        r'<thead>.*<tr class="totals"><th scope="row"><span aria-hidden="true">Σ</span>', page, re.S
+        r'<thead>.*<tr class="totals" data-head-row="totals"><th scope="row"><span aria-hidden="true">Σ</span>',
+        page,
+        re.S,
     )
     totals = re.search(
         r'<template data-phone-head="totals" data-table-class="balances">(.*?)</template>', page, re.S
     )
     money = re.search(r'<template data-phone-head="money">(.*?)</template>', page, re.S)
     assert totals and money
-    assert totals.group(1).startswith('<tr class="totals"><th scope="row">Total</th>')
-    assert money.group(1).startswith('<tr class="money"><th scope="row">Money</th>')
+    # Each found by its key (data-head-row) once the phone has put it in (static/js/phone/sheet.js).
+    assert totals.group(1).startswith('<tr class="totals" data-head-row="totals"><th scope="row">Total</th>')
+    assert money.group(1).startswith('<tr class="money" data-head-row="money"><th scope="row">Money</th>')
     cells = re.findall(r'<td class="zero" data-player="(\w+)">0</td>', money.group(1))
     assert cells == ["Anna", "Bert", "Carl", "Dora"]
 
@@ -168,10 +171,10 @@ def test_a_sheet_whose_hands_never_pay_money_beside_their_points_has_no_money_ro
 ):
     session = make_session(variant=variant, players=["Anna", "Bert", "Carl", "Dora"], options=options)
     page = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
-    assert 'data-phone-head="money"' not in page and '<tr class="money">' not in page
+    assert 'data-phone-head="money"' not in page and '<tr class="money"' not in page
 
 
 def test_a_sheet_with_a_series_and_its_balance_in_sight_has_no_row_to_add(logged_in, make_session):
     session = make_session(variant="illustrated", players=("Anna", "Bert", "Carl"))
     page = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
-    assert '<tr class="series">' in page and 'data-phone-head="' not in page
+    assert '<tr class="series" data-head-row="series">' in page and 'data-phone-head="' not in page

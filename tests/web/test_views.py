@@ -24,7 +24,7 @@ def number(text: str) -> int | float:
 
 def sheet_totals(html: str) -> dict[str, int | float]:
     """The totals row of the score sheet, read from the page."""
-    row = re.search(r'<tr class="totals">(.*?)</tr>', html, re.S)
+    row = re.search(r'<tr class="totals"[^>]*>(.*?)</tr>', html, re.S)
     assert row, "the sheet has a totals row"
     return {
         name: number(value) for name, value in re.findall(r'data-player="([^"]+)">([^<]+)<', row.group(1))
@@ -33,7 +33,7 @@ def sheet_totals(html: str) -> dict[str, int | float]:
 
 def head_row(html: str, key: str) -> dict[str, str]:
     """One row of the board's head (``totals``, ``series``, ``balance``) as written."""
-    row = re.search(rf'<tr class="{key}">(.*?)</tr>', html, re.S)
+    row = re.search(rf'<tr class="{key}"[^>]*>(.*?)</tr>', html, re.S)
     assert row, f"the sheet's head has a {key} row"
     return dict(re.findall(r'data-player="([^"]+)">([^<]+)<', row.group(1)))
 

@@ -1,9 +1,16 @@
 /* Drawing on the page: an element with its attributes and children, the form's
  * address and the CSRF token the forms send (the phone's scripts, static/js/phone/). */
 
+import { config } from "./contract.js";
+
+// The CSRF token, from the cookie the server names (#offline-config).
 export function csrf() {
-  const found = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
-  return found ? decodeURIComponent(found[1]) : "";
+  const name = `${config.csrfCookie}=`;
+  const found = document.cookie
+    .split(";")
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(name));
+  return found ? decodeURIComponent(found.slice(name.length)) : "";
 }
 
 export function element(tag, attributes, ...children) {
@@ -19,15 +26,38 @@ export function addressOf(form) {
 }
 
 // A row the server drew for the phone (a <template data-phone-row> within ``within``),
-// its slots (data-slot) filled: a node put in, anything else as text.
+// its slots (data-slot) filled: a node, or a list of them, put in; anything else as text.
+// A <slot> is replaced by what it holds; any other element keeps it inside.
 export function fromTemplate(within, part, slots) {
-  const template = within.querySelector(`template[data-phone-row="${part}"]`);
-  const made = template.content.firstElementChild.cloneNode(true);
-  for (const slot of made.querySelectorAll("[data-slot]")) {
+  const made = templateOf(within, part).content.firstElementChild.cloneNode(true);
+  fillSlots(made, slots);
+  return made;
+}
+
+// All that such a template holds (a preview's paragraphs and lists), its slots filled.
+export function allFromTemplate(within, part, slots) {
+  const made = templateOf(within, part).content.cloneNode(true);
+  fillSlots(made, slots);
+  return made;
+}
+
+function templateOf(within, part) {
+  return within.querySelector(`template[data-phone-row="${CSS.escape(part)}"]`);
+}
+
+function fillSlots(made, slots) {
+  const found = [...(made.matches?.("[data-slot]") ? [made] : []), ...made.querySelectorAll("[data-slot]")];
+  for (const slot of found) {
     const value = slots[slot.dataset.slot];
-    if (value instanceof Node) slot.replaceChildren(value);
-    else if (value !== undefined) slot.textContent = value;
+    const nodes =
+      value === undefined
+        ? null
+        : [value].flat().map((v) => (v instanceof Node ? v : document.createTextNode(String(v))));
+    if (slot.tagName === "SLOT") {
+      slot.replaceWith(...(nodes || []));
+      continue;
+    }
+    if (nodes) slot.replaceChildren(...nodes);
     slot.removeAttribute("data-slot");
   }
-  return made;
 }

@@ -1,6 +1,6 @@
 /* A hand form kept on the phone, opened without a connection: a token of its own,
  * the hand's number and the dealer after what waits, the fields for another dealer
- * (the server drew them: template.dealer-fields) and another row of a list. */
+ * (the server drew them: a <template data-dealer> each) and another row of a list. */
 
 import { eveningData, formWhere, say } from "./contract.js";
 import { counted } from "./scoring.js";
@@ -47,14 +47,14 @@ export function countHand(entries) {
 }
 
 // Who sits out follows the dealer. Where someone does, the server drew the
-// fields for every dealer (template.dealer-fields); without a connection the
+// fields for every dealer (a <template data-dealer> each); without a connection the
 // form cannot ask for them, so the new dealer's are put in, with what was
 // typed wherever it still applies (a choice of the player now sitting out goes).
 export function seatDealer(form, dealer) {
   const select = form.querySelector('select[name="dealer"]');
   if (select) select.value = dealer;
   const fields = form.querySelector("#hand-fields");
-  const drawn = [...document.querySelectorAll("template.dealer-fields")].find(
+  const drawn = [...document.querySelectorAll("template[data-dealer]")].find(
     (t) => t.dataset.dealer === dealer,
   );
   if (!fields || !drawn || fields.dataset.dealer === dealer) return;

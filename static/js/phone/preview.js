@@ -1,56 +1,44 @@
 /* The hand form's preview without the server: the form scored on the phone, drawn
- * as the server draws it (hand_form.html), and a hand the server would refuse
- * refused here, in its words, before it is kept. */
+ * from the rows the server drew for it (templates/scoring/_phone_preview.html),
+ * and a hand the server would refuse refused here, in its words, before it is kept. */
 
 import { config, eveningData, formOf, formWhere, say } from "./contract.js";
-import { element } from "./dom.js";
+import { allFromTemplate, element, fromTemplate } from "./dom.js";
 import { engineAsked, engineNote, handLine, scoreWaiting } from "./scoring.js";
 
-// The preview and the bar by the thumb, drawn as the server draws them (hand_form.html).
+// The preview and the bar by the thumb from the rows the server drew for them
+// (templates/scoring/_phone_preview.html), as it draws its own (hand_form.html).
 export function drawPreview(form, outcome, refused) {
   const preview = document.getElementById("preview");
   const quick = document.getElementById("quick");
   if (!preview || !quick) return;
   if (!outcome.ok) {
     const words = orderedProblems(form, outcome.problems);
-    preview.replaceChildren(
-      element("p", { class: "muted" }, say.notComplete),
-      element("ul", { class: "open-list" }, ...words.map((w) => element("li", {}, w))),
+    const items = words.map((w) => fromTemplate(document, "problem", { words: w }));
+    preview.replaceChildren(allFromTemplate(document, "preview-open", { items }));
+    quick.replaceChildren(
+      allFromTemplate(document, refused ? "quick-refused" : "quick-open", { words: words.join(" · ") }),
     );
-    const lead = element("span", { class: "lead" }, refused ? say.notSaved : say.stillOpen);
-    const open = element("p", { class: "open" }, lead, " ", words.join(" · "));
-    if (refused) {
-      open.setAttribute("role", "alert");
-      open.setAttribute("data-summary", "");
-    }
-    quick.replaceChildren(open);
     return;
   }
+  // Each player's number by the sign the phone's engine gives it; the one sitting out a dash.
+  const kind = (name, sign) =>
+    name === outcome.sitting_out ? "out" : ["plus", "minus"].includes(sign) ? sign : "zero";
   const deltas = outcome.deltas.map(([name, value, sign]) =>
-    element("li", {}, element("span", {}, name), " ", element("strong", { class: sign }, value)),
+    fromTemplate(document, `delta-${kind(name, sign)}`, { name, value }),
   );
+  const lines = outcome.lines.map((line) => fromTemplate(document, "line", { line }));
   preview.replaceChildren(
-    element("p", { class: "preview-what" }, outcome.description),
-    element("ul", { class: "preview-deltas" }, ...deltas),
-    element("ol", { class: "breakdown" }, ...outcome.lines.map((line) => element("li", {}, line))),
-    element("p", { class: "muted provisional" }, say.provisional),
+    allFromTemplate(document, "preview-scored", { description: outcome.description, deltas, lines }),
   );
-  quick.replaceChildren(
-    element(
-      "p",
-      { class: "short" },
-      ...outcome.deltas.flatMap(([name, value, sign]) => [
-        element(
-          "span",
-          { class: "q" },
-          element("abbr", { title: name }, name.slice(0, 3)),
-          " ",
-          element("strong", { class: sign }, value),
-        ),
-        " ",
-      ]),
-    ),
-  );
+  const items = outcome.deltas.flatMap(([name, value, sign]) => [
+    fromTemplate(document, `quick-${kind(name, sign)}`, {
+      head: fromTemplate(document, `head:${name}`, {}),
+      value,
+    }),
+    " ",
+  ]);
+  quick.replaceChildren(allFromTemplate(document, "quick-scored", { items }));
 }
 
 // The problems in the order of the form, as the server lists them.

@@ -10,23 +10,24 @@ import { refusedOnThePhone } from "./preview.js";
 
 let fixing = null; // the refused outbox entry the hand form on this page corrects
 
+// A hand's line where the phone cannot score it: each field as the server names it
+// (its wrapper's data-says, templates/scoring/_widget.html) with what was chosen or
+// typed. What the page hides was not chosen (the form's own state, static/js/hand-form.js);
+// a choice that tells nothing (data-unsaid: a premium row left at "—", an opponent
+// without Kontra) is not told.
 export function summaryOf(form) {
   const parts = [];
   const chosen = form.querySelectorAll(
     "#hand-fields input:checked, #hand-fields select, #hand-fields input[type=text]",
   );
   for (const input of chosen) {
-    // What the page hides was not chosen; a premium row left at "—" and an
-    // opponent without Kontra are nothing to tell.
-    if (input.closest(".when.off")) continue;
-    if (input.closest(".grid-row") && !input.value) continue;
-    if (input.closest(".seat-row") && input.value === "0") continue;
+    const field = input.closest("[data-says]");
+    if (!field || input.hasAttribute("data-unsaid") || input.closest("[hidden], .when.off")) continue;
     let value = input.value.trim();
-    if (input.type === "radio" || input.type === "checkbox")
-      value = input.closest("label").textContent.trim();
+    if (input.type === "radio" || input.type === "checkbox") value = input.labels?.[0]?.textContent.trim();
     if (input.tagName === "SELECT") value = input.selectedOptions[0]?.textContent.trim();
     if (!value) continue;
-    const label = input.closest("fieldset, .field")?.querySelector("legend, label")?.textContent.trim();
+    const label = field.dataset.says;
     parts.push(label && label !== value ? `${label}: ${value}` : value);
   }
   return parts.join(" · ").slice(0, 300);
@@ -65,7 +66,7 @@ export async function keepForm(event) {
   if (judged === true) return;
   const outbox = await outboxReady();
   const body = new URLSearchParams(new FormData(form, event.submitter)).toString();
-  const shown = document.querySelector("#hand .preview-what")?.textContent.trim() || "";
+  const shown = form.dataset.says || ""; // a deletion: the hand's line, as its page names it
   const summary = typeof judged === "string" ? judged : isHandForm ? summaryOf(form) : shown;
   let entry;
   if (fixing) {

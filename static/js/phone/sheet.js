@@ -108,7 +108,7 @@ export async function showPending(unlessUnchanged) {
   if (unlessUnchanged && drawn === drawnOutbox && document.querySelector("[data-outbox]")) return;
   drawnOutbox = drawn;
   for (const old of document.querySelectorAll("[data-outbox]")) old.remove();
-  const table = board.querySelector("table.sheet");
+  const table = board.querySelector("table[data-sheet]");
   let rest = document.getElementById("outbox");
   for (const entry of entries) {
     const row = entry.hand !== null && document.getElementById(`hand-${entry.hand}`);
@@ -220,9 +220,9 @@ export async function showProvisional(session, entries) {
 // The sheet's rows kept in sight (the sticky Σ row; a series and the balance) and its
 // next dealer, with what waits counted, as the provisional totals below: each marked.
 export function showInSight(result) {
-  const table = document.querySelector("#board table.sheet");
+  const table = document.querySelector("#board table[data-sheet]");
   for (const [key, number, values] of result.heads || []) {
-    const row = table?.querySelector(`thead tr.${CSS.escape(key)}`) || addedRow(table, key);
+    const row = table?.querySelector(`thead tr[data-head-row="${CSS.escape(key)}"]`) || addedRow(table, key);
     if (!row) continue;
     const cells = row.querySelectorAll("td[data-player]");
     values.forEach(([value, sign], index) => {
@@ -234,7 +234,7 @@ export function showInSight(result) {
     row.classList.add("provisional");
     row.dataset.provisional = number === null ? "" : String(number);
   }
-  const names = table?.querySelector("thead tr.names");
+  const names = table?.querySelector('thead tr[data-head-row="names"]');
   if (names && !table.querySelector("thead tr.provisional-note")) {
     const note = element(
       "td",
@@ -243,7 +243,7 @@ export function showInSight(result) {
     );
     names.after(element("tr", { class: "provisional-note" }, note));
   }
-  const next = document.querySelector("#board .next-dealer");
+  const next = document.querySelector("#board [data-next-dealer]");
   if (next && result.next_dealer) {
     next.replaceChildren(
       ...dealerWords(result.next_dealer),
@@ -258,7 +258,7 @@ export function showInSight(result) {
 // Schrift): the row the sheet drew for it (a <template data-phone-head>), put under the
 // totals, which are then labelled as the sheet labels more than one row.
 export function addedRow(table, key) {
-  const totals = table?.querySelector("thead tr.totals");
+  const totals = table?.querySelector('thead tr[data-head-row="totals"]');
   const added = document.querySelector(`#board template[data-phone-head="${CSS.escape(key)}"]`);
   const labelled = document.querySelector('#board template[data-phone-head="totals"]');
   if (!totals || !added || !labelled) return null;
