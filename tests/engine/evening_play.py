@@ -121,14 +121,14 @@ def hand_text(hand: Snapshot) -> str:
 
 
 def fingerprint(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class Digests:
-    """Fingerprints of an evening's hands after each step: of ``[number, deleted, the
-    fingerprint of the hand's snapshot]`` in number order. A snapshot is written out
-    once, kept with the object (an ``Evening`` hands on a hand it did not change as
-    the same object)."""
+    """An evening's hands after each step, each as ``[number, deleted, the fingerprint
+    of its hand_text]`` in number order (``listed``). A snapshot is written out once,
+    kept with the object (an ``Evening`` hands on a hand it did not change as the
+    same object)."""
 
     def __init__(self) -> None:
         self.known: dict[int, tuple[Any, str, str]] = {}
@@ -144,14 +144,14 @@ class Digests:
         """``hand_text`` of the snapshot."""
         return self._kept(hand)[1]
 
-    def of(self, hands: Sequence[tuple[int, bool, Snapshot]]) -> str:
-        return of_texts([(number, deleted, self._kept(hand)[2]) for number, deleted, hand in hands])
+    def of(self, hands: Sequence[tuple[int, bool, Snapshot]]) -> list[list[Any]]:
+        return listed([(number, deleted, self._kept(hand)[2]) for number, deleted, hand in hands])
 
 
-def of_texts(hands: Sequence[tuple[int, bool, str]]) -> str:
-    """The fingerprint of an evening's hands from each hand's number, whether it is
-    deleted and the fingerprint of its ``hand_text``."""
-    return fingerprint(canonical(sorted([number, deleted, found] for number, deleted, found in hands)))
+def listed(hands: Sequence[tuple[int, bool, str]]) -> list[list[Any]]:
+    """An evening's hands as a step is compared by: ``[number, deleted, fingerprint]``
+    in number order."""
+    return sorted([number, deleted, found] for number, deleted, found in hands)
 
 
 def hands_of(evening: Evening, deleted: Mapping[Any, Snapshot]) -> list[tuple[int, bool, Snapshot]]:
@@ -190,8 +190,8 @@ def final_of(
 
 def replay(case: Mapping[str, Any]) -> dict[str, Any]:
     """A case (``variant``, ``players``, ``options``, ``target``, ``first`` dealer,
-    ``ops``) on an ``Evening``: each operation's outcome with the fingerprint of the
-    hands after it (``Digests``), and how the evening ends (``final_of``)."""
+    ``ops``) on an ``Evening``: each operation's outcome with the hands after it, by
+    their fingerprints (``Digests``), and how the evening ends (``final_of``)."""
     variant = get_variant(case["variant"])
     players = tuple(case["players"])
     evening = Evening(
@@ -202,7 +202,7 @@ def replay(case: Mapping[str, Any]) -> dict[str, Any]:
         first=case["first"],
     )
     digests = Digests()
-    after: list[str] = []
+    after: list[list[list[Any]]] = []
     played = play(evening, case["ops"], lambda now, gone: after.append(digests.of(hands_of(now, gone))))
     end = played.evening
     hands = [(number, deleted, digests.text(hand)) for number, deleted, hand in hands_of(end, played.deleted)]

@@ -33,7 +33,7 @@ from scoring.models import Hand, HandChange, Session
 from scoring.services.hands import snapshot_of
 from scoring.sheet import build_sheet
 from tests.engine.evening_cases import GAMES, pick, seeded_cases
-from tests.engine.evening_play import Counts, canonical, final_of, fingerprint, hand_text, of_texts
+from tests.engine.evening_play import Counts, canonical, final_of, fingerprint, hand_text, listed
 
 pytestmark = pytest.mark.django_db
 
@@ -74,8 +74,8 @@ class Stored:
     def held(self) -> list[tuple[Hand, str]]:
         return [self.hands[number] for number in sorted(self.hands)]
 
-    def digest(self) -> str:
-        return of_texts([(h.number, h.deleted_at is not None, fingerprint(t)) for h, t in self.held()])
+    def listed(self) -> list[list[Any]]:
+        return listed([(h.number, h.deleted_at is not None, fingerprint(t)) for h, t in self.held()])
 
 
 def step(session: Session, op: list[Any], held: list[tuple[Hand, str]]) -> Any:
@@ -117,10 +117,10 @@ def on_the_server(user: User, case: dict[str, Any]) -> dict[str, Any]:
         if isinstance(outcome, Hand):
             again, seen = stored.written(outcome, seen)
             outcome = ["ok", outcome.number, again]
-        steps.append([outcome, stored.digest()])
+        steps.append([outcome, stored.listed()])
     held = stored.held()
     afresh = Stored(Hand.objects.filter(session=session))
-    assert afresh.digest() == stored.digest()  # every hand written was named in the history
+    assert afresh.listed() == stored.listed()  # every hand written was named in the history
     game = services.game_of(session)
     sheet = build_sheet(session)
     dealer = services.proposed_dealer(session, game)
@@ -138,10 +138,11 @@ def difference(case: dict[str, Any], server: dict[str, Any], on_phone: dict[str,
     """Where the phone's evening first parts from the server's, in words."""
     for at, (ours, theirs) in enumerate(zip(server["steps"], on_phone["steps"], strict=True)):
         if ours != theirs:
+            hands = [a[0] for a, b in zip(ours[1], theirs[1], strict=False) if a != b]
             return (
                 f"{case['variant']} {case['options']} target {case['target']} first {case['first']!r}: "
-                f"after operation {at + 1} {case['ops'][at]}: server {ours}, phone {theirs}; "
-                f"the operations: {case['ops'][: at + 1]}"
+                f"after operation {at + 1} {case['ops'][at]}: server {ours[0]}, phone {theirs[0]}, "
+                f"hands that differ {hands or 'by number or count'}; the operations: {case['ops'][: at + 1]}"
             )
     ours, theirs = server["final"], on_phone["final"]
     parts = [key for key in ours if ours[key] != theirs.get(key)]
