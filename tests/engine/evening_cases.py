@@ -6,20 +6,29 @@ refused in their new place, which the tests want too).
 
 Shared by tests/engine/test_evening_properties.py (the engine alone, on CPython and
 under Pyodide) and tests/web/test_evening_server.py (the server's services ≡ the
-``Evening``). ``EVENING_EXAMPLES`` sets the examples per game (default 500: 2,000
-sequences over the four games)."""
+``Evening``), drawn by Hypothesis (``evenings``). ``EVENING_EXAMPLES`` sets the
+examples per game (default 500: 2,000 sequences over the four games).
+tests/web/test_evening_pyodide.py draws the same evenings from a seeded
+``random.Random`` instead (``seeded_cases``): made once, without Hypothesis, they
+go through the server's services and, in one batch, through the phone's engine.
+Playing them on an ``Evening`` is tests/engine/evening_play.py."""
 
 from __future__ import annotations
 
 import json
 import os
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from hypothesis import strategies as st
 
+from .evening_play import Played, pick, play
 from .support import FIVE, FIXTURES
+
+__all__ = ["EXAMPLES", "GAMES", "Played", "Table", "evenings", "pick", "play", "seeded_cases", "tables"]
 
 GAMES = ("koenigrufen", "illustrated", "chambery", "french")
 EXAMPLES = int(os.environ.get("EVENING_EXAMPLES", "500"))
@@ -68,115 +77,118 @@ def tables(variant: str) -> tuple[Table, ...]:
     return tuple(found)
 
 
-@st.composite
-def house_rules(draw: st.DrawFn, table: Table) -> dict[str, Any]:
+T = TypeVar("T")
+
+
+class Draws(Protocol):
+    """Where the random choices of an evening come from: Hypothesis (``evenings``,
+    shrinking a failure to its simplest case) or a seeded ``random.Random`` (``seeded_cases``)."""
+
+    def one_of(self, options: Sequence[T]) -> T: ...
+
+    def between(self, low: int, high: int) -> int: ...
+
+    def coin(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class HypothesisDraws:
+    draw: st.DrawFn
+
+    def one_of(self, options: Sequence[T]) -> T:
+        return self.draw(st.sampled_from(options))
+
+    def between(self, low: int, high: int) -> int:
+        return self.draw(st.integers(low, high))
+
+    def coin(self) -> bool:
+        return self.draw(st.booleans())
+
+
+@dataclass(frozen=True)
+class SeededDraws:
+    random: random.Random
+
+    def one_of(self, options: Sequence[T]) -> T:
+        return self.random.choice(options)
+
+    def between(self, low: int, high: int) -> int:
+        return self.random.randint(low, high)
+
+    def coin(self) -> bool:
+        return self.random.random() < 0.5
+
+
+def house_rules(draw: Draws, table: Table) -> dict[str, Any]:
     """The table's house rules, with the options that change an evening's rules drawn."""
     options = dict(table.options)
     if table.variant == "koenigrufen":
-        options["doubled_radl"] = draw(st.sampled_from((True, True, True, False)))
+        options["doubled_radl"] = draw.one_of((True, True, True, False))
     return options
 
 
-@st.composite
-def raw_hands(draw: st.DrawFn, table: Table, dealer: bool = False) -> dict[str, Any]:
+def raw_hand(draw: Draws, table: Table, dealer: bool = False) -> dict[str, Any]:
     """A hand of the table's pool, maybe without its dealer (and who sits out);
     ``dealer``: as the pool has it (a correction names its dealer: the form posts it)."""
-    hand = dict(draw(st.sampled_from(table.hands)))
-    if not dealer and draw(st.booleans()):
+    hand = dict(draw.one_of(table.hands))
+    if not dealer and draw.coin():
         hand.pop("dealer", None)
-        if draw(st.booleans()):
+        if draw.coin():
             hand.pop("sitting_out", None)
     return hand
 
 
-@st.composite
-def operations(draw: st.DrawFn, table: Table) -> list[tuple[Any, ...]]:
+def operations(draw: Draws, table: Table) -> list[tuple[Any, ...]]:
     """A few hands recorded, then up to ten operations: ("record", hand), ("correct",
     i, hand), ("delete", i), ("restore", i); ``i`` picks among the live (deleted)
     hands, modulo their number."""
-    found: list[tuple[Any, ...]] = [
-        ("record", draw(raw_hands(table))) for _ in range(draw(st.integers(0, 6)))
-    ]
-    for _ in range(draw(st.integers(1, 10))):
-        kind = draw(st.sampled_from(("record", "record", "correct", "delete", "delete", "restore")))
+    found: list[tuple[Any, ...]] = [("record", raw_hand(draw, table)) for _ in range(draw.between(0, 6))]
+    for _ in range(draw.between(1, 10)):
+        kind = draw.one_of(("record", "record", "correct", "delete", "delete", "restore"))
         if kind == "record":
-            found.append((kind, draw(raw_hands(table))))
+            found.append((kind, raw_hand(draw, table)))
         elif kind == "correct":
-            found.append((kind, draw(st.integers(0, 50)), draw(raw_hands(table, dealer=True))))
+            found.append((kind, draw.between(0, 50), raw_hand(draw, table, dealer=True)))
         else:
-            found.append((kind, draw(st.integers(0, 50))))
+            found.append((kind, draw.between(0, 50)))
     return found
 
 
-@st.composite
-def evenings(
-    draw: st.DrawFn, variant: str
-) -> tuple[Table, dict[str, Any], int | None, list[tuple[Any, ...]]]:
+Case = tuple[Table, dict[str, Any], int | None, list[tuple[Any, ...]]]
+
+
+def evening_case(draw: Draws, variant: str) -> Case:
     """A table, its house rules, a round's target (or none) and the operations."""
-    table = draw(st.sampled_from(tables(variant)))
-    return (
-        table,
-        draw(house_rules(table)),
-        draw(st.one_of(st.none(), st.integers(1, 6))),
-        draw(operations(table)),
-    )
+    table = draw.one_of(tables(variant))
+    options = house_rules(draw, table)
+    target = draw.between(1, 6) if draw.coin() else None
+    return table, options, target, operations(draw, table)
 
 
-@dataclass
-class Played:
-    """What the operations made of an evening: each one's outcome (``ok``, or the
-    fields the engine named in refusing it), the hands each wrote or scored again
-    (by key), and the evening at the end with its deleted hands."""
-
-    outcomes: list[Any]
-    evening: Any
-    deleted: dict[Any, Any]
-    steps: list[Any]  # the evening after each operation
+@st.composite
+def evenings(draw: st.DrawFn, variant: str) -> Case:
+    """``evening_case`` drawn by Hypothesis."""
+    return evening_case(HypothesisDraws(draw), variant)
 
 
-def pick(keys: list[Any], index: int) -> Any:
-    return keys[index % len(keys)] if keys else None
-
-
-def play(evening: Any, ops: list[tuple[Any, ...]]) -> Played:
-    """The operations on the ``Evening`` as the server makes them: keys are the
-    hands' numbers (1, 2, …); a deleted hand comes back in the place its number gives."""
-    from scoring.engine import InvalidInput
-
-    outcomes: list[Any] = []
-    deleted: dict[Any, Any] = {}
-    steps: list[Any] = []
-    number = 0
-    for op in ops:
-        steps.append(evening)  # as it stands before the operation, until it is made
-        live = [hand.key for hand in evening.hands]
-        try:
-            if op[0] == "record":
-                change = evening.record(op[1], key=number + 1)
-                number += 1
-            elif op[0] == "correct":
-                if not live:
-                    outcomes.append("none")
-                    continue
-                change = evening.correct(pick(live, op[1]), op[2])
-            elif op[0] == "delete":
-                if not live:
-                    outcomes.append("none")
-                    continue
-                key = pick(live, op[1])
-                change = evening.delete(key)
-                deleted[key] = change.hand
-            else:
-                key = pick(sorted(deleted), op[1])
-                if key is None:
-                    outcomes.append("none")
-                    continue
-                at = sum(1 for other in live if other < key)
-                change = evening.restore(deleted[key], at)
-                del deleted[key]
-        except InvalidInput as error:
-            outcomes.append(sorted(problem.field for problem in error.problems))
-            continue
-        outcomes.append(("ok", change.hand.key, tuple(hand.key for hand in change.rescored)))
-        evening = steps[-1] = change.evening
-    return Played(outcomes, evening, deleted, steps)
+def seeded_cases(per_game: int, seed: int) -> list[dict[str, Any]]:
+    """``per_game`` evenings of each game from ``random.Random(seed)``, as JSON values
+    (the case ``evening_play.replay`` reads), each with a first dealer drawn too
+    (none chosen: the last in playing order deals first)."""
+    draw = SeededDraws(random.Random(seed))
+    found = []
+    for variant in GAMES:
+        for _ in range(per_game):
+            table, options, target, ops = evening_case(draw, variant)
+            first = draw.one_of(("", *table.players))
+            found.append(
+                {
+                    "variant": variant,
+                    "players": list(table.players),
+                    "options": options,
+                    "target": target,
+                    "first": first,
+                    "ops": json.loads(json.dumps(ops)),
+                }
+            )
+    return found
