@@ -71,9 +71,10 @@ pytest: $(STAMP) phone
 	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
 # The tests that touch the database (marker set in tests/conftest.py), without the
-# browser tests: what another database must pass beyond what make test has shown.
+# browser tests and the phone's engine beside the server (its services are the same on
+# every database): what another database must pass beyond what make test has shown.
 test-db: $(STAMP) phone
-	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 -m "database and not browser" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 -m "database and not browser and not phone" $(PYTEST_ARGS)
 
 # The phone's outbox and other scripts that decide without a browser: Node's own test runner.
 test-js:

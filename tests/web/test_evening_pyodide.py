@@ -35,7 +35,7 @@ from scoring.sheet import build_sheet
 from tests.engine.evening_cases import GAMES, pick, seeded_cases
 from tests.engine.evening_play import Counts, canonical, final_of, fingerprint, hand_text, listed
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.phone]
 
 RUN_EVENINGS = Path(__file__).resolve().parents[1] / "pyodide" / "run_evenings.mjs"
 PER_GAME = 500
