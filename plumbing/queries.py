@@ -33,11 +33,12 @@ M = TypeVar("M", bound=Model)
 
 # The models the statements read, by label.
 SESSION, HAND, HAND_CHANGE, SEAT = "scoring.Session", "scoring.Hand", "scoring.HandChange", "scoring.Seat"
-GROUP, MEMBERSHIP, SEASON, GROUP_PLAYER = (
+GROUP, MEMBERSHIP, SEASON, GROUP_PLAYER, GROUP_SESSION = (
     "club.Group",
     "club.Membership",
     "club.Season",
     "club.GroupPlayer",
+    "club.GroupSession",
 )
 USER, LOGIN_SESSION = "auth.User", "sessions.Session"
 
@@ -131,36 +132,52 @@ def user(pk: Any) -> Any:
 
 # A user's right on an evening (``scoring.services.access.Right`` takes these values).
 RIGHT_NONE, RIGHT_READ, RIGHT_RECORD, RIGHT_OWN = 0, 1, 2, 3
-RIGHT_PARAMS = 5  # the user's id, this many times
-OWNER_ROLE = "owner"  # a membership's role that owns the group's evenings
 
 
-def right_sql(session: str) -> str:
+@dataclass(frozen=True)
+class Circle:
+    """Those beyond the people named on an evening who have a right on it (the
+    regular table's members), as another app words them in SQL; ``{session}``
+    stands for the evening's row (a table alias). ``attached`` selects a row where
+    the evening belongs to a circle at all (no parameter); ``granted`` selects at
+    most one value, the right the circle gives the user on the evening, taking
+    her id once (no row: none). Registered with ``scoring.services.access``."""
+
+    attached: str
+    granted: str
+
+
+def right_sql(session: str, circle: Circle | None) -> str:
     """The rule (``scoring.services.access``): the user's right on the session row
-    ``session`` (a table alias), taking the user's id ``RIGHT_PARAMS`` times."""
-    member = (
-        f'SELECT 1 FROM {table(MEMBERSHIP)} m WHERE m."group_id" = {session}."group_id" AND m."user_id" = %s'
-    )
+    ``session`` (a table alias), taking the user's id ``right_count(circle)`` times.
+    It names the evenings' tables only; a circle's own words come with ``circle``."""
     editors = f'"{cast(Any, model(SESSION)).editors.through._meta.db_table}"'
     editor = f'SELECT 1 FROM {editors} e WHERE e."session_id" = {session}."id" AND e."user_id" = %s'
+    if circle is None:
+        return (
+            f'CASE WHEN {session}."owner_id" = %s THEN {RIGHT_OWN:d}'
+            f" WHEN EXISTS ({editor}) THEN {RIGHT_RECORD:d} ELSE {RIGHT_NONE:d} END"
+        )
+    attached, granted = (part.format(session=session) for part in (circle.attached, circle.granted))
     return (
-        "CASE"
-        f' WHEN {session}."group_id" IS NULL AND {session}."owner_id" = %s THEN {RIGHT_OWN:d}'
-        f" WHEN EXISTS ({member} AND m.\"role\" = '{OWNER_ROLE}') THEN {RIGHT_OWN:d}"
-        f" WHEN EXISTS ({member}) THEN {RIGHT_RECORD:d}"
-        f" WHEN EXISTS ({editor}) THEN {RIGHT_RECORD:d}"
-        f' WHEN {session}."owner_id" = %s THEN {RIGHT_READ:d}'  # started it in a group she has left
-        f" ELSE {RIGHT_NONE:d} END"
+        f'CASE WHEN {session}."owner_id" = %s AND NOT EXISTS ({attached}) THEN {RIGHT_OWN:d}'
+        f" ELSE COALESCE(({granted}),"
+        f" CASE WHEN EXISTS ({editor}) THEN {RIGHT_RECORD:d}"
+        f' WHEN {session}."owner_id" = %s THEN {RIGHT_READ:d}'  # started it in a circle she has left
+        f" ELSE {RIGHT_NONE:d} END) END"
     )
 
 
-def right_params(user_id: Any) -> list[Any]:
-    return [user_id] * RIGHT_PARAMS
+def right_params(user_id: Any, circle: Circle | None) -> list[Any]:
+    """The parameters of ``right_sql``: the user's id, as often as it takes it."""
+    return [user_id] * (2 if circle is None else 4)
 
 
-def right_of(user_id: Any) -> RawSQL:
+def right_of(user_id: Any, circle: Circle | None) -> RawSQL:
     """The rule as an expression for the ORM's queries of sessions."""
-    return RawSQL(right_sql(table(SESSION)), right_params(user_id), output_field=IntegerField())
+    return RawSQL(
+        right_sql(table(SESSION), circle), right_params(user_id, circle), output_field=IntegerField()
+    )
 
 
 @dataclass(frozen=True)
@@ -173,16 +190,6 @@ class SessionAndRight:
 class HandAndRight:
     hand: Any  # scoring.Hand, its ``session`` set
     right: int
-
-
-@dataclass(frozen=True)
-class GroupAndRole:
-    group: Any  # club.Group
-    role: str
-
-    @property
-    def owner(self) -> bool:
-        return self.role == OWNER_ROLE
 
 
 @dataclass(frozen=True)
@@ -201,51 +208,36 @@ class SessionRow:
 
 
 @cache
-def _session_and_right_sql() -> str:
+def _session_and_right_sql(circle: Circle | None) -> str:
     return (
-        f'SELECT {named_columns(SESSION, "s")}, {right_sql("s")} AS "right" FROM {table(SESSION)} s'
+        f'SELECT {named_columns(SESSION, "s")}, {right_sql("s", circle)} AS "right" FROM {table(SESSION)} s'
         ' WHERE s."deleted_at" IS NULL AND s."id" = %s'
     )
 
 
-def session_and_right(user_id: Any, pk: int) -> SessionAndRight | None:
+def session_and_right(user_id: Any, pk: int, circle: Circle | None) -> SessionAndRight | None:
     """An evening not deleted and the user's right on it, in one statement."""
-    row = fetch_named(_session_and_right_sql(), [*right_params(user_id), pk])
+    row = fetch_named(_session_and_right_sql(circle), [*right_params(user_id, circle), pk])
     return None if row is None else SessionAndRight(from_named(SESSION, row, "s"), int(row["right"]))
 
 
 @cache
-def _hand_and_right_sql() -> str:
+def _hand_and_right_sql(circle: Circle | None) -> str:
     return (
-        f'SELECT {named_columns(SESSION, "s")}, {named_columns(HAND, "h")}, {right_sql("s")} AS "right"'
+        f'SELECT {named_columns(SESSION, "s")}, {named_columns(HAND, "h")}, {right_sql("s", circle)} AS "right"'
         f' FROM {table(HAND)} h INNER JOIN {table(SESSION)} s ON s."id" = h."session_id"'
         ' WHERE s."deleted_at" IS NULL AND h."id" = %s AND s."id" = %s'
     )
 
 
-def hand_and_right(user_id: Any, hand_id: int, pk: int) -> HandAndRight | None:
+def hand_and_right(user_id: Any, hand_id: int, pk: int, circle: Circle | None) -> HandAndRight | None:
     """A hand of an evening not deleted, with its evening and the user's right on it, in one statement."""
-    row = fetch_named(_hand_and_right_sql(), [*right_params(user_id), hand_id, pk])
+    row = fetch_named(_hand_and_right_sql(circle), [*right_params(user_id, circle), hand_id, pk])
     if row is None:
         return None
     hand = from_named(HAND, row, "h")
     hand.session = from_named(SESSION, row, "s")
     return HandAndRight(hand, int(row["right"]))
-
-
-@cache
-def _group_of_member_sql() -> str:
-    return (
-        f'SELECT {named_columns(GROUP, "g")}, m."role" AS "role" FROM {table(GROUP)} g'
-        f' INNER JOIN {table(MEMBERSHIP)} m ON m."group_id" = g."id" AND m."user_id" = %s'
-        ' WHERE g."id" = %s'
-    )
-
-
-def group_of_member(user_id: Any, pk: int) -> GroupAndRole | None:
-    """A group the user is a member of, and her role in it, in one statement."""
-    row = fetch_named(_group_of_member_sql(), [user_id, pk])
-    return None if row is None else GroupAndRole(from_named(GROUP, row, "g"), str(row["role"]))
 
 
 @cache
@@ -276,6 +268,49 @@ def seat_names(session_id: int) -> tuple[str, ...]:
 
 
 # -- the regular table ----------------------------------------------------------------------
+
+
+OWNER_ROLE = "owner"  # a membership's role that owns the group's evenings
+
+
+@cache
+def group_circle() -> Circle:
+    """The regular table's members on its evenings (``club``, registered with the
+    evenings' access rule): a group's owner owns its evenings, its members record
+    in them."""
+    return Circle(
+        attached=f'SELECT 1 FROM {table(GROUP_SESSION)} gs WHERE gs."session_id" = {{session}}."id"',
+        granted=(
+            f"SELECT CASE WHEN m.\"role\" = '{OWNER_ROLE}' THEN {RIGHT_OWN:d} ELSE {RIGHT_RECORD:d} END"
+            f' FROM {table(GROUP_SESSION)} gs INNER JOIN {table(MEMBERSHIP)} m ON m."group_id" = gs."group_id"'
+            ' WHERE gs."session_id" = {session}."id" AND m."user_id" = %s'
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class GroupAndRole:
+    group: Any  # club.Group
+    role: str
+
+    @property
+    def owner(self) -> bool:
+        return self.role == OWNER_ROLE
+
+
+@cache
+def _group_of_member_sql() -> str:
+    return (
+        f'SELECT {named_columns(GROUP, "g")}, m."role" AS "role" FROM {table(GROUP)} g'
+        f' INNER JOIN {table(MEMBERSHIP)} m ON m."group_id" = g."id" AND m."user_id" = %s'
+        ' WHERE g."id" = %s'
+    )
+
+
+def group_of_member(user_id: Any, pk: int) -> GroupAndRole | None:
+    """A group the user is a member of, and her role in it, in one statement."""
+    row = fetch_named(_group_of_member_sql(), [user_id, pk])
+    return None if row is None else GroupAndRole(from_named(GROUP, row, "g"), str(row["role"]))
 
 
 @cache

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from club.services.links import group_id_of
 from ratings.models import RatingMark
 from ratings.services import background
 from ratings.services.recompute import family_recompute, follow
@@ -36,7 +37,7 @@ def mark(source: str) -> None:
 
 def on_evening_settled(*, session: Session, **_: Any) -> None:
     """An evening of a group closed, reopened, deleted, restored or a name corrected."""
-    if session.group_id is not None and not session.managed:
+    if not session.managed and group_id_of(session) is not None:
         mark(f"evening:{session.pk}")
 
 
