@@ -12,7 +12,9 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
+from django.db.models import Model
 from django.template.loader import render_to_string
 from django.urls import URLPattern
 
@@ -519,14 +521,16 @@ SCORING_POINTS_AT = {"scoring", "auth"}
 QUERIES = ROOT / "plumbing" / "queries.py"
 
 
-def links_out(models: list[type], allowed: set[str]) -> list[str]:
+def links_out(models: Sequence[type[Model]], allowed: set[str]) -> list[str]:
     """Each field of ``models`` that points at a model of an app not ``allowed``
     (a foreign key, a one-to-one, a many-to-many): reverse relations left out."""
     return [
-        f"{model.__name__}.{field.name} → {field.related_model._meta.label}"
+        f"{model.__name__}.{field.name} → {related._meta.label}"
         for model in models
         for field in model._meta.get_fields()
-        if field.is_relation and not field.auto_created and field.related_model._meta.app_label not in allowed
+        if field.is_relation and not field.auto_created
+        for related in [cast(type[Model], field.related_model)]
+        if related._meta.app_label not in allowed
     ]
 
 
@@ -638,21 +642,21 @@ def query_labels(tree: ast.Module) -> dict[str, set[str]]:
                     if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
                     else [(target, node.value)]
                 )
-                for name, value in pairs:
+                for named, value in pairs:
                     if (
-                        isinstance(name, ast.Name)
+                        isinstance(named, ast.Name)
                         and isinstance(value, ast.Constant)
                         and isinstance(value.value, str)
                         and re.fullmatch(r"\w+\.[A-Z]\w*", value.value)
                     ):
-                        constants[name.id] = value.value
+                        constants[named.id] = value.value
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     direct = {
         name: {constants[n.id] for n in ast.walk(function) if isinstance(n, ast.Name) and n.id in constants}
         | {
             n.value
             for n in ast.walk(function)
-            if isinstance(n, ast.Constant) and n.value in constants.values()
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in constants.values()
         }
         for name, function in functions.items()
     }
