@@ -138,13 +138,36 @@ RIGHT_NONE, RIGHT_READ, RIGHT_RECORD, RIGHT_OWN = 0, 1, 2, 3
 class Circle:
     """Those beyond the people named on an evening who have a right on it (the
     regular table's members), as another app words them in SQL; ``{session}``
-    stands for the evening's row (a table alias). ``attached`` selects a row where
-    the evening belongs to a circle at all (no parameter); ``granted`` selects at
-    most one value, the right the circle gives the user on the evening, taking
-    her id once (no row: none). Registered with ``scoring.services.access``."""
+    stands for the evening's row (a table alias). ``key`` selects at most one
+    value, the key of the circle the evening belongs to (a group's id; no row:
+    none), taking no parameter; ``granted`` selects at most one value, the right
+    the circle gives the user on the evening, taking her id once (no row: none).
+    Registered with ``scoring.services.circles``."""
 
-    attached: str
+    key: str
     granted: str
+
+
+# Where an evening read with its circle's key keeps it (``session_from``): not a column.
+CIRCLE_KEY = "_circle_key"
+
+
+def session_columns(alias: str, circle: Circle | None) -> str:
+    """The session's columns (``named_columns``) and, with a circle, the key of the
+    circle it belongs to, read in the same statement as ``"alias.circle"``."""
+    columns = named_columns(SESSION, alias)
+    if circle is None:
+        return columns
+    return f'{columns}, ({circle.key.format(session=alias)}) AS "{alias}.circle"'
+
+
+def session_from(row: dict[str, Any], alias: str) -> Any:
+    """The session of a row read with ``session_columns``, its circle's key kept
+    on it where the statement read it (``CIRCLE_KEY``, None: in no circle)."""
+    session = from_named(SESSION, row, alias)
+    if f"{alias}.circle" in row:
+        session.__dict__[CIRCLE_KEY] = row[f"{alias}.circle"]
+    return session
 
 
 def right_sql(session: str, circle: Circle | None) -> str:
@@ -158,9 +181,9 @@ def right_sql(session: str, circle: Circle | None) -> str:
             f'CASE WHEN {session}."owner_id" = %s THEN {RIGHT_OWN:d}'
             f" WHEN EXISTS ({editor}) THEN {RIGHT_RECORD:d} ELSE {RIGHT_NONE:d} END"
         )
-    attached, granted = (part.format(session=session) for part in (circle.attached, circle.granted))
+    key, granted = (part.format(session=session) for part in (circle.key, circle.granted))
     return (
-        f'CASE WHEN {session}."owner_id" = %s AND NOT EXISTS ({attached}) THEN {RIGHT_OWN:d}'
+        f'CASE WHEN {session}."owner_id" = %s AND NOT EXISTS ({key}) THEN {RIGHT_OWN:d}'
         f" ELSE COALESCE(({granted}),"
         f" CASE WHEN EXISTS ({editor}) THEN {RIGHT_RECORD:d}"
         f' WHEN {session}."owner_id" = %s THEN {RIGHT_READ:d}'  # started it in a circle she has left
@@ -204,13 +227,13 @@ class SessionRow:
         return int(self.values["s.version"])
 
     def session(self) -> Any:
-        return from_named(SESSION, self.values, "s")
+        return session_from(self.values, "s")
 
 
 @cache
 def _session_and_right_sql(circle: Circle | None) -> str:
     return (
-        f'SELECT {named_columns(SESSION, "s")}, {right_sql("s", circle)} AS "right" FROM {table(SESSION)} s'
+        f'SELECT {session_columns("s", circle)}, {right_sql("s", circle)} AS "right" FROM {table(SESSION)} s'
         ' WHERE s."deleted_at" IS NULL AND s."id" = %s'
     )
 
@@ -218,13 +241,13 @@ def _session_and_right_sql(circle: Circle | None) -> str:
 def session_and_right(user_id: Any, pk: int, circle: Circle | None) -> SessionAndRight | None:
     """An evening not deleted and the user's right on it, in one statement."""
     row = fetch_named(_session_and_right_sql(circle), [*right_params(user_id, circle), pk])
-    return None if row is None else SessionAndRight(from_named(SESSION, row, "s"), int(row["right"]))
+    return None if row is None else SessionAndRight(session_from(row, "s"), int(row["right"]))
 
 
 @cache
 def _hand_and_right_sql(circle: Circle | None) -> str:
     return (
-        f'SELECT {named_columns(SESSION, "s")}, {named_columns(HAND, "h")}, {right_sql("s", circle)} AS "right"'
+        f'SELECT {session_columns("s", circle)}, {named_columns(HAND, "h")}, {right_sql("s", circle)} AS "right"'
         f' FROM {table(HAND)} h INNER JOIN {table(SESSION)} s ON s."id" = h."session_id"'
         ' WHERE s."deleted_at" IS NULL AND h."id" = %s AND s."id" = %s'
     )
@@ -236,21 +259,21 @@ def hand_and_right(user_id: Any, hand_id: int, pk: int, circle: Circle | None) -
     if row is None:
         return None
     hand = from_named(HAND, row, "h")
-    hand.session = from_named(SESSION, row, "s")
+    hand.session = session_from(row, "s")
     return HandAndRight(hand, int(row["right"]))
 
 
 @cache
-def _shared_sql() -> str:
+def _shared_sql(circle: Circle | None) -> str:
     return (
-        f"SELECT {named_columns(SESSION, 's')} FROM {table(SESSION)} s"
+        f"SELECT {session_columns('s', circle)} FROM {table(SESSION)} s"
         ' WHERE s."deleted_at" IS NULL AND s."share_token" = %s'
     )
 
 
-def shared_session(token: str) -> SessionRow | None:
+def shared_session(token: str, circle: Circle | None = None) -> SessionRow | None:
     """The row of the evening behind a share link, if not revoked or deleted."""
-    row = fetch_named(_shared_sql(), [token]) if token else None
+    row = fetch_named(_shared_sql(circle), [token]) if token else None
     return None if row is None else SessionRow(row)
 
 
@@ -279,7 +302,7 @@ def group_circle() -> Circle:
     evenings' access rule): a group's owner owns its evenings, its members record
     in them."""
     return Circle(
-        attached=f'SELECT 1 FROM {table(GROUP_SESSION)} gs WHERE gs."session_id" = {{session}}."id"',
+        key=f'SELECT gs."group_id" FROM {table(GROUP_SESSION)} gs WHERE gs."session_id" = {{session}}."id"',
         granted=(
             f"SELECT CASE WHEN m.\"role\" = '{OWNER_ROLE}' THEN {RIGHT_OWN:d} ELSE {RIGHT_RECORD:d} END"
             f' FROM {table(GROUP_SESSION)} gs INNER JOIN {table(MEMBERSHIP)} m ON m."group_id" = gs."group_id"'
@@ -551,11 +574,11 @@ LIVE = 'h."deleted_at" IS NULL'
 
 
 @cache
-def _recording_state_sql(players: int) -> str:
+def _recording_state_sql(players: int, circle: Circle | None = None) -> str:
     hands = f'FROM {table(HAND)} h WHERE h."session_id" = s."id"'
     seats = _seats_changed_sql(players, 's."id"')
     return (
-        f"SELECT {named_columns(SESSION, 's')},"
+        f"SELECT {session_columns('s', circle)},"
         f' (SELECT MAX(h."number") {hands}) AS "last_number",'
         f""" (SELECT h."dealer" {hands} AND {LIVE} AND h."dealer" <> ''"""
         ' ORDER BY h."number" DESC LIMIT 1) AS "last_dealer",'
@@ -570,15 +593,22 @@ def _recording_state_sql(players: int) -> str:
 
 
 def recording_state(
-    session_id: int, *, client_token: str, retoken: str, players: Sequence[str]
+    session_id: int,
+    *,
+    client_token: str,
+    retoken: str,
+    players: Sequence[str],
+    circle: Circle | None = None,
 ) -> RecordingState | None:
     """The session's ``RecordingState`` (None: no such session). ``players``: the
-    names the caller read, in playing order."""
-    row = fetch_named(_recording_state_sql(len(players)), [client_token, retoken, *players, session_id])
+    names the caller read, in playing order; ``circle``: the circle whose key the
+    session is read with (``session_columns``)."""
+    sql = _recording_state_sql(len(players), circle)
+    row = fetch_named(sql, [client_token, retoken, *players, session_id])
     if row is None:
         return None
     return RecordingState(
-        session=from_named(SESSION, row, "s"),
+        session=session_from(row, "s"),
         last_number=row["last_number"],
         last_dealer=row["last_dealer"],
         token_hand=row["token_hand"],

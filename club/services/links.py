@@ -6,22 +6,33 @@ nothing of them, and the club writes nothing of the evenings'."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from django.db.models import QuerySet
 
 from club.models import Group, GroupPlayer, GroupSession, RosterSeat
 from scoring.models import Seat, Session
+from scoring.services import circles
 
 
 def group_id_of(session: Session) -> int | None:
     """The id of the group the evening belongs to, or None (a session of its own).
-    A tournament's table is never a group's (``groups.group_session_add`` refuses
-    it): nothing is read for it. Read once for a session's object: Django keeps the
-    link (or its absence) on it."""
+    Read at most once for a session's object, and not at all where nothing needs
+    reading: a tournament's table is never a group's (``groups.group_session_add``
+    refuses it); a session read with its circle's key (the access rule's statement,
+    a watcher's, the save's: ``scoring.services.circles``) has it; Django keeps a
+    link read or made (or its absence) on the object."""
     if session.managed:
         return None
+    related = GroupSession.session.field.remote_field
+    if related.is_cached(session):
+        link = cast(GroupSession | None, related.get_cached_value(session))
+        return None if link is None else int(link.group_id)
+    read, key = circles.known_key(session)
+    if read:
+        return None if key is None else int(key)
     try:
-        return session.group_link.group_id
+        return int(session.group_link.group_id)
     except GroupSession.DoesNotExist:
         return None
 
@@ -66,8 +77,9 @@ def seat_player(seat: Seat, player: GroupPlayer) -> None:
 
 
 def currency_of(session: Session) -> str:
-    """The sign the evening's money is shown with: its group's (none outside a group)."""
-    if session.managed:
+    """The sign the evening's money is shown with: its group's (none outside a group,
+    and then nothing is read where the session came with its circle's key)."""
+    group_id = group_id_of(session)
+    if group_id is None:
         return ""
-    found = GroupSession.objects.filter(session_id=session.pk).values_list("group__currency", flat=True)
-    return str(found.first() or "")
+    return str(Group.objects.filter(pk=group_id).values_list("currency", flat=True).first() or "")

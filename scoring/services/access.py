@@ -101,7 +101,7 @@ def shared_row(token: str) -> queries.SessionRow:
     """The row of the session behind a share link, not yet made a ``Session``:
     a watcher's poll with nothing changed needs only its version
     (``row_version``); ``Session.DoesNotExist`` if revoked or deleted."""
-    row = queries.shared_session(token)
+    row = queries.shared_session(token, circles.rights())
     if row is None:
         raise Session.DoesNotExist
     return row

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from plumbing import queries
 from scoring.models import Session
@@ -19,7 +20,9 @@ from scoring.models import Session
 
 @dataclass(frozen=True)
 class Circle:
-    rights: queries.Circle  # its members' rights on its evenings, in SQL (``queries.right_sql``)
+    # Its members' rights on its evenings and an evening's key in it, in SQL
+    # (``queries.right_sql``, ``queries.session_columns``).
+    rights: queries.Circle
     currency: Callable[[Session], str]  # the sign an evening's money is shown with ("": none)
 
 
@@ -35,6 +38,15 @@ def circle_register(circle: Circle) -> None:
 def rights() -> queries.Circle | None:
     """The circle's rights for the access rule, if a circle is registered."""
     return _registered[0].rights if _registered else None
+
+
+def known_key(session: Session) -> tuple[bool, Any]:
+    """The key of the circle the evening belongs to (None: none), where the statement
+    that read the session asked for it (the access rule's, a watcher's, the save's):
+    ``(True, key)``; ``(False, None)`` where it did not (the circle's app reads it itself)."""
+    if queries.CIRCLE_KEY in session.__dict__:
+        return True, session.__dict__[queries.CIRCLE_KEY]
+    return False, None
 
 
 def currency_of(session: Session) -> str:

@@ -710,7 +710,7 @@ def test_the_access_rule_as_run_takes_the_other_apps_tables_from_the_circle_alon
     from scoring.services import circles
 
     tables = {model._meta.db_table for app in OTHER_APPS for model in apps.get_app_config(app).get_models()}
-    stand_in = queries.Circle(attached="SELECT 1", granted="SELECT NULL")
+    stand_in = queries.Circle(key="SELECT NULL", granted="SELECT NULL")
     for circle in (None, stand_in):
         sql = queries.right_sql("s", circle)
         assert "scoring_session_editors" in sql
