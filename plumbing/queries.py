@@ -172,7 +172,7 @@ def session_from(row: dict[str, Any], alias: str) -> Any:
 
 def right_sql(session: str, circle: Circle | None) -> str:
     """The rule (``scoring.services.access``): the user's right on the session row
-    ``session`` (a table alias), taking the user's id ``right_count(circle)`` times.
+    ``session`` (a table alias), taking the user's id as often as ``right_params`` gives it.
     It names the evenings' tables only; a circle's own words come with ``circle``."""
     editors = f'"{cast(Any, model(SESSION)).editors.through._meta.db_table}"'
     editor = f'SELECT 1 FROM {editors} e WHERE e."session_id" = {session}."id" AND e."user_id" = %s'

@@ -41,7 +41,7 @@ from scoring.engine.schema import check_name, clean, dump, name_problem
 from scoring.engine.types import gettext_noop, invalid
 from scoring.games import registry
 from scoring.models import NAME_LENGTH, Seat, Session
-from scoring.services.sessions import session_create
+from scoring.services.sessions import locked, session_create
 
 INVITATION_DAYS = (1, 7, 30)  # how long a new invitation link may be valid
 MOST_USES = 20  # people one invitation link may let in
@@ -407,18 +407,18 @@ def group_session_add(*, group: Group, session: Session, user: User | None = Non
     into the group: its hands count in the statistics as they were stored, and
     one closed already with a money rate is booked into the Kasse as if it had
     been closed in the group. A deleted session is refused."""
-    locked = Session.objects.select_for_update().get(pk=session.pk)
-    if group_id_of(locked) is not None:
+    row = locked(session)  # the evenings' own lock, taken as every change of the evening takes it
+    if group_id_of(row) is not None:
         raise invalid("session", gettext_noop("this session belongs to a group already"))
-    if locked.deleted_at is not None:
+    if row.deleted_at is not None:
         raise invalid("session", gettext_noop("this session was deleted"))
-    if locked.managed:
+    if row.managed:
         raise invalid("session", gettext_noop("this session is a tournament's table"))
-    group_join(locked, group)
-    _seat_roster(locked, group)
-    evening_refresh(locked)
-    kasse.evening_settle(session=locked, user=user)
-    return locked
+    group_join(row, group)
+    _seat_roster(row, group)
+    evening_refresh(row)
+    kasse.evening_settle(session=row, user=user)
+    return row
 
 
 def groups_of(user: User) -> list[Group]:
