@@ -3,8 +3,9 @@ seasons, each player's evening (``EveningResult``) and the Kasse's bookings.
 
 The tables were made by the scoring app and keep their names (``db_table``):
 only Django's idea of which app owns them moved (``club/migrations/0001``).
-An evening itself (``scoring.Session``) names its group by the string
-``"club.Group"``; the scoring app never imports this module.
+The links from the regular table to its evenings are the club's own rows
+(``GroupSession``, ``RosterSeat``) pointing at the evenings' rows: the scoring
+app names nothing of the club, neither in its models nor in its SQL.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import NAME_LENGTH, Hand, Session
+from scoring.models import NAME_LENGTH, Hand, Seat, Session
 
 
 class Group(models.Model):
@@ -100,6 +101,29 @@ class GroupPlayer(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class GroupSession(models.Model):
+    """An evening of the group: its members record hands in it, and it counts in
+    the group's statistics and Kasse. An evening without one is a session of its own."""
+
+    session = models.OneToOneField(
+        Session, on_delete=models.CASCADE, primary_key=True, related_name="group_link"
+    )
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="group_sessions")
+
+    def __str__(self) -> str:
+        return f"{self.session_id} in {self.group_id}"
+
+
+class RosterSeat(models.Model):
+    """In a group's evening: the player of the group's roster sitting at a seat."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, primary_key=True, related_name="roster_link")
+    player = models.ForeignKey(GroupPlayer, on_delete=models.PROTECT, related_name="seats")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} at {self.seat_id}"
 
 
 class RosterChange(models.Model):

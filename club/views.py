@@ -34,6 +34,7 @@ from club.models import Booking, Group, GroupPlayer, Invitation
 from club.services import groups, kasse, stats
 from club.services.access import group_and_role as member_group_and_role
 from club.services.access import group_for
+from club.services.links import group_id_of
 from plumbing import pages
 from plumbing.qr import qr_svg
 from plumbing.requests import Request, posted_token, whole
@@ -302,7 +303,7 @@ def _evening(request: Request, raw: Any, *, need: Right, group: Group | None = N
         session = services.session_for(request.user, whole(str(raw)) or 0, need=need)
     except Session.DoesNotExist:
         raise Http404("no such evening") from None
-    if group is not None and session.group_id != group.pk:
+    if group is not None and group_id_of(session) != group.pk:
         raise Http404("no such evening in this group")
     return session
 
@@ -313,7 +314,7 @@ def group_evening_add(request: Request, gid: int) -> HttpResponse:
     """Bring one of the user's own sessions, played before, into the group."""
     group = own_group(request, gid)
     session = _evening(request, request.POST.get("session"), need=Right.OWN)
-    if session.group_id is not None:
+    if group_id_of(session) is not None:
         raise Http404("the session counts for a group already")
     try:
         groups.group_session_add(group=group, session=session, user=request.user)

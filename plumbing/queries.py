@@ -33,11 +33,12 @@ M = TypeVar("M", bound=Model)
 
 # The models the statements read, by label.
 SESSION, HAND, HAND_CHANGE, SEAT = "scoring.Session", "scoring.Hand", "scoring.HandChange", "scoring.Seat"
-GROUP, MEMBERSHIP, SEASON, GROUP_PLAYER = (
+GROUP, MEMBERSHIP, SEASON, GROUP_PLAYER, GROUP_SESSION = (
     "club.Group",
     "club.Membership",
     "club.Season",
     "club.GroupPlayer",
+    "club.GroupSession",
 )
 USER, LOGIN_SESSION = "auth.User", "sessions.Session"
 
@@ -131,36 +132,75 @@ def user(pk: Any) -> Any:
 
 # A user's right on an evening (``scoring.services.access.Right`` takes these values).
 RIGHT_NONE, RIGHT_READ, RIGHT_RECORD, RIGHT_OWN = 0, 1, 2, 3
-RIGHT_PARAMS = 5  # the user's id, this many times
-OWNER_ROLE = "owner"  # a membership's role that owns the group's evenings
 
 
-def right_sql(session: str) -> str:
+@dataclass(frozen=True)
+class Circle:
+    """Those beyond the people named on an evening who have a right on it (the
+    regular table's members), as another app words them in SQL; ``{session}``
+    stands for the evening's row (a table alias). ``key`` selects at most one
+    value, the key of the circle the evening belongs to (a group's id; no row:
+    none), taking no parameter; ``granted`` selects at most one value, the right
+    the circle gives the user on the evening, taking her id once (no row: none).
+    Registered with ``scoring.services.circles``."""
+
+    key: str
+    granted: str
+
+
+# Where an evening read with its circle's key keeps it (``session_from``): not a column.
+CIRCLE_KEY = "_circle_key"
+
+
+def session_columns(alias: str, circle: Circle | None) -> str:
+    """The session's columns (``named_columns``) and, with a circle, the key of the
+    circle it belongs to, read in the same statement as ``"alias.circle"``."""
+    columns = named_columns(SESSION, alias)
+    if circle is None:
+        return columns
+    return f'{columns}, ({circle.key.format(session=alias)}) AS "{alias}.circle"'
+
+
+def session_from(row: dict[str, Any], alias: str) -> Any:
+    """The session of a row read with ``session_columns``, its circle's key kept
+    on it where the statement read it (``CIRCLE_KEY``, None: in no circle)."""
+    session = from_named(SESSION, row, alias)
+    if f"{alias}.circle" in row:
+        session.__dict__[CIRCLE_KEY] = row[f"{alias}.circle"]
+    return session
+
+
+def right_sql(session: str, circle: Circle | None) -> str:
     """The rule (``scoring.services.access``): the user's right on the session row
-    ``session`` (a table alias), taking the user's id ``RIGHT_PARAMS`` times."""
-    member = (
-        f'SELECT 1 FROM {table(MEMBERSHIP)} m WHERE m."group_id" = {session}."group_id" AND m."user_id" = %s'
-    )
+    ``session`` (a table alias), taking the user's id as often as ``right_params`` gives it.
+    It names the evenings' tables only; a circle's own words come with ``circle``."""
     editors = f'"{cast(Any, model(SESSION)).editors.through._meta.db_table}"'
     editor = f'SELECT 1 FROM {editors} e WHERE e."session_id" = {session}."id" AND e."user_id" = %s'
+    if circle is None:
+        return (
+            f'CASE WHEN {session}."owner_id" = %s THEN {RIGHT_OWN:d}'
+            f" WHEN EXISTS ({editor}) THEN {RIGHT_RECORD:d} ELSE {RIGHT_NONE:d} END"
+        )
+    key, granted = (part.format(session=session) for part in (circle.key, circle.granted))
     return (
-        "CASE"
-        f' WHEN {session}."group_id" IS NULL AND {session}."owner_id" = %s THEN {RIGHT_OWN:d}'
-        f" WHEN EXISTS ({member} AND m.\"role\" = '{OWNER_ROLE}') THEN {RIGHT_OWN:d}"
-        f" WHEN EXISTS ({member}) THEN {RIGHT_RECORD:d}"
-        f" WHEN EXISTS ({editor}) THEN {RIGHT_RECORD:d}"
-        f' WHEN {session}."owner_id" = %s THEN {RIGHT_READ:d}'  # started it in a group she has left
-        f" ELSE {RIGHT_NONE:d} END"
+        f'CASE WHEN {session}."owner_id" = %s AND NOT EXISTS ({key}) THEN {RIGHT_OWN:d}'
+        f" ELSE COALESCE(({granted}),"
+        f" CASE WHEN EXISTS ({editor}) THEN {RIGHT_RECORD:d}"
+        f' WHEN {session}."owner_id" = %s THEN {RIGHT_READ:d}'  # started it in a circle she has left
+        f" ELSE {RIGHT_NONE:d} END) END"
     )
 
 
-def right_params(user_id: Any) -> list[Any]:
-    return [user_id] * RIGHT_PARAMS
+def right_params(user_id: Any, circle: Circle | None) -> list[Any]:
+    """The parameters of ``right_sql``: the user's id, as often as it takes it."""
+    return [user_id] * (2 if circle is None else 4)
 
 
-def right_of(user_id: Any) -> RawSQL:
+def right_of(user_id: Any, circle: Circle | None) -> RawSQL:
     """The rule as an expression for the ORM's queries of sessions."""
-    return RawSQL(right_sql(table(SESSION)), right_params(user_id), output_field=IntegerField())
+    return RawSQL(
+        right_sql(table(SESSION), circle), right_params(user_id, circle), output_field=IntegerField()
+    )
 
 
 @dataclass(frozen=True)
@@ -176,16 +216,6 @@ class HandAndRight:
 
 
 @dataclass(frozen=True)
-class GroupAndRole:
-    group: Any  # club.Group
-    role: str
-
-    @property
-    def owner(self) -> bool:
-        return self.role == OWNER_ROLE
-
-
-@dataclass(frozen=True)
 class SessionRow:
     """A session's row as read, not yet made a model instance: a watcher's poll
     with nothing changed needs only its version."""
@@ -197,68 +227,53 @@ class SessionRow:
         return int(self.values["s.version"])
 
     def session(self) -> Any:
-        return from_named(SESSION, self.values, "s")
+        return session_from(self.values, "s")
 
 
 @cache
-def _session_and_right_sql() -> str:
+def _session_and_right_sql(circle: Circle | None) -> str:
     return (
-        f'SELECT {named_columns(SESSION, "s")}, {right_sql("s")} AS "right" FROM {table(SESSION)} s'
+        f'SELECT {session_columns("s", circle)}, {right_sql("s", circle)} AS "right" FROM {table(SESSION)} s'
         ' WHERE s."deleted_at" IS NULL AND s."id" = %s'
     )
 
 
-def session_and_right(user_id: Any, pk: int) -> SessionAndRight | None:
+def session_and_right(user_id: Any, pk: int, circle: Circle | None) -> SessionAndRight | None:
     """An evening not deleted and the user's right on it, in one statement."""
-    row = fetch_named(_session_and_right_sql(), [*right_params(user_id), pk])
-    return None if row is None else SessionAndRight(from_named(SESSION, row, "s"), int(row["right"]))
+    row = fetch_named(_session_and_right_sql(circle), [*right_params(user_id, circle), pk])
+    return None if row is None else SessionAndRight(session_from(row, "s"), int(row["right"]))
 
 
 @cache
-def _hand_and_right_sql() -> str:
+def _hand_and_right_sql(circle: Circle | None) -> str:
     return (
-        f'SELECT {named_columns(SESSION, "s")}, {named_columns(HAND, "h")}, {right_sql("s")} AS "right"'
+        f'SELECT {session_columns("s", circle)}, {named_columns(HAND, "h")}, {right_sql("s", circle)} AS "right"'
         f' FROM {table(HAND)} h INNER JOIN {table(SESSION)} s ON s."id" = h."session_id"'
         ' WHERE s."deleted_at" IS NULL AND h."id" = %s AND s."id" = %s'
     )
 
 
-def hand_and_right(user_id: Any, hand_id: int, pk: int) -> HandAndRight | None:
+def hand_and_right(user_id: Any, hand_id: int, pk: int, circle: Circle | None) -> HandAndRight | None:
     """A hand of an evening not deleted, with its evening and the user's right on it, in one statement."""
-    row = fetch_named(_hand_and_right_sql(), [*right_params(user_id), hand_id, pk])
+    row = fetch_named(_hand_and_right_sql(circle), [*right_params(user_id, circle), hand_id, pk])
     if row is None:
         return None
     hand = from_named(HAND, row, "h")
-    hand.session = from_named(SESSION, row, "s")
+    hand.session = session_from(row, "s")
     return HandAndRight(hand, int(row["right"]))
 
 
 @cache
-def _group_of_member_sql() -> str:
+def _shared_sql(circle: Circle | None) -> str:
     return (
-        f'SELECT {named_columns(GROUP, "g")}, m."role" AS "role" FROM {table(GROUP)} g'
-        f' INNER JOIN {table(MEMBERSHIP)} m ON m."group_id" = g."id" AND m."user_id" = %s'
-        ' WHERE g."id" = %s'
-    )
-
-
-def group_of_member(user_id: Any, pk: int) -> GroupAndRole | None:
-    """A group the user is a member of, and her role in it, in one statement."""
-    row = fetch_named(_group_of_member_sql(), [user_id, pk])
-    return None if row is None else GroupAndRole(from_named(GROUP, row, "g"), str(row["role"]))
-
-
-@cache
-def _shared_sql() -> str:
-    return (
-        f"SELECT {named_columns(SESSION, 's')} FROM {table(SESSION)} s"
+        f"SELECT {session_columns('s', circle)} FROM {table(SESSION)} s"
         ' WHERE s."deleted_at" IS NULL AND s."share_token" = %s'
     )
 
 
-def shared_session(token: str) -> SessionRow | None:
+def shared_session(token: str, circle: Circle | None = None) -> SessionRow | None:
     """The row of the evening behind a share link, if not revoked or deleted."""
-    row = fetch_named(_shared_sql(), [token]) if token else None
+    row = fetch_named(_shared_sql(circle), [token]) if token else None
     return None if row is None else SessionRow(row)
 
 
@@ -276,6 +291,49 @@ def seat_names(session_id: int) -> tuple[str, ...]:
 
 
 # -- the regular table ----------------------------------------------------------------------
+
+
+OWNER_ROLE = "owner"  # a membership's role that owns the group's evenings
+
+
+@cache
+def group_circle() -> Circle:
+    """The regular table's members on its evenings (``club``, registered with the
+    evenings' access rule): a group's owner owns its evenings, its members record
+    in them."""
+    return Circle(
+        key=f'SELECT gs."group_id" FROM {table(GROUP_SESSION)} gs WHERE gs."session_id" = {{session}}."id"',
+        granted=(
+            f"SELECT CASE WHEN m.\"role\" = '{OWNER_ROLE}' THEN {RIGHT_OWN:d} ELSE {RIGHT_RECORD:d} END"
+            f' FROM {table(GROUP_SESSION)} gs INNER JOIN {table(MEMBERSHIP)} m ON m."group_id" = gs."group_id"'
+            ' WHERE gs."session_id" = {session}."id" AND m."user_id" = %s'
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class GroupAndRole:
+    group: Any  # club.Group
+    role: str
+
+    @property
+    def owner(self) -> bool:
+        return self.role == OWNER_ROLE
+
+
+@cache
+def _group_of_member_sql() -> str:
+    return (
+        f'SELECT {named_columns(GROUP, "g")}, m."role" AS "role" FROM {table(GROUP)} g'
+        f' INNER JOIN {table(MEMBERSHIP)} m ON m."group_id" = g."id" AND m."user_id" = %s'
+        ' WHERE g."id" = %s'
+    )
+
+
+def group_of_member(user_id: Any, pk: int) -> GroupAndRole | None:
+    """A group the user is a member of, and her role in it, in one statement."""
+    row = fetch_named(_group_of_member_sql(), [user_id, pk])
+    return None if row is None else GroupAndRole(from_named(GROUP, row, "g"), str(row["role"]))
 
 
 @cache
@@ -516,11 +574,11 @@ LIVE = 'h."deleted_at" IS NULL'
 
 
 @cache
-def _recording_state_sql(players: int) -> str:
+def _recording_state_sql(players: int, circle: Circle | None = None) -> str:
     hands = f'FROM {table(HAND)} h WHERE h."session_id" = s."id"'
     seats = _seats_changed_sql(players, 's."id"')
     return (
-        f"SELECT {named_columns(SESSION, 's')},"
+        f"SELECT {session_columns('s', circle)},"
         f' (SELECT MAX(h."number") {hands}) AS "last_number",'
         f""" (SELECT h."dealer" {hands} AND {LIVE} AND h."dealer" <> ''"""
         ' ORDER BY h."number" DESC LIMIT 1) AS "last_dealer",'
@@ -535,15 +593,22 @@ def _recording_state_sql(players: int) -> str:
 
 
 def recording_state(
-    session_id: int, *, client_token: str, retoken: str, players: Sequence[str]
+    session_id: int,
+    *,
+    client_token: str,
+    retoken: str,
+    players: Sequence[str],
+    circle: Circle | None = None,
 ) -> RecordingState | None:
     """The session's ``RecordingState`` (None: no such session). ``players``: the
-    names the caller read, in playing order."""
-    row = fetch_named(_recording_state_sql(len(players)), [client_token, retoken, *players, session_id])
+    names the caller read, in playing order; ``circle``: the circle whose key the
+    session is read with (``session_columns``)."""
+    sql = _recording_state_sql(len(players), circle)
+    row = fetch_named(sql, [client_token, retoken, *players, session_id])
     if row is None:
         return None
     return RecordingState(
-        session=from_named(SESSION, row, "s"),
+        session=session_from(row, "s"),
         last_number=row["last_number"],
         last_dealer=row["last_dealer"],
         token_hand=row["token_hand"],

@@ -7,7 +7,7 @@ class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete
+        from django.db.models.signals import post_delete, pre_delete
 
         from club.services import events as roster_events
         from ratings.services import links, marks
@@ -30,4 +30,4 @@ class RatingsConfig(AppConfig):
         # A locked table or a counted evening deleted for good (with its tournament or
         # its owner's account) stops counting: marked before the deletion commits.
         post_delete.connect(marks.on_table_deleted, sender=TableRound, dispatch_uid="ratings.table_deleted")
-        post_delete.connect(marks.on_evening_deleted, sender=Session, dispatch_uid="ratings.evening_deleted")
+        pre_delete.connect(marks.on_evening_deleted, sender=Session, dispatch_uid="ratings.evening_deleted")

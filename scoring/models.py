@@ -76,11 +76,6 @@ class Session(models.Model):
     share_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
     # Other registered users who may record and correct hands.
     editors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="edited_sessions")
-    # The regular table the evening belongs to: its members record hands too, and
-    # it counts in the group's statistics and Kasse. Empty: a session of its own.
-    group = models.ForeignKey(
-        "club.Group", on_delete=models.SET_NULL, null=True, blank=True, related_name="sessions"
-    )
     created_at = models.DateTimeField(auto_now_add=True)
     # A closed evening takes no more hands until its owner reopens it.
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -136,10 +131,6 @@ class Seat(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=NAME_LENGTH)
-    # In a group's evening: the player of the group's roster sitting here.
-    roster = models.ForeignKey(
-        "club.GroupPlayer", on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
-    )
 
     class Meta:
         ordering = ["position"]
@@ -322,6 +313,7 @@ class SessionChange(Change):
         REOPENED = "reopened", _("reopened")
         DELETED = "deleted", _("deleted")
         RESTORED = "restored", _("restored")
+        RESEATED = "reseated", _("seats changed")
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)

@@ -173,4 +173,8 @@ def _state_text(action: str, value: Any) -> str:
         return date_format(datetime.date.fromisoformat(str(value)), "SHORT_DATE_FORMAT")
     if action == SessionChange.Action.MONEY_RATE:
         return money(Decimal(str(value)))
+    if action == SessionChange.Action.RESEATED and isinstance(value, dict):
+        order = ", ".join(str(name) for name in value.get("order", []))
+        dealer = value.get("first_dealer")
+        return f"{order} ({dealer} {gettext('deals first')})" if dealer else order
     return str(value)

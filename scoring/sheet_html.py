@@ -21,6 +21,7 @@ from scoring.engine import VARIANTS
 from scoring.hand_links import HandLinks, signed_in
 from scoring.models import Session
 from scoring.presentation import house_rules
+from scoring.services.circles import currency_of
 from scoring.sheet import SHOWN_HANDS, DeletedRow, Sheet, SheetRow, build_sheet, chart_series_of
 
 
@@ -35,6 +36,8 @@ def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]
         "shown_rows": SimpleLazyObject(lambda: sheet.rows if show_all else sheet.rows[-SHOWN_HANDS:]),
         "show_all": show_all,
         "chart": SimpleLazyObject(lambda: board_chart(sheet)),
+        # The sign of the evening's money (its circle's, ``services.circles``), read if shown.
+        "currency": SimpleLazyObject(lambda: currency_of(session)),
         "cache_seconds": caching.SECONDS,
     }
 

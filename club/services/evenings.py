@@ -17,12 +17,13 @@ from django.contrib.auth.models import User
 from club.models import Group
 from club.services import kasse, standings
 from club.services.groups import roster_player
+from club.services.links import group_id_of, players_at, seat_player
 from scoring.models import Seat, Session
 
 
 def on_sheet_changed(*, session: Session, **_: Any) -> None:
     """The group's statistics (an evening of a group) are written again."""
-    if session.group_id is not None:
+    if group_id_of(session) is not None:
         standings.evening_refresh(session)
 
 
@@ -36,12 +37,11 @@ def on_seat_renamed(*, session: Session, seat: Seat, name: str, **_: Any) -> Non
     name (a new name joins the roster), so statistics and Kasse follow the right
     person. The roster's player of the misspelt name goes when nothing else knows
     it: no other seat, no account linked, nothing booked."""
-    group_id = session.group_id
+    group_id = group_id_of(session)
     if group_id is None:
         return
-    former = seat.roster
-    seat.roster = roster_player(Group.objects.get(pk=group_id), name)
-    seat.save(update_fields=["roster"])
+    former = players_at([seat]).get(seat.pk)
+    seat_player(seat, roster_player(Group.objects.get(pk=group_id), name))
     if (
         former is not None
         and former.user_id is None

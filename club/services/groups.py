@@ -29,9 +29,11 @@ from club.models import (
     Invitation,
     Membership,
     RosterChange,
+    RosterSeat,
     Season,
 )
 from club.services import events, kasse
+from club.services.links import evenings_of, group_id_of, group_join, outside_groups, seat_player
 from club.services.standings import evening_refresh, statistics_changed
 from plumbing import queries
 from scoring.engine import InvalidInput
@@ -39,7 +41,7 @@ from scoring.engine.schema import check_name, clean, dump, name_problem
 from scoring.engine.types import gettext_noop, invalid
 from scoring.games import registry
 from scoring.models import NAME_LENGTH, Seat, Session
-from scoring.services.sessions import session_create
+from scoring.services.sessions import locked, session_create
 
 INVITATION_DAYS = (1, 7, 30)  # how long a new invitation link may be valid
 MOST_USES = 20  # people one invitation link may let in
@@ -223,7 +225,9 @@ def roster_merge(*, group: Group, player_id: int, into_id: int, user: User | Non
     if stored.pk == target.pk:
         raise invalid("into", gettext_noop("must be another player"))
     both = (
-        Session.objects.filter(seats__roster=stored).filter(seats__roster=target).order_by("played_on", "id")
+        Session.objects.filter(seats__roster_link__player=stored)
+        .filter(seats__roster_link__player=target)
+        .order_by("played_on", "id")
     ).first()
     if both is not None:
         raise invalid(
@@ -241,7 +245,7 @@ def roster_merge(*, group: Group, player_id: int, into_id: int, user: User | Non
             name=stored.name,
             other=target.name,
         )
-    Seat.objects.filter(roster=stored).update(roster=target)
+    RosterSeat.objects.filter(player=stored).update(player=target)
     EveningResult.objects.filter(player=stored).update(player=target)
     BookingLine.objects.filter(player=stored).update(player=target)
     if stored.user_id is not None and target.user_id is None:
@@ -352,21 +356,22 @@ def season_create(*, group: Group, name: str, starts_on: date, ends_on: date) ->
 def last_seating(group: Group, variant: str) -> list[str]:
     """The players of the group's last evening of this game, in their seat order
     (of any game if it has none yet): a new evening starts from them."""
-    evenings = Session.objects.filter(group=group, deleted_at__isnull=True).order_by(
-        "-played_on", "-created_at", "-id"
-    )
+    evenings = evenings_of(group).filter(deleted_at__isnull=True).order_by("-played_on", "-created_at", "-id")
     last = evenings.filter(variant=variant).first() or evenings.first()
     if last is None:
         return []
-    seats = Seat.objects.filter(session=last).exclude(roster__hidden_at__isnull=False).order_by("position")
+    seats = (
+        Seat.objects.filter(session=last)
+        .exclude(roster_link__player__hidden_at__isnull=False)
+        .order_by("position")
+    )
     return list(seats.values_list("name", flat=True))
 
 
 def _seat_roster(session: Session, group: Group) -> None:
     """Each seat of the evening sits a player of the roster; new names join it."""
     for seat in Seat.objects.filter(session=session):
-        seat.roster = roster_player(group, seat.name)
-        seat.save(update_fields=["roster"])
+        seat_player(seat, roster_player(group, seat.name))
 
 
 @transaction.atomic
@@ -392,8 +397,7 @@ def group_session_create(
         money_rate=money_rate,
         first_dealer=first_dealer,
     )
-    session.group = group
-    session.save(update_fields=["group"])
+    group_join(session, group)
     _seat_roster(session, group)
     evening_refresh(session)
     return session
@@ -405,19 +409,18 @@ def group_session_add(*, group: Group, session: Session, user: User | None = Non
     into the group: its hands count in the statistics as they were stored, and
     one closed already with a money rate is booked into the Kasse as if it had
     been closed in the group. A deleted session is refused."""
-    locked = Session.objects.select_for_update().get(pk=session.pk)
-    if locked.group_id is not None:
+    row = locked(session)  # the evenings' own lock, taken as every change of the evening takes it
+    if group_id_of(row) is not None:
         raise invalid("session", gettext_noop("this session belongs to a group already"))
-    if locked.deleted_at is not None:
+    if row.deleted_at is not None:
         raise invalid("session", gettext_noop("this session was deleted"))
-    if locked.managed:
+    if row.managed:
         raise invalid("session", gettext_noop("this session is a tournament's table"))
-    locked.group = group
-    locked.save(update_fields=["group"])
-    _seat_roster(locked, group)
-    evening_refresh(locked)
-    kasse.evening_settle(session=locked, user=user)
-    return locked
+    group_join(row, group)
+    _seat_roster(row, group)
+    evening_refresh(row)
+    kasse.evening_settle(session=row, user=user)
+    return row
 
 
 def groups_of(user: User) -> list[Group]:
@@ -466,10 +469,8 @@ def group_overview(group: Group, user: User) -> Overview:
         Membership.objects.filter(group=group).select_related("user").order_by("joined_at", "id")
     )
     roster = tuple(GroupPlayer.objects.filter(group=group).select_related("user"))
-    evenings = Session.objects.filter(group=group, deleted_at__isnull=True).order_by(
-        "-played_on", "-created_at", "-id"
-    )
-    own = Session.objects.filter(owner=user, group__isnull=True, deleted_at__isnull=True, managed=False)
+    evenings = evenings_of(group).filter(deleted_at__isnull=True).order_by("-played_on", "-created_at", "-id")
+    own = outside_groups().filter(owner=user, deleted_at__isnull=True, managed=False)
     return Overview(
         group=group,
         owner=any(m.user_id == user.pk and m.role == Membership.Role.OWNER for m in memberships),

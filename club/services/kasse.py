@@ -25,6 +25,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from club.models import Booking, BookingLine, Group, GroupPlayer
+from club.services.links import group_id_of, players_at
 from club.services.standings import evening_of
 from scoring.engine import InvalidInput
 from scoring.engine.schema import text_problem
@@ -94,19 +95,21 @@ def evening_settle(*, session: Session, user: User | None) -> None:
         return
     for booking in standing:
         _reverse(booking, user, note="")
-    if wanted is not None and session.group_id is not None:
-        group = Group.objects.get(pk=session.group_id)
+    group_id = group_id_of(session)
+    if wanted is not None and group_id is not None:
+        group = Group.objects.get(pk=group_id)
         _book(group=group, kind=Booking.Kind.EVENING, lines=wanted, user=user, session=session)
 
 
 def _evening_lines(session: Session) -> list[tuple[GroupPlayer | None, Decimal]] | None:
     """What the evening books now, or None when it books nothing."""
     booked = session.closed_at is not None and session.deleted_at is None
-    if not booked or session.group_id is None or session.money_rate is None:
+    if not booked or session.money_rate is None or group_id_of(session) is None:
         return None
-    seats = list(Seat.objects.filter(session=session).select_related("roster").order_by("position"))
+    seats = list(Seat.objects.filter(session=session).order_by("position"))
+    players = players_at(seats)
     money = evening_of(session, seats).settlement.money or {}
-    return [(seat.roster, money.get(seat.name, Decimal("0.00"))) for seat in seats if seat.roster is not None]
+    return [(players[seat.pk], money.get(seat.name, Decimal("0.00"))) for seat in seats if seat.pk in players]
 
 
 def _amounts(booking: Booking) -> dict[int | None, Decimal]:

@@ -26,6 +26,7 @@ from typing import Any
 from django.db.models import F
 
 from club.models import MONEY_LIMIT, EveningResult, Group
+from club.services.links import group_id_of, player_ids_at
 from scoring.engine import HandType, Settlement, StoredHand, Summary, settle
 from scoring.engine.types import gettext_noop, invalid, points_from_json
 from scoring.models import Hand, Seat, Session
@@ -183,23 +184,25 @@ def evening_refresh(session: Session) -> None:
     """Write the evening's rows again from its stored hands; a session outside
     any group has none. Called in the transaction of every change to the evening."""
     EveningResult.objects.filter(session=session).delete()
-    if session.group_id is None:
+    group_id = group_id_of(session)
+    if group_id is None:
         return
-    statistics_changed(session.group_id)
+    statistics_changed(group_id)
     if session.deleted_at is not None:
         return  # a deleted evening counts for nothing, until it is restored
     seats = list(Seat.objects.filter(session=session).order_by("position"))
     values = result_values(evening_of(session, seats))
     check_money(values)
+    players = player_ids_at(seats)
     EveningResult.objects.bulk_create(
         EveningResult(
-            group_id=session.group_id,
+            group_id=group_id,
             session=session,
-            player_id=seat.roster_id,
+            player_id=players[seat.pk],
             played_on=session.played_on,
             variant=session.variant,
             **values[seat.name],
         )
         for seat in seats
-        if seat.roster_id is not None
+        if seat.pk in players
     )

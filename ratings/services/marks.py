@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from club.services.links import group_id_of
 from ratings.models import RatingMark
 from ratings.services import background
 from ratings.services.recompute import family_recompute, follow
@@ -40,7 +41,7 @@ def mark(*sources: str) -> None:
 
 def on_evening_settled(*, session: Session, **_: Any) -> None:
     """An evening of a group closed, reopened, deleted, restored or a name corrected."""
-    if session.group_id is not None and not session.managed:
+    if not session.managed and group_id_of(session) is not None:
         mark(f"evening:{session.pk}")
 
 
@@ -60,7 +61,8 @@ def on_evening_deleted(*, instance: Session, **_: Any) -> None:
     """An evening removed for good while it still counted (with its owner's account):
     its event stops counting. One deleted first (``session_delete``) was marked then."""
     counted = instance.closed_at is not None and instance.deleted_at is None
-    if counted and instance.group_id is not None and not instance.managed:
+    # Asked before the deletion: the club's link to the evening goes with it.
+    if counted and not instance.managed and group_id_of(instance) is not None:
         mark(f"evening:{instance.pk}")
 
 

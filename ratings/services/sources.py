@@ -63,9 +63,9 @@ def _evenings(ids: list[int]) -> dict[int, Read]:
     """Closed evenings of a group, by each roster player's total (the balance its settlement pays)."""
     sessions = (
         Session.objects.filter(
-            pk__in=ids, group__isnull=False, closed_at__isnull=False, deleted_at__isnull=True
+            pk__in=ids, group_link__isnull=False, closed_at__isnull=False, deleted_at__isnull=True
         )
-        .select_related("group")
+        .select_related("group_link__group")
         .order_by()
     )
     totals: dict[int, dict[str, Decimal]] = {}
@@ -79,9 +79,9 @@ def _evenings(ids: list[int]) -> dict[int, Read]:
     reads = {}
     for session in sessions:
         results = totals.get(session.pk, {})
-        if session.closed_at is None or session.group is None or len(results) < 2:
+        if session.closed_at is None or len(results) < 2:
             continue
-        label = f"{session.name} · {session.group.name}"
+        label = f"{session.name} · {session.group_link.group.name}"
         reads[session.pk] = (
             family_of(session.variant),
             first.get(session.pk) or session.closed_at,

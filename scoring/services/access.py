@@ -2,18 +2,20 @@
 for them (``DoesNotExist``), so a stranger cannot even learn that it is there.
 
 One rule decides what a user may do with an evening (``Right``), written once
-in SQL (``plumbing.queries.right_sql``) and read with the evening's row in the same statement:
+in SQL (``plumbing.queries.right_sql``, where every statement is written out) and
+read with the evening's row in the same statement:
 
-- an evening in no group: its owner owns it; the editors named on it record and
+- an evening in no circle: its owner owns it; the editors named on it record and
   correct hands; nobody else has any right;
-- an evening of a group: the rights come from the group. Its owner owns the
-  evening; its members and the editors named on the evening record and correct
-  hands. Whoever started the evening and has left the group (or was taken out of
-  it) still reads it, as it stands, and changes nothing.
+- an evening of a circle (a regular table's group): the rights come from the
+  circle first, as the circle gives them (a group's owner owns the evening, its
+  members record and correct hands); then the editors named on the evening
+  record and correct hands. Whoever started the evening and has left the circle
+  (or was taken out of it) still reads it, as it stands, and changes nothing.
 
-Membership of a group is the regular table's (the ``club`` app's ``Membership``):
-the rule names its table through Django's app registry, so this module (and the
-scoring app) imports nothing of the club app.
+Who is in a circle is the business of the app that keeps it (the ``club`` app's
+groups): it registers its SQL with ``circles.circle_register`` when it is ready,
+and the rule names neither its models nor its tables.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from django.db.models import QuerySet
 
 from plumbing import queries
 from scoring.models import Hand, Session
+from scoring.services import circles
 from scoring.services.sessions import restorable_since
 
 
@@ -56,7 +59,7 @@ def session_for(user: User, pk: int, *, need: Right = Right.READ) -> Session:
 def session_and_right(user: User, pk: int, *, need: Right) -> tuple[Session, Right]:
     """A session on which the user has at least the right ``need``, and the right
     they have (what the page offers them): one query."""
-    found = queries.session_and_right(user.pk, pk)
+    found = queries.session_and_right(user.pk, pk, circles.rights())
     if found is None or found.right < need:
         raise Session.DoesNotExist
     return found.session, Right(found.right)
@@ -67,7 +70,7 @@ def sessions_of(user: User) -> QuerySet[Session]:
     (the same day: the one opened last); not the managed ones (a tournament's
     tables), which their tournament lists."""
     return (
-        Session.objects.alias(right=queries.right_of(user.pk))
+        Session.objects.alias(right=queries.right_of(user.pk, circles.rights()))
         .filter(right__gte=Right.READ, deleted_at__isnull=True, managed=False)
         .order_by("-played_on", "-created_at", "-id")
     )
@@ -81,7 +84,7 @@ def session_deleted_for(user: User, pk: int) -> Session:
 def deleted_sessions(user: User) -> QuerySet[Session]:
     """The deleted sessions the user owns that can still be restored, the latest first."""
     return (
-        Session.objects.alias(right=queries.right_of(user.pk))
+        Session.objects.alias(right=queries.right_of(user.pk, circles.rights()))
         .filter(right=Right.OWN, deleted_at__isnull=False, deleted_at__gt=restorable_since())
         .order_by("-deleted_at")
     )
@@ -98,7 +101,7 @@ def shared_row(token: str) -> queries.SessionRow:
     """The row of the session behind a share link, not yet made a ``Session``:
     a watcher's poll with nothing changed needs only its version
     (``row_version``); ``Session.DoesNotExist`` if revoked or deleted."""
-    row = queries.shared_session(token)
+    row = queries.shared_session(token, circles.rights())
     if row is None:
         raise Session.DoesNotExist
     return row
@@ -112,7 +115,7 @@ def row_version(row: queries.SessionRow) -> str:
 def hand_of(user: User, pk: int, hand_id: int, *, need: Right) -> tuple[Hand, Right]:
     """A hand of a session on which the user has at least the right ``need``, with
     its session, and the right they have, in one query (``Hand.DoesNotExist`` otherwise)."""
-    found = queries.hand_and_right(user.pk, hand_id, pk)
+    found = queries.hand_and_right(user.pk, hand_id, pk, circles.rights())
     if found is None or found.right < need:
         raise Hand.DoesNotExist
     hand: Hand = found.hand

@@ -28,6 +28,7 @@ from scoring.engine.evening import Before, Evening, Snapshot
 from scoring.engine.schema import check_text
 from scoring.engine.types import gettext_noop, invalid
 from scoring.models import REASON_LENGTH, Hand, HandChange, Session
+from scoring.services import circles
 from scoring.services.games import Game, game_of
 from scoring.services.sessions import check_open, follow_change, mark_changed, new_version
 
@@ -192,7 +193,9 @@ def hand_record(
     # form must leave as it was.)
     queries.new_version(session.pk, timezone.now())
     players = game.players if game is not None else ()
-    state = queries.recording_state(session.pk, client_token=client_token, retoken=retoken, players=players)
+    state = queries.recording_state(
+        session.pk, client_token=client_token, retoken=retoken, players=players, circle=circles.rights()
+    )
     if state is None:
         raise Session.DoesNotExist(f"session {session.pk}")
     locked: Session = state.session

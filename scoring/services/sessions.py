@@ -192,17 +192,24 @@ class SeatsFixed(Exception):
 
 @transaction.atomic
 def session_reseat(
-    *, session: Session, order: Sequence[str], first_dealer: str, managing: bool = False
+    *,
+    session: Session,
+    order: Sequence[str],
+    first_dealer: str,
+    managing: bool = False,
+    user: User | None = None,
 ) -> Session:
     """The seat order and the first dealer, until the first hand is recorded (a
     tournament table's scorer seats the players as they sit, TOURNAMENTS.md §2.3):
     ``order`` names every player once. The session's row is locked first; a new
-    version, as every change of the sheet. Raises ``SeatsFixed`` once a hand is
-    recorded, ``InvalidInput`` (``order``, ``first_dealer``) for an order that is
-    not the players or a dealer who does not sit at the table."""
+    version, as every change of the sheet, and a line of the session's history
+    (``reseated``: the order and first dealer before and after) when anything
+    changed. Raises ``SeatsFixed`` once a hand is recorded, ``InvalidInput``
+    (``order``, ``first_dealer``) for an order that is not the players or a dealer
+    who does not sit at the table."""
     row = locked(session)
     check_unmanaged(row, managing=managing)
-    seats = {seat.name: seat for seat in Seat.objects.filter(session=row)}
+    seats = {seat.name: seat for seat in Seat.objects.filter(session=row).order_by("position")}
     if row.hands.exists():
         raise SeatsFixed(row)
     if sorted(order) != sorted(seats) or len(order) != len(seats):
@@ -214,12 +221,16 @@ def session_reseat(
             "first_dealer",
             Line(gettext_noop("must be one of the players: {allowed}"), {"allowed": ", ".join(order)}),
         )
+    before = {"order": list(seats), "first_dealer": row.first_dealer}
+    after = {"order": list(order), "first_dealer": first_dealer}
     for index, name in enumerate(order):  # out of the way first: positions are unique
         Seat.objects.filter(pk=seats[name].pk).update(position=100 + index)
     for index, name in enumerate(order):
         Seat.objects.filter(pk=seats[name].pk).update(position=index)
     row.first_dealer = first_dealer
     row.save(update_fields=["first_dealer"])
+    if after != before:
+        record_change(row, user, SessionChange.Action.RESEATED, before=before, after=after)
     mark_changed(row)
     return row
 

@@ -207,7 +207,7 @@ def test_the_season_table_keeps_its_names_and_scrolls_to_its_last_column(phone, 
     screenshot(phone, "season-table-end", full_page=False)
 
     # The evening closed, the Kasse writes each debt with the minus of every other number.
-    services.session_close(session=Session.objects.get(group=group), user=player)
+    services.session_close(session=Session.objects.get(group_link__group=group), user=player)
     phone.goto(f"{live_server.url}/groups/{group.pk}/kasse/")
     debts = phone.locator("table.plain td.neg").all_inner_texts()
     assert debts and all(text.startswith("\u2212") for text in debts), debts

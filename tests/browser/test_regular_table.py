@@ -57,7 +57,7 @@ def test_an_invited_player_signs_up_and_records_a_hand(phone, page_for, live_ser
         phone.locator(f"#id_seat_{seat}").fill(name)
     phone.locator("#session-form button[type=submit]").click()
     expect(phone).to_have_url(re.compile(r"/sessions/\d+/$"))
-    session = Session.objects.get(group=group)
+    session = Session.objects.get(group_link__group=group)
 
     # An invitation link, with its QR code.
     phone.goto(f"{base}/groups/{group.pk}/invitations/")

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from django.db import transaction
 
-from club.models import Booking, EveningResult, GroupPlayer
+from club.models import Booking, EveningResult, GroupPlayer, RosterSeat
 from club.services import groups
 from scoring import services
 from scoring.models import Hand
@@ -64,7 +64,7 @@ def test_closing_books_and_a_renamed_seat_follows_the_roster(group, user):
     assert Booking.objects.filter(session=session, kind="evening").count() == 1
     services.session_rename_player(session=session, user=user, old="Bert", new="Berta")
     seat = session.seats.get(name="Berta")
-    assert seat.roster == GroupPlayer.objects.get(group=group, name="Berta")
+    assert RosterSeat.objects.get(seat=seat).player == GroupPlayer.objects.get(group=group, name="Berta")
     assert Booking.objects.filter(session=session, kind="reversal").count() == 1  # booked anew for Berta
 
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import SignupAttempt
-from club.models import Group, GroupPlayer, Invitation, Membership
+from club.models import Group, GroupPlayer, GroupSession, Invitation, Membership
 from club.services import groups
 from scoring import services
 from scoring.engine import InvalidInput
@@ -49,8 +49,11 @@ class TestGroup:
         second, _ = evening(group, user, [], players=("Anna", "Bert", "Carl", "Emil"))
         assert set(group.roster.values_list("name", flat=True)) == {"Anna", "Bert", "Carl", "Dora", "Emil"}
         anna = group.roster.get(name="Anna")
-        assert {seat.session_id for seat in Seat.objects.filter(roster=anna)} == {first.pk, second.pk}
-        assert first.group == group
+        assert {seat.session_id for seat in Seat.objects.filter(roster_link__player=anna)} == {
+            first.pk,
+            second.pk,
+        }
+        assert GroupSession.objects.get(session=first).group == group
 
     def test_a_new_evening_starts_from_the_last_seat_order_and_the_groups_house_rules(
         self, logged_in, user, group
@@ -74,7 +77,7 @@ class TestGroup:
         }
         response = logged_in.post(reverse("group_evening_new", args=[group.pk, "french"]), data)
         session = Session.objects.get(name="Freitag")
-        assert response.status_code == 302 and session.group == group
+        assert response.status_code == 302 and GroupSession.objects.get(session=session).group == group
         assert session.options["round_to"] == 5 and session.money_rate is None
         assert group.roster.filter(name="Xaver").exists()
 
@@ -136,8 +139,7 @@ class TestGroup:
         session = make_session()
         services.hand_record(session=session, raw=GARDE)
         logged_in.post(reverse("group_evening_add", args=[group.pk]), {"session": session.pk})
-        session.refresh_from_db()
-        assert session.group == group
+        assert GroupSession.objects.get(session=session).group == group
         anna = group.roster.get(name="Anna")
         assert anna.evening_results.get().total == 240
 

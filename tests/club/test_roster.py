@@ -19,7 +19,7 @@ from club.models import Booking, BookingLine, EveningResult, Group, GroupPlayer,
 from club.services import groups, kasse, stats
 from scoring import services
 from scoring.engine import InvalidInput
-from scoring.models import Seat
+from scoring.models import Seat, Session
 from tests.club.regular_table import evening, player
 
 # Anna's garde, 2 bouts, 56 points: Anna +240, the others −80 each.
@@ -80,7 +80,9 @@ def figures(found: stats.PlayerStats) -> tuple[Any, ...]:
 def stored(group: Group) -> tuple[Any, ...]:
     """What a refused change must leave as it was."""
     return (
-        sorted(Seat.objects.filter(session__group=group).values_list("pk", "roster_id")),
+        sorted(
+            Seat.objects.filter(session__group_link__group=group).values_list("pk", "roster_link__player_id")
+        ),
         sorted(EveningResult.objects.filter(group=group).values_list("pk", "player_id")),
         sorted(BookingLine.objects.filter(group=group).values_list("pk", "player_id", "amount")),
         sorted(GroupPlayer.objects.filter(group=group).values_list("pk", "name", "user_id", "hidden_at")),
@@ -116,7 +118,9 @@ class TestMerge:
         assert table(typo) == table(right)
         assert figures(stats.player_stats(anna)) == figures(stats.player_stats(player(right, "Anna")))
         assert set(
-            Seat.objects.filter(session__group=typo, position=0).values_list("roster_id", flat=True)
+            Seat.objects.filter(session__group_link__group=typo, position=0).values_list(
+                "roster_link__player_id", flat=True
+            )
         ) == {anna.pk}
         assert EveningResult.objects.filter(player=anna).count() == 2
         assert BookingLine.objects.filter(player=anna).count() == 3  # two evenings and the payment
@@ -293,7 +297,7 @@ class TestOwnerOnly:
 class TestCurrency:
     def test_the_euro_by_default_on_every_money_figure_of_the_group(self, group, user, logged_in):
         closed(group, user, [GARDE])
-        session = group.sessions.get()
+        session = Session.objects.get(group_link__group=group)
         pages = {
             "kasse": reverse("group_kasse", args=[group.pk]),
             "table": reverse("season_table", args=[group.pk]),

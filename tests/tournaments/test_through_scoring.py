@@ -13,11 +13,14 @@ import pytest
 from django.db import connection
 from django.http import HttpResponse
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from plumbing.clients import give_cookie
 from scoring import services as scoring
 from scoring.engine import InvalidInput
-from scoring.models import Hand, Session
+from scoring.games import registry
+from scoring.models import Hand, Session, SessionChange
+from scoring.presentation import session_change_view
 from tests.tournaments.factory import play_hand
 from tests.tournaments.table_support import claimed_phone, tournament_day
 from tournaments.models import TableRound
@@ -69,6 +72,19 @@ def test_seats_change_through_scoring_with_a_new_version_until_the_first_hand(us
         "Christa",
         "Dieter",
     ]
+    # The session's history says so in a line of its own, with the seats before and after.
+    line = SessionChange.objects.get(session=session)
+    assert line.action == SessionChange.Action.RESEATED == "reseated"
+    assert line.before == {"order": ["Anna", "Bernd", "Christa", "Dieter"], "first_dealer": "Anna"}
+    assert line.after == {"order": ["Bernd", "Anna", "Christa", "Dieter"], "first_dealer": "Anna"}
+    with translation.override("en"):
+        shown = session_change_view(line, registry()[session.variant])
+    assert (shown.label, shown.after) == ("seats changed", "Bernd, Anna, Christa, Dieter (Anna deals first)")
+    # The same seats again change nothing the history would show.
+    scoring.session_reseat(
+        session=session, order=["Bernd", "Anna", "Christa", "Dieter"], first_dealer="Anna", managing=True
+    )
+    assert SessionChange.objects.filter(session=session).count() == 1
     with pytest.raises(InvalidInput) as wrong:
         scoring.session_reseat(
             session=session, order=["Anna", "Anna", "Christa", "Dieter"], first_dealer="Anna", managing=True

@@ -25,7 +25,17 @@ from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import timezone
 
-from club.models import Booking, BookingLine, Group, GroupPlayer, Invitation, Membership, Season
+from club.models import (
+    Booking,
+    BookingLine,
+    Group,
+    GroupPlayer,
+    GroupSession,
+    Invitation,
+    Membership,
+    RosterSeat,
+    Season,
+)
 from club.services import groups, kasse
 from scoring import services
 from scoring.models import Hand, Seat, Session, SessionChange
@@ -267,9 +277,10 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
                 "closed_at",
                 "deleted_at",
                 "share_token",
-                "group_id",
             )
         ),
+        "group_sessions": list(GroupSession.objects.order_by("pk").values_list("session_id", "group_id")),
+        "roster_seats": list(RosterSeat.objects.order_by("pk").values_list("seat_id", "player_id")),
         "hands": list(Hand.objects.order_by("pk").values_list("pk", "version", "deleted_at", "inputs")),
         "seats": list(Seat.objects.order_by("pk").values_list("pk", "name", "session_id")),
         "editors": list(Session.editors.through.objects.order_by("pk").values_list("session_id", "user_id")),

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from club.models import MONEY_LIMIT, Booking, BookingLine, EveningResult
+from club.models import MONEY_LIMIT, Booking, BookingLine, EveningResult, GroupSession
 from club.services import groups, kasse, stats
 from scoring import services
 from scoring.engine import InvalidInput, read_session, score_session
@@ -337,7 +337,7 @@ def test_an_evening_beyond_what_the_kasse_keeps_is_refused_with_the_reason(logge
     )
     assert response.status_code == 200
     assert "too much for the Kasse" in response.content.decode()
-    assert Session.objects.get(pk=session.pk).group is None
+    assert not GroupSession.objects.filter(session=session).exists()
     assert not EveningResult.objects.exists() and not Booking.objects.exists()
 
 

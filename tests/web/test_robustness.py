@@ -17,6 +17,7 @@ from django.urls.converters import StringConverter
 
 from accounts.auth import client_address
 from accounts.models import LoginAttempt
+from club.models import GroupSession, RosterSeat
 from club.services import groups
 from scoring import services, urls
 from scoring.models import HandChange, Session
@@ -175,8 +176,8 @@ class TestHostileParameters:
         real = {
             "pk": session.pk,
             "hand_id": hand.pk,
-            "gid": session.group_id,
-            "pid": session.seats.first().roster_id,
+            "gid": GroupSession.objects.get(session=session).group_id,
+            "pid": RosterSeat.objects.get(seat=session.seats.first()).player_id,
             "bid": 1,
             "variant": "french",
             "kind": "csv",

@@ -10,8 +10,11 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
+from django.db.models import Model
 from django.template.loader import render_to_string
 from django.urls import URLPattern
 
@@ -415,26 +418,14 @@ def test_the_game_key_rule_would_catch_a_comparison_a_list_and_a_default():
 WRITES = {"create", "get_or_create", "update_or_create", "bulk_create", "bulk_update", "update", "delete"}
 INSTANCE_WRITES = {"save", "delete"}
 RELATION_WRITES = {"set", "add", "remove", "clear"}
-# The club's own links on the evenings' rows (``Session.group``, ``Seat.roster``: foreign
-# keys to club models, kept on scoring's tables until they move to the club's side);
-# the club writes those columns and nothing else of scoring's.
-CLUB_LINKS = {"group", "roster"}
+# The apps built on the evenings: none of them writes a scoring row.
+OTHER_APPS = tuple(app for app in MAY_IMPORT if app != "scoring")
 
 
 def scoring_model_names() -> set[str]:
     from django.apps import apps
 
     return {model.__name__ for model in apps.get_app_config("scoring").get_models()}
-
-
-def _fields_written(call: ast.Call) -> set[str] | None:
-    """The columns a write names (``update(a=…)``, ``save(update_fields=[…])``); None: any."""
-    if isinstance(call.func, ast.Attribute) and call.func.attr == "update":
-        return {keyword.arg for keyword in call.keywords if keyword.arg} or None
-    for keyword in call.keywords:
-        if keyword.arg == "update_fields" and isinstance(keyword.value, ast.List | ast.Tuple):
-            return {str(element.value) for element in keyword.value.elts if isinstance(element, ast.Constant)}
-    return None
 
 
 def _in_scope(scope: ast.AST) -> list[ast.AST]:
@@ -448,14 +439,11 @@ def _in_scope(scope: ast.AST) -> list[ast.AST]:
     return found
 
 
-def scoring_writes(
-    tree: ast.AST, models: set[str], allowed_fields: frozenset[str] = frozenset()
-) -> list[str]:
+def scoring_writes(tree: ast.AST, models: set[str]) -> list[str]:
     """Each write of a scoring row in ``tree``: a query of a scoring model that writes
     (``Session.objects.filter(…).update(…)``), and ``save``/``delete`` or a
     relation's ``set`` on a value that is a scoring row in its function (a parameter
-    annotated with a scoring model, or a name taken from one of its queries).
-    Writes that name only ``allowed_fields`` are let through."""
+    annotated with a scoring model, or a name taken from one of its queries)."""
     found = []
     uses_model = re.compile(rf"\b({'|'.join(sorted(models))})\.objects\b")
     scopes: list[ast.AST] = [tree, *(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef))]
@@ -484,24 +472,26 @@ def scoring_writes(
                 or (node.func.attr in INSTANCE_WRITES and receiver in rows)
                 or (node.func.attr in RELATION_WRITES and "." in receiver and root in rows)
             )
-            fields = _fields_written(node)
-            if writes and not (fields is not None and fields <= allowed_fields):
+            if writes:
                 found.append(f"{node.lineno}: {ast.unparse(node)[:80]}")
     return sorted(set(found), key=lambda line: int(line.split(":")[0]))
 
 
-def test_tournaments_and_the_club_write_no_scoring_row_but_through_its_services():
+def test_no_other_app_writes_a_scoring_row_but_through_its_services():
     """A tournament's table is an ordinary session: it is created with its target,
     managed flag, players and editors in one call (``session_create``), its seats
     changed by ``session_reseat``, removed unplayed by ``sessions_discard_unplayed``,
-    each in scoring's transaction with its version (and history where it has one);
-    the club writes only its own links."""
+    each in scoring's transaction with its version (and history where it has one).
+    The club's links to its evenings are its own rows (``GroupSession``,
+    ``RosterSeat``); it writes no column of the evenings' tables, nor do the
+    accounts or the ratings."""
     models = scoring_model_names()
+    assert {"Session", "Seat", "Hand", "SessionChange"} <= models
     found = [
         f"{module}:{hit}"
-        for app, allowed in (("tournaments", frozenset()), ("club", frozenset(CLUB_LINKS)))
+        for app in OTHER_APPS
         for module, tree in app_modules(app)
-        for hit in scoring_writes(tree, models, allowed)
+        for hit in scoring_writes(tree, models)
     ]
     assert found == []
 
@@ -515,14 +505,245 @@ def test_the_write_rule_would_catch_a_query_a_save_and_a_relation():
         "def d(session: Session, users):\n    session.editors.set(users)\n"
         "def e(group):\n    Seat.objects.filter(roster=1).update(roster=2)\n"
         "def f(table):\n    TableRound.objects.filter(pk=1).update(first_dealer=2)\n    table.save()\n"
+        "def g(session):\n    RosterSeat.objects.filter(seat__session=session).update(player=2)\n"
+        "def h(pk):\n    locked = Session.objects.select_for_update().get(pk=pk)\n"
+        "    locked.save(update_fields=['group'])\n"
     )
-    assert [hit.split(":")[0] for hit in scoring_writes(tree, models)] == ["2", "5", "8", "10", "12"]
-    assert [hit.split(":")[0] for hit in scoring_writes(tree, models, frozenset(CLUB_LINKS))] == [
-        "2",
-        "5",
-        "8",
-        "10",
+    # A write of the evenings' columns is caught whichever columns it names (the
+    # club's old links on them too); a write of another app's own rows is not.
+    assert [hit.split(":")[0] for hit in scoring_writes(tree, models)] == ["2", "5", "8", "10", "12", "20"]
+
+
+# -- the evenings name nothing of the apps built on them ---------------------------------------
+
+# What the evenings' models may point at besides their own rows: Django's users.
+SCORING_POINTS_AT = {"scoring", "auth"}
+QUERIES = ROOT / "plumbing" / "queries.py"
+
+
+def links_out(models: Sequence[type[Model]], allowed: set[str]) -> list[str]:
+    """Each field of ``models`` that points at a model of an app not ``allowed``
+    (a foreign key, a one-to-one, a many-to-many): reverse relations left out."""
+    return [
+        f"{model.__name__}.{field.name} → {related._meta.label}"
+        for model in models
+        for field in model._meta.get_fields()
+        if field.is_relation and not field.auto_created
+        for related in [cast(type[Model], field.related_model)]
+        if related._meta.app_label not in allowed
     ]
+
+
+def test_the_evenings_models_point_at_nothing_of_the_apps_built_on_them():
+    """An evening's group and a seat's roster player are the club's rows pointing at
+    the evenings (``club.GroupSession``, ``club.RosterSeat``), a tournament's table
+    points at its session: no model of the evenings names a model above them."""
+    from django.apps import apps
+
+    models = list(apps.get_app_config("scoring").get_models())
+    assert len(models) >= 6
+    assert links_out(models, SCORING_POINTS_AT) == []
+
+
+def scoring_code() -> list[tuple[str, ast.AST]]:
+    """The evenings' Python, the engine and the migrations left out (history: the
+    first migration made the old links)."""
+    return [
+        (module, tree) for module, tree in app_modules("scoring") if not module.startswith("scoring.engine")
+    ]
+
+
+def labels_named(tree: ast.AST, apps_named: Sequence[str]) -> list[str]:
+    """Each string in ``tree`` that is the label of a model of ``apps_named`` (``"club.Group"``,
+    ``"club.group"``): a lazy foreign key or a look-up in Django's app registry."""
+    label = re.compile(rf"({'|'.join(apps_named)})\.[A-Za-z_]\w*")
+    return [
+        f"{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and label.fullmatch(node.value)
+    ]
+
+
+def foreign_relations() -> set[str]:
+    """The names other apps' models gave their relations to the evenings' models
+    (``group_link``, ``roster_link``, ``tournament_table``, …): reaching through them
+    from the evenings' code would name the app above."""
+    from django.apps import apps
+
+    return {
+        name
+        for model in apps.get_app_config("scoring").get_models()
+        for rel in model._meta.related_objects
+        if rel.related_model._meta.app_label != "scoring"
+        for name in (rel.get_accessor_name(), rel.field.related_query_name())
+        if name and not name.endswith("+")
+    }
+
+
+def relations_used(tree: ast.AST, names: set[str]) -> list[str]:
+    """Each use of one of the relations ``names`` in ``tree``: an attribute
+    (``session.group_link``), a query's keyword (``group_link__group=…``) or a
+    string naming it (``select_related("group_link")``)."""
+
+    def names_one(text: str) -> bool:
+        return text in names or ("__" in text and text.split("__")[0] in names)
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in names:
+            found.append(f"{node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.keyword) and node.arg and names_one(node.arg):
+            found.append(f"{node.value.lineno}: {node.arg}=")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and names_one(node.value):
+            found.append(f"{node.lineno}: {node.value!r}")
+    return sorted(found, key=lambda hit: (int(hit.split(":")[0]), hit))
+
+
+def scoring_templates() -> list[Path]:
+    return sorted(
+        path
+        for folder in (ROOT / "templates" / "scoring", ROOT / "scoring" / "templates")
+        if folder.is_dir()
+        for path in folder.rglob("*.html")
+    )
+
+
+def test_the_evenings_code_names_no_model_or_relation_of_the_apps_built_on_them():
+    """Not by a label (``"club.Group"``: a lazy foreign key, a look-up in the app
+    registry, which the import rule cannot see), nor by a relation another app put
+    on the evenings' models, in Python or in a template (a template that read
+    ``session.group.currency`` would print nothing once the link moved)."""
+    relations = foreign_relations()
+    assert {"tournament_table", "evening_results"} <= relations  # what the walk looks for is there
+    found = [
+        f"{module}:{hit}"
+        for module, tree in scoring_code()
+        for hit in [*labels_named(tree, OTHER_APPS), *relations_used(tree, relations)]
+    ]
+    reach = re.compile(rf"\.({'|'.join(sorted(relations))})\b")
+    found += [
+        f"{path.relative_to(ROOT)}: {match.group(0)}"
+        for path in scoring_templates()
+        for match in reach.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def query_labels(tree: ast.Module) -> dict[str, set[str]]:
+    """For each function of the queries module, the model labels its SQL names: by
+    a module constant holding a label (``SESSION = "scoring.Session"``), by the label
+    itself, or through another function of the module it calls."""
+    constants: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                pairs = (
+                    zip(target.elts, node.value.elts, strict=False)
+                    if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                    else [(target, node.value)]
+                )
+                for named, value in pairs:
+                    if (
+                        isinstance(named, ast.Name)
+                        and isinstance(value, ast.Constant)
+                        and isinstance(value.value, str)
+                        and re.fullmatch(r"\w+\.[A-Z]\w*", value.value)
+                    ):
+                        constants[named.id] = value.value
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    direct = {
+        name: {constants[n.id] for n in ast.walk(function) if isinstance(n, ast.Name) and n.id in constants}
+        | {
+            n.value
+            for n in ast.walk(function)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in constants.values()
+        }
+        for name, function in functions.items()
+    }
+    calls = {
+        name: {
+            n.func.id
+            for n in ast.walk(function)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in functions
+        }
+        for name, function in functions.items()
+    }
+    reached = {name: set(labels) for name, labels in direct.items()}
+    changed = True
+    while changed:  # through the calls, until nothing more is reached
+        changed = False
+        for name, called in calls.items():
+            more = set().union(*(reached[other] for other in called)) - reached[name]
+            if more:
+                reached[name] |= more
+                changed = True
+    return reached
+
+
+def statements_mixing(reached: dict[str, set[str]], apps_named: Sequence[str]) -> list[str]:
+    """Each function whose SQL names the evenings' tables and a table of ``apps_named``."""
+    return sorted(
+        f"{name}: {', '.join(sorted(labels))}"
+        for name, labels in reached.items()
+        if any(label.startswith("scoring.") for label in labels)
+        and any(label.split(".")[0] in apps_named for label in labels)
+    )
+
+
+def test_the_evenings_sql_names_no_table_of_the_apps_built_on_them():
+    """Every statement of the evenings (``plumbing.queries``: the access rule, the
+    sheet's reads, the save's) names their tables only. Who else has a right on an
+    evening comes from the circle the club registers (``scoring.services.circles``),
+    whose SQL names the club's tables and none of the evenings'."""
+    reached = query_labels(ast.parse(QUERIES.read_text(encoding="utf-8")))
+    assert "scoring.Session" in reached["right_sql"] and "club.Membership" in reached["group_of_member"]
+    assert statements_mixing(reached, OTHER_APPS) == []
+
+
+def test_the_access_rule_as_run_takes_the_other_apps_tables_from_the_circle_alone():
+    """The rule's statement, with no circle or a stand-in, names no table of another
+    app (the club's tables are still called ``scoring_…``: the check reads their
+    names from the models); the club's circle is the one registered."""
+    from django.apps import apps
+
+    from plumbing import queries
+    from scoring.services import circles
+
+    tables = {model._meta.db_table for app in OTHER_APPS for model in apps.get_app_config(app).get_models()}
+    stand_in = queries.Circle(key="SELECT NULL", granted="SELECT NULL")
+    for circle in (None, stand_in):
+        sql = queries.right_sql("s", circle)
+        assert "scoring_session_editors" in sql
+        assert [name for name in tables if f'"{name}"' in sql] == []
+    assert circles.rights() == queries.group_circle()  # the club's, registered when it is ready
+
+
+def test_the_rules_above_catch_a_label_a_relation_a_link_and_a_mixed_statement():
+    from django.apps import apps
+
+    tree = ast.parse(
+        'group = models.ForeignKey("club.Group", on_delete=models.SET_NULL)\n'
+        'Membership = apps.get_model("club.membership")\n'
+        'sessions = Session.objects.filter(group_link__group=1).select_related("tournament_table")\n'
+        "currency = session.group_link.group.currency\n"
+        'note = "club.Group is the regular table"\n'
+    )
+    assert labels_named(tree, OTHER_APPS) == ["1: 'club.Group'", "2: 'club.membership'"]
+    assert relations_used(tree, {"group_link", "tournament_table"}) == [
+        "3: 'tournament_table'",
+        "3: group_link__group=",
+        "4: .group_link",
+    ]
+    club_links = links_out([apps.get_model("club", "EveningResult")], SCORING_POINTS_AT)
+    assert club_links == ["EveningResult.group → club.Group", "EveningResult.player → club.GroupPlayer"]
+    queries = ast.parse(
+        'SESSION, MEMBERSHIP = "scoring.Session", "club.Membership"\n'
+        "def member():\n    return table(MEMBERSHIP)\n"
+        "def rule():\n    return table(SESSION) + member()\n"
+        "def sheet():\n    return table(SESSION)\n"
+        "def circle():\n    return member()\n"
+    )
+    assert statements_mixing(query_labels(queries), OTHER_APPS) == ["rule: club.Membership, scoring.Session"]
 
 
 # What another app may import of the evenings: the engine, the games, the models (to
