@@ -287,7 +287,7 @@ def test_a_deleted_tournaments_tables_stop_counting(two_cup_evenings):
 
 def test_a_deleted_evening_stops_counting_and_counts_again_when_restored(group, user):
     anna = player(group, "Anna")
-    third = Session.objects.get(group=group, name="Abend 3")
+    third = Session.objects.get(group_link__group=group, name="Abend 3")
     services.session_delete(session=third, user=user)
     ratings_update()
     assert not RatingEvent.objects.get(kind="evening", source_id=third.pk).counted
@@ -302,7 +302,7 @@ def test_a_deleted_evening_stops_counting_and_counts_again_when_restored(group, 
 def test_an_evening_removed_for_good_while_it_counted_stops_counting(group, user):
     """Removed with its owner's account, without being deleted first."""
     anna = player(group, "Anna")
-    third = Session.objects.get(group=group, name="Abend 3")
+    third = Session.objects.get(group_link__group=group, name="Abend 3")
     Session.objects.filter(pk=third.pk).delete()
     ratings_update()
     assert not RatingEvent.objects.get(kind="evening", source_id=third.pk).counted
