@@ -228,6 +228,9 @@ class TableRound(models.Model):
         ENDED = "ended", _("ended early")
         DESK = "desk", _("entered at the desk")
 
+    # Signed, ended or typed in: its link is read-only and its sums are in the ranking.
+    LOCKED = frozenset({Status.SIGNED, Status.ENDED, Status.DESK})
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     size = models.PositiveSmallIntegerField()
@@ -281,7 +284,7 @@ class TableRound(models.Model):
     @property
     def is_locked(self) -> bool:
         """Signed, ended or typed in: its link is read-only and its sums are in the ranking."""
-        return self.status in (self.Status.SIGNED, self.Status.ENDED, self.Status.DESK)
+        return self.status in self.LOCKED
 
 
 class TableSeat(models.Model):

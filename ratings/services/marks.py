@@ -21,7 +21,7 @@ from ratings.services.recompute import family_recompute, follow
 from scoring.models import Session
 from tournaments.models import TableRound
 
-LOCKED = (TableRound.Status.SIGNED, TableRound.Status.ENDED, TableRound.Status.DESK)
+LOCKED = TableRound.LOCKED
 BATCH = 1000  # marks followed in one go: each family recomputed once for all of them
 
 
