@@ -272,15 +272,15 @@ def progress(tournament: Tournament, *, played: bool = True) -> Progress:
     )
     if current is None:
         return Progress(None, 0, 0, ())
-    if not played:  # the tables done and the clock (the hall): four numbers of each table
-        tables = TableRound.objects.filter(round=current).order_by("number")
-        found = list(tables.values_list("number", "status", "hands_target"))
+    in_round = TableRound.objects.filter(round=current).order_by("number")
+    if not played:  # the tables done and the clock (the hall): three numbers of each table
+        found = list(in_round.values_list("number", "status", "hands_target"))
         running = tuple(
             (number, 0, target) for number, status, target in found if status not in TableRound.LOCKED
         )
         ends = desk.round_ends(tournament, current)
         return Progress(current.number, len(found) - len(running), len(found), running, ends)
-    tables = list(TableRound.objects.filter(round=current).order_by("number"))
+    tables = list(in_round)
     done = [t for t in tables if t.is_locked]
     counted = results.live_played(t for t in tables if not t.is_locked)
     running = tuple((t.number, counted.get(t.pk, 0), t.hands_target) for t in tables if not t.is_locked)
