@@ -347,7 +347,9 @@ def standings(tournament: Tournament) -> Standings:
     """The tournament's standings for its ``results_version``: kept in this process,
     else read from its snapshot row, else built and stored there for every process.
     The request that changes what the ranking counts builds them once committed
-    (``bump``), so the hall's and the phones' next polls read one row."""
+    (``bump``), so the hall's and the phones' next polls read one row. Not for a
+    transaction that changes what the ranking counts and may still be rolled back
+    (its version would come again with other rows): ``build_standings`` there."""
     key = tournament.results_key
     kept = _KEPT.get(key)
     if kept is None:
