@@ -25,7 +25,7 @@ from django.urls import reverse
 
 from club.models import GroupPlayer, Membership
 from club.services import groups
-from ratings.models import RatingEntry, RatingMark, RatingSetting, RegisterLink, RosterLink
+from ratings.models import LinkRemoved, RatingEntry, RatingMark, RatingSetting, RegisterLink, RosterLink
 from ratings.services import links
 from ratings.services.marks import ratings_update
 from ratings.services.model import shown
@@ -255,6 +255,7 @@ POSTS: dict[str, dict[str, str]] = {
     "setting": {"action": "setting", "visible": "on", "shared": "on"},
     "link": {"action": "link", "player": "<bert>"},
     "unlink": {"action": "unlink", "link": "<maria's link>"},
+    "read": {"action": "read", "notice": "<maria's notice>"},
     "nothing": {"action": "nothing"},
     "": {"action": "setting", "visible": "on", "shared": "on"},
 }
@@ -269,6 +270,7 @@ ROWS: list[tuple[Any, ...]] = [
     ("rating_mine",   P, "setting", 302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
     ("rating_mine",   P, "link",    302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
     ("rating_mine",   P, "unlink",  302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
+    ("rating_mine",   P, "read",    302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
     ("rating_mine",   P, "nothing", 404, 404, 404, 404, 404, 404, LOGIN, 404, LOGIN),
     ("rating_csv",    G, "",        200, 404, 404, 404, 404, 404, LOGIN, 404, LOGIN),
     ("rating_csv",    P, "",        405, 405, 405, 405, 405, 405, LOGIN, 405, LOGIN),
@@ -285,6 +287,7 @@ CHANGES = {
     "setting": {"herself", "owner", "member", "removed", "editor", "organiser", "outsider"},
     "link": {"owner", "member"},
     "unlink": {"herself"},
+    "read": {"herself"},
 }
 
 
@@ -307,6 +310,7 @@ def state() -> dict[str, list[tuple[Any, ...]]]:
         "members": list(Membership.objects.order_by("pk").values_list("group_id", "user_id", "role")),
         "roster": list(GroupPlayer.objects.order_by("pk").values_list("pk", "name", "user_id", "hidden_at")),
         "editors": list(Session.editors.through.objects.order_by("pk").values_list("session_id", "user_id")),
+        "notices": list(LinkRemoved.objects.order_by("pk").values_list("pk", "user_id")),
     }
 
 
@@ -317,8 +321,11 @@ def request(world, role: str, name: str, method: str, post: str) -> Any:
         return client(world, role).get(url)
     bert = GroupPlayer.objects.get(group=world["group"], name="Bert")
     hers = RosterLink.objects.get(user=world["people"]["herself"])
+    notice = LinkRemoved.objects.get(user=world["people"]["herself"])
     data = {
-        key: {"<bert>": str(bert.pk), "<maria's link>": str(hers.pk)}.get(value, value)
+        key: {"<bert>": str(bert.pk), "<maria's link>": str(hers.pk), "<maria's notice>": str(notice.pk)}.get(
+            value, value
+        )
         for key, value in POSTS[post].items()
     }
     return client(world, role).post(url, data)
@@ -327,7 +334,12 @@ def request(world, role: str, name: str, method: str, post: str) -> Any:
 def changed_as_allowed(world, role: str, post: str, before: dict, after: dict) -> bool:
     """Whether the one change a POST may make is the change it made, and no other."""
     user = world["people"][role]
-    kept = {"setting": ("settings",), "link": ("roster_links", "marks"), "unlink": ("roster_links", "marks")}
+    kept = {
+        "setting": ("settings",),
+        "link": ("roster_links", "marks"),
+        "unlink": ("roster_links", "marks"),
+        "read": ("notices",),
+    }
     if any(before[key] != after[key] for key in before if key not in kept[post]):
         return False
     if post == "setting":
@@ -335,6 +347,10 @@ def changed_as_allowed(world, role: str, post: str, before: dict, after: dict) -
             [row for row in rows if row[0] != user.pk] for rows in (before["settings"], after["settings"])
         ]
         return others[0] == others[1] and (user.pk, True, True) in after["settings"]
+    if post == "read":
+        return [row for row in before["notices"] if row not in after["notices"]] == [
+            row for row in before["notices"] if row[1] == user.pk
+        ] and all(row in before["notices"] for row in after["notices"])
     added = [row[1:] for row in after["roster_links"] if row not in before["roster_links"]]
     gone = [row[1:] for row in before["roster_links"] if row not in after["roster_links"]]
     if post == "link":
@@ -350,6 +366,10 @@ def test_every_url_for_every_role_get_and_post(world, role):
     it is checked, so that each starts from the same world."""
     play(world, 10)
     turn(world, visible=True, shared=True)
+    # A merge removed another link of hers: a notice on her page until she reads it.
+    LinkRemoved.objects.create(
+        user=world["people"]["herself"], name="Maria", into_name="Maria B.", where="Cup"
+    )
     column = 3 + ROLES.index(role)
     wrong = []
     for row in ROWS:
