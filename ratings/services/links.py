@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_noop
 
 from club.models import EveningResult, Group, GroupPlayer, Membership
@@ -94,15 +94,7 @@ def on_roster_merged(*, group: Group, player: GroupPlayer, into: GroupPlayer, **
     follows it, unless another account linked ``into`` (that link stays, hers
     goes, and her page says so). Every evening of ``into`` is read again and the
     ratings of both names computed again from their first event."""
-    found = {link.player_id: link for link in RosterLink.objects.filter(player_id__in=(player.pk, into.pk))}
-    gone, kept = found.get(player.pk), found.get(into.pk)
-    if gone is not None and kept is None:
-        RosterLink.objects.filter(pk=gone.pk).update(player=into)
-    elif gone is not None:
-        LinkRemoved.objects.create(
-            user_id=gone.user_id, name=player.name, into_name=into.name, where=group.name
-        )
-        gone.delete()
+    _follow(RosterLink.objects.all(), "player", player, into, where=group.name)
     RegisterLink.objects.filter(roster=player).update(roster=into)
     evenings = EveningResult.objects.filter(player=into).values_list("session_id", flat=True).distinct()
     mark(*(f"evening:{pk}" for pk in evenings))
@@ -114,18 +106,28 @@ def on_register_merged(*, cup: Cup, player: CupPlayer, into: CupPlayer, **_: Any
     entrants are ``into``'s already): a link of the merged entry follows it, unless
     ``into`` has one (that stays; hers goes, and her page says so). The ratings
     of every entrant of ``into`` are computed again from the first."""
-    found = {link.entry_id: link for link in RegisterLink.objects.filter(entry_id__in=(player.pk, into.pk))}
-    gone, kept = found.get(player.pk), found.get(into.pk)
-    if gone is not None and kept is None:
-        RegisterLink.objects.filter(pk=gone.pk).update(entry=into)
-    elif gone is not None:
-        if gone.user_id is not None:
-            LinkRemoved.objects.create(
-                user_id=gone.user_id, name=player.name, into_name=into.name, where=cup.name
-            )
-        gone.delete()
+    _follow(RegisterLink.objects.all(), "entry", player, into, where=cup.name)
     entrants = Entrant.objects.filter(cup_player=into).values_list("pk", flat=True)
     mark(*(f"source:e:{pk}" for pk in entrants))
+
+
+def _follow(links: QuerySet[Any], field: str, merged: Any, into: Any, *, where: str) -> None:
+    """A link to the merged name (``field`` of ``links``) follows it to ``into``,
+    unless ``into`` has one: that stays, the merged name's goes, and its account's
+    page says so."""
+    found = {
+        getattr(link, f"{field}_id"): link
+        for link in links.filter(**{f"{field}_id__in": (merged.pk, into.pk)})
+    }
+    gone, kept = found.get(merged.pk), found.get(into.pk)
+    if gone is None:
+        return
+    if kept is None:
+        links.filter(pk=gone.pk).update(**{field: into})
+        return
+    if gone.user_id is not None:
+        LinkRemoved.objects.create(user_id=gone.user_id, name=merged.name, into_name=into.name, where=where)
+    gone.delete()
 
 
 def removed_links(user: User) -> list[LinkRemoved]:
