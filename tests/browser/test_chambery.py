@@ -132,3 +132,29 @@ def test_the_chosen_games_fields_show_without_script_too(browser, live_server, p
         change_the_game_and_save_a_solo(page, session)
     finally:
         context.close()
+
+
+def test_save_stays_under_the_thumb_while_the_preview_grows(phone, live_server, player):
+    """A tap on Save as the preview arrives must land on Save: the preview growing
+    above the bar (here at the end of the page, where the bar would sit after the
+    preview) does not move the buttons."""
+    session = five_at_the_table(player)
+    login(phone, live_server.url, player)
+    phone.goto(f"{live_server.url}/sessions/{session.pk}/hands/new/")
+    choose(phone, "mode", "solo")
+    choose(phone, "soloist", "Carl")
+    choose(phone, "cards_requested", "0")
+    expect(phone.locator("#preview .open-list li").first).to_be_visible()
+    phone.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    before = phone.locator("#save").bounding_box()
+    # The points typed without scrolling the page, as the field's own change would.
+    phone.evaluate(
+        """() => {
+            const points = document.querySelector('[name="points"]');
+            points.value = "40";
+            points.dispatchEvent(new Event("change", { bubbles: true }));
+        }"""
+    )
+    expect(phone.locator("#preview .preview-deltas li")).to_have_count(5)
+    expect(phone.locator("#preview .breakdown li").first).to_be_visible()
+    assert phone.locator("#save").bounding_box() == before

@@ -413,6 +413,46 @@ def test_hands_still_waiting_are_sent_the_next_time_the_app_is_opened(phone, liv
     assert [h["taker"] for h in stored(session)] == ["Anna"]
 
 
+# Another sender (a page, the worker) holding the outbox's lock until told to let go.
+HOLD_THE_OUTBOX = """() => new Promise((held) => navigator.locks.request(Outbox.SYNC_TAG, () => {
+    held();
+    return new Promise((letGo) => { self.letGo = letGo; });
+}))"""
+# That sender sends the waiting hand itself and takes it off the outbox, then lets go.
+SEND_IT_AND_LET_GO = """async (entry) => {
+    const answer = await fetch(entry.url, {
+        method: "POST", body: entry.body, credentials: "same-origin",
+        headers: { "X-Tarock-Outbox": "1", "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    await Outbox.remove(entry.id);
+    self.letGo();
+    return answer.status;
+}"""
+
+
+def test_a_hand_another_sender_stores_while_the_sheet_loads_is_drawn_on_it(phone, live_server, player):
+    """The sheet is drawn while another sender (a page left while it sent, or the
+    worker) has the waiting hand on its way: the hand is stored after the sheet was
+    drawn and this page finds nothing to send; the sheet is drawn again with it."""
+    session = french_session(player, "Two senders", PLAYERS, [])
+    login(phone, live_server.url, player)
+    sheet = open_sheet_for_offline(phone, live_server.url, session)
+    other = phone.context.new_page()
+    other.goto(f"{live_server.url}{sheet}")
+    phone.context.set_offline(True)
+    record_offline(phone, GARDE)
+    entry = phone.evaluate("async () => (await Outbox.all())[0]")
+    other.evaluate(HOLD_THE_OUTBOX)
+    phone.context.set_offline(False)
+    phone.goto(f"{live_server.url}{sheet}")
+    expect(phone.locator("#board .outbox-entry")).to_have_count(1)  # read as waiting; its sending waits
+    assert stored(session) == []
+    other.evaluate(SEND_IT_AND_LET_GO, entry)
+    assert [h["taker"] for h in stored(session)] == ["Anna"]
+    expect(phone.locator(STORED_HANDS)).to_have_count(1, timeout=PATIENCE * 1000)
+    expect(phone.locator("#board .outbox-entry")).to_have_count(0)
+
+
 def test_a_hand_whose_sending_fails_on_a_connection_that_only_looks_alive_is_kept(phone, live_server, player):
     session = french_session(player, "Weak signal", PLAYERS, [])
     login(phone, live_server.url, player)

@@ -214,6 +214,8 @@ def test_a_hand_deleted_offline_at_a_full_table_brings_back_new_hand(phone, door
     open_link_once(phone, door, link)
     # The last hand, saved online: the table is full, its New hand button gone.
     phone.locator("#new-hand").click()
+    # The whole form there and its script set up before it is filled.
+    expect(phone.locator("#hand-form[data-ready]")).to_have_count(1)
     # Online a dealer chosen is drawn again by the server (htmx): the dealer the form proposes stands.
     assert not phone.evaluate(FILL, [list(p) for p in pairs if p[0] != "dealer"])
     phone.locator("#save").click()

@@ -9,7 +9,7 @@ import { config, isCopy, sheetOf } from "./contract.js";
 import { dealerChosen, prepareCopy } from "./kept-form.js";
 import { hideOffline, showOffline } from "./notice.js";
 import { keepForm, serverReached, startFixing } from "./saving.js";
-import { afterSending, sendOutbox } from "./sending.js";
+import { afterSending, noteWaiting, sendOutbox } from "./sending.js";
 import { compareWithServer, showPending } from "./sheet.js";
 import { keepForLater, warmEngine } from "./worker.js";
 
@@ -56,6 +56,7 @@ async function start() {
   } finally {
     if (form) form.dataset.ready = "1"; // the kept copy is set up: its dealer and token are the ones to post
   }
+  await noteWaiting();
   await showPending();
   await sendOutbox(false);
   await compareWithServer();

@@ -30,11 +30,27 @@ export async function afterSending(outcome, connectionBack) {
   }
 }
 
-// The page was opened for a hand waiting (#pending-3) that the worker sent
-// while the page was on its way: the sheet drawn before has not got it.
-export async function sentMeanwhile() {
+// What waited for this sheet when the page was drawn (and the hand it was opened
+// for, #pending-3): ids of outbox entries, read before this page sends anything.
+let waitedAtStart = [];
+
+export async function noteWaiting() {
+  const sheet = sheetOf();
+  if (!sheet) return;
+  const entries = await (await outboxReady()).all();
+  waitedAtStart = entries
+    .filter((e) => e.session === sheet.session && e.state !== "refused")
+    .map((e) => e.id);
   const waited = /^#pending-(\d+)$/.exec(location.hash);
-  return Boolean(waited) && !(await (await outboxReady()).get(Number(waited[1])));
+  if (waited) waitedAtStart.push(Number(waited[1]));
+}
+
+// Something that waited when the page was drawn was sent by another sender (the
+// worker, or a page that was left while it sent): the sheet drawn before has not got it.
+export async function sentMeanwhile() {
+  const outbox = await outboxReady();
+  for (const id of waitedAtStart) if (!(await outbox.get(id))) return true;
+  return false;
 }
 
 // --- the hand form and the delete button: kept in the outbox while offline ---
