@@ -43,7 +43,7 @@ $(PYODIDE_WHEELS): tests/pyodide/requirements.txt $(STAMP)
 		--python-version 3.14 --implementation py -r tests/pyodide/requirements.txt -d var/pyodide-test
 	touch $(PYODIDE_WHEELS)
 
-# The engine's test suite (tests/engine) under the pinned Pyodide in Node.
+# The engine's test suite (tests/engine, tests/koenigrufen/engine) under the pinned Pyodide in Node.
 test-pyodide: $(NODE_STAMP) $(PYODIDE_WHEELS)
 	node tests/pyodide/run_engine_tests.mjs
 

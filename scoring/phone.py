@@ -19,7 +19,7 @@ Two things are built from the release (``manage.py build_phone``, run by ``make`
   them: a deploy that changes only templates keeps the same bundle (no new download),
   one that changes the engine, its words or the runtime gets a new name.
 
-``tests/web/test_phone.py`` fails when the bundle built is not the one the sources
+``tests/scoring/test_phone.py`` fails when the bundle built is not the one the sources
 give (a stale bundle).
 """
 

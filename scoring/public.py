@@ -4,7 +4,7 @@ sheet's context, how a number, an amount and an engine ``Line`` are written, the
 forms built from the engine's field schema, the files leaving the app and the
 evening's chart. Everything else of ``scoring`` that another app touches is its
 services (``scoring.services``), its games (``scoring.games``), the engine and,
-to read, its models; ``tests/web/test_structure.py`` keeps it so.
+to read, its models; ``tests/project/test_structure.py`` keeps it so.
 
 Each name is defined where the evenings keep it (the views call the same code);
 this module is the list of what is promised to the other apps, so a change of

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from accounts.auth import CLEANUP_BATCH, PER_ADDRESS, PER_USER_AT_ADDRESS
 from accounts.models import LoginAttempt, LoginLock
-from tests.web.test_concurrency import at_once
+from tests.scoring.test_concurrency import at_once
 
 RESET_PATHS = [
     "/accounts/password_reset/",

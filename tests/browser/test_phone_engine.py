@@ -186,7 +186,7 @@ def more_rows(page: Any, pairs: list[tuple[str, str]]) -> None:
 def new_hand_pairs(client: Client, edit_url: str) -> list[tuple[str, str]]:
     """A stored hand's fields as its correction form posts them, without what only a
     correction has (its reason): what the new-hand form posts for the same hand."""
-    from tests.web.test_phone import form_pairs
+    from tests.scoring.test_phone import form_pairs
 
     return [(name, value) for name, value in form_pairs(client, edit_url) if name != "reason"]
 
@@ -210,7 +210,7 @@ def game_hands(user: Any, variant: str) -> tuple[Any, list[list[tuple[str, str]]
 def test_every_game_scores_ten_hands_offline_as_the_server_stores_them(phone, live_server, player):
     from scoring.engine import offline as on_the_phone
     from tests.browser.support import login
-    from tests.web.test_phone import evening_of
+    from tests.scoring.test_phone import evening_of
 
     login(phone, live_server.url, player)
     for variant in FIXTURE_OF:
@@ -313,7 +313,7 @@ def test_a_correction_made_with_the_server_stopped_is_scored_and_checked_on_the_
     from scoring.engine import offline as on_the_phone
     from tests.browser.support import login
     from tests.browser.test_offline import kept
-    from tests.web.test_phone import evening_of
+    from tests.scoring.test_phone import evening_of
 
     stored = [
         {"dealer": "Dora", "taker": "Anna", "contract": "prise", "bouts": 1, "points": 52},

@@ -18,9 +18,9 @@ from tests.browser.front import Front, front_of
 from tests.browser.support import expect, screenshot
 from tests.browser.test_offline import kept, under_the_worker, until
 from tests.browser.test_phone_engine import FILL, engine_kept, new_hand_pairs, waiting_kinds
+from tests.scoring.test_phone import evening_of
 from tests.tournaments.factory import play_hand
 from tests.tournaments.table_support import tournament_day
-from tests.web.test_phone import evening_of
 
 pytestmark = pytest.mark.browser
 

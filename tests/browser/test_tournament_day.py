@@ -20,7 +20,6 @@ import pytest
 
 from scoring.models import Hand
 from tests.browser.support import MINUS, expect, horizontal_overflow, login, screenshot
-from tests.browser.test_koenigrufen_evening import enter
 from tests.browser.test_table_loop import Taps
 from tests.browser.tournament_support import (
     HALL,
@@ -35,6 +34,7 @@ from tests.browser.tournament_support import (
     signed,
     text_heights,
 )
+from tests.koenigrufen.browser.test_evening import enter
 from tests.tournaments.factory import complaints_over
 from tournaments.models import Round, TableRound, Tournament
 

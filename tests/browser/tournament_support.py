@@ -16,7 +16,7 @@ from typing import Any
 from scoring.engine import HandRecord, HandType, Table, score_hand
 from scoring.games import registry
 from tests.browser.support import MINUS, SCREENSHOTS
-from tests.web.test_sheets import pdf_text
+from tests.scoring.test_sheets import pdf_text
 
 HALL = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}

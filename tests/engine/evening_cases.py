@@ -5,10 +5,10 @@ record, correct, delete, restore — drawn from hands of the project's session f
 refused in their new place, which the tests want too).
 
 Shared by tests/engine/test_evening_properties.py (the engine alone, on CPython and
-under Pyodide) and tests/web/test_evening_server.py (the server's services ≡ the
+under Pyodide) and tests/scoring/test_evening_server.py (the server's services ≡ the
 ``Evening``), drawn by Hypothesis (``evenings``). ``EVENING_EXAMPLES`` sets the
 examples per game (default 500: 2,000 sequences over the four games).
-tests/web/test_evening_pyodide.py draws the same evenings from a seeded
+tests/scoring/test_evening_pyodide.py draws the same evenings from a seeded
 ``random.Random`` instead (``seeded_cases``): made once, without Hypothesis, they
 go through the server's services and, in one batch, through the phone's engine.
 Playing them on an ``Evening`` is tests/engine/evening_play.py."""

@@ -6,7 +6,7 @@ the round's target.
 This module imports only the standard library and the engine, so that it runs as
 it stands under Pyodide on the phone's engine bundle (tests/pyodide/run_evenings.mjs,
 ``replay_all``) as well as on CPython beside the server's services
-(tests/web/test_evening_pyodide.py). An operation is a list or tuple: ("record",
+(tests/scoring/test_evening_pyodide.py). An operation is a list or tuple: ("record",
 hand), ("correct", i, hand), ("delete", i), ("restore", i); ``i`` picks among the
 live (deleted) hands by number, modulo their number."""
 

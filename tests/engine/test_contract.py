@@ -26,7 +26,7 @@ from scoring.engine.koenigrufen import Koenigrufen
 from scoring.engine.registry import BUILT_IN, games
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-DUMMY = "tests.web.dummy_game.Dummy"
+DUMMY = "tests.scoring.dummy_game.Dummy"
 
 
 def test_the_registry_is_one_line_per_game_and_read_only():

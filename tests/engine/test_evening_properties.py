@@ -4,7 +4,7 @@ Radl and a round's target (tests/engine/evening_cases.py): what it keeps after e
 step is what scoring every live hand again from the first would give, its counts,
 dealer and sums follow from its hands, and it refuses what the rules refuse. Runs
 on CPython and under Pyodide (tests/pyodide/run_engine_tests.mjs); the server's
-services are held to the same sequences in tests/web/test_evening_server.py."""
+services are held to the same sequences in tests/scoring/test_evening_server.py."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 // (node_modules/pyodide) unpacks the bundle as static/js/engine-worker.js does,
 // imports scoring.engine.offline and makes one call, its JSON argument read from
 // standard input. Writes {"result": …, "loaded": [the files of the scoring
-// modules imported]} as JSON. Run by tests/web/test_phone.py:
+// modules imported]} as JSON. Run by tests/scoring/test_phone.py:
 //
 //     node tests/pyodide/run_bundle.mjs var/phone/engine-….zip score_table < argument.json
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The engine's own test suite (tests/engine) under the pinned Pyodide, in Node:
+// The engine's own test suite (tests/engine, tests/koenigrufen/engine) under the pinned Pyodide, in Node:
 // the same scoring/engine/ package the phone runs, proven by the same tests as on
 // CPython. Run by `make test-pyodide` (part of `make test`):
 //
@@ -54,7 +54,7 @@ settings.register_profile("tarockscore", deadline=None)
 settings.load_profile("tarockscore")
 
 import pytest
-arguments = list(ARGS) or ["tests/engine"]
+arguments = list(ARGS) or ["tests/engine", "tests/koenigrufen/engine"]
 int(pytest.main(["-q", "-p", "no:cacheprovider", "--noconftest", "-c", "tests/pyodide/pytest.ini", "--rootdir", "/repo", *arguments]))
 `);
 process.exit(code);

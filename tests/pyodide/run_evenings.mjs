@@ -4,7 +4,7 @@
 // library and the engine), and every case of a JSON list replayed on the bundle's
 // Evening (evening_play.replay_all). Writes {"results": […], "loaded": [the files
 // of the modules it imported from the bundle and beside it], "seconds": …} as JSON.
-// Run by tests/web/test_evening_pyodide.py:
+// Run by tests/scoring/test_evening_pyodide.py:
 //
 //     node tests/pyodide/run_evenings.mjs var/phone/engine-….zip cases.json results.json
 import { readFileSync, writeFileSync } from "node:fs";

@@ -6,7 +6,7 @@ refused, nothing changed.
 
 The roles: Maria (herself) has linked "Anna" in the owner's group; Bert is a
 member; Rita was one and was taken out; Eddi is an editor of one of the group's
-evenings without being a member (as ``tests/web/test_access_matrix.py`` has
+evenings without being a member (as ``tests/scoring/test_access_matrix.py`` has
 him); Colin co-organises the cup's tournament of the group (an editor of its
 tables' evenings); the table link is the phone that claimed the table Anna sits
 at in that tournament (its cookie, no account); Otto has nothing to do with any

@@ -304,7 +304,7 @@ def test_a_hands_history_names_the_phone_that_recorded_it(user):
 def test_the_phone_refuses_a_hand_past_the_target_in_the_servers_words(user, monkeypatch):
     from scoring import phone as engine_on_the_phone
     from scoring.engine import offline as on_the_phone
-    from tests.web.test_phone import evening_of
+    from tests.scoring.test_phone import evening_of
 
     monkeypatch.setattr(on_the_phone, "_catalog", engine_on_the_phone.catalog)  # the bundle's catalog
     day = tournament_day(user, tables_count=1, hands=1)

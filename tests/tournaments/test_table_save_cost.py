@@ -21,10 +21,10 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Hand
+from tests.scoring.test_views import form_data
 from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import phone, tournament_day
 from tests.tournaments.test_table_pages import rufer_form
-from tests.web.test_views import form_data
 from tournaments.models import RoundResult, TableRound, Tournament
 from tournaments.services import results
 

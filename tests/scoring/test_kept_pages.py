@@ -1,0 +1,178 @@
+"""A group's statistics pages are drawn once per version of what they show and
+kept: a repeat view is a lookup, yet every view gets its own CSRF token and the
+time it was drawn, and nobody gets a page drawn for someone else's role."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from datetime import date
+from types import SimpleNamespace
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club.services import groups
+from plumbing import offline
+from scoring import services
+from scoring.models import Hand
+from scoring.services import sharing
+from tests.club.regular_table import evening, player
+from tests.scoring.test_sheets import imported
+
+pytestmark = pytest.mark.cache  # also run with CACHE=redis://… (make test-redis)
+
+GARDE = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}  # Anna +240
+
+
+@pytest.fixture
+def group(user):
+    group = groups.group_create(owner=user, name="Stammtisch")
+    evening(group, user, [GARDE], played_on=date(2026, 3, 3))
+    return group
+
+
+def table_url(group) -> str:
+    return reverse("season_table", args=[group.pk, "2026"])
+
+
+def drawn_at(html: str) -> int:
+    config = re.search(r'<script id="offline-config" type="application/json">(.*?)</script>', html)
+    assert config is not None
+    return int(json.loads(config.group(1))["rendered"])
+
+
+def test_a_repeat_view_of_the_table_or_a_player_draws_no_template(logged_in, group):
+    for url in (table_url(group), reverse("group_player", args=[group.pk, player(group, "Anna").pk])):
+        first = logged_in.get(url)
+        assert first.status_code == 200 and first.templates
+        again = logged_in.get(url)
+        assert again.status_code == 200 and again.templates == []
+        assert "+240" in again.content.decode()
+
+
+def test_every_view_of_a_kept_page_carries_a_token_that_is_accepted(user, group):
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+    client.get(table_url(group))
+    kept = client.get(table_url(group)).content.decode()
+    assert "\x00" not in kept
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', kept)
+    assert token is not None
+    form = {"csrfmiddlewaretoken": token.group(1), "name": "Fasching"}
+    answer = client.post(
+        reverse("season_new", args=[group.pk]), form | {"starts_on": "2026-02-01", "ends_on": "2026-02-28"}
+    )
+    assert answer.status_code == 302
+
+
+def test_a_kept_page_says_when_this_view_was_drawn(logged_in, group, monkeypatch):
+    first = logged_in.get(table_url(group)).content.decode()
+    assert abs(drawn_at(first) - time.time()) < 60
+    later = time.time() + 3600
+    monkeypatch.setattr("plumbing.pages.time", SimpleNamespace(time=lambda: later))
+    assert drawn_at(logged_in.get(table_url(group)).content.decode()) == int(later)
+
+
+def test_a_member_never_gets_the_owners_page_nor_the_owner_the_members(user, other_user, client_for, group):
+    groups.invitation_accept(token=groups.invitation_create(group=group, user=user).token, user=other_user)
+    owner, member = client_for(user), client_for(other_user)
+    new_season = 'id="new-season"'
+    assert new_season in owner.get(table_url(group)).content.decode()
+    assert new_season not in member.get(table_url(group)).content.decode()
+    assert new_season in owner.get(table_url(group)).content.decode()
+
+
+def test_a_renamed_group_shows_its_new_name_on_its_pages(logged_in, group):
+    assert "Stammtisch" in logged_in.get(table_url(group)).content.decode()
+    groups.group_update(group=group, name="Mittwoch", money_rate=None, min_hands=group.min_hands)
+    renamed = logged_in.get(table_url(group)).content.decode()
+    assert "Mittwoch" in renamed and "Stammtisch" not in renamed
+
+
+def test_what_the_last_action_said_is_shown_on_the_next_page_once(logged_in, group):
+    logged_in.get(table_url(group))  # the page is kept
+    settings = {"name": "Stammtisch", "money_rate": "", "min_hands": "10"}
+    assert logged_in.post(reverse("group_settings", args=[group.pk]), settings).status_code == 302
+    saved = "The group&#x27;s settings are saved."
+    assert saved in logged_in.get(table_url(group)).content.decode()
+    assert saved not in logged_in.get(table_url(group)).content.decode()
+
+
+def test_a_kept_sheet_lets_its_reader_restore_a_deleted_hand(user, make_session):
+    session = make_session()
+    hands = [services.hand_record(session=session, raw=GARDE | {"dealer": name}) for name in ("Dora", "Anna")]
+    services.hand_delete(hand=hands[0], user=user)
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+    url = reverse("scoreboard", args=[session.pk])
+    client.get(url)
+    kept = client.get(url)
+    assert kept.templates == []
+    html = kept.content.decode()
+    restore = reverse("hand_restore", args=[session.pk, hands[0].pk])
+    form = re.search(rf'action="{restore}".*?name="csrfmiddlewaretoken" value="([^"]+)"', html, re.S)
+    assert form is not None
+    assert client.post(restore, {"csrfmiddlewaretoken": form.group(1)}).status_code == 302
+
+
+def test_an_editor_never_gets_the_owners_sheet_nor_the_owner_the_editors(
+    user, other_user, client_for, make_session
+):
+    session = make_session()
+    services.hand_record(session=session, raw=GARDE)
+    sharing.session_add_editor(session=session, username=other_user.username)
+    url = reverse("scoreboard", args=[session.pk])
+    owner, editor = client_for(user), client_for(other_user)
+    settings = 'id="settings"'
+    assert settings in owner.get(url).content.decode()
+    assert settings not in editor.get(url).content.decode()
+    assert settings in owner.get(url).content.decode()
+
+
+def test_a_new_hand_draws_only_the_parts_that_change_into_the_kept_frame(logged_in, user, make_session):
+    session = make_session()
+    services.hand_record(session=session, raw=GARDE)
+    url = reverse("scoreboard", args=[session.pk])
+    assert "base.html" in {template.name for template in logged_in.get(url).templates}
+    services.hand_record(session=session, raw=GARDE | {"dealer": "Anna"})
+    page = logged_in.get(url)
+    assert "base.html" not in {template.name for template in page.templates}
+    assert page.templates  # the parts that changed were drawn
+    html = page.content.decode()
+    assert "+480" in html  # Anna: two gardes of +240
+    assert html.count('id="board"') == 1 and html.count('id="new-hand"') == 1
+    assert html.count('<nav class="exports"') == 1
+
+
+def test_a_series_pdf_link_follows_the_series_on_a_kept_frame(logged_in, user):
+    session = imported(user, "illustrated-seed-series.json")
+    url = reverse("scoreboard", args=[session.pk])
+    series_pdf = "PDF of series 1"
+    assert series_pdf in logged_in.get(url).content.decode()
+    for hand in Hand.objects.filter(session=session):  # the series is gone with its hands
+        services.hand_delete(hand=hand, user=user)
+    assert series_pdf not in logged_in.get(url).content.decode()
+
+
+def test_a_new_release_draws_the_pages_again_rather_than_serve_the_old_ones(
+    logged_in, make_session, monkeypatch
+):
+    # A shared cache (CACHE=database) outlives a deploy: what the old templates
+    # drew must not be served by the new code (plumbing.cache_keys).
+    session = make_session()
+    services.hand_record(session=session, raw=GARDE)
+    url = reverse("scoreboard", args=[session.pk])
+    assert logged_in.get(url).templates
+    assert logged_in.get(url).templates == []  # kept
+    monkeypatch.setattr(offline, "cache_version", lambda: "next-release")
+    assert "base.html" in {template.name for template in logged_in.get(url).templates}
+
+
+@pytest.mark.parametrize("backend", ["local", "database", "redis"])
+def test_every_cache_backend_keys_what_it_keeps_by_the_release(backend):
+    from tarockscore.settings import CACHE_BACKENDS
+
+    assert CACHE_BACKENDS[backend]["KEY_FUNCTION"] == "plumbing.cache_keys.release_key"
