@@ -52,6 +52,11 @@ class Cup(models.Model):
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # The circuit the cup belongs to (§14.1: at most one); its register entries are
+    # linked to the circuit's register when it joins (``circuit.cup_join``).
+    circuit = models.ForeignKey(
+        "Circuit", null=True, blank=True, on_delete=models.PROTECT, related_name="cups"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -71,6 +76,11 @@ class CupPlayer(models.Model):
     )
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The circuit's register entry this name is, once the cup joined a circuit: the
+    # cup's entrants and results stay where they are and reach the circuit through it.
+    circuit_player = models.ForeignKey(
+        "CircuitPlayer", null=True, blank=True, on_delete=models.PROTECT, related_name="cup_entries"
     )
 
     class Meta:
@@ -433,3 +443,143 @@ class CupChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.cup_id} {self.action}"
+
+
+# -- the circuit (§14) --------------------------------------------------------------------
+#
+# The circuit lives in the tournaments app, beside the cups: its register is what
+# the cups' registers (``CupPlayer``) are linked to, its cups are ``Cup`` rows with
+# a circuit, and its final will be a ``Tournament``. An app of its own would reach
+# into these tables from the other side of every relation; the rules stay apart all
+# the same, in ``tournaments.core.circuit``.
+
+
+class Circuit(models.Model):
+    """Many cups with one register of players known by number (§14.1). Its
+    organisers (the owner and the accounts named) see and keep the register; the
+    owners of its cups see the circuit and its cups, never the register's list."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="circuits")
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_circuits"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    season = models.CharField(_("season"), max_length=40)
+    # The register's categories in order (``circuit_create`` gives §14.1's three).
+    categories = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.season}"
+
+
+class CircuitPlayer(models.Model):
+    """A register entry: a player known by a number across the circuit's cups
+    (§14.1). A merged entry keeps its row and number (an alias that still finds
+    the player, never given again) and points at the entry kept."""
+
+    class PublicName(models.TextChoices):
+        FULL = "full", _("full name")
+        SHORT = "short", _("given name shortened")
+
+    circuit = models.ForeignKey(Circuit, on_delete=models.CASCADE, related_name="players")
+    number = models.PositiveIntegerField()
+    family = models.CharField(_("family name"), max_length=NAME_LENGTH)
+    given = models.CharField(_("given name"), max_length=NAME_LENGTH, blank=True)
+    place = models.CharField(_("place"), max_length=NAME_LENGTH, blank=True)
+    # ``core.circuit.register_key`` joined by U+001F: what two entries are matched by.
+    match_key = models.CharField(max_length=3 * 4 * NAME_LENGTH + 2)
+    categories = models.JSONField(default=list, blank=True)
+    public_name = models.CharField(max_length=8, choices=PublicName.choices, default=PublicName.FULL)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="aliases"
+    )
+    # Django's password hash of the four-digit PIN (§14.2); "" until one is given.
+    pin_hash = models.CharField(max_length=200, blank=True, default="")
+    pin_set_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["circuit", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["circuit", "number"], name="circuit_player_number_unique"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=999_999), name="circuit_player_number_range"
+            ),
+        ]
+        indexes = [models.Index(fields=["circuit", "match_key"], name="circuit_player_by_key")]
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.family} {self.given}"
+
+
+class CircuitPinTry(models.Model):
+    """A wrong PIN typed for a register entry: three within 15 minutes and the
+    number registers only at the desk (§14.2, ``core.circuit.pin_blocked``)."""
+
+    entry = models.ForeignKey(CircuitPlayer, on_delete=models.CASCADE, related_name="pin_tries")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["entry", "at"]
+        indexes = [models.Index(fields=["entry", "at"], name="circuit_pin_try_by_entry")]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} {self.at}"
+
+
+class CircuitImport(models.Model):
+    """A register import shown as a preview and waiting for its confirmation
+    (§14.1: nothing is written to the register before). ``result``: what the
+    confirmation wrote, so a second confirmation writes nothing again."""
+
+    circuit = models.ForeignKey(Circuit, on_delete=models.CASCADE, related_name="imports")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    data = models.BinaryField()
+    preview_digest = models.CharField(max_length=64)  # what the preview showed
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.circuit_id} import {self.pk}"
+
+
+class CircuitChange(models.Model):
+    """The circuit's audit: created, entries added, an import, a cup joining with
+    how each of its names was matched, merges with before and after, PINs given."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("created")
+        ADD = "add", _("player added")
+        IMPORT = "import", _("register imported")
+        JOIN = "join", _("cup joined")
+        MERGE = "merge", _("entries merged")
+        PIN = "pin", _("PIN given")
+
+    circuit = models.ForeignKey(Circuit, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=8, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    client_token = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.circuit_id} {self.action}"

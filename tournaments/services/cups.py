@@ -199,6 +199,11 @@ def register_entry(cup: Cup | None, name: str, place: str, roster: GroupPlayer |
         found = found.merged_into
     if found is None:
         found = CupPlayer.objects.create(cup=cup, name=name, place=place, roster=roster)
+        if cup.circuit_id is not None:
+            # Imported here: the circuit's services build on this module's merge.
+            from tournaments.services.circuit import cup_name_linked
+
+            cup_name_linked(found)
     return found
 
 
