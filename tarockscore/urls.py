@@ -11,5 +11,6 @@ urlpatterns = [
     path("", include("club.urls")),
     path("", include("tournaments.urls")),
     path("", include("tournaments.public_urls")),
+    path("", include("tournaments.circuit_urls")),
     path("", include("ratings.urls")),
 ]

@@ -368,3 +368,53 @@ class CupForm(forms.Form):
         if not all(p.isdecimal() and p.isascii() for p in parts):
             raise forms.ValidationError(_("Whole numbers separated by commas, such as 100, 80, 60."))
         return [int(p) for p in parts]
+
+
+# -- the circuit (§14.1) ------------------------------------------------------------------
+
+
+class CircuitForm(forms.Form):
+    name = forms.CharField(label=_("Name of the circuit"), max_length=80)
+    season = forms.CharField(label=_("Season"), max_length=40, help_text=_("Such as 2025/26."))
+
+
+class RegisterEntryForm(forms.Form):
+    """A player typed into the circuit's register; its categories are the circuit's."""
+
+    family = forms.CharField(label=_("Family name"), max_length=40)
+    given = forms.CharField(label=_("Given name"), max_length=40, required=False)
+    place = forms.CharField(label=_("Place"), max_length=40, required=False)
+    categories = forms.MultipleChoiceField(
+        label=_("Categories"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    public_name = forms.ChoiceField(
+        label=_("Name on public pages"),
+        choices=[("full", _("Huber Maria (full)")), ("short", _("Huber M. (short)"))],
+        initial="full",
+    )
+    keep_apart = forms.BooleanField(
+        label=_("Someone else of the same name and place: add with a number of her own"), required=False
+    )
+
+    def __init__(self, *args: Any, categories: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["categories"].choices = [(c, c) for c in categories]  # type: ignore[attr-defined]
+
+
+class RegisterImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "Columns Nr;Familienname;Vorname;Ort;Kategorien, UTF-8, at most 2 MB; an empty Nr is a new player."
+        ),
+    )
+
+
+class RegisterMergeForm(forms.Form):
+    number = forms.IntegerField(label=_("Number"), min_value=1, max_value=999_999)
+    other = forms.IntegerField(
+        label=_("is the same person as number"),
+        min_value=1,
+        max_value=999_999,
+        help_text=_("The lower number stays; the higher one still finds the player."),
+    )

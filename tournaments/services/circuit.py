@@ -33,6 +33,7 @@ from scoring.engine.schema import name_problem
 from scoring.engine.types import invalid
 from scoring.models import NAME_LENGTH
 from tournaments.core import circuit as rules
+from tournaments.core import names
 from tournaments.models import (
     Circuit,
     CircuitChange,
@@ -129,7 +130,7 @@ def _text(field: str, value: str, longest: int, *, required: bool = True) -> str
         if required:
             raise invalid(field, gettext_noop("a name of 1 to {n} characters"), n=longest)
         raise invalid(field, gettext_noop("at most {n} characters"), n=longest)
-    problem = name_problem(value) if value else None
+    problem = (name_problem(value) or names.name_problem(value)) if value else None
     if problem is not None:
         raise InvalidInput(field, problem)
     return value
