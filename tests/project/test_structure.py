@@ -35,9 +35,9 @@ MOST_LINES = 25
 
 
 def view_functions() -> dict[str, ast.FunctionDef]:
-    from tournaments import public_urls, urls
+    from tournaments import circuit_urls, public_urls, urls
 
-    patterns = [*app_patterns(), *urls.urlpatterns, *public_urls.urlpatterns]
+    patterns = [*app_patterns(), *urls.urlpatterns, *public_urls.urlpatterns, *circuit_urls.urlpatterns]
     names = {pattern.callback.__name__ for pattern in patterns if isinstance(pattern, URLPattern)}
     found: dict[str, ast.FunctionDef] = {}
     for path in VIEW_MODULES:

@@ -578,14 +578,15 @@ def _link_names(circuit: Circuit, names: Sequence[CupPlayer]) -> dict[int, tuple
             links[entry.pk] = (next(made[key] for key in wanted[entry.pk] if key in made), "matched")
         else:
             _room(circuit, 1)
-            family, given = name_parts(entry.name)
+            family, given = (part[:NAME_LENGTH] for part in name_parts(entry.name))
+            place = entry.place[:NAME_LENGTH]
             row = CircuitPlayer.objects.create(
                 circuit=circuit,
                 number=_next_number(circuit),
-                family=family[:NAME_LENGTH],
-                given=given[:NAME_LENGTH],
-                place=entry.place[:NAME_LENGTH],
-                match_key=key_text(family, given, entry.place),
+                family=family,
+                given=given,
+                place=place,
+                match_key=key_text(family, given, place),
             )
             for key in wanted[entry.pk]:
                 made[key] = row

@@ -94,13 +94,8 @@ def circuit_register(request: Request, kid: int) -> HttpResponse:
                 return redirect("circuit_register", kid=circuit.pk)
             offered = added.offered
     search = request.GET.get("q", "").strip()[:40]
-    context = {
-        "circuit": circuit,
-        "form": form,
-        "offered": offered,
-        "search": search,
-        "entries": _entries(circuit, search),
-    }
+    entries = _entries(circuit, search)
+    context = {"circuit": circuit, "form": form, "offered": offered, "search": search, "entries": entries}
     return render(request, "tournaments/circuit/register.html", context, status=400 if form.errors else 200)
 
 
@@ -119,17 +114,7 @@ def circuit_import(request: Request, kid: int) -> HttpResponse:
     """The CSV import: the file's preview (new, matched, conflicting), then its confirmation."""
     circuit = run_circuit(request, kid)
     if request.method == "POST" and request.POST.get("action") == "confirm":
-        try:
-            done = circuits.register_import_confirm(
-                circuit=circuit, user=request.user, import_id=whole(request.POST.get("import")) or 0
-            )
-        except InvalidInput as error:
-            messages.error(request, render_line(error.line))
-            return redirect("circuit_import", kid=circuit.pk)
-        messages.success(
-            request, gettext("Imported: {new} new, {matched} matched, {left_out} left out").format(**done)
-        )
-        return redirect("circuit_register", kid=circuit.pk)
+        return _import_confirm(request, circuit)
     form = RegisterImportForm(request.POST or None, request.FILES or None)
     pending = plan = None
     if form.is_valid():
@@ -143,6 +128,19 @@ def circuit_import(request: Request, kid: int) -> HttpResponse:
             refuse(form, error)
     context = {"circuit": circuit, "form": form, "pending": pending, "plan": plan}
     return render(request, "tournaments/circuit/import.html", context, status=400 if form.errors else 200)
+
+
+def _import_confirm(request: Request, circuit: Circuit) -> HttpResponse:
+    try:
+        done = circuits.register_import_confirm(
+            circuit=circuit, user=request.user, import_id=whole(request.POST.get("import")) or 0
+        )
+    except InvalidInput as error:
+        messages.error(request, render_line(error.line))
+        return redirect("circuit_import", kid=circuit.pk)
+    text = gettext("Imported: {new} new, {matched} matched, {left_out} left out")
+    messages.success(request, text.format(**done))
+    return redirect("circuit_register", kid=circuit.pk)
 
 
 @login_required

@@ -250,7 +250,7 @@ NAMES = ("Huber Maria", "Maier Josef", "Gruber Anna", "Bauer Karl")
 def test_a_cup_joins_its_names_matched_by_key_and_every_result_kept(circuit, user):
     maria = add(circuit, "huber", "MARIA")
     cup = factory.cup(user)
-    t = factory.tournament(user, names=NAMES + ("Wolf Eva", "Berger Paul", "Hofer Ida", "Moser Leo"), cup=cup)
+    t = factory.tournament(user, names=(*NAMES, "Wolf Eva", "Berger Paul", "Hofer Ida", "Moser Leo"), cup=cup)
     factory.draw(t)
     places_before = sorted(TournamentPlace.objects.values_list("entrant_id", "place", "cup_points"))
     season_before = [(line.player.pk, line.total) for line in cups.season_ranking(cup).lines]
