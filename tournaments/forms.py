@@ -383,7 +383,7 @@ class RegisterEntryForm(forms.Form):
 
     family = forms.CharField(label=_("Family name"), max_length=40)
     given = forms.CharField(label=_("Given name"), max_length=40, required=False)
-    place = forms.CharField(label=_("Place"), max_length=40, required=False)
+    place = forms.CharField(label=_("Town"), max_length=40, required=False)
     categories = forms.MultipleChoiceField(
         label=_("Categories"), required=False, widget=forms.CheckboxSelectMultiple
     )
