@@ -93,6 +93,8 @@ def test_the_organiser_keeps_the_circuits_register_on_her_phone(
     phone.get_by_role("button", name="PIN vergeben").click()
     pin = phone.locator("#entry-pin strong").inner_text()
     assert len(pin) == 4 and pin.isdigit()
+    expect(phone.locator("#entry-details dd").last).to_have_text("vergeben")
+    expect(phone.get_by_role("button", name="Neue PIN vergeben")).to_be_visible()
     check(phone, "a PIN shown once")
     screenshot(phone, "circuit-pin-shown")
     phone.goto(f"{base}/circuits/{circuit.pk}/register/2/")

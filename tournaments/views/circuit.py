@@ -191,6 +191,7 @@ def circuit_entry(request: Request, kid: int, number: int) -> HttpResponse:
             )
         except InvalidInput as error:
             messages.error(request, render_line(error.line))
+        entry.refresh_from_db()
     context = {"circuit": circuit, "entry": entry, "pin": pin, "blocked": circuits.pin_blocked_now(entry)}
     return render(request, "tournaments/circuit/entry.html", context)
 
