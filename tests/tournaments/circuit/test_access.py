@@ -204,3 +204,11 @@ def test_a_name_already_in_the_register_is_offered_on_the_page(world):
     )
     assert page.status_code == 200 and b'id="register-offered"' in page.content
     assert CircuitPlayer.objects.filter(circuit=circuit, family__iexact="gruber").count() == 1
+
+
+def test_a_cup_in_the_circuit_leads_its_owner_to_the_circuits_page(world):
+    circuit = world["circuit"]
+    cup = circuit.cups.get(name="Sauwaldcup")
+    page = client(world, "cup_in").get(reverse("cup_detail", args=[cup.pk]))
+    assert reverse("circuit_detail", args=[circuit.pk]).encode() in page.content
+    assert client(world, "cup_in").get(reverse("circuit_detail", args=[circuit.pk])).status_code == 200
