@@ -55,7 +55,7 @@ class Cup(models.Model):
     # The circuit the cup belongs to (§14.1: at most one); its register entries are
     # linked to the circuit's register when it joins (``circuit.cup_join``).
     circuit = models.ForeignKey(
-        "Circuit", null=True, blank=True, on_delete=models.PROTECT, related_name="cups"
+        "Circuit", null=True, blank=True, on_delete=models.SET_NULL, related_name="cups"
     )
 
     class Meta:
@@ -80,7 +80,7 @@ class CupPlayer(models.Model):
     # The circuit's register entry this name is, once the cup joined a circuit: the
     # cup's entrants and results stay where they are and reach the circuit through it.
     circuit_player = models.ForeignKey(
-        "CircuitPlayer", null=True, blank=True, on_delete=models.PROTECT, related_name="cup_entries"
+        "CircuitPlayer", null=True, blank=True, on_delete=models.SET_NULL, related_name="cup_entries"
     )
 
     class Meta:
@@ -500,7 +500,7 @@ class CircuitPlayer(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     merged_into = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="aliases"
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="aliases"
     )
     # Django's password hash of the four-digit PIN (§14.2); "" until one is given.
     pin_hash = models.CharField(max_length=200, blank=True, default="")

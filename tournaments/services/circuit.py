@@ -48,6 +48,7 @@ from tournaments.services import cups
 KEY_SEPARATOR = "\x1f"
 PIN = re.compile(r"[0-9]{4}")
 KEY_BATCH = 500  # keys asked for in one statement when a cup joins
+IMPORT_KEPT_DAYS = 2  # a preview never confirmed is dropped with the next one after this
 
 
 def key_text(family: str, given: str, place: str) -> str:
@@ -354,6 +355,8 @@ def register_import_preview(*, circuit: Circuit, user: User, data: bytes) -> tup
     if len(data) > rules.MAX_IMPORT_BYTES:
         raise invalid("file", gettext_noop("at most 2 MB"))
     plan = import_plan(register_entries(locked), _rows(locked, data))
+    stale = timezone.now() - datetime.timedelta(days=IMPORT_KEPT_DAYS)
+    CircuitImport.objects.filter(circuit=locked, confirmed_at__isnull=True, created_at__lt=stale).delete()
     pending = CircuitImport.objects.create(circuit=locked, user=user, data=data, preview_digest=plan.digest())
     return pending, plan
 

@@ -414,3 +414,13 @@ def test_a_merged_numbers_pin_follows_to_the_number_kept(circuit):
     circuits.register_merge(circuit=circuit, user=circuit.owner, number=1, other=2)
     assert circuits.register_pin_check(circuit=circuit, number=1, pin=pin)
     assert circuits.register_pin_check(circuit=circuit, number=2, pin=pin)  # the alias finds her
+
+
+def test_a_preview_never_confirmed_is_dropped_two_days_later_with_the_next_one(circuit):
+    old, _ = circuits.register_import_preview(circuit=circuit, user=circuit.owner, data=csv_bytes(";Huber;;;"))
+    CircuitImport.objects.filter(pk=old.pk).update(created_at=timezone.now() - datetime.timedelta(days=3))
+    new, _ = circuits.register_import_preview(circuit=circuit, user=circuit.owner, data=csv_bytes(";Maier;;;"))
+    assert list(CircuitImport.objects.values_list("pk", flat=True)) == [new.pk]
+    with pytest.raises(InvalidInput) as gone:
+        circuits.register_import_confirm(circuit=circuit, user=circuit.owner, import_id=old.pk)
+    assert gone.value.field == "import"
