@@ -417,9 +417,13 @@ def test_a_merged_numbers_pin_follows_to_the_number_kept(circuit):
 
 
 def test_a_preview_never_confirmed_is_dropped_two_days_later_with_the_next_one(circuit):
-    old, _ = circuits.register_import_preview(circuit=circuit, user=circuit.owner, data=csv_bytes(";Huber;;;"))
+    old, _ = circuits.register_import_preview(
+        circuit=circuit, user=circuit.owner, data=csv_bytes(";Huber;;;")
+    )
     CircuitImport.objects.filter(pk=old.pk).update(created_at=timezone.now() - datetime.timedelta(days=3))
-    new, _ = circuits.register_import_preview(circuit=circuit, user=circuit.owner, data=csv_bytes(";Maier;;;"))
+    new, _ = circuits.register_import_preview(
+        circuit=circuit, user=circuit.owner, data=csv_bytes(";Maier;;;")
+    )
     assert list(CircuitImport.objects.values_list("pk", flat=True)) == [new.pk]
     with pytest.raises(InvalidInput) as gone:
         circuits.register_import_confirm(circuit=circuit, user=circuit.owner, import_id=old.pk)
