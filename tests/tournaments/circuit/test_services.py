@@ -428,3 +428,18 @@ def test_a_preview_never_confirmed_is_dropped_two_days_later_with_the_next_one(c
     with pytest.raises(InvalidInput) as gone:
         circuits.register_import_confirm(circuit=circuit, user=circuit.owner, import_id=old.pk)
     assert gone.value.field == "import"
+
+
+def test_a_circuit_sent_twice_with_one_token_is_made_once_and_a_bad_name_writes_nothing(user):
+    first = circuits.circuit_create(owner=user, name="Tarock Österreich", season="2025/26", client_token="c1")
+    again = circuits.circuit_create(owner=user, name="Tarock Österreich", season="2025/26", client_token="c1")
+    assert first == again and Circuit.objects.count() == 1
+    before = snapshot()
+    for fields, field in (
+        ({"name": "", "season": "2025/26"}, "name"),
+        ({"name": "X", "season": "S" * 41}, "season"),
+    ):
+        with pytest.raises(InvalidInput) as refused:
+            circuits.circuit_create(owner=user, **fields)
+        assert refused.value.field == field
+    assert snapshot() == before
