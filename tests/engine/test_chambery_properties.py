@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from scoring.engine import read_session, score_session
 from scoring.engine.chambery import Deck, count_for
+from tests.engine.examples import examples
 
 from .support import SIX, one_hand
 
@@ -65,7 +66,7 @@ def valid_hands(draw: st.DrawFn) -> tuple[list[str], dict[str, Any], dict[str, A
     return players, options, hand, side
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(valid_hands())
 def test_every_valid_hand_sums_to_exactly_zero_in_whole_points(case):
     players, options, hand, _ = case
@@ -76,7 +77,7 @@ def test_every_valid_hand_sums_to_exactly_zero_in_whole_points(case):
     assert score.breakdown
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(valid_hands())
 def test_nobody_sitting_out_scores_and_no_winner_pays(case):
     players, options, hand, side = case
@@ -106,7 +107,7 @@ def test_nobody_sitting_out_scores_and_no_winner_pays(case):
             assert abs(delta) <= 8 * abs(diff)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(valid_hands())
 def test_when_the_declaring_side_wins_both_payment_readings_agree(case):
     players, options, hand, side = case
@@ -118,7 +119,7 @@ def test_when_the_declaring_side_wins_both_payment_readings_agree(case):
     assert standard.deltas == dummett.deltas
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.lists(
         st.one_of(

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from scoring.engine import InvalidInput, get_variant
 from scoring.engine.evening import Evening, Snapshot, proposed_dealer
 from scoring.engine.session_file import read_hand
+from tests.engine.examples import examples
 
 from .evening_cases import EXAMPLES, GAMES, Table, evenings, play, tables
 from .support import FOUR
@@ -52,7 +53,7 @@ def scored_again(evening: Evening) -> list[Snapshot]:
 
 @pytest.mark.parametrize("variant", GAMES)
 def test_every_sequence_keeps_what_scoring_the_evening_again_would_give(variant: str) -> None:
-    @settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(EXAMPLES), suppress_health_check=[HealthCheck.too_slow])
     @given(evenings(variant))
     def check(case: tuple[Table, dict[str, Any], int | None, list[tuple[Any, ...]]]) -> None:
         table, options, target, ops = case
@@ -103,7 +104,7 @@ def test_doubled_radl_scores_the_later_hands_again_when_the_trischaken_goes() ->
 
 
 @given(st.data())
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 def test_a_refused_hand_leaves_the_evening_as_it_was(data: st.DataObject) -> None:
     table = data.draw(st.sampled_from(tables("koenigrufen")))
     evening = evening_of(table, table.options, None)

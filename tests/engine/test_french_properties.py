@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import read_session, score_session
+from tests.engine.examples import examples
 
 NAMES = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz"]
 CONTRACTS = {"prise": 1, "petite": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}
@@ -146,7 +147,7 @@ def score(deal: Deal) -> Any:
     return score_session(read_session(document)).hands[0]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(deals())
 def test_every_valid_hand_sums_to_zero(deal: Deal) -> None:
     result = score(deal)
@@ -158,7 +159,7 @@ def test_every_valid_hand_sums_to_zero(deal: Deal) -> None:
         assert (2 * result.deltas[name]).denominator == 1, "whole or half points only"
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(deals())
 def test_every_defender_pays_the_value_of_rules_1_3(deal: Deal) -> None:
     result = score(deal)
@@ -169,7 +170,7 @@ def test_every_defender_pays_the_value_of_rules_1_3(deal: Deal) -> None:
             assert result.deltas[name] == -value, name
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(deals())
 def test_the_attack_gets_its_shares_of_rules_1_4(deal: Deal) -> None:
     result = score(deal)
@@ -184,7 +185,7 @@ def test_the_attack_gets_its_shares_of_rules_1_4(deal: Deal) -> None:
         assert result.deltas[partner] == value
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(deals().filter(lambda deal: len(deal.active) == 5 and deal.hand.get("partner") is not None))
 def test_five_players_the_attack_shares_three_times_the_value(deal: Deal) -> None:
     result = score(deal)
@@ -198,7 +199,7 @@ def test_five_players_the_attack_shares_three_times_the_value(deal: Deal) -> Non
         assert (taker, partner) == (2 * per_defender, per_defender)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(deals())
 def test_the_breakdown_formula_adds_up_to_the_value(deal: Deal) -> None:
     first = score(deal).rendered()[0]

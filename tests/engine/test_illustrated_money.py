@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import read_session, score_session, settle
+from tests.engine.examples import examples
 from tests.engine.test_illustrated_properties import PLAYERS, house_rules, played_hand
 
 SMALL_RATES = [Decimal(r) for r in ("0.0025", "0.0033", "0.005", "0.0075", "0.01", "0.0125", "0.03", "0.1")]
@@ -26,7 +27,7 @@ def multi_series_sessions(draw: st.DrawFn) -> dict[str, Any]:
     return {"variant": "illustrated", "players": PLAYERS, "options": options, "hands": hands}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(multi_series_sessions(), st.sampled_from(SMALL_RATES))
 def test_the_evening_money_is_the_sum_of_the_series_money(document: dict[str, Any], rate: Decimal) -> None:
     session = read_session(document)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from scoring.engine import VARIANTS, HandType, dumps_session, read_session, score_session
 from scoring.engine.illustrated import DECK, TRISCHAKEN, CardCount, card_points, count_by_threes
+from tests.engine.examples import examples
 
 PLAYERS = ["A", "B", "C"]
 GAMES = ["dreiblatt", "zweiblatt", "einblatt", "solo"]
@@ -170,7 +171,7 @@ def sessions(draw: st.DrawFn) -> dict[str, Any]:
     return {"variant": "illustrated", "players": PLAYERS, "options": options, "hands": hands}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(sessions())
 def test_any_valid_session_is_scored_printed_and_settled(document):
     session = read_session(document)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from scoring.engine import settle
 from scoring.engine.settlement import pairwise_net
+from tests.engine.examples import examples
 
 CENT = Decimal("0.01")
 
@@ -106,13 +107,13 @@ def zero_sum_balances(draw: st.DrawFn, halves: bool = True) -> dict[str, Fractio
 # Fewest transfers
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(zero_sum_balances())
 def test_transfers_are_the_exact_minimum(net: dict[str, Fraction]) -> None:
     assert len(settle(net).transfers) == fewest_by_brute_force(net)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(zero_sum_balances())
 def test_every_transfer_settles_the_balances_exactly(net: dict[str, Fraction]) -> None:
     transfers = settle(net).transfers
@@ -239,7 +240,7 @@ def test_money_in_thirds_of_a_cent_with_two_debtors() -> None:
     assert sum(amount for amount in money.values() if amount > 0) <= CENT
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     zero_sum_balances(),
     st.decimals(min_value=Decimal("0.001"), max_value=Decimal("5"), places=3)

@@ -28,6 +28,7 @@ from scoring.engine.koenigrufen import (
     Game,
     Tariff,
 )
+from tests.engine.examples import examples
 from tests.engine.support import FIVE
 
 THRESHOLD = {"35/2": 107, "35/1": 106}
@@ -188,7 +189,9 @@ def scored(players: list[str], chosen: dict[str, Any], hand: dict[str, Any]) -> 
     return score_session(read_session(document)).hands[0]
 
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.filter_too_much]
+)
 
 
 @SETTINGS
@@ -359,7 +362,7 @@ def test_in_trischaken_the_loser_pays_and_a_jungfrau_never_pays(
     assert any(score.deltas[p] < 0 for p in thirds)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(st.lists(hands(), min_size=1, max_size=8), st.booleans())
 def test_doubled_radl_doubles_each_hand_by_the_trischaken_before_it(
     cases: list[tuple[list[str], dict[str, Any], dict[str, Any]]], five: bool
