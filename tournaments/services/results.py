@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from django.db import transaction
-from django.db.models import Count, Exists, F, OuterRef, Q
+from django.db.models import Count, F, Q
 
 from scoring.engine.types import HandType, points_from_json
 from scoring.models import Hand, Seat
@@ -455,10 +455,14 @@ def _fraction(value: list[int] | None) -> Fraction | None:
 def build_standings(tournament: Tournament) -> Standings:
     """The standings from ``RoundResult`` rows (one query), the entrants, the
     tables counted and released (one row), and who sits in a released round
-    without a result there yet (one query each)."""
+    (one query each)."""
+    # Read unordered: the models' orderings would join the rounds and the tournament
+    # to sort rows that are looked up by key here.
     results = [
         Result(*values)
-        for values in RoundResult.objects.filter(tournament=tournament).values_list(*RESULT_COLUMNS)
+        for values in RoundResult.objects.filter(tournament=tournament)
+        .order_by()
+        .values_list(*RESULT_COLUMNS)
     ]
     entrants = [
         Ranked(*values)
@@ -471,10 +475,9 @@ def build_standings(tournament: Tournament) -> Standings:
         counted=Count("pk", filter=Q(status__in=TableRound.LOCKED)),
         live=Count("pk", filter=Q(round__status__in=LIVE_ROUNDS)),
     )
-    has_result = RoundResult.objects.filter(round_id=OuterRef("round_id"), entrant_id=OuterRef("entrant_id"))
     seated_now = set(
         TableSeat.objects.filter(round__tournament=tournament, round__status__in=LIVE_ROUNDS)
-        .exclude(Exists(has_result))
+        .order_by()
         .values_list("entrant_id", "round__number")
     )
     rounds = int(setting(tournament, "rounds"))
