@@ -359,6 +359,29 @@ class RankingSnapshot(models.Model):
         return f"{self.tournament_id} r{self.results_version}"
 
 
+class HallRows(models.Model):
+    """The hall screen's ranked rows as drawn from the standings' snapshot, one row per
+    tournament and language, for the snapshot's results version: drawn once after a
+    change and read by every server process instead of drawing them again
+    (``services.hall``, the hall's fast path)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="hall_rows")
+    language = models.CharField(max_length=8)
+    results_version = models.PositiveIntegerField()
+    html = models.TextField()
+    pages = models.PositiveIntegerField()
+    final = models.BooleanField()
+    provisional = models.BooleanField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "language"], name="hall_rows_one_per_language")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} {self.language} r{self.results_version}"
+
+
 class TournamentPlace(models.Model):
     """An entrant's place, written when the ranking is provisional and again when final."""
 

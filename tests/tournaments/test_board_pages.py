@@ -16,7 +16,7 @@ from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import kontra_hand, phone, rufer, tournament_day
 from tournaments.models import Tournament
 from tournaments.services import results, tables
-from tournaments.views.board import short_name
+from tournaments.services.hall import short_name
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "tournament.css"

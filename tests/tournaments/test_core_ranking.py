@@ -166,3 +166,62 @@ def test_totals_sum_to_zero_when_the_round_sums_do(first_three, seed_number):
     players = [entry(n + 1, [rounds[r][n] for r in range(3)]) for n in range(4)]
     places = rank(players, "better_rounds", str(seed_number))
     assert sum(p.total for p in places) == 0
+
+
+def reference_rank(entries, tie_break, seed):
+    """The ranking as §4.1–4.2 state it, in fractions, compared criterion by criterion:
+    what ``rank`` works out in whole numbers must give the same places, totals and notes."""
+    chain = chain_of(tie_break)
+
+    def criterion_key(e, criterion):
+        played = [Fraction(0) if v is None else Fraction(v) for v in e.rounds]
+        if criterion == "rounds_desc":
+            return tuple(-v for v in sorted(played, reverse=True))
+        if criterion == "best_round":
+            return (-max(played, default=Fraction(0)),)
+        if criterion == "table_ranks":
+            return tuple(sorted(6 if r is None else r for r in e.table_ranks))
+        if criterion == "lots":
+            return (lots_key(seed, e.number),)
+        return ()
+
+    def total(e):
+        return sum((Fraction(0) if v is None else Fraction(v) for v in e.rounds), Fraction(e.extra))
+
+    def key(e):
+        return (e.below, -total(e), *(criterion_key(e, c) for c in chain))
+
+    ordered = sorted(entries, key=key)
+    places: list[tuple[int, int, Fraction]] = []
+    for index, e in enumerate(ordered):
+        place = index + 1
+        if index and key(ordered[index - 1]) == key(e) and chain[-1] == "shared":
+            place = places[-1][0]
+        places.append((place, e.number, total(e)))
+    return places
+
+
+halves = st.one_of(st.none(), st.integers(-240, 240).map(lambda n: Fraction(n, 2)))
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(halves, min_size=3, max_size=3), st.lists(st.integers(1, 5), min_size=3, max_size=3)
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    st.sampled_from(["better_rounds", "tirol_2019", ("table_ranks",), ("best_round", "shared"), ("shared",)]),
+    st.lists(st.booleans(), min_size=30, max_size=30),
+    st.integers(0, 3).map(lambda n: Fraction(n, 3)),
+)
+def test_the_ranking_in_whole_numbers_agrees_with_the_ranking_in_fractions(rows, tie_break, below, extra):
+    """Halves (French Tarot), thirds of rank points and ties on every criterion."""
+    entries = [
+        Entry(n + 1, f"P{n + 1}", tuple(rounds), tuple(ranks), below=below[n], extra=extra * (n % 2))
+        for n, (rounds, ranks) in enumerate(rows)
+    ]
+    got = rank(entries, tie_break, SEED)
+    assert [(p.place, p.entry.number, p.total) for p in got] == reference_rank(entries, tie_break, SEED)
+    assert all(type(p.total) is Fraction for p in got)

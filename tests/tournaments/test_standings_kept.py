@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.tournaments import factory
 from tournaments.models import RankingSnapshot
@@ -106,3 +107,22 @@ def test_requests_missing_the_same_standings_at_once_build_them_once(user, monke
         thread.join()
     assert len(built) == 1 and len(answers) == 4
     assert all(answer == answers[0] for answer in answers)
+
+
+def test_building_the_standings_reads_four_unordered_statements(user):
+    """The results, the entrants, the tables counted (one row, however many tables)
+    and the seats of released rounds; none sorted by the models' orderings (which
+    would join the rounds and the tournament to sort rows looked up by key)."""
+    t = released(user)
+    first = factory.tables(t, 1)[0]
+    desk.desk_enter(tournament=t, user=user, table_id=first.pk, sums=sums_of(first, [92, -31, 45, -106]))
+    t = factory.fresh(t)
+    with CaptureQueriesContext(connection) as queries:
+        built = results.build_standings(t)
+    assert len(queries) == 4, [q["sql"] for q in queries]
+    assert not any("ORDER BY" in q["sql"] and "tournaments_tournament" in q["sql"] for q in queries)
+    assert (built.tables_counted, built.tables_total) == (1, 3)
+    cells = {row.number: row.cells[0].shown for row in built.rows}
+    signed = set(first.seats.values_list("entrant__number", flat=True))
+    assert {n for n, shown in cells.items() if shown == ""} == signed
+    assert {n for n, shown in cells.items() if shown == "…"} == set(cells) - signed

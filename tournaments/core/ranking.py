@@ -11,6 +11,7 @@ places are unique unless tied players are meant to share one.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -130,12 +131,38 @@ def lots_key(seed: str, number: int) -> str:
     return hashlib.sha256(f"{seed}:lots:{number}".encode()).hexdigest()
 
 
-def _keys(entry: Entry, criterion: str, seed: str) -> tuple[Any, ...]:
-    """The criterion's values, compared one by one, lower first."""
+def _scale(entries: Sequence[Entry]) -> int:
+    """A whole number every round result and rank point times it is whole: the
+    ranking compares whole numbers (exactly as the fractions compare), not
+    ``Fraction``s, thousands of times."""
+    denominators = {
+        _exact(value).denominator for entry in entries for value in entry.rounds if value is not None
+    }
+    denominators.update(_exact(entry.extra).denominator for entry in entries)
+    return math.lcm(*denominators) if denominators else 1
+
+
+def _exact(value: Fraction | int | Decimal) -> Fraction | int:
+    return value if type(value) is Fraction or type(value) is int else Fraction(value)
+
+
+def _scaled(entry: Entry, scale: int) -> tuple[list[int], int]:
+    """The entry's round results (a bye or missed round as 0) and its total, times ``scale``."""
+    played = []
+    for value in entry.rounds:
+        exact = 0 if value is None else _exact(value)
+        played.append(exact.numerator * (scale // exact.denominator))
+    extra = _exact(entry.extra)
+    return played, sum(played) + extra.numerator * (scale // extra.denominator)
+
+
+def _keys(played: Sequence[Any], entry: Entry, criterion: str, seed: str) -> tuple[Any, ...]:
+    """The criterion's values, compared one by one, lower first (``played``: the
+    round results, scaled to whole numbers by ``rank`` or as they are)."""
     if criterion == "rounds_desc":
-        return tuple(-value for value in sorted(entry.played(), reverse=True))
+        return tuple(-value for value in sorted(played, reverse=True))
     if criterion == "best_round":
-        return (-max(entry.played(), default=Fraction(0)),)
+        return (-max(played, default=0),)
     if criterion == "table_ranks":
         return tuple(sorted(MISSED_TABLE_RANK if rank is None else rank for rank in entry.table_ranks))
     if criterion == "lots":
@@ -154,7 +181,7 @@ def _decided(
         if keys is not None:  # (below, -total, criterion 1, criterion 2, …)
             mine, theirs = keys[a.number][2 + index], keys[b.number][2 + index]
         else:
-            mine, theirs = _keys(a, criterion, seed), _keys(b, criterion, seed)
+            mine, theirs = _keys(a.played(), a, criterion, seed), _keys(b.played(), b, criterion, seed)
         for position, (x, y) in enumerate(zip(mine, theirs, strict=False), 1):
             if x != y:
                 where = (
@@ -175,11 +202,19 @@ def rank(entries: Sequence[Entry], tie_break: str | Sequence[str], seed: str) ->
     if len(set(numbers)) != len(numbers):
         raise ValueError("entries: each start number may be ranked once")
 
-    # Each entry's key worked out once: sorting, the notes and the shared places compare them.
-    keys = {
-        entry.number: (entry.below, -entry.total, *(_keys(entry, criterion, seed) for criterion in chain))
-        for entry in entries
-    }
+    # Each entry's key worked out once, in whole numbers (``_scale``): sorting, the
+    # notes and the shared places compare them; its total made a fraction once.
+    scale = _scale(entries)
+    keys: dict[int, tuple[Any, ...]] = {}
+    totals: dict[int, Fraction] = {}
+    for entry in entries:
+        played, total = _scaled(entry, scale)
+        keys[entry.number] = (
+            entry.below,
+            -total,
+            *(_keys(played, entry, criterion, seed) for criterion in chain),
+        )
+        totals[entry.number] = Fraction(total, scale)
 
     def key(entry: Entry) -> tuple[Any, ...]:
         return keys[entry.number]
@@ -190,7 +225,7 @@ def rank(entries: Sequence[Entry], tie_break: str | Sequence[str], seed: str) ->
     notes: dict[int, tuple[int, str, str | None]] = {}
     for index, entry in enumerate(ordered):
         for neighbour in ordered[max(index - 1, 0) : index] + ordered[index + 1 : index + 2]:
-            if (neighbour.below, neighbour.total) != (entry.below, entry.total):
+            if key(neighbour)[:2] != key(entry)[:2]:  # (below, -total)
                 continue
             criterion, decided_by = _decided(entry, neighbour, chain, seed, keys)
             depth = chain.index(criterion)
@@ -201,5 +236,5 @@ def rank(entries: Sequence[Entry], tie_break: str | Sequence[str], seed: str) ->
         if index and key(ordered[index - 1]) == key(entry) and chain[-1] == "shared":
             place = places[-1].place
         _, note, decided_by = notes.get(entry.number, (0, "", None))
-        places.append(Place(place, entry, entry.total, note, decided_by))
+        places.append(Place(place, entry, totals[entry.number], note, decided_by))
     return places

@@ -42,7 +42,7 @@ from tournaments.models import (
     Tournament,
     TournamentPlace,
 )
-from tournaments.services import events
+from tournaments.services import events, hall
 
 # The settings this module reads, with their defaults (TOURNAMENTS.md §11).
 DEFAULTS: Mapping[str, Any] = {
@@ -262,8 +262,10 @@ def bump(tournament: Tournament, *, counted: bool = True) -> None:
     tournament.refresh_from_db(fields=["version", "results_version"])
     if counted:
         # The new standings built once the change is committed, by the request that
-        # made it: the hall's and the phones' next polls find them kept.
-        transaction.on_commit(lambda: standings(tournament))
+        # made it, and the hall's rows drawn from them: the hall's and the phones'
+        # next polls, in every server process, read them (one row each). Only an
+        # accelerator: should it fail, the change stands and the polls draw them.
+        transaction.on_commit(lambda: hall.after_change(tournament), robust=True)
 
 
 def live_played(found: Iterable[TableRound]) -> dict[int, int]:
@@ -452,31 +454,36 @@ def _fraction(value: list[int] | None) -> Fraction | None:
 
 def build_standings(tournament: Tournament) -> Standings:
     """The standings from ``RoundResult`` rows (one query), the entrants, the
-    tables' states and who sits in a running round (one query each)."""
-    results = list(
-        RoundResult.objects.filter(tournament=tournament).values(
-            "round__number", "entrant_id", "points", "counted", "table_rank", "bye"
-        )
-    )
+    tables counted and released (one row), and who sits in a released round
+    (one query each)."""
+    # Read unordered: the models' orderings would join the rounds and the tournament
+    # to sort rows that are looked up by key here.
+    results = [
+        Result(*values)
+        for values in RoundResult.objects.filter(tournament=tournament)
+        .order_by()
+        .values_list(*RESULT_COLUMNS)
+    ]
     entrants = [
         Ranked(*values)
         for values in Entrant.objects.filter(tournament=tournament)
         .order_by("number")
         .values_list(*Ranked._fields)
     ]
-    tables = list(
-        TableRound.objects.filter(round__tournament=tournament).values_list("status", "round__status")
+    tables = TableRound.objects.filter(round__tournament=tournament).aggregate(
+        all=Count("pk"),
+        counted=Count("pk", filter=Q(status__in=TableRound.LOCKED)),
+        live=Count("pk", filter=Q(round__status__in=LIVE_ROUNDS)),
     )
     seated_now = set(
-        TableSeat.objects.filter(
-            round__tournament=tournament, round__status__in=[Round.Status.RELEASED, Round.Status.COMPLETE]
-        ).values_list("entrant_id", "round__number")
+        TableSeat.objects.filter(round__tournament=tournament, round__status__in=LIVE_ROUNDS)
+        .order_by()
+        .values_list("entrant_id", "round__number")
     )
     rounds = int(setting(tournament, "rounds"))
-    found: dict[tuple[int, int], Mapping[str, Any]] = {
-        (r["entrant_id"], r["round__number"]): r for r in results
-    }
-    per_entrant = {e.pk: _cells(e, rounds, found, seated_now) for e in entrants}
+    found = {(r.entrant_id, r.round): r for r in results}
+    exact: dict[Decimal, Fraction] = {}
+    per_entrant = {e.pk: _cells(e, rounds, found, seated_now, exact) for e in entrants}
     ranked = [e for e in entrants if e.kind != Entrant.Kind.FILLER]
     below = setting(tournament, "withdrawn") == "below_finishers"
     points_per_rank = setting(tournament, "rank_points") or []
@@ -503,9 +510,8 @@ def build_standings(tournament: Tournament) -> Standings:
         for e in entrants
         if e.kind == "filler"
     ]
-    counted = sum(1 for status, _ in tables if status in ("signed", "ended", "desk"))
-    live = sum(1 for _, round_status in tables if round_status in ("released", "complete"))
-    running = tournament.status == Tournament.Status.RUNNING and counted < len(tables)
+    counted, live = tables["counted"], tables["live"]
+    running = tournament.status == Tournament.Status.RUNNING and counted < tables["all"]
     return Standings(
         version=tournament.results_version,
         rounds=rounds,
@@ -529,28 +535,51 @@ class Ranked(NamedTuple):
     left_after_round: int | None
 
 
+class Result(NamedTuple):
+    """What the standings read of a ``RoundResult`` row."""
+
+    round: int  # its round's number
+    entrant_id: int
+    points: Decimal
+    counted: bool
+    table_rank: int | None
+    bye: bool
+
+
+RESULT_COLUMNS = ("round__number", "entrant_id", "points", "counted", "table_rank", "bye")
+LIVE_ROUNDS = (Round.Status.RELEASED, Round.Status.COMPLETE)
+# A round not played (–), running (…), a bye: the same cell for every entrant.
+MISSED, RUNNING, BYE = Cell(None, "–"), Cell(None, "…"), Cell(None, "", bye=True)
+
+
 def _cells(
     entrant: Ranked,
     rounds: int,
-    found: Mapping[tuple[int, int], Mapping[str, Any]],
+    found: Mapping[tuple[int, int], Result],
     seated_now: set[tuple[int, int]],
+    exact: dict[Decimal, Fraction],
 ) -> tuple[list[Cell], tuple[int | None, ...]]:
+    """``exact``: each round result as a fraction, made once per build (a day's
+    results repeat a few hundred values)."""
     cells: list[Cell] = []
     ranks: list[int | None] = []
     for number in range(1, rounds + 1):
         row = found.get((entrant.pk, number))
         if row is None:
-            cells.append(Cell(None, "…" if (entrant.pk, number) in seated_now else "–"))
+            cells.append(RUNNING if (entrant.pk, number) in seated_now else MISSED)
             ranks.append(None)
-        elif row["bye"]:
-            cells.append(Cell(None, "", bye=True))
+        elif row.bye:
+            cells.append(BYE)
             ranks.append(None)
-        elif not row["counted"]:
-            cells.append(Cell(None, "…"))
+        elif not row.counted:
+            cells.append(RUNNING)
             ranks.append(None)
         else:
-            cells.append(Cell(Fraction(row["points"]), ""))
-            ranks.append(row["table_rank"])
+            points = exact.get(row.points)
+            if points is None:
+                points = exact[row.points] = Fraction(*row.points.as_integer_ratio())
+            cells.append(Cell(points, ""))
+            ranks.append(row.table_rank)
     return cells, tuple(ranks)
 
 

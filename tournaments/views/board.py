@@ -5,8 +5,10 @@ card. Read-only, no account, revocable (TOURNAMENTS.md §4.3, §6).
 A poll with nothing changed reads one row (the tournament's version) and
 answers 204; the ranking itself is kept per ``Tournament.results_key``
 (``results.standings`` and the page's kept fragment), so it is built once for
-every phone, and only when what it counts changed. A hand at a running table
-changes neither: the polls answer 204 while the tables record.
+every phone, and only when what it counts changed; the hall screen's ranked rows
+are drawn once per results version and language for every server process
+(``services.hall``, the hall's fast path). A hand at a running table changes
+neither: the polls answer 204 while the tables record.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from fractions import Fraction
 from functools import wraps
 from typing import Any
 
+from django.db.models import Subquery
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -35,9 +38,9 @@ from plumbing.budgets import Budget, fresh, over_budget
 from plumbing.clients import give_cookie
 from plumbing.qr import qr_svg
 from plumbing.requests import Request
-from scoring.public import number
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
-from tournaments.services import desk, results
+from tournaments.services import desk, hall, results
+from tournaments.services.hall import figure
 
 # Requests a minute through the board link (``plumbing.budgets``): a phone polls
 # every 12 s (5), and opens pages, searches and cards; a first visit carries no
@@ -60,12 +63,10 @@ BOARD_COOKIE_DAYS = 2
 # a sign-off, desk entry, end or correction shows on the hall within 3 s and on
 # a phone within 15 s. Unchanged, each poll reads one row and answers 204.
 HALL_POLL_SECONDS, BOARD_POLL_SECONDS = 2, 12
-HALL_ROWS, HALL_MOST = 12, 60
 # A hand at a running table changes nothing the polls compare: the board's line
 # of hands played per running table is drawn from the sessions when the board is
 # drawn, and kept at most this long (a page opened or a ranked change draws it anew).
 PROGRESS_SECONDS = 30
-MINUS = "\u2212"
 # What decided a tie (``core.ranking``'s notes), as the ranking shows it: "(bessere Runde)".
 TIE_NOTES = {
     "rounds": gettext_noop("better round"),
@@ -121,9 +122,9 @@ def board(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     else is read."""
     if request.htmx and request.GET.get("since") == str(tournament.version):
         return HttpResponse(status=204)
-    context = _board_context(tournament, token)
     if request.GET.get("screen") == "1":
-        return _hall(request, context, reverse("tournament_board", args=[token]) + "?screen=1&")
+        return _hall(request, tournament, token, reverse("tournament_board", args=[token]) + "?screen=1&")
+    context = _board_context(tournament, token)
     query = request.GET.get("q", "").strip()[:40]
     context["query"] = query
     context["found"] = find_seats(tournament, query) if query else []
@@ -165,8 +166,9 @@ def screen(request: Request, token: str) -> HttpResponse:
         return limited
     if request.htmx and request.GET.get("since") == str(tournament.version):
         return HttpResponse(status=204)
-    context = _board_context(tournament, tournament.board_token)
-    return _hall(request, context, reverse("tournament_screen", args=[token]) + "?")
+    return _hall(
+        request, tournament, tournament.board_token, reverse("tournament_screen", args=[token]) + "?"
+    )
 
 
 def screen_of(token: str) -> Tournament | None:
@@ -175,77 +177,28 @@ def screen_of(token: str) -> Tournament | None:
     return Tournament.objects.filter(screen_token=token, deleted_at__isnull=True).first()
 
 
-def _hall(request: Request, context: dict[str, Any], poll: str) -> HttpResponse:
-    """The hall screen: pages of twelve rows, the round clock, and a QR code to the
-    board; ``poll`` is the address it polls (with its query begun)."""
-    link = request.build_absolute_uri(reverse("tournament_board", args=[context["token"]]))
-    context["pages"] = hall_pages(context["standings"])
-    context["qr"] = qr_svg(link, label=_("QR code of the board"))
-    context["poll"] = poll
+def _hall(request: Request, tournament: Tournament, token: str, poll: str) -> HttpResponse:
+    """The hall screen: its ranked rows as drawn once for this results version
+    (``services.hall``, the fast path), around them the tables done, the round
+    clock and a QR code to the board; ``poll`` is the address it polls (with its
+    query begun)."""
+    drawn = hall.rows(tournament)
     # The hall shows the tables done and the clock, not each table's hands.
-    context["progress"] = progress(context["tournament"], played=False)
-    ends = context["progress"].ends
-    context["clock"] = desk.Clock(ends) if ends is not None and not context["standings"].final else None
-    context["now_ms"] = int(timezone.now().timestamp() * 1000)
-    context["poll_seconds"] = HALL_POLL_SECONDS
+    found = tables_done(tournament)
+    link = request.build_absolute_uri(reverse("tournament_board", args=[token]))
+    context = {
+        "tournament": tournament,
+        "version": tournament.version,
+        "drawn": drawn,
+        "progress": found,
+        "clock": desk.Clock(found.ends) if found.ends is not None and not drawn.final else None,
+        "qr": qr_svg(link, label=_("QR code of the board")),
+        "poll": poll,
+        "now_ms": int(timezone.now().timestamp() * 1000),
+        "poll_seconds": HALL_POLL_SECONDS,
+    }
     template = "tournaments/board/hall.html#hall" if request.htmx else "tournaments/board/hall.html"
     return render(request, template, context)
-
-
-# --------------------------------------------------------------------------
-# The hall screen
-
-
-@dataclass(frozen=True)
-class HallRow:
-    place: str
-    name: str
-    cells: tuple[str, ...]
-    total: str
-    key: str  # what changes when the row's numbers do (the 30 s bar)
-    number: int
-
-
-def hall_pages(table: results.Standings) -> list[list[HallRow]]:
-    """Pages of 12 ranked rows; beyond 60 players only places 1–60."""
-    ranked = [row for row in table.rows if row.place is not None][:HALL_MOST]
-    rows = []
-    for row in ranked:
-        cells, total = tuple(_cell(cell) for cell in row.cells), figure(row.total)
-        rows.append(
-            HallRow(
-                place=str(row.place),
-                name=short_name(row.name),
-                cells=cells,
-                total=total,
-                key=f"{row.number}:{total}:{','.join(cells)}",
-                number=row.number,
-            )
-        )
-    return [rows[start : start + HALL_ROWS] for start in range(0, len(rows), HALL_ROWS)] or [[]]
-
-
-def figure(value: Fraction | int | None) -> str:
-    """A number as the hall shows it: a real minus sign, never a hyphen."""
-    if value is None:
-        return ""
-    text = number(abs(Fraction(value)))
-    return f"{MINUS}{text}" if value < 0 else text
-
-
-def _cell(cell: results.Cell) -> str:
-    if cell.bye:
-        return "0"
-    return cell.shown or figure(cell.points)
-
-
-def short_name(name: str, width: int = 16) -> str:
-    """A name shortened to fit a hall row: "Huber Maria" → "Huber M."."""
-    if len(name) <= width:
-        return name
-    first, *rest = name.split()
-    short = " ".join([first, *(f"{part[0]}." for part in rest)])
-    return short if len(short) <= width else short[: width - 1] + "…"
 
 
 # --------------------------------------------------------------------------
@@ -261,10 +214,9 @@ class Progress:
     ends: datetime | None = None  # when the running round's time is up (§3.6)
 
 
-def progress(tournament: Tournament, *, played: bool = True) -> Progress:
+def progress(tournament: Tournament) -> Progress:
     """The latest released round: how many tables are done, and how many hands
-    the others have played (``results.live_played``, as every page shows it;
-    not counted with ``played`` false: the hall shows tables done only)."""
+    the others have played (``results.live_played``, as every page shows it)."""
     current = (
         Round.objects.filter(tournament=tournament, status__in=[Round.Status.RELEASED, Round.Status.COMPLETE])
         .order_by("-number")
@@ -272,19 +224,37 @@ def progress(tournament: Tournament, *, played: bool = True) -> Progress:
     )
     if current is None:
         return Progress(None, 0, 0, ())
-    in_round = TableRound.objects.filter(round=current).order_by("number")
-    if not played:  # the tables done and the clock (the hall): three numbers of each table
-        found = list(in_round.values_list("number", "status", "hands_target"))
-        running = tuple(
-            (number, 0, target) for number, status, target in found if status not in TableRound.LOCKED
-        )
-        ends = desk.round_ends(tournament, current)
-        return Progress(current.number, len(found) - len(running), len(found), running, ends)
-    tables = list(in_round)
+    tables = list(TableRound.objects.filter(round=current).order_by("number"))
     done = [t for t in tables if t.is_locked]
     counted = results.live_played(t for t in tables if not t.is_locked)
     running = tuple((t.number, counted.get(t.pk, 0), t.hands_target) for t in tables if not t.is_locked)
     return Progress(current.number, len(done), len(tables), running, desk.round_ends(tournament, current))
+
+
+def tables_done(tournament: Tournament) -> Progress:
+    """What the hall shows of the latest released round: its tables done and its
+    clock, not each table's hands; three numbers of each table and its round's,
+    in one statement."""
+    latest = Round.objects.filter(
+        tournament=tournament, status__in=[Round.Status.RELEASED, Round.Status.COMPLETE]
+    ).order_by("-number")
+    found = list(
+        TableRound.objects.filter(round=Subquery(latest.values("pk")[:1]))
+        .order_by("number")
+        .values_list(
+            "number", "status", "hands_target", "round__number", "round__status", "round__released_at"
+        )
+    )
+    if not found:  # no round released yet (a released round always has its tables)
+        return Progress(None, 0, 0, ())
+    running = tuple(
+        (number, 0, target) for number, status, target, *_ in found if status not in TableRound.LOCKED
+    )
+    number, status, released_at = found[0][3:]
+    current = Round(number=number, status=status, released_at=released_at)
+    return Progress(
+        number, len(found) - len(running), len(found), running, desk.round_ends(tournament, current)
+    )
 
 
 @dataclass(frozen=True)
