@@ -17,8 +17,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.plumbing.test_cache_outage import cache_down as cache_down
 from tests.tournaments import factory
-from tests.web.test_cache_outage import cache_down as cache_down
 from tournaments.models import HallRows, TableRound, Tournament
 from tournaments.services import desk, hall, results
 from tournaments.views import board

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0002_ranking_snapshot'),
+        ('tournaments', '0003_circuit'),
     ]
 
     operations = [
