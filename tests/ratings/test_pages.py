@@ -437,15 +437,6 @@ def test_a_name_the_owner_gave_another_account_is_not_offered(world):
     assert links.roster_candidates(world["people"]["member"])[0] == carl  # hers first
 
 
-def test_a_register_entry_cannot_be_linked_without_a_pin(world):
-    from scoring.engine import InvalidInput
-    from tournaments.models import CupPlayer
-
-    entry = CupPlayer.objects.create(cup=world["cup"], name="Anna")
-    with pytest.raises(InvalidInput):
-        links.register_link(user=world["people"]["herself"], entry=entry, pin="1234")
-
-
 def test_her_page_shows_the_curve_best_and_worst_and_the_csv_her_history(world):
     play(world, 12)
     turn(world, visible=True, shared=False)

@@ -688,6 +688,40 @@ def pin_blocked_now(entry: CircuitPlayer, now: datetime.datetime | None = None) 
     )
 
 
+def pin_free_at(entry: CircuitPlayer, now: datetime.datetime | None = None) -> datetime.datetime | None:
+    """When a number blocked by wrong PINs takes one again (``core.circuit.pin_free_at``);
+    ``None`` while it is not blocked."""
+    now = now or timezone.now()
+    since = now - datetime.timedelta(minutes=rules.PIN_WINDOW_MINUTES)
+    return rules.pin_free_at(
+        list(CircuitPinTry.objects.filter(entry=entry, at__gt=since).values_list("at", flat=True)), now
+    )
+
+
+def circuits_listed() -> list[Circuit]:
+    """Every circuit not deleted, by name: a player picks hers to give her number
+    (the names are public, the register is not)."""
+    return list(Circuit.objects.filter(deleted_at__isnull=True).order_by("name", "season", "pk"))
+
+
+def circuit_listed(pk: int, field: str = "circuit") -> Circuit:
+    """A circuit not deleted; refused naming ``field`` otherwise."""
+    found = Circuit.objects.filter(pk=pk, deleted_at__isnull=True).first()
+    if found is None:
+        raise invalid(field, gettext_noop("one of the circuits listed"))
+    return found
+
+
+def cup_entries_of(entry: CircuitPlayer) -> list[int]:
+    """The cups' register entries (``CupPlayer`` ids) that are this circuit entry:
+    linked to it or to a number merged into it, and the cup entries merged into those."""
+    numbers = CircuitPlayer.objects.filter(Q(pk=entry.pk) | Q(merged_into=entry)).values("pk")
+    linked = CupPlayer.objects.filter(circuit_player__in=numbers)
+    return list(
+        CupPlayer.objects.filter(Q(pk__in=linked) | Q(merged_into__in=linked)).values_list("pk", flat=True)
+    )
+
+
 def changes(circuit: Circuit, limit: int = 50) -> list[CircuitChange]:
     """The circuit's audit, newest first."""
     return list(
