@@ -22,7 +22,7 @@ from ratings.models import LinkRemoved, RatingSetting, RegisterLink, RosterLink
 from ratings.services.marks import mark
 from scoring.engine.types import invalid
 from tournaments.core.circuit import PIN_TRIES, PIN_WINDOW_MINUTES
-from tournaments.models import CircuitPlayer, Cup, CupPlayer, Entrant
+from tournaments.models import Circuit, CircuitPlayer, Cup, CupPlayer, Entrant
 from tournaments.services import circuit as circuits
 
 
@@ -174,7 +174,28 @@ def on_register_merged(*, cup: Cup, player: CupPlayer, into: CupPlayer, **_: Any
     mark(*(f"source:e:{pk}" for pk in entrants))
 
 
-def _follow(links: QuerySet[Any], field: str, merged: Any, into: Any, *, where: str) -> None:
+def on_circuit_merged(*, circuit: Circuit, entry: CircuitPlayer, into: CircuitPlayer, **_: Any) -> None:
+    """A circuit's organiser merged the number ``entry`` into ``into`` (the cups'
+    entries of ``entry`` are ``into``'s already): a link of the merged number
+    follows it, unless ``into`` has one (that stays; hers goes, and her page says
+    so). The ratings of every entrant of ``into`` are computed again from the first."""
+    names = (
+        f"Nr. {entry.number} {entry.family} {entry.given}".strip(),
+        f"Nr. {into.number} {into.family} {into.given}".strip(),
+    )
+    _follow(RegisterLink.objects.all(), "circuit_entry", entry, into, where=str(circuit), names=names)
+    _circuit_marked(into)
+
+
+def _follow(
+    links: QuerySet[Any],
+    field: str,
+    merged: Any,
+    into: Any,
+    *,
+    where: str,
+    names: tuple[str, str] | None = None,
+) -> None:
     """A link to the merged name (``field`` of ``links``) follows it to ``into``,
     unless ``into`` has one: that stays, the merged name's goes, and its account's
     page says so."""
@@ -189,7 +210,8 @@ def _follow(links: QuerySet[Any], field: str, merged: Any, into: Any, *, where: 
         links.filter(pk=gone.pk).update(**{field: into})
         return
     if gone.user_id is not None:
-        LinkRemoved.objects.create(user_id=gone.user_id, name=merged.name, into_name=into.name, where=where)
+        name, into_name = names or (merged.name, into.name)
+        LinkRemoved.objects.create(user_id=gone.user_id, name=name, into_name=into_name, where=where)
     gone.delete()
 
 

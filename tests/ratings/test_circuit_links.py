@@ -191,3 +191,54 @@ def test_her_page_links_with_the_pin_and_says_what_was_wrong(world):
     body = page.content.decode()
     assert RegisterLink.objects.get().user_id == world["maria"].pk
     assert f"Nr. {world['anna'].number} · Tarock Österreich 2025/26" in body
+
+
+def another_number(world: dict[str, Any], place: str) -> tuple[CircuitPlayer, str]:
+    """A second entry of Anna (another place: another number), with its PIN."""
+    circuit = world["circuit"]
+    added = circuits.register_add(circuit=circuit, user=circuit.owner, family="Anna", place=place)
+    assert added.entry is not None
+    return added.entry, circuits.register_pin_new(
+        circuit=circuit, user=circuit.owner, number=added.entry.number
+    )
+
+
+def test_a_linked_number_merged_into_her_other_brings_its_link_along(world):
+    second, pin = another_number(world, "Linz")
+    made = links.register_link(
+        user=world["maria"], circuit_id=world["circuit"].pk, number=second.number, pin=pin
+    )
+    ratings_update()
+    assert not RatingEntry.objects.filter(player_key__startswith="u:").exists()  # no tournament under it yet
+    circuits.register_merge(
+        circuit=world["circuit"],
+        user=world["circuit"].owner,
+        number=world["anna"].number,
+        other=second.number,
+    )
+    made.refresh_from_db()
+    assert made.circuit_entry_id == world["anna"].pk  # the lower number is kept, the link follows
+    ratings_update()
+    assert RatingEntry.objects.filter(player_key=f"u:{world['maria'].pk}").count() == 6
+    followed = entries()
+    assert from_scratch() == followed
+
+
+def test_two_accounts_linked_to_numbers_merged_the_kept_numbers_link_stays(world):
+    second, pin = another_number(world, "Linz")
+    link(world)
+    links.register_link(user=world["otto"], circuit_id=world["circuit"].pk, number=second.number, pin=pin)
+    circuits.register_merge(
+        circuit=world["circuit"],
+        user=world["circuit"].owner,
+        number=world["anna"].number,
+        other=second.number,
+    )
+    assert list(RegisterLink.objects.values_list("circuit_entry_id", "user_id")) == [
+        (world["anna"].pk, world["maria"].pk)
+    ]
+    [notice] = links.removed_links(world["otto"])
+    assert (notice.name, notice.into_name) == (
+        f"Nr. {second.number} Anna",
+        f"Nr. {world['anna'].number} Anna",
+    )

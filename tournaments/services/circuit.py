@@ -43,7 +43,7 @@ from tournaments.models import (
     Cup,
     CupPlayer,
 )
-from tournaments.services import cups
+from tournaments.services import cups, events
 
 KEY_SEPARATOR = "\x1f"
 PIN = re.compile(r"[0-9]{4}")
@@ -443,7 +443,8 @@ def register_merge(
     stays, the higher becomes its alias; categories, the account (where the kept
     one has none) and the PIN (likewise) follow, and so does every cup's entry
     linked to it: two names of one cup are merged in the cup too
-    (``cups.cup_player_merge``, heard of by the ratings). Kept in the audit with
+    (``cups.cup_player_merge``, heard of by the ratings, as the merge of the
+    numbers is: ``events.circuit_merged``). Kept in the audit with
     before and after."""
     locked = _locked(circuit, user)
     done = _done(locked, "merge", client_token)
@@ -469,6 +470,7 @@ def register_merge(
     CircuitPlayer.objects.filter(pk=gone.pk).update(merged_into=kept, user=None)
     CircuitPinTry.objects.filter(entry=gone).update(entry=kept)
     _cup_entries_follow(gone, kept, user)
+    events.send_circuit_merged(locked, gone, kept)
     after = {**_snapshot(kept), "aliases": [gone.number]}
     _changed(locked, "merge", user, client_token, before=before, after=after)
     kept.refresh_from_db()
