@@ -27,6 +27,9 @@ class RatingsConfig(AppConfig):
         tournament_events.register_merged.connect(
             links.on_register_merged, dispatch_uid="ratings.register_merged"
         )
+        tournament_events.circuit_merged.connect(
+            links.on_circuit_merged, dispatch_uid="ratings.circuit_merged"
+        )
         # A locked table or a counted evening deleted for good (with its tournament or
         # its owner's account) stops counting: marked before the deletion commits.
         post_delete.connect(marks.on_table_deleted, sender=TableRound, dispatch_uid="ratings.table_deleted")

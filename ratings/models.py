@@ -141,12 +141,20 @@ class RosterLink(models.Model):
 
 
 class RegisterLink(models.Model):
-    """A cup's register entry linked to an account or to a roster player (§14.1).
-    Made by the player with her PIN, which the register does not have yet: the
-    service refuses every new one until it does (``links.register_link``)."""
+    """A register entry linked to an account or to a roster player (§14.1): a cup's
+    own entry (``entry``) or a circuit's numbered one (``circuit_entry``, linked
+    by the player with its PIN, ``links.register_link``), which stands for every
+    cup entry of that number."""
 
     entry = models.OneToOneField(
-        "tournaments.CupPlayer", on_delete=models.CASCADE, related_name="rating_link"
+        "tournaments.CupPlayer", null=True, blank=True, on_delete=models.CASCADE, related_name="rating_link"
+    )
+    circuit_entry = models.OneToOneField(
+        "tournaments.CircuitPlayer",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rating_link",
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -167,11 +175,16 @@ class RegisterLink(models.Model):
                 condition=Q(user__isnull=True, roster__isnull=False)
                 | Q(user__isnull=False, roster__isnull=True),
                 name="register_link_one_target",
-            )
+            ),
+            models.CheckConstraint(
+                condition=Q(entry__isnull=True, circuit_entry__isnull=False)
+                | Q(entry__isnull=False, circuit_entry__isnull=True),
+                name="register_link_one_entry",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.entry_id} → {self.user_id or self.roster_id}"
+        return f"{self.entry_id or self.circuit_entry_id} → {self.user_id or self.roster_id}"
 
 
 class LinkRemoved(models.Model):

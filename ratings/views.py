@@ -1,4 +1,4 @@
-"""The ratings' pages: her own view (her choice, her links, her rating, its
+"""The ratings' pages: her own view (her choice, her links and circuit numbers, her rating, its
 curve, best and worst events, the CSV of her history), and the ratings a
 group's statistics and a cup's register show of those who share them."""
 
@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from club.models import Group
@@ -21,6 +22,7 @@ from ratings.services import links, reading
 from scoring.engine import InvalidInput
 from scoring.public import render_line
 from tournaments.models import Cup
+from tournaments.services import circuit as circuits
 from tournaments.services.cups import cup_for
 
 
@@ -32,14 +34,18 @@ def rating_mine(request: Request) -> HttpResponse:
         try:
             _act(request)
         except InvalidInput as error:
-            messages.error(request, render_line(error.line))
+            messages.error(request, _refusal(error))
         return redirect("rating_mine")
     ratings = reading.my_ratings(request.user)
     context = {
         "setting": links.setting_of(request.user),
         "ratings": None if ratings is None else [(r, _chart(r)) for r in ratings],
         "roster_links": RosterLink.objects.filter(user=request.user).select_related("player", "group"),
-        "register_links": RegisterLink.objects.filter(user=request.user).select_related("entry__cup"),
+        "register_links": RegisterLink.objects.filter(user=request.user, entry__isnull=False).select_related(
+            "entry__cup"
+        ),
+        "circuit_links": links.circuit_links(request.user),
+        "circuits": circuits.circuits_listed(),
         "candidates": links.roster_candidates(request.user),
         "removed": links.removed_links(request.user),
     }
@@ -57,10 +63,28 @@ def _act(request: Request) -> None:
         links.roster_unlink(user=user, link_id=whole(request.POST.get("link")) or 0)
     elif action == "read":
         links.removed_read(user=user, notice_id=whole(request.POST.get("notice")) or 0)
+    elif action == "link_register":
+        links.register_link(
+            user=user,
+            circuit_id=whole(request.POST.get("circuit")) or 0,
+            number=whole(request.POST.get("number")) or 0,
+            pin=(request.POST.get("pin") or "").strip(),
+        )
+        messages.success(request, _("Your circuit number is linked."))
     elif action == "unlink_register":
         links.register_unlink(user=user, link_id=whole(request.POST.get("link")) or 0)
     else:
         raise Http404("no such action")
+
+
+FIELDS = {"circuit": gettext_lazy("Circuit"), "number": gettext_lazy("Number"), "pin": gettext_lazy("PIN")}
+
+
+def _refusal(error: InvalidInput) -> str:
+    """The refusal, naming the form's field where it has one ("PIN: …")."""
+    what = render_line(error.line)
+    field = FIELDS.get(error.field)
+    return what if field is None else _("%(field)s: %(what)s") % {"field": field, "what": what}
 
 
 def _chart(rating: reading.FamilyRating) -> SafeString:

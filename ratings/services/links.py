@@ -1,5 +1,6 @@
 """Who a player is across groups and cups, as she says it herself: a roster
-player of a group she belongs to linked to her account, and her choice of who
+player of a group she belongs to linked to her account, her circuit number
+linked with its PIN, and her choice of who
 sees her rating (``RatingSetting``). A link made or removed leaves a mark, so
 the ratings of every event of that player are computed again from her first.
 A merge of two names by a group's owner or a cup's organiser carries the link
@@ -7,18 +8,22 @@ to the name kept (``on_roster_merged``, ``on_register_merged``)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from club.models import EveningResult, Group, GroupPlayer, Membership
 from ratings.models import LinkRemoved, RatingSetting, RegisterLink, RosterLink
 from ratings.services.marks import mark
 from scoring.engine.types import invalid
-from tournaments.models import Cup, CupPlayer, Entrant
+from tournaments.core.circuit import PIN_TRIES, PIN_WINDOW_MINUTES
+from tournaments.models import Circuit, CircuitPlayer, Cup, CupPlayer, Entrant
+from tournaments.services import circuit as circuits
 
 
 def roster_candidates(user: User) -> list[GroupPlayer]:
@@ -58,23 +63,81 @@ def roster_unlink(*, user: User, link_id: int) -> None:
     _marked(player_id)
 
 
-def register_link(*, user: User, entry: CupPlayer, pin: str) -> RegisterLink:
-    """A register entry linked to her account needs her PIN (§14.2), and the
-    register has no PINs yet: refused, always. An entry the organiser tied to a
-    roster player she linked is hers already (``sources.Resolver``)."""
-    raise invalid("pin", gettext_noop("the register has no PINs yet"))
+def register_link(
+    *, user: User, circuit_id: int, number: int, pin: str, now: datetime.datetime | None = None
+) -> RegisterLink:
+    """Her circuit number (§14.1) linked to her account with its PIN (§14.2,
+    ``circuit.register_pin_check``): every cup entry of that number counts for her
+    from then on. A wrong PIN is counted by the register (three in 15 minutes block
+    the number, and a blocked number is refused saying when it takes one again) and
+    links nothing; a number linked to another account is refused. Sent again, her
+    link is the one she has. The PIN is checked in its own transaction, so that a
+    wrong one stays counted though the request is refused."""
+    circuit = circuits.circuit_listed(circuit_id)
+    entry = circuits.entry_find(circuit, number)
+    mine = RegisterLink.objects.filter(circuit_entry=entry, user=user).first()
+    if mine is not None:
+        return mine
+    taken = RegisterLink.objects.filter(circuit_entry=entry).exists()
+    if taken or entry.user_id not in (None, user.pk):
+        raise invalid(
+            "number",
+            gettext_noop("a number not linked to another account: Nr. {number} is"),
+            number=entry.number,
+        )
+    free_at = circuits.pin_free_at(entry, now)
+    if free_at is not None:
+        raise invalid(
+            "pin",
+            gettext_noop("{tries} wrong PINs within {minutes} minutes: try Nr. {number} again after {time}"),
+            tries=PIN_TRIES,
+            minutes=PIN_WINDOW_MINUTES,
+            number=entry.number,
+            time=timezone.localtime(free_at).strftime("%H:%M"),
+        )
+    if not circuits.register_pin_check(circuit=circuit, number=entry.number, pin=pin, now=now):
+        raise invalid("pin", gettext_noop("the PIN of Nr. {number}: this one is not it"), number=entry.number)
+    with transaction.atomic():
+        link, made = RegisterLink.objects.get_or_create(circuit_entry=entry, defaults={"user": user})
+        if link.user_id != user.pk:  # linked by another account meanwhile
+            raise invalid(
+                "number",
+                gettext_noop("a number not linked to another account: Nr. {number} is"),
+                number=entry.number,
+            )
+        if made:
+            _circuit_marked(entry)
+    return link
 
 
 @transaction.atomic
 def register_unlink(*, user: User, link_id: int) -> None:
-    """Remove a register entry's link to her account."""
-    link = RegisterLink.objects.filter(pk=link_id, user=user).first()
+    """Remove a register entry's link to her account (a cup's entry or a circuit's number)."""
+    link = RegisterLink.objects.filter(pk=link_id, user=user).select_related("circuit_entry").first()
     if link is None:
         raise invalid("link", gettext_noop("one of your links"))
-    entry_id = link.entry_id
+    entry_id, circuit_entry = link.entry_id, link.circuit_entry
     link.delete()
+    if circuit_entry is not None:
+        _circuit_marked(circuit_entry)
+        return
     for entrant in Entrant.objects.filter(cup_player_id=entry_id).values_list("pk", flat=True):
         mark(f"source:e:{entrant}")
+
+
+def _circuit_marked(entry: CircuitPlayer) -> None:
+    """Marks for every entrant of every cup entry of this circuit number."""
+    entrants = Entrant.objects.filter(cup_player_id__in=circuits.cup_entries_of(entry))
+    mark(*(f"source:e:{pk}" for pk in entrants.values_list("pk", flat=True)))
+
+
+def circuit_links(user: User) -> list[RegisterLink]:
+    """Her circuit numbers, with their circuits."""
+    return list(
+        RegisterLink.objects.filter(user=user, circuit_entry__isnull=False).select_related(
+            "circuit_entry__circuit"
+        )
+    )
 
 
 def _marked(*player_ids: int) -> None:
@@ -111,7 +174,28 @@ def on_register_merged(*, cup: Cup, player: CupPlayer, into: CupPlayer, **_: Any
     mark(*(f"source:e:{pk}" for pk in entrants))
 
 
-def _follow(links: QuerySet[Any], field: str, merged: Any, into: Any, *, where: str) -> None:
+def on_circuit_merged(*, circuit: Circuit, entry: CircuitPlayer, into: CircuitPlayer, **_: Any) -> None:
+    """A circuit's organiser merged the number ``entry`` into ``into`` (the cups'
+    entries of ``entry`` are ``into``'s already): a link of the merged number
+    follows it, unless ``into`` has one (that stays; hers goes, and her page says
+    so). The ratings of every entrant of ``into`` are computed again from the first."""
+    names = (
+        f"Nr. {entry.number} {entry.family} {entry.given}".strip(),
+        f"Nr. {into.number} {into.family} {into.given}".strip(),
+    )
+    _follow(RegisterLink.objects.all(), "circuit_entry", entry, into, where=str(circuit), names=names)
+    _circuit_marked(into)
+
+
+def _follow(
+    links: QuerySet[Any],
+    field: str,
+    merged: Any,
+    into: Any,
+    *,
+    where: str,
+    names: tuple[str, str] | None = None,
+) -> None:
     """A link to the merged name (``field`` of ``links``) follows it to ``into``,
     unless ``into`` has one: that stays, the merged name's goes, and its account's
     page says so."""
@@ -126,7 +210,8 @@ def _follow(links: QuerySet[Any], field: str, merged: Any, into: Any, *, where: 
         links.filter(pk=gone.pk).update(**{field: into})
         return
     if gone.user_id is not None:
-        LinkRemoved.objects.create(user_id=gone.user_id, name=merged.name, into_name=into.name, where=where)
+        name, into_name = names or (merged.name, into.name)
+        LinkRemoved.objects.create(user_id=gone.user_id, name=name, into_name=into_name, where=where)
     gone.delete()
 
 

@@ -134,16 +134,26 @@ def _first_locked(tables: list[TableRound]) -> dict[tuple[int, int, int], dateti
 
 
 class Resolver:
-    """Who each source is: an account where the player linked it, else the roster
+    """Who each source is: an account where the player linked it (her cup's
+    register entry, or the circuit number that entry belongs to), else the roster
     player, register entry or entrant it stands for. Reads every link once."""
 
     def __init__(self) -> None:
         self.roster_users = dict(RosterLink.objects.values_list("player_id", "user_id"))
         self.register = {
             entry: (user, roster)
-            for entry, user, roster in RegisterLink.objects.values_list("entry_id", "user_id", "roster_id")
+            for entry, user, roster in RegisterLink.objects.filter(entry__isnull=False).values_list(
+                "entry_id", "user_id", "roster_id"
+            )
         }
-        self.entries: dict[int, tuple[int | None, int | None]] = {}
+        # A circuit number's account, read for the number kept where it was merged
+        # (the cups' entries follow the kept number); the kept number's own link first.
+        self.numbers: dict[int, int] = {}
+        circuit_links = RegisterLink.objects.filter(circuit_entry__isnull=False, user__isnull=False)
+        rows = circuit_links.values_list("circuit_entry_id", "circuit_entry__merged_into_id", "user_id")
+        for number, merged_into, user in sorted(rows, key=lambda row: (row[1] is not None, row[0])):
+            self.numbers.setdefault(merged_into or number, user)
+        self.entries: dict[int, tuple[int | None, int | None, int | None]] = {}
         self.entrants: dict[int, tuple[int | None, int | None]] = {}
 
     def load(self, sources: Iterable[str]) -> None:
@@ -160,11 +170,13 @@ class Resolver:
     def _entries(self, wanted: set[int | None]) -> None:
         missing = {pk for pk in wanted if pk is not None and pk not in self.entries}
         while missing:
-            rows = CupPlayer.objects.filter(pk__in=missing).values_list("pk", "merged_into_id", "roster_id")
-            for pk, merged, roster in rows:
-                self.entries[pk] = (merged, roster)
+            rows = CupPlayer.objects.filter(pk__in=missing).values_list(
+                "pk", "merged_into_id", "roster_id", "circuit_player_id"
+            )
+            for pk, merged, roster, number in rows:
+                self.entries[pk] = (merged, roster, number)
             for gone in missing - set(self.entries):
-                self.entries[gone] = (None, None)  # deleted meanwhile: counts on its own
+                self.entries[gone] = (None, None, None)  # deleted meanwhile: counts on its own
             following = {self.entries[pk][0] for pk in missing}
             missing = {pk for pk in following if pk is not None and pk not in self.entries}
 
@@ -199,7 +211,9 @@ class Resolver:
         user, linked_roster = self.register.get(pk, (None, None))
         if user is not None:
             return f"u:{user}"
+        _, roster, number = self.entries.get(pk, (None, None, None))
+        if number is not None and number in self.numbers:
+            return f"u:{self.numbers[number]}"  # her circuit number, linked with its PIN
         if linked_roster is not None:
             return self.roster(linked_roster)
-        roster = self.entries.get(pk, (None, None))[1]
         return self.roster(roster) if roster is not None else f"c:{pk}"

@@ -33,6 +33,8 @@ from scoring.models import Session
 from tests.ratings.support import closed_evening
 from tests.tournaments.factory import EXAMPLE_SUMS, desk_round, draw, release, tables, tournament
 from tests.tournaments.factory import cup as make_cup
+from tournaments.models import CircuitPinTry, CircuitPlayer
+from tournaments.services import circuit as circuits
 from tournaments.services import results
 from tournaments.services import tables as table_service
 
@@ -256,6 +258,21 @@ POSTS: dict[str, dict[str, str]] = {
     "link": {"action": "link", "player": "<bert>"},
     "unlink": {"action": "unlink", "link": "<maria's link>"},
     "read": {"action": "read", "notice": "<maria's notice>"},
+    # A circuit number with its right PIN: Bert's (free), Anna's (Maria's already), and
+    # the removal of Maria's link to Anna's number.
+    "link_circuit": {
+        "action": "link_register",
+        "circuit": "<circuit>",
+        "number": "<bert's number>",
+        "pin": "<bert's pin>",
+    },
+    "link_taken": {
+        "action": "link_register",
+        "circuit": "<circuit>",
+        "number": "<anna's number>",
+        "pin": "<anna's pin>",
+    },
+    "unlink_circuit": {"action": "unlink_register", "link": "<maria's number link>"},
     "nothing": {"action": "nothing"},
     "": {"action": "setting", "visible": "on", "shared": "on"},
 }
@@ -271,6 +288,9 @@ ROWS: list[tuple[Any, ...]] = [
     ("rating_mine",   P, "link",    302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
     ("rating_mine",   P, "unlink",  302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
     ("rating_mine",   P, "read",    302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
+    ("rating_mine",   P, "link_circuit",   302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
+    ("rating_mine",   P, "link_taken",     302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
+    ("rating_mine",   P, "unlink_circuit", 302, 302, 302, 302, 302, 302, LOGIN, 302, LOGIN),
     ("rating_mine",   P, "nothing", 404, 404, 404, 404, 404, 404, LOGIN, 404, LOGIN),
     ("rating_csv",    G, "",        200, 404, 404, 404, 404, 404, LOGIN, 404, LOGIN),
     ("rating_csv",    P, "",        405, 405, 405, 405, 405, 405, LOGIN, 405, LOGIN),
@@ -288,6 +308,9 @@ CHANGES = {
     "link": {"owner", "member"},
     "unlink": {"herself"},
     "read": {"herself"},
+    # Whoever has a number's PIN links it; Anna's is Maria's (sent again by her: no change).
+    "link_circuit": {"herself", "owner", "member", "removed", "editor", "organiser", "outsider"},
+    "unlink_circuit": {"herself"},
 }
 
 
@@ -304,7 +327,10 @@ def state() -> dict[str, list[tuple[Any, ...]]]:
     return {
         "settings": list(RatingSetting.objects.order_by("pk").values_list("user_id", "visible", "shared")),
         "roster_links": list(RosterLink.objects.order_by("pk").values_list("pk", "player_id", "user_id")),
-        "register_links": list(RegisterLink.objects.order_by("pk").values_list("pk", "entry_id", "user_id")),
+        "register_links": list(
+            RegisterLink.objects.order_by("pk").values_list("pk", "entry_id", "circuit_entry_id", "user_id")
+        ),
+        "pin_tries": list(CircuitPinTry.objects.order_by("pk").values_list("pk", "entry_id", "at")),
         "marks": list(RatingMark.objects.order_by("pk").values_list("pk")),
         "entries": list(RatingEntry.objects.order_by("pk").values_list("pk", "player_key", "mu", "sigma")),
         "members": list(Membership.objects.order_by("pk").values_list("group_id", "user_id", "role")),
@@ -322,12 +348,14 @@ def request(world, role: str, name: str, method: str, post: str) -> Any:
     bert = GroupPlayer.objects.get(group=world["group"], name="Bert")
     hers = RosterLink.objects.get(user=world["people"]["herself"])
     notice = LinkRemoved.objects.get(user=world["people"]["herself"])
-    data = {
-        key: {"<bert>": str(bert.pk), "<maria's link>": str(hers.pk), "<maria's notice>": str(notice.pk)}.get(
-            value, value
-        )
-        for key, value in POSTS[post].items()
+    numbers = world.get("numbers", {})
+    values = {
+        "<bert>": str(bert.pk),
+        "<maria's link>": str(hers.pk),
+        "<maria's notice>": str(notice.pk),
+        **{f"<{key}>": str(value) for key, value in numbers.items()},
     }
+    data = {key: values.get(value, value) for key, value in POSTS[post].items()}
     return client(world, role).post(url, data)
 
 
@@ -339,6 +367,8 @@ def changed_as_allowed(world, role: str, post: str, before: dict, after: dict) -
         "link": ("roster_links", "marks"),
         "unlink": ("roster_links", "marks"),
         "read": ("notices",),
+        "link_circuit": ("register_links", "marks"),
+        "unlink_circuit": ("register_links", "marks"),
     }
     if any(before[key] != after[key] for key in before if key not in kept[post]):
         return False
@@ -351,12 +381,51 @@ def changed_as_allowed(world, role: str, post: str, before: dict, after: dict) -
         return [row for row in before["notices"] if row not in after["notices"]] == [
             row for row in before["notices"] if row[1] == user.pk
         ] and all(row in before["notices"] for row in after["notices"])
+    if post.endswith("_circuit"):
+        return circuit_changed_as_allowed(world, user, post, before, after)
     added = [row[1:] for row in after["roster_links"] if row not in before["roster_links"]]
     gone = [row[1:] for row in before["roster_links"] if row not in after["roster_links"]]
     if post == "link":
         bert = GroupPlayer.objects.get(group=world["group"], name="Bert").pk
         return added == [(bert, user.pk)] and not gone and len(after["marks"]) > len(before["marks"])
     return not added and [row[1] for row in gone] == [world["people"]["herself"].pk]
+
+
+def circuit_changed_as_allowed(world, user: User, post: str, before: dict, after: dict) -> bool:
+    """Linking Bert's number adds her one link to it (and marks); unlinking takes Maria's away."""
+    added = [row[1:] for row in after["register_links"] if row not in before["register_links"]]
+    gone = [row[1:] for row in before["register_links"] if row not in after["register_links"]]
+    numbers = world["numbers"]
+    if post == "link_circuit":
+        grew = len(after["marks"]) > len(before["marks"])
+        return added == [(None, numbers["bert's entry"], user.pk)] and not gone and grew
+    return not added and gone == [(None, numbers["anna's entry"], world["people"]["herself"].pk)]
+
+
+def circuit_joined(world) -> None:
+    """The cup joins a circuit; Anna's and Bert's numbers get PINs, and Maria links Anna's."""
+    owner = world["people"]["owner"]
+    circuit = circuits.circuit_create(owner=owner, name="Tarock Österreich", season="2025/26")
+    circuits.cup_join(circuit=circuit, user=owner, cup_id=world["cup"].pk)
+    anna = CircuitPlayer.objects.get(circuit=circuit, family="Anna", merged_into__isnull=True)
+    bert = CircuitPlayer.objects.filter(circuit=circuit, merged_into__isnull=True).exclude(pk=anna.pk).first()
+    pins = {
+        row.pk: circuits.register_pin_new(circuit=circuit, user=owner, number=row.number)
+        for row in (anna, bert)
+    }
+    link = links.register_link(
+        user=world["people"]["herself"], circuit_id=circuit.pk, number=anna.number, pin=pins[anna.pk]
+    )
+    world["numbers"] = {
+        "circuit": circuit.pk,
+        "anna's number": anna.number,
+        "anna's pin": pins[anna.pk],
+        "anna's entry": anna.pk,
+        "bert's number": bert.number,
+        "bert's pin": pins[bert.pk],
+        "bert's entry": bert.pk,
+        "maria's number link": link.pk,
+    }
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -370,6 +439,8 @@ def test_every_url_for_every_role_get_and_post(world, role):
     LinkRemoved.objects.create(
         user=world["people"]["herself"], name="Maria", into_name="Maria B.", where="Cup"
     )
+    circuit_joined(world)
+    ratings_update()
     column = 3 + ROLES.index(role)
     wrong = []
     for row in ROWS:
@@ -435,15 +506,6 @@ def test_a_name_the_owner_gave_another_account_is_not_offered(world):
     offered = {p.pk for p in links.roster_candidates(world["people"]["herself"])}
     assert carl.pk not in offered
     assert links.roster_candidates(world["people"]["member"])[0] == carl  # hers first
-
-
-def test_a_register_entry_cannot_be_linked_without_a_pin(world):
-    from scoring.engine import InvalidInput
-    from tournaments.models import CupPlayer
-
-    entry = CupPlayer.objects.create(cup=world["cup"], name="Anna")
-    with pytest.raises(InvalidInput):
-        links.register_link(user=world["people"]["herself"], entry=entry, pin="1234")
 
 
 def test_her_page_shows_the_curve_best_and_worst_and_the_csv_her_history(world):

@@ -192,6 +192,17 @@ def pin_blocked(wrong_tries: Iterable[datetime.datetime], now: datetime.datetime
     return sum(1 for at in wrong_tries if since < at <= now) >= PIN_TRIES
 
 
+def pin_free_at(wrong_tries: Iterable[datetime.datetime], now: datetime.datetime) -> datetime.datetime | None:
+    """When a blocked number takes a PIN again: once the oldest of its last
+    ``PIN_TRIES`` wrong tries is ``PIN_WINDOW_MINUTES`` minutes old; ``None``
+    while it is not blocked."""
+    if not pin_blocked(wrong_tries, now):
+        return None
+    since = now - datetime.timedelta(minutes=PIN_WINDOW_MINUTES)
+    recent = sorted((at for at in wrong_tries if since < at <= now), reverse=True)
+    return recent[PIN_TRIES - 1] + datetime.timedelta(minutes=PIN_WINDOW_MINUTES)
+
+
 def next_number(register: Iterable[RegisterEntry]) -> int:
     """The number a new player gets: one above every number and alias ever given
     (numbers go in order and are never reused, §14.1)."""

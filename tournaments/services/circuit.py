@@ -43,7 +43,7 @@ from tournaments.models import (
     Cup,
     CupPlayer,
 )
-from tournaments.services import cups
+from tournaments.services import cups, events
 
 KEY_SEPARATOR = "\x1f"
 PIN = re.compile(r"[0-9]{4}")
@@ -443,7 +443,8 @@ def register_merge(
     stays, the higher becomes its alias; categories, the account (where the kept
     one has none) and the PIN (likewise) follow, and so does every cup's entry
     linked to it: two names of one cup are merged in the cup too
-    (``cups.cup_player_merge``, heard of by the ratings). Kept in the audit with
+    (``cups.cup_player_merge``, heard of by the ratings, as the merge of the
+    numbers is: ``events.circuit_merged``). Kept in the audit with
     before and after."""
     locked = _locked(circuit, user)
     done = _done(locked, "merge", client_token)
@@ -469,6 +470,7 @@ def register_merge(
     CircuitPlayer.objects.filter(pk=gone.pk).update(merged_into=kept, user=None)
     CircuitPinTry.objects.filter(entry=gone).update(entry=kept)
     _cup_entries_follow(gone, kept, user)
+    events.send_circuit_merged(locked, gone, kept)
     after = {**_snapshot(kept), "aliases": [gone.number]}
     _changed(locked, "merge", user, client_token, before=before, after=after)
     kept.refresh_from_db()
@@ -685,6 +687,40 @@ def pin_blocked_now(entry: CircuitPlayer, now: datetime.datetime | None = None) 
     since = now - datetime.timedelta(minutes=rules.PIN_WINDOW_MINUTES)
     return rules.pin_blocked(
         CircuitPinTry.objects.filter(entry=entry, at__gt=since).values_list("at", flat=True), now
+    )
+
+
+def pin_free_at(entry: CircuitPlayer, now: datetime.datetime | None = None) -> datetime.datetime | None:
+    """When a number blocked by wrong PINs takes one again (``core.circuit.pin_free_at``);
+    ``None`` while it is not blocked."""
+    now = now or timezone.now()
+    since = now - datetime.timedelta(minutes=rules.PIN_WINDOW_MINUTES)
+    return rules.pin_free_at(
+        list(CircuitPinTry.objects.filter(entry=entry, at__gt=since).values_list("at", flat=True)), now
+    )
+
+
+def circuits_listed() -> list[Circuit]:
+    """Every circuit not deleted, by name: a player picks hers to give her number
+    (the names are public, the register is not)."""
+    return list(Circuit.objects.filter(deleted_at__isnull=True).order_by("name", "season", "pk"))
+
+
+def circuit_listed(pk: int, field: str = "circuit") -> Circuit:
+    """A circuit not deleted; refused naming ``field`` otherwise."""
+    found = Circuit.objects.filter(pk=pk, deleted_at__isnull=True).first()
+    if found is None:
+        raise invalid(field, gettext_noop("one of the circuits listed"))
+    return found
+
+
+def cup_entries_of(entry: CircuitPlayer) -> list[int]:
+    """The cups' register entries (``CupPlayer`` ids) that are this circuit entry:
+    linked to it or to a number merged into it, and the cup entries merged into those."""
+    numbers = CircuitPlayer.objects.filter(Q(pk=entry.pk) | Q(merged_into=entry)).values("pk")
+    linked = CupPlayer.objects.filter(circuit_player__in=numbers)
+    return list(
+        CupPlayer.objects.filter(Q(pk__in=linked) | Q(merged_into__in=linked)).values_list("pk", flat=True)
     )
 
 

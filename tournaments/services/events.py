@@ -11,16 +11,20 @@ is keyword-only.
 - ``register_merged(cup, player, into)``: the cup's register entry ``player``
   counts as ``into`` from now on (``cups.cup_player_merge``); sent after its
   entrants moved to ``into``.
+- ``circuit_merged(circuit, entry, into)``: the circuit's number ``entry`` is an
+  alias of ``into`` from now on (``circuit.register_merge``); sent after the
+  cups' entries of ``entry`` moved to ``into``.
 """
 
 from __future__ import annotations
 
 from django.dispatch import Signal
 
-from tournaments.models import Cup, CupPlayer, TableRound
+from tournaments.models import Circuit, CircuitPlayer, Cup, CupPlayer, TableRound
 
 table_changed = Signal()
 register_merged = Signal()
+circuit_merged = Signal()
 
 
 def send_table_changed(table: TableRound) -> None:
@@ -29,3 +33,7 @@ def send_table_changed(table: TableRound) -> None:
 
 def send_register_merged(cup: Cup, player: CupPlayer, into: CupPlayer) -> None:
     register_merged.send(sender=CupPlayer, cup=cup, player=player, into=into)
+
+
+def send_circuit_merged(circuit: Circuit, entry: CircuitPlayer, into: CircuitPlayer) -> None:
+    circuit_merged.send(sender=CircuitPlayer, circuit=circuit, entry=entry, into=into)

@@ -36,6 +36,7 @@ from tournaments.core.circuit import (
     merge,
     next_number,
     pin_blocked,
+    pin_free_at,
     preview_import,
     qualification,
     rank_changes,
@@ -585,6 +586,16 @@ def test_three_wrong_pins_in_fifteen_minutes_block_the_phone():
     assert pin_blocked(minutes, now)
     assert not pin_blocked(minutes[:2], now)
     assert not pin_blocked([now - dt.timedelta(minutes=m) for m in (1, 5, 15)], now)  # the first is too old
+
+
+def test_a_blocked_number_takes_a_pin_again_when_the_third_newest_wrong_one_is_15_minutes_old():
+    import datetime as dt
+
+    now = dt.datetime(2025, 10, 4, 13, 30)
+    tries = [now - dt.timedelta(minutes=m) for m in (1, 5, 9, 14)]
+    assert pin_free_at(tries, now) == now - dt.timedelta(minutes=9) + dt.timedelta(minutes=15)
+    assert pin_free_at(tries[:2], now) is None
+    assert not pin_blocked(tries, dt.datetime(2025, 10, 4, 13, 36))  # then free, as it said
 
 
 def test_the_players_status_for_the_final():
