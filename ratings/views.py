@@ -21,7 +21,7 @@ from ratings.models import RegisterLink, RosterLink
 from ratings.services import links, reading
 from scoring.engine import InvalidInput
 from scoring.public import render_line
-from tournaments.models import Cup
+from tournaments.models import Circuit, Cup
 from tournaments.services import circuit as circuits
 from tournaments.services.cups import cup_for
 
@@ -128,3 +128,16 @@ def cup_ratings(request: Request, cid: int) -> HttpResponse:
     except Cup.DoesNotExist:
         raise Http404("no such cup") from None
     return render(request, "ratings/cup.html", {"cup": cup, "rows": reading.register_ratings(cup)})
+
+
+@login_required
+@require_GET
+def circuit_ratings(request: Request, kid: int) -> HttpResponse:
+    """The ratings of the circuit's numbers whose players share theirs: for the circuit's organisers."""
+    try:
+        circuit = circuits.circuit_for(request.user, kid)
+    except Circuit.DoesNotExist:
+        raise Http404("no such circuit") from None
+    return render(
+        request, "ratings/circuit.html", {"circuit": circuit, "rows": reading.circuit_ratings(circuit)}
+    )

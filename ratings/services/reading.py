@@ -14,10 +14,10 @@ from datetime import date
 from django.contrib.auth.models import User
 
 from club.models import Group, Membership
-from ratings.models import RatingEntry, RatingSetting, RosterLink, family_keys, family_label
+from ratings.models import RatingEntry, RatingSetting, RegisterLink, RosterLink, family_keys, family_label
 from ratings.services.model import SHOWN_AFTER, shown
 from ratings.services.sources import Resolver
-from tournaments.models import Cup, CupPlayer
+from tournaments.models import Circuit, Cup, CupPlayer
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,26 @@ def register_ratings(cup: Cup) -> list[Shared]:
         for entry in entries
         if keys[entry.pk] in latest
     ]
+    return _ordered(rows)
+
+
+def circuit_ratings(circuit: Circuit) -> list[Shared]:
+    """The circuit's numbers linked by their player (with the number's PIN) to an
+    account that shares its rating, with at least one rating shown, as the register
+    names them (name, place, number)."""
+    linked = list(
+        RegisterLink.objects.filter(
+            circuit_entry__circuit=circuit, circuit_entry__merged_into__isnull=True, user__isnull=False
+        ).select_related("circuit_entry")
+    )
+    sharing = _sharing(link.user_id for link in linked if link.user_id is not None)
+    latest = _latest(f"u:{user}" for user in sharing)
+    rows = []
+    for link in linked:
+        entry, key = link.circuit_entry, f"u:{link.user_id}"
+        if entry is not None and key in latest:
+            name = " ".join(part for part in (entry.family, entry.given) if part)
+            rows.append(Shared(f"{name} · Nr. {entry.number}", entry.place, tuple(latest[key])))
     return _ordered(rows)
 
 

@@ -240,6 +240,27 @@ def test_shared_the_cups_organisers_see_it_in_the_register_of_a_group_tournament
         assert response.status_code == 302 and response["Location"].startswith(reverse("login")), role
 
 
+def test_shared_the_circuits_organisers_see_it_beside_the_number_she_linked(world):
+    """Her circuit number linked with its PIN: the circuit's ratings page (its
+    organisers' alone) shows her rating beside that number once she shares it."""
+    play(world, 10)
+    circuit_joined(world)
+    ratings_update()
+    page = reverse("circuit_ratings", args=[world["numbers"]["circuit"]])
+    turn(world, visible=True, shared=False)
+    assert "Nobody shares a rating here yet." in client(world, "owner").get(page).content.decode()
+    turn(world, visible=True, shared=True)
+    shown_there = client(world, "owner").get(page).content.decode()
+    assert f"<strong>{her_rating(world)}</strong>" in shown_there
+    hers, berts = world["numbers"]["anna's number"], world["numbers"]["bert's number"]
+    assert f"Nr. {hers}" in shown_there
+    assert f"Nr. {berts}" not in shown_there  # nobody linked Bert's
+    register = client(world, "owner").get(reverse("circuit_register", args=[world["numbers"]["circuit"]]))
+    assert f'href="{page}"' in register.content.decode()
+    for role in ("herself", "member", "organiser", "outsider"):
+        assert client(world, role).get(page).status_code == 404, role
+
+
 def her_rating_in(world, family: str) -> int:
     entry = (
         RatingEntry.objects.filter(player_key=f"u:{world['people']['herself'].pk}", family=family)
@@ -298,6 +319,8 @@ ROWS: list[tuple[Any, ...]] = [
     ("group_ratings", P, "",        405, 405, 405, 405, 405, 405, LOGIN, 405, LOGIN),
     ("cup_ratings",   G, "",        404, 200, 404, 404, 404, 200, LOGIN, 404, LOGIN),
     ("cup_ratings",   P, "",        405, 405, 405, 405, 405, 405, LOGIN, 405, LOGIN),
+    ("circuit_ratings", G, "",      404, 200, 404, 404, 404, 404, LOGIN, 404, LOGIN),
+    ("circuit_ratings", P, "",      405, 405, 405, 405, 405, 405, LOGIN, 405, LOGIN),
 ]
 # fmt: on
 # The POSTs that do their work, and for whom; every other request changes nothing.
@@ -341,7 +364,11 @@ def state() -> dict[str, list[tuple[Any, ...]]]:
 
 
 def request(world, role: str, name: str, method: str, post: str) -> Any:
-    args = {"group_ratings": [world["group"].pk], "cup_ratings": [world["cup"].pk]}.get(name, [])
+    args = {
+        "group_ratings": [world["group"].pk],
+        "cup_ratings": [world["cup"].pk],
+        "circuit_ratings": [world.get("numbers", {}).get("circuit")],
+    }.get(name, [])
     url = reverse(name, args=args)
     if method == G:
         return client(world, role).get(url)
