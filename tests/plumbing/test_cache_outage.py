@@ -24,6 +24,7 @@ from django.utils import timezone
 from club import urls as club_urls
 from plumbing import steady_cache
 from plumbing.busy import RETRY_AFTER
+from ratings import urls as rating_urls
 from scoring import exports
 from scoring import services as scoring
 from scoring import urls as evening_urls
@@ -31,13 +32,14 @@ from scoring.models import Hand
 from tests.scoring.test_access_matrix import HAND, World, make_world
 from tests.tournaments import factory
 from tests.tournaments.table_support import rufer
-from tournaments import public_urls, urls
+from tournaments import circuit_urls, public_urls, urls
 from tournaments.models import TableRound, Tournament
+from tournaments.services import circuit as circuits
 from tournaments.services import printouts, results, tables
 
 pytestmark = pytest.mark.django_db
 
-URLCONFS = (urls, public_urls, evening_urls, club_urls)
+URLCONFS = (urls, public_urls, circuit_urls, rating_urls, evening_urls, club_urls)
 UNREACHABLE = {**settings.CACHE_BACKENDS["redis"], "LOCATION": "redis://127.0.0.1:1/0"}
 
 
@@ -60,6 +62,7 @@ class Day:
     hand: Hand
     cup_id: int
     phone_cookie: str
+    circuit_id: int
 
 
 def make_day() -> Day:
@@ -76,8 +79,17 @@ def make_day() -> Day:
     results.board_share(factory.fresh(t))
     cookie = tables.new_phone_cookie()
     assert tables.claim(tables.table_by_token(table.link_token), cookie)
+    circuit = circuits.circuit_create(owner=owner, name="Tarock Österreich", season="2025/26")
+    circuits.cup_join(circuit=circuit, user=owner, cup_id=cup.pk)
     return Day(
-        evenings, owner, factory.fresh(t), tables.table_by_token(table.link_token), hand, cup.pk, cookie
+        evenings,
+        owner,
+        factory.fresh(t),
+        tables.table_by_token(table.link_token),
+        hand,
+        cup.pk,
+        cookie,
+        circuit.pk,
     )
 
 
@@ -117,6 +129,8 @@ def arguments(name: str, d: Day) -> list[dict[str, Any]]:
         "token": d.table.link_token,
         "hand_id": d.hand.pk if public_hand else w.hand.pk,
         "gid": w.group.pk,
+        "kid": d.circuit_id,
+        "number": 1,
         "pid": w.anna.pk,
         "bid": w.payment.pk,
         "season": str(timezone.localdate().year),
