@@ -156,10 +156,6 @@ def hand_page_context(
     }
 
 
-# Sent with every hand form but not part of the hand (``outbox``: what the phone files it as).
-NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action", phone_contract.FIELD)
-
-
 def new_hand(request: Request, place: Place) -> HttpResponse:
     """A new hand's form, its count of cards, and saving it: for any ``Place``."""
     session = place.session
@@ -176,7 +172,9 @@ def new_hand(request: Request, place: Place) -> HttpResponse:
     def save() -> Hand:
         if posted not in ("", token):
             raise ForeignToken
-        sent = {key: request.POST.getlist(key) for key in request.POST if key not in NOT_THE_HAND}
+        sent = {
+            key: request.POST.getlist(key) for key in request.POST if key not in phone_contract.NOT_THE_HAND
+        }
         return services.hand_record(
             session=session,
             raw=form.raw(),

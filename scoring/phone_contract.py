@@ -22,6 +22,9 @@ from scoring.engine import Line
 from scoring.hand_links import HandLinks
 
 FIELD = "outbox"
+# A hand form's fields that are not the hand: what the server leaves out of what was
+# sent, and what a waiting entry's line on the sheet leaves out (``offline_config``).
+NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action", FIELD)
 # The label of the money's row kept in sight, as the sheet names it (scoring.sheet.model).
 MONEY = Line(gettext_noop("Money"))
 

@@ -28,6 +28,8 @@ def offline_config(context: template.Context) -> SafeString:
         # The cookie the forms' CSRF token is read from (a form sent from the outbox).
         "csrfCookie": settings.CSRF_COOKIE_NAME,
         "texts": offline.texts(),
+        # A hand form's fields that are not the hand (scoring/phone_contract.py).
+        "notTheHand": list(phone_contract.NOT_THE_HAND),
         # When the page was drawn: a copy kept for offline says "the state of" this time.
         # A page kept for later views (``plumbing.pages``) is drawn with a mark here.
         "rendered": context.get("offline_rendered") or int(time.time()),

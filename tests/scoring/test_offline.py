@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from plumbing import offline
 from scoring import hand_pages as hands_views
-from scoring import services
+from scoring import phone_contract, services
 from scoring.models import Hand, HandChange
 from scoring.sheet import column_heads
 from scripts import make_icons
@@ -178,6 +178,10 @@ class TestThePages:
         assert config["worker"] == "/sw.js" and "outbox" not in config
         # The cookie the forms' token is read from, as the server names it (static/js/phone/dom.js).
         assert config["csrfCookie"] == settings.CSRF_COOKIE_NAME
+        # What a waiting entry's line leaves out is what the server does not count as the
+        # hand (static/js/phone/sheet.js reads it here, never a list of its own).
+        assert config["notTheHand"] == list(phone_contract.NOT_THE_HAND)
+        assert {"csrfmiddlewaretoken", "action", phone_contract.FIELD} <= set(config["notTheHand"])
         assert abs(config["rendered"] - time.time()) < 60
 
     def test_the_scripts_words_come_translated(self, client):

@@ -8,8 +8,9 @@ import { engineNote, handLine, scoreWaiting, sentSince } from "./scoring.js";
 
 export function describe(entry) {
   const fields = new URLSearchParams(entry.body);
-  for (const name of ["csrfmiddlewaretoken", "token", "action", "type", "version", self.Outbox.FIELD])
-    fields.delete(name);
+  // What the server does not count as the hand (the contract), and what only says which
+  // hand it is (the kind of hand's tab, the version a correction was made on).
+  for (const name of [...config.notTheHand, "type", "version"]) fields.delete(name);
   return entry.summary || [...fields.values()].filter(Boolean).join(" · ");
 }
 
