@@ -13,8 +13,9 @@ import pytest
 from django.contrib.auth.models import User
 
 from tests.browser.support import assert_accessible, expect, horizontal_overflow, screenshot
-from tests.tournaments.circuit.test_player_view import MORE, NAMES, build
-from tournaments.services import results
+from tests.tournaments import factory
+from tests.tournaments.circuit.test_player_view import MORE, NAMES, build, play_round, type_in
+from tournaments.services import results, tournaments
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +37,7 @@ def test_she_gives_her_number_once_and_finds_her_row_and_her_friends(
     board = f"{base}/b/{world.token}/"
 
     phone.goto(board)
-    phone.locator("#me-link a").click()
+    phone.get_by_role("link", name="Mein Tag: einmal deine Nummer eingeben").click()
     phone.locator("#me-number-input").fill(str(number))
     phone.get_by_role("button", name="Meinen Tag zeigen").click()
     expect(phone.locator("#me-seat")).to_contain_text("Runde 2:")
@@ -61,7 +62,16 @@ def test_she_gives_her_number_once_and_finds_her_row_and_her_friends(
     check(phone, "the board with her row marked")
     screenshot(phone, "player-board-marked", full_page=False)
 
+    type_in(world.tournament, 2)
+    play_round(world.tournament, 3)
+    tournaments.tournament_provisional(tournament=factory.fresh(world.tournament), user=player)
     phone.goto(f"{board}me/season/")
-    expect(phone.locator("#me-final")).to_contain_text("Finale")
+    expect(phone.locator("#me-final")).to_contain_text("noch 3 Turniere für die Mindestteilnahme (RTC)")
+    expect(phone.locator(".me-played")).to_have_text("1")
     check(phone, "Meine Saison")
     screenshot(phone, "player-meine-saison")
+    phone.goto(f"{board}season/")
+    mine = phone.locator('#season tr[aria-current="true"]')
+    expect(mine).to_have_attribute("data-nr", str(number))
+    expect(mine).to_be_in_viewport()
+    check(phone, "the cup's season table")

@@ -49,8 +49,13 @@ class World:
 
 
 def play_round(t: Tournament, number: int) -> None:
-    """Release round ``number`` and type in each table's sheet: seats win 40, 20, … down."""
+    """Release round ``number`` and type in each table's sheet."""
     factory.release(t)
+    type_in(t, number)
+
+
+def type_in(t: Tournament, number: int) -> None:
+    """Type in each table's sheet of round ``number``: seats win 40, 20, … down."""
     for table in factory.tables(t, number):
         seats = list(table.seats.select_related("entrant").order_by("position"))
         values = [40, 20, -10, -20, -30][: len(seats)]
