@@ -362,3 +362,33 @@ def test_the_cups_season_table_from_the_board_shows_public_names_and_marks_her_r
     assert f"{first.family} {first.given} · Nr. {first.number}" in html
     board = Client().get(reverse("tournament_board", args=[world.token])).content.decode()
     assert reverse("tournament_cup_season", args=[world.token]) in board
+
+
+def test_the_players_pages_count_against_the_boards_budget_per_phone(world, monkeypatch):
+    from dataclasses import replace
+
+    from plumbing import budgets
+    from tournaments.views import board as board_views
+
+    monkeypatch.setattr(budgets, "WINDOW_SECONDS", 3600)
+    monkeypatch.setattr(board_views, "BOARD", replace(board_views.BOARD, per_phone=3))
+    busy = phone_of(world, world.number_of(1))
+    busy.cookies[board_views.BOARD_COOKIE] = "a-phone-of-the-hall-0123"
+    calm = phone_of(world, world.number_of(2))
+    calm.cookies[board_views.BOARD_COOKIE] = "another-phone-of-the-hall"
+    answers = [busy.get(url).status_code for url in (day_url(world), season_url(world), day_url(world))]
+    assert answers == [200, 200, 200]
+    assert busy.get(day_url(world)).status_code == 429
+    assert busy.post(day_url(world), {"number": "2"}).status_code == 429
+    assert calm.get(season_url(world)).status_code == 200
+
+
+def test_mein_tag_and_meine_saison_stay_within_a_fixed_number_of_statements(
+    user, django_assert_max_num_queries
+):
+    world = build(user, names=NAMES + MORE)
+    browser = phone_of(world, seated(world), friends=f"{world.number_of(2)}-{world.number_of(3)}")
+    for url in (day_url(world), season_url(world), reverse("tournament_cup_season", args=[world.token])):
+        browser.get(url)
+        with django_assert_max_num_queries(16):
+            assert browser.get(url).status_code == 200
