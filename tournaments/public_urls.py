@@ -5,7 +5,7 @@ those watching) and the page its short code is typed on, the tournament's board
 from django.urls import URLPattern, URLResolver, path
 
 from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
-from tournaments.views import board, table
+from tournaments.views import board, me, table
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("t/", table.table_code, name="tournament_table_code"),
@@ -27,6 +27,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("t/<str:token>/handover/", table.handover, name="tournament_table_handover"),
     path("t/<str:token>/signoff/", table.signoff, name="tournament_table_signoff"),
     path("b/<str:token>/", board.board, name="tournament_board"),
+    path("b/<str:token>/me/", me.my_day, name="tournament_my_day"),
+    path("b/<str:token>/me/season/", me.my_season, name="tournament_my_season"),
+    path("b/<str:token>/season/", me.cup_season, name="tournament_cup_season"),
     path("b/<str:token>/players/<int:number>/", board.player_card, name="tournament_player_card"),
     path("h/<str:token>/", board.screen, name="tournament_screen"),
 ]

@@ -216,6 +216,9 @@ def addresses(day: Day) -> dict[str, list[tuple[str, str]]]:
         "tournament_player_card": [
             (reverse("tournament_player_card", args=[t.board_token, n]), "watcher") for n in card_numbers
         ],
+        "tournament_my_day": [(reverse("tournament_my_day", args=[t.board_token]), "watcher")],
+        "tournament_my_season": [(reverse("tournament_my_season", args=[t.board_token]), "watcher")],
+        "tournament_cup_season": [(reverse("tournament_cup_season", args=[t.board_token]), "watcher")],
         "tournament_table_code": [(reverse("tournament_table_code"), "watcher")],
         "tournament_screen": [(reverse("tournament_screen", args=[t.screen_token]), "watcher")],
     }

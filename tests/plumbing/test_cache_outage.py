@@ -35,7 +35,7 @@ from tests.tournaments.table_support import rufer
 from tournaments import circuit_urls, public_urls, urls
 from tournaments.models import TableRound, Tournament
 from tournaments.services import circuit as circuits
-from tournaments.services import printouts, results, tables
+from tournaments.services import player_view, printouts, results, tables
 
 pytestmark = pytest.mark.django_db
 
@@ -107,6 +107,9 @@ def arguments(name: str, d: Day) -> list[dict[str, Any]]:
         "session_export": [{"pk": w.evening.pk, "kind": kind} for kind in exports.KINDS],
         "tournament_board": [{"token": t.board_token}],
         "tournament_player_card": [{"token": t.board_token, "number": 1}],
+        "tournament_my_day": [{"token": t.board_token}],
+        "tournament_my_season": [{"token": t.board_token}],
+        "tournament_cup_season": [{"token": t.board_token}],
         "tournament_screen": [{"token": t.screen_token}],
         "shared_board": [{"token": w.evening.share_token}],
         "shared_hand": [{"token": w.evening.share_token, "hand_id": w.hand.pk}],
@@ -169,6 +172,7 @@ def browser(d: Day) -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(d.owner)
     client.cookies[tables.PHONE_COOKIE] = d.phone_cookie  # and the phone that writes at table 1
+    client.cookies[player_view.ME_COOKIE.format(circuit=d.circuit_id)] = "1"  # and a player's number
     return client
 
 
@@ -196,7 +200,16 @@ def test_with_the_cache_unreachable_every_page_answers_without_a_server_error(ca
         "scoreboard",
     ):
         assert statuses[(name, True)] == 200, name
-    for name in ("group_player", "season_table", "tournament_player_card", "shared_board", "cup_detail"):
+    for name in (
+        "group_player",
+        "season_table",
+        "tournament_player_card",
+        "tournament_my_day",
+        "tournament_my_season",
+        "tournament_cup_season",
+        "shared_board",
+        "cup_detail",
+    ):
         assert statuses[(name, True)] == 200, name
     assert statuses[("tournament_print", True)] == 200  # the ranking print among them
 

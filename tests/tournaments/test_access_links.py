@@ -39,6 +39,9 @@ URLS: dict[str, tuple[str, ...]] = {
     "tournament_board": ("board",),
     "tournament_player_card": ("board", "number"),
     "tournament_screen": ("screen",),
+    "tournament_my_day": ("board",),
+    "tournament_my_season": ("board",),
+    "tournament_cup_season": ("board",),
 }
 GET_ONLY = {
     "tournament_table",
@@ -46,6 +49,8 @@ GET_ONLY = {
     "tournament_board",
     "tournament_player_card",
     "tournament_screen",
+    "tournament_my_season",
+    "tournament_cup_season",
 }
 # Pages of no link: whoever asks gets them, the code page says a code is missing.
 NO_LINK = {"tournament_table_code"}
@@ -77,6 +82,10 @@ WATCHER = {
     "tournament_board": (200, None),
     "tournament_player_card": (200, None),
     "tournament_screen": (200, None),
+    # The player's own view (§14.3): this day is in no circuit, so a number is refused.
+    "tournament_my_day": (200, 400),
+    "tournament_my_season": (200, None),
+    "tournament_cup_season": (200, None),
 }
 EXPECTED: dict[str, dict[str, tuple[int | None, int | None]]] = {
     "claimer": {

@@ -39,7 +39,7 @@ from plumbing.clients import give_cookie
 from plumbing.qr import qr_svg
 from plumbing.requests import Request
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
-from tournaments.services import desk, hall, results
+from tournaments.services import desk, hall, player_view, results
 from tournaments.services.hall import figure
 
 # Requests a minute through the board link (``plumbing.budgets``): a phone polls
@@ -129,6 +129,8 @@ def board(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     context["query"] = query
     context["found"] = find_seats(tournament, query) if query else []
     context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
+    if not request.htmx:
+        context["me"] = me_on_board(request, tournament)
     template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
     return render(request, template, context)
 
@@ -144,11 +146,48 @@ def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
         "tie_notes": {key: _(text) for key, text in TIE_NOTES.items()},
         "round_heads": [_("Round %(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
         "progress": SimpleLazyObject(lambda: progress(tournament)),
+        # Register numbers by start number, read only when the ranking is drawn
+        # anew: the rows carry them, and a phone marks its own and its friends'.
+        "numbers": SimpleLazyObject(lambda: player_view.row_numbers(tournament)),
+        "circuit_id": SimpleLazyObject(lambda: _circuit_id(tournament)),
         "progress_key": f"{tournament.ranking_key}.{int(timezone.now().timestamp()) // PROGRESS_SECONDS}",
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
         "poll_seconds": BOARD_POLL_SECONDS,
     }
+
+
+def _circuit_id(tournament: Tournament) -> int | str:
+    circuit = player_view.circuit_of(tournament)
+    return circuit.pk if circuit is not None else ""
+
+
+@dataclass(frozen=True)
+class MeOnBoard:
+    """What the board shows of the phone's own player (§14.3): her number, name
+    and start number here (``None``: she does not play in this tournament)."""
+
+    number: int
+    name: str
+    start: int | None
+
+
+def me_on_board(request: Request, tournament: Tournament) -> MeOnBoard | None:
+    """The player this phone gave her number for, or her account links to, in the
+    board's circuit; ``None`` when there is none (a few statements, on the page
+    only: the board's poll never asks)."""
+    circuit = player_view.circuit_of(tournament)
+    if circuit is None:
+        return None
+    kept = player_view.number_read(request.COOKIES.get(player_view.ME_COOKIE.format(circuit=circuit.pk)))
+    if kept is not None:
+        entry = player_view.entry_by_number(circuit, kept)
+    else:
+        entry = player_view.entry_of_account(circuit, request.user)
+    if entry is None:
+        return None
+    entrant = player_view.entrant_of(tournament, entry)
+    return MeOnBoard(entry.number, player_view.public_name(entry), entrant.number if entrant else None)
 
 
 @fresh

@@ -15,7 +15,7 @@ from scoring.engine import InvalidInput
 from scoring.public import render_line
 from tournaments.forms import CupForm
 from tournaments.models import Cup
-from tournaments.services import cups, printouts
+from tournaments.services import cups, player_view, printouts
 from tournaments.views.organiser import printout, refuse
 
 
@@ -52,10 +52,13 @@ def cup_list(request: Request) -> HttpResponse:
 def cup_detail(request: Request, cid: int) -> HttpResponse:
     """The season ranking (§5.4): "Stand: <date>", or "Endstand" after the final."""
     cup = own_cup(request, cid)
+    season = cups.season_ranking(cup)
     context = {
         "cup": cup,
-        "season": cups.season_ranking(cup),
+        "season": season,
         "tournaments": cup.tournaments.filter(deleted_at__isnull=True),
+        # A phone's own row and its friends' (§14.3), where the cup is in a circuit.
+        "marks": player_view.season_marks(cup, season, request.COOKIES),
     }
     return render(request, "tournaments/cup/detail.html", context)
 

@@ -1,0 +1,337 @@
+"""The player's own view (``TOURNAMENTS.md`` §14.3): who a phone or an account
+is in a tournament's circuit, her day (this round's table, seat and tablemates,
+her round results, her place now and its change since the last round) and her
+season (per cup of the circuit her line of the season table, and where she
+stands for the circuit's final).
+
+Only what §14.1 lets a public page show: names, places and numbers, the
+standings and the seasons. The rules are ``tournaments.core.circuit``
+(``qualification``, ``final_status``, ``rank_changes``) and ``core.cup``; the
+season is ``cups.season_ranking``'s, the standings ``results``'s: nothing here
+is counted a second time.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q
+
+from plumbing import caching
+from scoring.engine import InvalidInput
+from tournaments.core import circuit as rules
+from tournaments.core import cup as cup_rules
+from tournaments.models import Circuit, CircuitPlayer, Cup, Entrant, Round, TableSeat, Tournament
+from tournaments.services import circuit as circuits
+from tournaments.services import cups, results
+from tournaments.services.cups import SeasonLine
+
+# The phone keeps her number and the numbers she follows, per circuit (numbers
+# are the circuit's): "tarock_me_<circuit id>" and "tarock_friends_<circuit id>",
+# the friends joined by "-". Readable by the page's script, which marks the rows.
+ME_COOKIE = "tarock_me_{circuit}"
+FRIENDS_COOKIE = "tarock_friends_{circuit}"
+FRIENDS_MOST = 30
+COOKIE_DAYS = 400
+
+
+def circuit_of(tournament: Tournament) -> Circuit | None:
+    """The circuit the tournament's cup belongs to, if any (one statement)."""
+    if tournament.cup_id is None:
+        return None
+    return Circuit.objects.filter(cups__pk=tournament.cup_id, deleted_at__isnull=True).first()
+
+
+def final_rules(cup: Cup) -> tuple[tuple[int, ...], int]:
+    """The cup's table of Vorrundenpunkte (its length the quota) and its
+    ``min_events`` for the circuit's final (§14.7): the one place the player's
+    view reads them. A cup without its own settings for them yet has the tier
+    ``B`` and four tournaments (``core.circuit.DEFAULT_TIER``, ``DEFAULT_MIN_EVENTS``)."""
+    tier = str(getattr(cup, "tier", "") or rules.DEFAULT_TIER)
+    custom = tuple(getattr(cup, "tier_table", ()) or ())
+    min_events = int(getattr(cup, "min_events", 0) or rules.DEFAULT_MIN_EVENTS)
+    return rules.tier_table(tier, custom), min_events
+
+
+def number_read(text: str | None) -> int | None:
+    """A register number as typed or kept (1–999999), else ``None``."""
+    text = (text or "").strip()
+    if not text.isascii() or not text.isdecimal() or len(text) > 6:
+        return None
+    number = int(text)
+    return number if 1 <= number <= rules.MAX_NUMBER else None
+
+
+def friends_read(text: str | None) -> list[int]:
+    """The numbers a phone follows, as kept ("12-345-6789"): at most ``FRIENDS_MOST``."""
+    found: list[int] = []
+    for part in (text or "").split("-")[: FRIENDS_MOST + 1]:
+        number = number_read(part)
+        if number is not None and number not in found:
+            found.append(number)
+    return found[:FRIENDS_MOST]
+
+
+def friends_text(numbers: Sequence[int]) -> str:
+    return "-".join(str(n) for n in list(dict.fromkeys(numbers))[:FRIENDS_MOST])
+
+
+def entry_by_number(circuit: Circuit, number: int) -> CircuitPlayer | None:
+    """The register entry a number finds (its own, or the one an alias was merged into)."""
+    try:
+        return circuits.entry_find(circuit, number)
+    except InvalidInput:
+        return None
+
+
+def entry_of_account(circuit: Circuit, user: AbstractBaseUser | AnonymousUser) -> CircuitPlayer | None:
+    """Her register entry in the circuit through her account: linked by the
+    organisers (``CircuitPlayer.user``) or by herself with her number and PIN (the
+    ratings' link, read through its relation to the register)."""
+    if not user.is_authenticated:
+        return None
+    return (
+        CircuitPlayer.objects.filter(circuit=circuit, merged_into__isnull=True)
+        .filter(Q(user_id=user.pk) | Q(rating_link__user_id=user.pk))
+        .order_by("number")
+        .first()
+    )
+
+
+def public_name(entry: CircuitPlayer) -> str:
+    """Her name as public pages show it (``public_name``, §14.1)."""
+    return circuits.entry_of(entry).public()
+
+
+def entrant_of(tournament: Tournament, entry: CircuitPlayer) -> Entrant | None:
+    """Her entrant in the tournament: through the cup's register entries of her number."""
+    return (
+        Entrant.objects.filter(tournament=tournament, cup_player_id__in=circuits.cup_entries_of(entry))
+        .order_by("number")
+        .first()
+    )
+
+
+def register_numbers(tournament: Tournament) -> dict[int, int]:
+    """Each entrant's register number by start number (one statement), for the
+    rows a phone marks: the number an alias was merged into where it was."""
+    found = Entrant.objects.filter(
+        tournament=tournament, cup_player__circuit_player__isnull=False
+    ).values_list(
+        "number", "cup_player__circuit_player__number", "cup_player__circuit_player__merged_into__number"
+    )
+    return {start: kept or number for start, number, kept in found}
+
+
+def row_numbers(tournament: Tournament) -> defaultdict[int, int | str]:
+    """``register_numbers`` as a page's rows read it: "" for an entrant without one."""
+    found: defaultdict[int, int | str] = defaultdict(str)
+    found.update(register_numbers(tournament))
+    return found
+
+
+def names_of(circuit: Circuit, numbers: Sequence[int]) -> dict[int, str]:
+    """The public names of the numbers a phone follows (one statement): by each
+    number as kept on the phone, an alias finding the entry it was merged into."""
+    rows = CircuitPlayer.objects.filter(circuit=circuit, number__in=list(numbers)).select_related(
+        "merged_into"
+    )
+    return {row.number: public_name(row.merged_into or row) for row in rows}
+
+
+# -- Mein Tag ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where she plays the round: ``table`` and ``seat``, or a bye; her tablemates in seat order."""
+
+    round: int
+    released: bool
+    table: int | None = None
+    seat: int | None = None
+    mates: tuple[str, ...] = ()
+    bye: bool = False
+
+
+def current_seat(tournament: Tournament, entrant: Entrant) -> Seat | None:
+    """Her place in this round: "Runde 2: Tisch 7, Platz 3" with her tablemates,
+    or a bye; ``None`` before the first draw or when she does not play that
+    round (four statements at most). This round is the latest released one, or
+    the next drawn once it is complete (its seats are on the board already);
+    before the first release, round 1 as drawn."""
+    rounds = list(
+        Round.objects.filter(tournament=tournament)
+        .exclude(status=Round.Status.PLANNED)
+        .order_by("number")
+        .only("number", "status", "draw")
+    )
+    current = rounds[0] if rounds else None
+    for index, round_ in enumerate(rounds):
+        if round_.status == Round.Status.RELEASED:
+            current = round_
+        elif round_.status == Round.Status.COMPLETE:
+            current = rounds[index + 1] if index + 1 < len(rounds) else round_
+    if current is None:
+        return None
+    released = current.status in (Round.Status.RELEASED, Round.Status.COMPLETE)
+    if entrant.number in current.draw.get("byes", []):
+        return Seat(current.number, released, bye=True)
+    seat = TableSeat.objects.filter(round=current, entrant=entrant).select_related("table").first()
+    if seat is None:
+        return None
+    mates = (
+        TableSeat.objects.filter(table_id=seat.table_id)
+        .exclude(entrant=entrant)
+        .order_by("position")
+        .values_list("entrant__name", flat=True)
+    )
+    return Seat(current.number, released, seat.table.number, seat.position, tuple(mates))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Her place now (``None``: not ranked yet, or a filler) and its change since
+    the last round (``None`` before a round is counted)."""
+
+    place: int | None
+    total: Fraction
+    change: rules.Change | None
+    rounds_counted: int
+
+
+def last_counted_round(table: results.Standings) -> int:
+    """The latest round with any table counted in the standings."""
+    return max(
+        (index for row in table.rows for index, cell in enumerate(row.cells, 1) if cell.points is not None),
+        default=0,
+    )
+
+
+def places_through(tournament: Tournament, round_number: int) -> dict[int, int]:
+    """Each ranked entrant's place (by start number) counting rounds 1 to
+    ``round_number`` only: the standings as they stood after that round, built
+    once per results version (``results.build_standings``)."""
+    if round_number < 1:
+        return {}
+
+    def build() -> dict[int, int]:
+        table = results.build_standings(tournament, through=round_number)
+        return {row.number: row.place for row in table.rows if row.place is not None}
+
+    return caching.cached(f"places-through:{tournament.results_key}:{round_number}", build)
+
+
+def standing_of(tournament: Tournament, number: int) -> Standing | None:
+    """Her place now and its change since the last round counted (§14.5)."""
+    table = results.standings(tournament)
+    row = table.row_of(number)
+    if row is None:
+        return None
+    last = last_counted_round(table)
+    change = None
+    if row.place is not None and last >= 1:
+        before = places_through(tournament, last - 1)
+        change = rules.rank_changes(before, {number: row.place})[number]
+    return Standing(row.place, row.total, change, last)
+
+
+# -- Meine Saison --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CupSeason:
+    """Her line of one cup's season table (``None``: no result in it yet) and
+    her line of its qualification list for the final (``None``: outside the quota)."""
+
+    cup: Cup
+    line: SeasonLine | None
+    held: int
+    ended: bool
+    as_of: date | None
+    qualification: rules.QualificationRow | None
+    quota: int
+    min_events: int
+
+
+@dataclass(frozen=True)
+class MySeason:
+    entry: CircuitPlayer
+    cups: tuple[CupSeason, ...]
+    final: rules.FinalStatus
+
+
+def season_rows(season: cups.Season) -> list[cup_rules.SeasonRow[int]]:
+    """A cup's season as the circuit's rules read it, each line keyed by its
+    register entry (a name of the cup not linked to the register: by its own id,
+    negated, so it keeps its place and finds no one)."""
+    return [
+        cup_rules.SeasonRow(
+            line.player.circuit_player_id or -line.player.pk,
+            line.place,
+            line.total,
+            line.final_points,
+            line.counted,
+            line.participations,
+            line.podiums,
+            line.best_place,
+        )
+        for line in season.lines
+    ]
+
+
+def my_season(entry: CircuitPlayer) -> MySeason:
+    """Per cup of the circuit her season line and qualification, and her status
+    for the final (``core.circuit.final_status`` over every cup's list). Two
+    statements per cup (its season) and two for her."""
+    mine = set(circuits.cup_entries_of(entry))
+    lists: list[tuple[str, list[rules.QualificationRow]]] = []
+    found: list[CupSeason] = []
+    for cup in Cup.objects.filter(circuit_id=entry.circuit_id, deleted_at__isnull=True).order_by(
+        "name", "pk"
+    ):
+        season = cups.season_ranking(cup)
+        table, min_events = final_rules(cup)
+        listed = rules.qualification(season_rows(season), table, min_events=min_events)
+        lists.append((cup.name, listed))
+        line = next((line for line in season.lines if line.player.pk in mine), None)
+        qualification = next((row for row in listed if row.player == entry.pk), None)
+        found.append(
+            CupSeason(
+                cup, line, season.held, season.ended, season.as_of, qualification, len(table), min_events
+            )
+        )
+    return MySeason(entry, tuple(found), rules.final_status(entry.pk, lists))
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What a season table needs to mark a phone's rows (§14.3): each register
+    entry's number by its id, the circuit the cookies belong to, her number and
+    the numbers she follows as kept on the phone."""
+
+    numbers: Mapping[int | None, int | str]
+    circuit_id: int | str
+    me: int | None
+    friends: tuple[int, ...]
+    names: Mapping[int | None, str]  # each entry's public name (§14.1), "" without one
+
+
+def season_marks(cup: Cup, season: cups.Season, cookies: Mapping[str, str]) -> Marks:
+    """The marks of a cup's season table, in one statement (none outside a circuit)."""
+    numbers: defaultdict[int | None, int | str] = defaultdict(str)
+    names: defaultdict[int | None, str] = defaultdict(str)
+    if cup.circuit_id is None:
+        return Marks(numbers, "", None, (), names)
+    ids = {line.player.circuit_player_id for line in season.lines} - {None}
+    for row in CircuitPlayer.objects.filter(pk__in=ids):
+        numbers[row.pk] = row.number
+        names[row.pk] = public_name(row)
+    me = number_read(cookies.get(ME_COOKIE.format(circuit=cup.circuit_id)))
+    friends = friends_read(cookies.get(FRIENDS_COOKIE.format(circuit=cup.circuit_id)))
+    return Marks(numbers, cup.circuit_id, me, tuple(friends), names)

@@ -1,0 +1,262 @@
+"""The player's own view from the board link (``TOURNAMENTS.md`` §14.3): Mein Tag
+(``/b/<token>/me/``) and Meine Saison (``/b/<token>/me/season/``).
+
+She gives her register number once: the phone keeps it in a cookie of the
+circuit (``player_view.ME_COOKIE``), with the numbers she follows ("Freunde");
+logged in, her account linked to the register finds her without it. No PIN: the
+pages show only what §14.1 lets a public page show. Both pages are the board's:
+counted against the phone's budget and the link's, ``no-cache``, 410 once the
+link is taken away. The board's own poll is untouched: it marks her row on the
+phone (``static/js/me.js``) from the register numbers its rows carry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods
+
+from plumbing.requests import Request
+from tournaments.core import circuit as rules
+from tournaments.models import Circuit, CircuitPlayer, Tournament
+from tournaments.services import cups, player_view
+from tournaments.services.hall import figure
+from tournaments.views.board import board_view, card_rounds
+
+
+def me_cookie(circuit: Circuit) -> str:
+    return player_view.ME_COOKIE.format(circuit=circuit.pk)
+
+
+def friends_cookie(circuit: Circuit) -> str:
+    return player_view.FRIENDS_COOKIE.format(circuit=circuit.pk)
+
+
+def kept_number(request: Request, circuit: Circuit) -> int | None:
+    return player_view.number_read(request.COOKIES.get(me_cookie(circuit)))
+
+
+def kept_friends(request: Request, circuit: Circuit) -> list[int]:
+    return player_view.friends_read(request.COOKIES.get(friends_cookie(circuit)))
+
+
+def who(request: Request, circuit: Circuit) -> tuple[CircuitPlayer | None, int | None]:
+    """Her register entry: by the number the phone keeps, else by her account;
+    and the number kept when it finds no one (shown with a clear message)."""
+    number = kept_number(request, circuit)
+    if number is not None:
+        entry = player_view.entry_by_number(circuit, number)
+        return entry, (number if entry is None else None)
+    return player_view.entry_of_account(circuit, request.user), None
+
+
+def _keep(response: HttpResponse, name: str, value: str) -> None:
+    """A cookie the page's script reads too (it marks the rows): on every page of
+    the site, for ``COOKIE_DAYS``; it says who the phone follows, nothing secret."""
+    response.set_cookie(
+        name,
+        value,
+        max_age=player_view.COOKIE_DAYS * 24 * 3600,
+        path="/",
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=False,
+        samesite="Lax",
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@board_view
+def my_day(request: Request, tournament: Tournament, token: str) -> HttpResponse:
+    """Mein Tag: this round's table, seat and tablemates, her round results, her
+    place now with its change since the last round; the form for her number and
+    the numbers she follows. A poll (``since``) with nothing changed is a 204."""
+    if request.htmx and request.GET.get("since") == str(tournament.version):
+        return HttpResponse(status=204)
+    circuit = player_view.circuit_of(tournament)
+    if request.method == "POST":
+        return _posted(request, tournament, token, circuit)
+    return _day_page(request, tournament, token, circuit)
+
+
+def _day_page(
+    request: Request,
+    tournament: Tournament,
+    token: str,
+    circuit: Circuit | None,
+    *,
+    problem: str = "",
+    typed: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "token": token,
+        "circuit": circuit,
+        "problem": problem,
+        "typed": typed,
+        "version": tournament.version,
+    }
+    if circuit is not None:
+        entry, unknown = who(request, circuit)
+        context.update(_day(tournament, entry))
+        context["unknown"] = unknown
+        context["by_account"] = entry is not None and kept_number(request, circuit) is None
+        friends = kept_friends(request, circuit)
+        names = player_view.names_of(circuit, friends) if friends else {}
+        context["friends"] = [(number, names.get(number, "")) for number in friends]
+    template = "tournaments/board/me.html#day" if request.htmx else "tournaments/board/me.html"
+    return render(request, template, context, status=status)
+
+
+def _day(tournament: Tournament, entry: CircuitPlayer | None) -> dict[str, Any]:
+    if entry is None:
+        return {"entry": None}
+    entrant = player_view.entrant_of(tournament, entry)
+    context: dict[str, Any] = {"entry": entry, "name": player_view.public_name(entry), "entrant": entrant}
+    if entrant is None:
+        return context
+    standing = player_view.standing_of(tournament, entrant.number)
+    context.update(
+        {
+            "seat": player_view.current_seat(tournament, entrant),
+            "rounds": card_rounds(entrant),
+            "standing": standing,
+            "total": figure(standing.total) if standing is not None else "0",
+            "change": _change(standing.change) if standing is not None else None,
+        }
+    )
+    return context
+
+
+def _change(change: rules.Change | None) -> dict[str, str] | None:
+    """The change as shown ("▲ 2", "neu") and in words for screen readers (§14.5)."""
+    if change is None:
+        return None
+    if change.new:
+        return {"symbol": _("new"), "words": _("new in the ranking")}
+    n = abs(change.by)
+    if change.by > 0:
+        words = ngettext("up %(n)s place", "up %(n)s places", n) % {"n": n}
+    elif change.by < 0:
+        words = ngettext("down %(n)s place", "down %(n)s places", n) % {"n": n}
+    else:
+        words = _("place kept")
+    return {"symbol": change.symbol() if change.by else "–", "words": words}
+
+
+def _posted(request: Request, tournament: Tournament, token: str, circuit: Circuit | None) -> HttpResponse:
+    """Her number given or forgotten, a number followed or no longer: kept on the
+    phone. A refusal names the field and changes nothing; sent twice, kept once."""
+    action = request.POST.get("action", "number")
+    typed = (request.POST.get("number") or "").strip()[:12]
+    if action not in ("number", "forget", "follow", "unfollow"):
+        return _refused(
+            request, tournament, token, circuit, _("Action: one of number, forget, follow, unfollow."), typed
+        )
+    if circuit is None:
+        return _refused(
+            request,
+            tournament,
+            token,
+            circuit,
+            _("Number: this tournament belongs to no circuit, so it knows no register numbers."),
+            typed,
+        )
+    back = HttpResponseRedirect(reverse("tournament_my_day", args=[token]), status=303)
+    if action == "forget":
+        back.delete_cookie(me_cookie(circuit), path="/")
+        return back
+    number = player_view.number_read(typed)
+    if number is None:
+        return _refused(
+            request, tournament, token, circuit, _("Number: a whole number from 1 to 999999."), typed
+        )
+    friends = kept_friends(request, circuit)
+    if action == "unfollow":
+        _keep(back, friends_cookie(circuit), player_view.friends_text([n for n in friends if n != number]))
+        return back
+    if player_view.entry_by_number(circuit, number) is None:
+        message = _("Number: Nr. %(number)s is not in the register of %(circuit)s.") % {
+            "number": number,
+            "circuit": circuit.name,
+        }
+        return _refused(request, tournament, token, circuit, message, typed)
+    if action == "number":
+        _keep(back, me_cookie(circuit), str(number))
+    elif number not in friends and len(friends) >= player_view.FRIENDS_MOST:
+        message = _("Number: you follow %(n)s numbers already, the most a phone keeps.") % {
+            "n": player_view.FRIENDS_MOST
+        }
+        return _refused(request, tournament, token, circuit, message, typed)
+    else:
+        _keep(back, friends_cookie(circuit), player_view.friends_text([*friends, number]))
+    return back
+
+
+def _refused(
+    request: Request, tournament: Tournament, token: str, circuit: Circuit | None, problem: str, typed: str
+) -> HttpResponse:
+    return _day_page(request, tournament, token, circuit, problem=problem, typed=typed, status=400)
+
+
+@require_GET
+@board_view
+def my_season(request: Request, tournament: Tournament, token: str) -> HttpResponse:
+    """Meine Saison: per cup of the circuit her cup points, counted results best
+    first, place, participations and podiums, and where she stands for the
+    circuit's final ("qualifiziert über RTC, 104 Vorrundenpunkte")."""
+    circuit = player_view.circuit_of(tournament)
+    context: dict[str, Any] = {"tournament": tournament, "token": token, "circuit": circuit}
+    if circuit is not None:
+        entry, unknown = who(request, circuit)
+        context["unknown"] = unknown
+        context["entry"] = entry
+        if entry is not None:
+            season = player_view.my_season(entry)
+            context["name"] = player_view.public_name(entry)
+            context["season"] = season
+            context["final"] = final_text(season.final)
+    return render(request, "tournaments/board/season.html", context)
+
+
+def final_text(status: rules.FinalStatus) -> str:
+    """Where she stands for the final, in the reader's language (§14.3; the
+    German is ``FinalStatus.text``'s)."""
+    if status.qualified:
+        return _("qualified through %(cup)s, %(points)s Vorrundenpunkte") % {
+            "cup": status.cup,
+            "points": status.vorrundenpunkte,
+        }
+    if status.cup is not None:
+        return ngettext(
+            "%(n)s more tournament for the minimum participation (%(cup)s)",
+            "%(n)s more tournaments for the minimum participation (%(cup)s)",
+            status.missing,
+        ) % {"n": status.missing, "cup": status.cup}
+    return _("not within the qualifying places")
+
+
+@require_GET
+@board_view
+def cup_season(request: Request, tournament: Tournament, token: str) -> HttpResponse:
+    """The season table of the tournament's cup (§5.4) from the board link, with
+    what §14.1 lets a public page show (the register's public name, place and
+    number); her row and her friends' marked (§14.3)."""
+    cup = tournament.cup if tournament.cup_id is not None else None
+    context: dict[str, Any] = {"tournament": tournament, "token": token, "cup": cup}
+    if cup is not None and cup.deleted_at is None:
+        season = cups.season_ranking(cup)
+        context.update(
+            {
+                "season": season,
+                "marks": player_view.season_marks(cup, season, request.COOKIES),
+                "public": True,
+            }
+        )
+    return render(request, "tournaments/board/cup_season.html", context)
