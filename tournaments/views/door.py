@@ -88,31 +88,33 @@ def door_page(request: Request, tournament: Tournament, token: str, phone: str) 
     confirm with her PIN, or new: a number and a PIN shown once. A phone that
     registered already sees its registration (waiting for the desk, or accepted)."""
     context: dict[str, Any] = {"tournament": tournament, "token": token, "names": _names(request)}
-    mine = doors.door_mine(tournament, phone)
     action = request.POST.get("action", "") if request.method == "POST" else ""
-    if mine is not None and action != "new":
+    if action != "new" and (mine := doors.door_mine(tournament, phone)) is not None:
         return _registered(request, context, mine)
-    closed = doors.door_closed(tournament)
-    if closed is not None:
-        context["closed"] = render_line(closed.line)
-        return render(request, "tournaments/door/page.html", context)
+    if (closed := doors.door_closed(tournament)) is not None:
+        return render(request, "tournaments/door/page.html", {**context, "closed": render_line(closed.line)})
+    if action == "pin":
+        return _pin(request, context, tournament, phone)
     try:
+        if action == "new":
+            return _new(request, context, tournament, phone)
         if action == "find":
             context["offered"] = doors.door_find(tournament=tournament, **context["names"])
             context["found"] = True
-        elif action == "pin":
-            return _pin(request, context, tournament, phone)
-        elif action == "new":
-            door, pin = doors.door_new(tournament=tournament, phone=phone, **context["names"])
-            if pin is None:
-                return redirect("tournament_door_page", token=token)
-            return _registered(request, context, door, pin=pin)
         elif action:
             context["error"] = gettext("not an action of this page")
     except InvalidInput as error:
         context["error"], context["error_field"] = render_line(error.line), error.field
     status = 400 if "error" in context else 200
     return render(request, "tournaments/door/page.html", context, status=status)
+
+
+def _new(request: Request, context: dict[str, Any], tournament: Tournament, phone: str) -> HttpResponse:
+    """A new number and its PIN, shown this once; sent again, her registration."""
+    door, pin = doors.door_new(tournament=tournament, phone=phone, **context["names"])
+    if pin is None:
+        return redirect("tournament_door_page", token=context["token"])
+    return _registered(request, context, door, pin=pin)
 
 
 def _pin(request: Request, context: dict[str, Any], tournament: Tournament, phone: str) -> HttpResponse:

@@ -271,3 +271,8 @@ def test_a_phone_beyond_its_budget_is_refused_alone(world, monkeypatch):
     assert other.get(url).status_code == 200  # the greedy phone took nothing of hers
     refused = greedy.get(url)
     assert refused.status_code == 429 and refused["Retry-After"] and "no-cache" in refused["Cache-Control"]
+
+
+def test_a_number_beyond_the_register_is_not_found(world):
+    answer = client(world, "organiser").get(reverse("tournament_by_number", args=[1_000_000]))
+    assert answer.status_code == 404
