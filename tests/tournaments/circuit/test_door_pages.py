@@ -276,3 +276,20 @@ def test_a_phone_beyond_its_budget_is_refused_alone(world, monkeypatch):
 def test_a_number_beyond_the_register_is_not_found(world):
     answer = client(world, "organiser").get(reverse("tournament_by_number", args=[1_000_000]))
     assert answer.status_code == 404
+
+
+def test_the_player_cards_pdf_has_name_place_and_number_never_the_pin(world):
+    import io
+
+    from pypdf import PdfReader
+
+    url = reverse("circuit_card", args=[world["circuit"].pk, world["maria"].number])
+    answer = client(world, "organiser").get(url)
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/pdf"
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(answer.content)).pages)
+    assert "Huber Maria" in text and "Linz" in text and f"Nr. {world['maria'].number}" in text
+    assert world["pin"] not in text
+    entry = client(world, "organiser").get(
+        reverse("circuit_entry", args=[world["circuit"].pk, world["maria"].number])
+    )
+    assert url.encode() in entry.content
