@@ -248,3 +248,15 @@ def test_closed_the_link_is_gone_and_reopened_a_new_one(day):
     new = doors.door_open(tournament=t, user=user)
     assert new != old and doors.door_of(new) == t
     assert Circuit.objects.count() == 1
+
+
+def test_an_accepted_entrant_struck_before_the_draw_frees_her_phone(day):
+    from tournaments.services import entrants
+
+    t = day["t"]
+    doors.door_known(tournament=t, phone=PHONE_A, number=day["maria"].number, pin=day["pin"])
+    entrant = doors.door_accept(tournament=t, user=day["user"], number=day["maria"].number)
+    entrants.entrant_remove(tournament=factory.fresh(t), user=day["user"], number=entrant.number)
+    assert not DoorEntry.objects.exists()
+    again = doors.door_known(tournament=t, phone=PHONE_A, number=day["maria"].number, pin=day["pin"])
+    assert again.entrant is None

@@ -258,6 +258,13 @@ def test_the_control_page_shows_the_link_and_the_poster(world):
     assert b'id="door-link"' in page.content and b'id="door-pending"' in page.content
     poster = client(world, "organiser").get(reverse("tournament_door_poster", args=[world["t"].pk]))
     assert poster["Content-Type"] == "application/pdf"
+    import io
+
+    from pypdf import PdfReader
+
+    pages = PdfReader(io.BytesIO(poster.content)).pages
+    assert len(pages) == 1  # one A4 at the entrance
+    assert world["t"].door_token in pages[0].extract_text().replace("\n", "")
 
 
 def test_a_phone_beyond_its_budget_is_refused_alone(world, monkeypatch):
