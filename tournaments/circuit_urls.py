@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
-from tournaments.views import circuit
+from tournaments.views import circuit, door
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("circuits/", circuit.circuit_list, name="circuit_list"),
@@ -13,5 +13,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("circuits/<id:kid>/register/export/", circuit.circuit_export, name="circuit_export"),
     path("circuits/<id:kid>/register/merge/", circuit.circuit_merge, name="circuit_merge"),
     path("circuits/<id:kid>/register/<id:number>/", circuit.circuit_entry, name="circuit_entry"),
+    path("circuits/<id:kid>/register/<id:number>/card/", door.circuit_card, name="circuit_card"),
     path("circuits/<id:kid>/cups/", circuit.circuit_join, name="circuit_join"),
 ]

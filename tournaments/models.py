@@ -123,6 +123,9 @@ class Tournament(models.Model):
     # The hall screen's own link (``/h/<token>/``), shown to the organisers only:
     # never counted with the public board's phones. Given and taken with the board.
     screen_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # The registration link at the door (``/r/<token>/``, §14.2): given and taken by
+    # the organisers on the control page, only for a tournament of a cup in a circuit.
+    door_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
     # Bumped with every change the board and the hall screen compare their polls
     # with: a table locked or opened again, an organiser's change; never a hand at
     # a running table (its hands are read from its session where a page shows them).
@@ -427,6 +430,7 @@ class TournamentChange(models.Model):
         SETTINGS = "settings", _("settings changed")
         RAFFLE = "raffle", _("prizes drawn")
         TIME = "time", _("extra minutes given")
+        DOOR = "door", _("registration at the door")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)
@@ -590,6 +594,7 @@ class CircuitChange(models.Model):
         JOIN = "join", _("cup joined")
         MERGE = "merge", _("entries merged")
         PIN = "pin", _("PIN given")
+        DOOR = "door", _("registered at the door")
 
     circuit = models.ForeignKey(Circuit, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=8, choices=Action.choices)
@@ -606,3 +611,31 @@ class CircuitChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.circuit_id} {self.action}"
+
+
+class DoorEntry(models.Model):
+    """A player registered at the door on her phone through the tournament's
+    registration link (§14.2): her register entry and the phone it came from,
+    waiting for the desk. Only the desk's acceptance makes her an entrant (its
+    ``entrant``), so only accepted players are drawn; one entry per phone and one
+    per register entry in each tournament. Struck by the desk, the row goes."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="door_entries")
+    player = models.ForeignKey(CircuitPlayer, on_delete=models.CASCADE, related_name="door_entries")
+    phone = models.CharField(max_length=64)  # a digest of the phone's registration cookie
+    new = models.BooleanField(default=False)  # registered as new at the door (number and PIN given)
+    created_at = models.DateTimeField(auto_now_add=True)
+    entrant = models.OneToOneField(
+        Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="door_entry"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "phone"], name="door_entry_one_per_phone"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="door_entry_one_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} door {self.player_id}"

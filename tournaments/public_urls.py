@@ -1,11 +1,12 @@
 """Pages opened by a link without an account: a table's link (the scorer and
 those watching) and the page its short code is typed on, the tournament's board
-(players' phones) and the hall screen's own link."""
+(players' phones), the hall screen's own link, and the registration link at the
+door with the player card it shows."""
 
 from django.urls import URLPattern, URLResolver, path
 
 from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
-from tournaments.views import board, me, table
+from tournaments.views import board, door, me, table
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("t/", table.table_code, name="tournament_table_code"),
@@ -32,4 +33,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("b/<str:token>/season/", me.cup_season, name="tournament_cup_season"),
     path("b/<str:token>/players/<int:number>/", board.player_card, name="tournament_player_card"),
     path("h/<str:token>/", board.screen, name="tournament_screen"),
+    path("r/<str:token>/", door.door_page, name="tournament_door_page"),
+    path("r/<str:token>/card/", door.door_card, name="tournament_door_card"),
 ]

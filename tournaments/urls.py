@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
-from tournaments.views import cups, organiser
+from tournaments.views import cups, door, organiser
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/", organiser.tournament_list, name="tournament_list"),
@@ -17,6 +17,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/<id:tid>/status/", organiser.tournament_status, name="tournament_status"),
     path("tournaments/<id:tid>/clock/", organiser.tournament_clock, name="tournament_clock"),
     path("tournaments/<id:tid>/board/", organiser.tournament_board_link, name="tournament_board_link"),
+    path("tournaments/<id:tid>/door/", door.tournament_door, name="tournament_door"),
+    path("tournaments/<id:tid>/door/poster/", door.tournament_door_poster, name="tournament_door_poster"),
+    path("tournaments/number/<id:number>/", door.tournament_by_number, name="tournament_by_number"),
     path("tournaments/<id:tid>/rounds/<id:number>/", organiser.tournament_round, name="tournament_round"),
     path("tournaments/<id:tid>/tables/<id:pk>/", organiser.organiser_table, name="organiser_table"),
     path("tournaments/<id:tid>/prizes/", organiser.tournament_prizes, name="tournament_prizes"),

@@ -244,20 +244,75 @@ def register_add(
     offered = rules.matches([entry_of(row) for row in same.values()], family, given, place)
     if offered and not keep_apart:
         return Added(None, tuple(same[entry.number] for entry in offered))
-    _room(locked, 1)
-    entry = CircuitPlayer.objects.create(
-        circuit=locked,
-        number=_next_number(locked),
-        family=family,
-        given=given,
-        place=place,
-        match_key=key,
-        categories=chosen,
-        public_name=public_name,
-    )
+    entry = _entry_create(locked, family, given, place, categories=chosen, public_name=public_name)
     after = {**_snapshot(entry), "kept_apart_from": [row.number for row in same.values()]}
     _changed(locked, "add", user, client_token, after=after)
     return Added(entry)
+
+
+def _entry_create(
+    circuit: Circuit,
+    family: str,
+    given: str,
+    place: str,
+    *,
+    categories: Sequence[str] = (),
+    public_name: str = "full",
+) -> CircuitPlayer:
+    """A new entry with the next number (names checked by the caller, circuit locked)."""
+    _room(circuit, 1)
+    return CircuitPlayer.objects.create(
+        circuit=circuit,
+        number=_next_number(circuit),
+        family=family,
+        given=given,
+        place=place,
+        match_key=key_text(family, given, place),
+        categories=list(categories),
+        public_name=public_name,
+    )
+
+
+def register_names(family: str, given: str, place: str) -> tuple[str, str, str]:
+    """A typed name as the register keeps it (§7's text rules, spaces made single),
+    refused naming ``family``, ``given`` or ``place``."""
+    return (
+        _text("family", family, NAME_LENGTH),
+        _text("given", given, NAME_LENGTH, required=False),
+        _text("place", place, NAME_LENGTH, required=False),
+    )
+
+
+def register_offer(circuit: Circuit, family: str, given: str, place: str) -> tuple[CircuitPlayer, ...]:
+    """The entries a typed name matches by §14.1's key, lowest number first: the ones
+    offered at the door ("Bist du Nr. 4711 Huber Maria, Linz?"). Names checked."""
+    family, given, place = register_names(family, given, place)
+    key = key_text(family, given, place)
+    same = {row.number: row for row in register_by_keys(circuit, [key]).get(key, [])}
+    offered = rules.matches([entry_of(row) for row in same.values()], family, given, place)
+    return tuple(same[entry.number] for entry in offered)
+
+
+@transaction.atomic
+def register_at_door(*, circuit: Circuit, family: str, given: str, place: str) -> tuple[CircuitPlayer, str]:
+    """A player new to the register, written by herself at the door (§14.2, no
+    account): the next number and a four-digit PIN, returned once and kept only as
+    its hash. Entries with her key are kept apart from her (she said she is none of
+    them); the audit says so, without a user."""
+    family, given, place = register_names(family, given, place)
+    locked = Circuit.objects.select_for_update().get(pk=circuit.pk)
+    if locked.deleted_at is not None:
+        raise invalid("circuit", gettext_noop("one of the circuits listed"))
+    key = key_text(family, given, place)
+    same = [row.number for row in register_by_keys(locked, [key]).get(key, [])]
+    entry = _entry_create(locked, family, given, place)
+    pin = _pin_give(entry)
+    CircuitChange.objects.create(
+        circuit=locked, action="door", user=None, after={**_snapshot(entry), "kept_apart_from": same}
+    )
+    Circuit.objects.filter(pk=locked.pk).update(version=F("version") + 1)
+    entry.refresh_from_db()
+    return entry, pin
 
 
 def register_by_keys(circuit: Circuit, keys: Sequence[str]) -> dict[str, list[CircuitPlayer]]:
@@ -636,11 +691,17 @@ def register_pin_new(*, circuit: Circuit, user: User, number: int, client_token:
     if _done(locked, "pin", client_token) is not None:
         raise invalid("token", gettext_noop("this PIN was shown once already: give a new one to see a PIN"))
     entry = entry_find(locked, number)
-    pin = f"{secrets.randbelow(10_000):04d}"
     had = bool(entry.pin_hash)
+    pin = _pin_give(entry)
+    _changed(locked, "pin", user, client_token, after={"number": entry.number, "again": had})
+    return pin
+
+
+def _pin_give(entry: CircuitPlayer) -> str:
+    """A new PIN for the entry, kept as its hash; its wrong tries are forgotten."""
+    pin = f"{secrets.randbelow(10_000):04d}"
     CircuitPlayer.objects.filter(pk=entry.pk).update(pin_hash=make_password(pin), pin_set_at=timezone.now())
     CircuitPinTry.objects.filter(entry=entry).delete()
-    _changed(locked, "pin", user, client_token, after={"number": entry.number, "again": had})
     return pin
 
 

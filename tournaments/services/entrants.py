@@ -24,7 +24,7 @@ from scoring.engine.schema import name_problem
 from scoring.engine.types import invalid
 from scoring.models import NAME_LENGTH
 from tournaments.core import names
-from tournaments.models import Entrant, Round, TableRound, Tournament, TournamentChange
+from tournaments.models import CupPlayer, DoorEntry, Entrant, Round, TableRound, Tournament, TournamentChange
 from tournaments.services import cups
 from tournaments.services.tournaments import audit, changed, done_already, drawn, locked, played
 
@@ -96,6 +96,12 @@ def _joins(tournament: Tournament) -> int:
     return joins
 
 
+def joins_now(tournament: Tournament) -> int:
+    """The round an entrant added now joins; refused when ``late_entry`` says no
+    (the registration at the door asks the same, §14.2)."""
+    return _joins(tournament)
+
+
 @dataclass(frozen=True)
 class NewEntrant:
     name: str
@@ -105,7 +111,9 @@ class NewEntrant:
     roster: bool = True  # in a group's tournament, a new name joins the roster
 
 
-def _add(tournament: Tournament, new: NewEntrant, joins: int) -> Entrant:
+def _add(tournament: Tournament, new: NewEntrant, joins: int, cup_player: CupPlayer | None = None) -> Entrant:
+    """One entrant with the next start number, linked to the cup's register entry of
+    his name, or to ``cup_player`` where the caller knows it (a register number, §14.2)."""
     name, place = check_name(new.name), check_place(new.place)
     _unique(tournament, name)
     count = tournament.entrants.count()
@@ -123,7 +131,8 @@ def _add(tournament: Tournament, new: NewEntrant, joins: int) -> Entrant:
         place=place,
         player=player,
         roster=roster,
-        cup_player=cups.register_entry(tournament.cup, name, place, roster) if not new.filler else None,
+        cup_player=cup_player
+        or (cups.register_entry(tournament.cup, name, place, roster) if not new.filler else None),
         kind=Entrant.Kind.FILLER if new.filler else Entrant.Kind.PLAYER,
         joined_round=joins,
         fee_paid=new.fee_paid,
@@ -244,6 +253,7 @@ def entrant_remove(*, tournament: Tournament, user: User, number: int) -> None:
     audit(
         row, TournamentChange.Action.ENTER, user, before={"number": number, "name": entrant.name}, after=None
     )
+    DoorEntry.objects.filter(entrant=entrant).delete()  # her phone may register again
     entrant.delete()
     cups.register_pruned(row.cup_id)
     changed(row)

@@ -312,3 +312,25 @@ def season_pdf(season: Any) -> Export:
         {"season": season, "cup": season.cup},
         f"{season.cup.name}-{season.cup.season}",
     )
+
+
+# -- registration at the door (§14.2) ----------------------------------------------------------
+
+
+def door_poster(tournament: Tournament, url: str) -> Export:
+    """The poster at the entrance: the registration link as a large QR code, with
+    the link written out and what a player does on her phone."""
+    context = {
+        "tournament": tournament,
+        "url": url,
+        "qr": qr_svg(url, label=_("QR code of the registration link")),
+        "fee": tournament.settings.get("entry_fee"),
+    }
+    return _pdf("tournaments/print/door_poster.html", context, f"{tournament.name}-anmeldung")
+
+
+def register_card(context: dict[str, Any]) -> Export:
+    """A player card: her name (per ``public_name``), place, number, and the QR code
+    of the address that fills her number in at the desk; never her PIN."""
+    entry = context["entry"]
+    return _pdf("tournaments/print/register_card.html", context, f"spielerkarte-{entry.number}")

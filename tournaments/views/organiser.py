@@ -34,6 +34,7 @@ from tournaments.core.tournament_file import InvalidTournament, too_large
 from tournaments.forms import EntrantForm, SeedForm, TournamentForm, prizes_text
 from tournaments.models import TableRound, Tournament
 from tournaments.services import desk, entrants, plan, printouts, results, tournament_files, tournaments
+from tournaments.services import door as doors
 from tournaments.services import raffle as raffles
 from tournaments.services.tournaments import forced_options, games
 
@@ -183,6 +184,7 @@ def tournament_detail(request: Request, tid: int) -> HttpResponse:
     context["complaint_until"] = until
     context["complaints_open"] = until is not None and timezone.now() < until
     context.update(board=_board_link(request, t), round_ends=desk.round_ends(t, state.round))
+    context.update(door=_door_link(request, t), door_pending=len(doors.door_pending(t)))
     context["entrant_count"] = t.entrants.count()
     return render(request, template, context)
 
@@ -199,6 +201,19 @@ def _board_link(request: Request, t: Tournament) -> dict[str, str] | None:
         else ""
     )
     return {"url": url, "qr": qr_svg(url, label=_qr_label()), "screen": screen}
+
+
+def _door_link(request: Request, t: Tournament) -> dict[str, Any] | None:
+    """The registration link at the door (§14.2) with its QR code, whether it takes
+    players now; ``None`` for a tournament whose cup is in no circuit."""
+    if doors.circuit_of(t) is None:
+        return None
+    if not t.door_token:
+        return {"url": ""}
+    url = request.build_absolute_uri(reverse("tournament_door_page", args=[t.door_token]))
+    closed = doors.door_closed(t)
+    label = gettext("QR code of the registration link")
+    return {"url": url, "qr": qr_svg(url, label=label), "closed": render_line(closed.line) if closed else ""}
 
 
 @login_required
@@ -305,9 +320,14 @@ def tournament_entrants(request: Request, tid: int) -> HttpResponse:
         done = _entrant_action(request, t, action, form)
         if done:
             return redirect("tournament_entrants", tid=t.pk)
-    context = {"tournament": t, "form": form, "entrants": t.entrants.order_by("number"), "here": "entrants"}
+    listed = t.entrants.select_related("door_entry").order_by("number")
+    context = {"tournament": t, "form": form, "entrants": listed, "here": "entrants"}
     context["roster"] = _roster_offered(t)
     context["drawn"] = tournaments.drawn(t)
+    context["circuit"] = doors.circuit_of(t)
+    context["door_pending"] = doors.door_pending(t) if context["circuit"] is not None else []
+    typed = request.POST.get("register_number") if action == "number" else request.GET.get("register_number")
+    context["register_number"] = whole(typed) or ""
     return render(request, "tournaments/organiser/entrants.html", context, status=400 if form.errors else 200)
 
 
@@ -340,6 +360,24 @@ def _entrant_action(request: Request, t: Tournament, action: str, form: EntrantF
                 place=posted.get("place", ""),
                 fee_paid=posted.get("fee_paid") == "on",
             )
+        elif action == "number":
+            doors.entrant_by_number(
+                tournament=t,
+                user=user,
+                number=whole(posted.get("register_number")) or 0,
+                fee_paid=posted.get("fee_paid") == "on",
+                client_token=token,
+            )
+        elif action == "accept":
+            doors.door_accept(
+                tournament=t,
+                user=user,
+                number=whole(posted.get("register_number")) or 0,
+                fee_paid=posted.get("fee_paid") == "on",
+                client_token=token,
+            )
+        elif action == "strike_door":
+            doors.door_strike(tournament=t, user=user, number=whole(posted.get("register_number")) or 0)
         elif action == "remove":
             entrants.entrant_remove(tournament=t, user=user, number=number)
         elif action == "withdraw":

@@ -34,6 +34,7 @@ ADDRESSES = {
     "circuit_export": lambda w: [w["circuit"].pk],
     "circuit_merge": lambda w: [w["circuit"].pk],
     "circuit_entry": lambda w: [w["circuit"].pk, 1],
+    "circuit_card": lambda w: [w["circuit"].pk, 1],
     "circuit_join": lambda w: [w["circuit"].pk],
 }
 # The answer each role gets, by address and method; anonymous visitors go to the login page.
@@ -53,6 +54,8 @@ ORGANISER_ANSWERS = {
     ("circuit_merge", "post"): 302,  # Nr. 2 merged into Nr. 1
     ("circuit_entry", "get"): 200,
     ("circuit_entry", "post"): 200,  # the new PIN, shown once
+    ("circuit_card", "get"): 200,  # the player card's PDF
+    ("circuit_card", "post"): 405,
     ("circuit_join", "get"): 200,
     ("circuit_join", "post"): 302,
 }
@@ -76,7 +79,7 @@ def expected(name: str, method: str, role: str) -> int:
         return ORGANISER_ANSWERS[(name, method)]
     if name == "circuit_list":
         return ORGANISER_ANSWERS[(name, method)]  # every account has its own list
-    if method == "post" and name in ("circuit_detail", "circuit_export"):
+    if method == "post" and name in ("circuit_detail", "circuit_export", "circuit_card"):
         return 405  # these take no POST from anyone
     if name in SEEN_BY_CUPS and role == "cup_in":
         return 200
