@@ -312,3 +312,35 @@ def season_pdf(season: Any) -> Export:
         {"season": season, "cup": season.cup},
         f"{season.cup.name}-{season.cup.season}",
     )
+
+
+# -- the final of the circuit (§14.7) -----------------------------------------------------
+
+
+def qualification_pdf(circuit: Any, cup: Any) -> Export:
+    """A cup's qualification list for the circuit's final on A4 (``circuit_final.CupStanding``)."""
+    return _pdf(
+        "tournaments/print/qualification.html",
+        {"circuit": circuit, "cup": cup},
+        f"{cup.cup.name}-{cup.cup.season}-qualifikation",
+    )
+
+
+def qualified_pdf(standing: Any) -> Export:
+    """The circuit's qualified players on A4 (``circuit_final.Standings``)."""
+    circuit = standing.circuit
+    return _pdf(
+        "tournaments/print/qualified.html",
+        {"circuit": circuit, "standing": standing},
+        f"{circuit.name}-{circuit.season}-qualifiziert",
+    )
+
+
+def gesamtwertung_pdf(standing: Any) -> Export:
+    """The final's Gesamtwertung on A4 (``circuit_final.Standings``)."""
+    circuit = standing.circuit
+    return _pdf(
+        "tournaments/print/gesamtwertung.html",
+        {"circuit": circuit, "standing": standing},
+        f"{circuit.name}-{circuit.season}-gesamtwertung",
+    )
