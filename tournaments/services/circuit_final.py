@@ -27,6 +27,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from scoring import services as scoring
 from scoring.engine.types import invalid
 from scoring.models import NAME_LENGTH, Player
 from tournaments.core import circuit as rules
@@ -345,42 +346,45 @@ def final_choices(circuit: Circuit) -> list[Tournament]:
 
 @transaction.atomic
 def final_set(
-    *, circuit: Circuit, user: User, tournament_id: int | None, open_final: bool, client_token: str = ""
+    *, circuit: Circuit, user: User, final: int | None, open_final: bool, client_token: str = ""
 ) -> Circuit:
     """The season's final (a tournament of a cup of the circuit, whose cup then
     does not qualify for it) and ``open_final``; with it off, every entrant
-    already there must be qualified. ``tournament_id`` None: no final yet."""
+    already there must be qualified. ``final``: the tournament's id, None for no final yet."""
     locked = _locked(circuit, user)
     if _done(locked, "final", client_token):
         return locked
-    final = None
-    if tournament_id is not None:
-        final = (
-            Tournament.objects.filter(
-                pk=tournament_id, cup__circuit=locked, cup__deleted_at__isnull=True, deleted_at__isnull=True
-            )
-            .select_related("cup")
-            .first()
-        )
-        if final is None:
-            raise invalid("final", gettext_noop("a tournament of one of the circuit's cups"))
-        assert final.cup is not None
-        if final.cup.circuit_qualifies:
-            raise invalid(
-                "final",
-                gettext_noop(
-                    "{cup} qualifies for the final: its tournament cannot be the final (untick it in the tiers)"
-                ),
-                cup=str(final.cup),
-            )
+    chosen = _final_of(locked, final) if final is not None else None
     before = {"final": locked.final_id, "open_final": locked.open_final}
-    locked.final, locked.open_final = final, open_final
-    if final is not None and not open_final:
-        _refuse_unqualified_entrants(locked, final)
+    locked.final, locked.open_final = chosen, open_final
+    if chosen is not None and not open_final:
+        _refuse_unqualified_entrants(locked, chosen)
     locked.save(update_fields=["final", "open_final"])
-    after = {"final": locked.final_id, "name": final.name if final else "", "open_final": open_final}
+    after = {"final": locked.final_id, "name": chosen.name if chosen else "", "open_final": open_final}
     _audit(locked, "final", user, client_token, before=before, after=after)
     return locked
+
+
+def _final_of(circuit: Circuit, pk: int) -> Tournament:
+    """The tournament that may be the circuit's final: of one of its cups, one that does not qualify."""
+    found = (
+        Tournament.objects.filter(
+            pk=pk, cup__circuit=circuit, cup__deleted_at__isnull=True, deleted_at__isnull=True
+        )
+        .select_related("cup")
+        .first()
+    )
+    if found is None or found.cup is None:
+        raise invalid("final", gettext_noop("a tournament of one of the circuit's cups"))
+    if found.cup.circuit_qualifies:
+        raise invalid(
+            "final",
+            gettext_noop(
+                "{cup} qualifies for the final: its tournament cannot be the final (untick it in the tiers)"
+            ),
+            cup=str(found.cup),
+        )
+    return found
 
 
 def _refuse_unqualified_entrants(circuit: Circuit, final: Tournament) -> None:
@@ -523,6 +527,7 @@ def import_file(*, owner: User, data: bytes) -> Circuit:
     circuit.categories = list(read.categories)
     kept = _register_written(circuit, read.register)
     labels = entrant_names(read.register)
+    players: dict[str, Player] = {}
     numbers = rules.by_number(read.register)
     last_day = datetime.date(2000, 1, 1)
     for cup_file in read.cups:
@@ -554,7 +559,7 @@ def import_file(*, owner: User, data: bytes) -> Circuit:
                 cup_final=entry.final,
                 cup_factor=entry.factor,
             )
-            _results_written(made, entry.ranking, numbers, kept, labels, cup, names)
+            _results_written(made, entry.ranking, numbers, kept, labels, cup, names, players)
             last_day = max(last_day, entry.date)
     if read.final is not None:
         cup = cups.cup_create(owner=owner, name=read.final.name, season=read.season)
@@ -567,7 +572,7 @@ def import_file(*, owner: User, data: bytes) -> Circuit:
             money_rate=None,
             cup=cup,
         )
-        _results_written(made, read.final.ranking, numbers, kept, labels, cup, {})
+        _results_written(made, read.final.ranking, numbers, kept, labels, cup, {}, players)
         Circuit.objects.filter(pk=circuit.pk).update(final=made, open_final=read.final.open_final)
     counts = {"players": len(read.register), "cups": len(read.cups), "final": read.final is not None}
     _audit(circuit, "file", owner, "", after=counts)
@@ -635,16 +640,16 @@ def _results_written(
     labels: Mapping[int, str],
     cup: Cup,
     names: dict[int, CupPlayer],
+    players: dict[str, Player],
 ) -> None:
     """A ranking of the file as the tournament's stored results: an entrant per
     player (linked to the cup's name of the register entry), its place and total,
     the tournament final; the cup points by the cup's scheme (``places_rescored``)."""
     people = [numbers[number] for number, _ in ranking]
-    wanted = {labels[entry.number] for entry in people}
-    Player.objects.bulk_create(
-        [Player(owner=tournament.owner, name=name) for name in sorted(wanted)], ignore_conflicts=True
-    )
-    players = {p.name: p for p in Player.objects.filter(owner=tournament.owner, name__in=wanted)}
+    for entry in people:  # each name once per import: the scoring app keeps its players
+        name = labels[entry.number]
+        if name not in players:
+            players[name] = scoring.player_of(owner=tournament.owner, name=name)
     fresh = [entry for entry in people if entry.number not in names]
     made = CupPlayer.objects.bulk_create(
         CupPlayer(

@@ -258,36 +258,39 @@ def circuit_tiers(request: Request, kid: int) -> HttpResponse:
     circuit = run_circuit(request, kid)
     posted = (request.POST.get("cup", "") if request.method == "POST" else "")[:12]
     form = CupTierForm(request.POST if request.method == "POST" else None, auto_id=f"cup{posted}-%s")
-    if form.is_valid():
-        try:
-            finals.cup_tier_set(
-                circuit=circuit,
-                user=request.user,
-                cup_id=form.cleaned_data["cup"],
-                tier=form.cleaned_data["tier"],
-                tier_table=form.cleaned_data["tier_table"],
-                min_events=form.cleaned_data["min_events"],
-                qualifies=form.cleaned_data["qualifies"],
-                client_token=posted_token(request),
-            )
-        except InvalidInput as error:
-            refuse(form, error)
-        else:
-            messages.success(request, gettext("Tier saved"))
-            return redirect("circuit_tiers", kid=circuit.pk)
-    standing = finals.standings(circuit)
+    if form.is_valid() and _tier_saved(request, circuit, form):
+        messages.success(request, gettext("Tier saved"))
+        return redirect("circuit_tiers", kid=circuit.pk)
     rows = [
-        (
-            cup,
-            form
-            if form.is_bound and posted == str(cup.cup.pk)
-            else CupTierForm(initial=_tier_initial(cup.cup), auto_id=f"cup{cup.cup.pk}-%s"),
-        )
-        for cup in standing.cups
+        (cup, form if form.is_bound and posted == str(cup.cup.pk) else _tier_form(cup.cup))
+        for cup in finals.standings(circuit).cups
     ]
     shown = any(row[1] is form for row in rows)
     context = {"circuit": circuit, "rows": rows, "form": form, "unshown": form.errors and not shown}
     return render(request, "tournaments/circuit/tiers.html", context, status=400 if form.errors else 200)
+
+
+def _tier_saved(request: Request, circuit: Circuit, form: CupTierForm) -> bool:
+    """The posted cup's tier set; a refusal beside the field it names."""
+    try:
+        finals.cup_tier_set(
+            circuit=circuit,
+            user=request.user,
+            cup_id=form.cleaned_data["cup"],
+            tier=form.cleaned_data["tier"],
+            tier_table=form.cleaned_data["tier_table"],
+            min_events=form.cleaned_data["min_events"],
+            qualifies=form.cleaned_data["qualifies"],
+            client_token=posted_token(request),
+        )
+    except InvalidInput as error:
+        refuse(form, error)
+        return False
+    return True
+
+
+def _tier_form(cup: Cup) -> CupTierForm:
+    return CupTierForm(initial=_tier_initial(cup), auto_id=f"cup{cup.pk}-%s")
 
 
 def _tier_initial(cup: Cup) -> dict[str, object]:
@@ -316,11 +319,7 @@ def circuit_final(request: Request, kid: int) -> HttpResponse:
     if form.is_valid():
         try:
             finals.final_set(
-                circuit=circuit,
-                user=request.user,
-                tournament_id=form.cleaned_data["final"],
-                open_final=form.cleaned_data["open_final"],
-                client_token=posted_token(request),
+                circuit=circuit, user=request.user, client_token=posted_token(request), **form.cleaned_data
             )
         except InvalidInput as error:
             refuse(form, error)

@@ -450,7 +450,7 @@ def with_final(user: User) -> tuple[Circuit, Tournament]:
     circuits.cup_join(circuit=circuit, user=user, cup_id=final_cup.pk)
     finals.cup_tier_set(circuit=circuit, user=user, cup_id=final_cup.pk, tier="B", qualifies=False)
     final = factory.tournament(user, names=(), cup=final_cup, name="Ö-Finale")
-    finals.final_set(circuit=circuit, user=user, tournament_id=final.pk, open_final=False)
+    finals.final_set(circuit=circuit, user=user, final=final.pk, open_final=False)
     return circuit, final
 
 
@@ -465,11 +465,11 @@ def test_only_qualified_players_are_entered_in_a_final_that_is_not_open(with_fin
     assert refused.value.field == "name"
     assert "did not qualify for the final" in str(refused.value)
     assert (Entrant.objects.count(), CircuitPlayer.objects.count(), snapshot()) == before
-    finals.final_set(circuit=circuit, user=user, tournament_id=final.pk, open_final=True)
+    finals.final_set(circuit=circuit, user=user, final=final.pk, open_final=True)
     entrants.entrant_add(tournament=final, user=user, name="Zacharias Zorn")
     # With guests entered, the final cannot be closed to them again.
     with pytest.raises(InvalidInput) as closing:
-        finals.final_set(circuit=circuit, user=user, tournament_id=final.pk, open_final=False)
+        finals.final_set(circuit=circuit, user=user, final=final.pk, open_final=False)
     assert closing.value.field == "open_final"
 
 
@@ -543,3 +543,19 @@ def test_a_pdf_that_cannot_be_drawn_now_is_the_busy_answer(browser, monkeypatch)
 def test_rules_are_the_core_rules():
     assert finals.tier_table(Cup(circuit_tier="A")) == rules.TIERS["A"]
     assert finals.read_tier_table("120, 100 80") == [120, 100, 80]
+
+
+@pytest.mark.parametrize("huge", [2**31, 2**63, 10**30])
+def test_an_id_beyond_every_row_finds_nothing(browser, huge):
+    circuit = imported(browser, canonical(three_tiers()))
+    cup = circuit.cups.get(name="RTC")
+    for url in (
+        f"/circuits/{huge}/qualified/",
+        f"/circuits/{huge}/final/ranking/pdf/",
+        f"/circuits/{circuit.pk}/cups/{huge}/qualification/",
+        f"/circuits/{huge}/cups/{cup.pk}/qualification/pdf/",
+        f"/circuits/{huge}/tiers/",
+        f"/circuits/{huge}/file/",
+    ):
+        assert browser.get(url).status_code == 404, url
+        assert browser.post(url).status_code in (404, 405), url
