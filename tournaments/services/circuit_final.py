@@ -515,12 +515,17 @@ def read_file(data: bytes) -> files.CircuitFile:
 
 
 @transaction.atomic
-def import_file(*, owner: User, data: bytes) -> Circuit:
+def import_file(*, owner: User, data: bytes, client_token: str = "") -> Circuit:
     """A new circuit of ``owner`` from a circuit file: its register (numbers and
     aliases as written), a cup of ``owner`` per cup of the file with its settings,
     each tournament with its ranking as stored results (made final: places,
     totals, cup points by the cup's scheme), and the final in a cup of its own
-    that does not qualify. Nothing is written when the file is refused."""
+    that does not qualify. Nothing is written when the file is refused; sent
+    twice with one form's token, the circuit is made once."""
+    if client_token:
+        done = CircuitChange.objects.filter(action="file", user=owner, client_token=client_token).first()
+        if done is not None:
+            return done.circuit
     read = read_file(data)
     circuit = circuits.circuit_create(owner=owner, name=read.name, season=read.season)
     Circuit.objects.filter(pk=circuit.pk).update(categories=list(read.categories))
@@ -575,7 +580,7 @@ def import_file(*, owner: User, data: bytes) -> Circuit:
         _results_written(made, read.final.ranking, numbers, kept, labels, cup, {}, players)
         Circuit.objects.filter(pk=circuit.pk).update(final=made, open_final=read.final.open_final)
     counts = {"players": len(read.register), "cups": len(read.cups), "final": read.final is not None}
-    _audit(circuit, "file", owner, "", after=counts)
+    _audit(circuit, "file", owner, client_token, after=counts)
     circuit.refresh_from_db()
     return circuit
 

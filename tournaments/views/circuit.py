@@ -425,7 +425,7 @@ def circuit_file_import(request: Request) -> HttpResponse:
             if upload_too_large(request):
                 raise circuit_files.too_large()
             data = upload.read(finals.MOST_BYTES + 1) if upload else b""
-            made = finals.import_file(owner=request.user, data=data)
+            made = finals.import_file(owner=request.user, data=data, client_token=posted_token(request))
         except circuit_files.InvalidCircuit as refusal:
             error = refusal.describe(gettext, number)
         except InvalidInput as refusal:

@@ -28,7 +28,7 @@ from tests.tournaments import factory
 from tests.tournaments.circuit.test_services import snapshot
 from tournaments.core import circuit as rules
 from tournaments.core import circuit_file as files
-from tournaments.models import Circuit, CircuitPlayer, Cup, Entrant, Tournament
+from tournaments.models import Circuit, CircuitChange, CircuitPlayer, Cup, Entrant, Tournament
 from tournaments.services import circuit as circuits
 from tournaments.services import circuit_final as finals
 from tournaments.services import cups, entrants
@@ -559,3 +559,47 @@ def test_an_id_beyond_every_row_finds_nothing(browser, huge):
     ):
         assert browser.get(url).status_code == 404, url
         assert browser.post(url).status_code in (404, 405), url
+
+
+def test_an_imported_tournament_and_cup_open_as_any_other(browser):
+    circuit = imported(
+        browser, canonical(probe([2, 3, 4, 5, 6, 1, 7, 8, 9, 10], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]))
+    )
+    cup = circuit.cups.get(name="Probe")
+    tournament = cup.tournaments.first()
+    assert tournament is not None
+    for name, args in (
+        ("cup_detail", [cup.pk]),
+        ("cup_register", [cup.pk]),
+        ("tournament_detail", [tournament.pk]),
+        ("tournament_entrants", [tournament.pk]),
+        ("tournament_export", [tournament.pk]),
+        ("circuit_detail", [circuit.pk]),
+        ("circuit_register", [circuit.pk]),
+    ):
+        assert browser.get(reverse(name, args=args)).status_code == 200, name
+
+
+def test_each_form_sent_twice_is_done_once(browser, user):
+    data = canonical(probe([2, 3, 4, 5, 6, 1, 7, 8, 9, 10], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]))
+    for _ in range(2):
+        upload = io.BytesIO(data)
+        upload.name = "circuit.json"
+        answer = browser.post(reverse("circuit_file_import"), {"file": upload, "token": "f1"})
+        assert answer.status_code == 302
+    circuit = Circuit.objects.get(owner=user)
+    cup = circuit.cups.get(name="Probe")
+    tiers = {"cup": cup.pk, "tier": "C", "min_events": 4, "qualifies": "on", "token": "t1"}
+    final = {"final": "", "open_final": "on", "token": "o1"}
+    for _ in range(2):
+        assert browser.post(reverse("circuit_tiers", args=[circuit.pk]), tiers).status_code == 302
+        assert browser.post(reverse("circuit_final", args=[circuit.pk]), final).status_code == 302
+    assert [
+        c.action for c in CircuitChange.objects.filter(circuit=circuit, action__in=("tier", "final"))
+    ] == [
+        "tier",
+        "final",
+    ]
+    circuit.refresh_from_db()
+    assert circuit.final is None and circuit.open_final
+    assert Cup.objects.get(pk=cup.pk).circuit_tier == "C"
