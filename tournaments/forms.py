@@ -418,3 +418,42 @@ class RegisterMergeForm(forms.Form):
         max_value=999_999,
         help_text=_("The lower number stays; the higher one still finds the player."),
     )
+
+
+# -- the final of the circuit (§14.7) and its file (§14.10) ---------------------------------
+
+
+class CupTierForm(forms.Form):
+    """A cup's tier, its ``min_events`` and whether it qualifies, set by the circuit's organisers."""
+
+    cup = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    tier = forms.ChoiceField(
+        label=_("Tier"),
+        choices=[
+            ("A", _("A (80 places)")),
+            ("B", _("B (60 places)")),
+            ("C", _("C (40 places)")),
+            ("custom", _("own table")),
+        ],
+    )
+    tier_table = forms.CharField(
+        label=_("Own table"),
+        required=False,
+        max_length=4000,
+        help_text=_("Vorrundenpunkte of season places 1, 2, …, separated by commas."),
+    )
+    min_events = forms.IntegerField(label=_("Tournaments to qualify"), min_value=1, max_value=40)
+    qualifies = forms.BooleanField(label=_("Qualifies for the final"), required=False)
+
+
+class CircuitFinalForm(forms.Form):
+    """The season's final: a tournament of a cup of the circuit, and whether it is open."""
+
+    final = forms.TypedChoiceField(label=_("The final"), coerce=int, empty_value=None, required=False)
+    open_final = forms.BooleanField(
+        label=_("Open final: players who did not qualify may be entered (0 Vorrundenpunkte)"), required=False
+    )
+
+    def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["final"].choices = [("", _("no final yet")), *choices]  # type: ignore[attr-defined]

@@ -57,6 +57,13 @@ class Cup(models.Model):
     circuit = models.ForeignKey(
         "Circuit", null=True, blank=True, on_delete=models.SET_NULL, related_name="cups"
     )
+    # What the circuit's organisers set for this cup's season (§14.7): its table of
+    # Vorrundenpunkte (``A``, ``B``, ``C`` or ``custom`` with ``circuit_tier_table``),
+    # the participations that qualify, and whether it qualifies for the final at all.
+    circuit_tier = models.CharField(max_length=8, default="B")
+    circuit_tier_table = models.JSONField(default=list, blank=True)
+    circuit_min_events = models.PositiveSmallIntegerField(default=4)
+    circuit_qualifies = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -494,6 +501,12 @@ class Circuit(models.Model):
     season = models.CharField(_("season"), max_length=40)
     # The register's categories in order (``circuit_create`` gives §14.1's three).
     categories = models.JSONField(default=list)
+    # The season's final (§14.7): a tournament of a cup of the circuit that does not
+    # qualify itself; ``open_final`` off, only qualified players are entered in it.
+    final = models.ForeignKey(
+        "Tournament", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    open_final = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
@@ -595,6 +608,9 @@ class CircuitChange(models.Model):
         MERGE = "merge", _("entries merged")
         PIN = "pin", _("PIN given")
         DOOR = "door", _("registered at the door")
+        TIER = "tier", _("cup's tier set")
+        FINAL = "final", _("final set")
+        FILE = "file", _("circuit file imported")
 
     circuit = models.ForeignKey(Circuit, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=8, choices=Action.choices)

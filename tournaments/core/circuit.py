@@ -18,6 +18,7 @@ import math
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -665,6 +666,15 @@ def tier_table(tier: str, custom: Sequence[int] = ()) -> tuple[int, ...]:
     if tier not in TIERS:
         raise ValueError(f"tier: must be one of {', '.join(TIER_NAMES)} (got {tier!r})")
     return TIERS[tier]
+
+
+def attendance(sizes: Sequence[int]) -> str | None:
+    """A cup's average attendance, shown beside its tier (§14.7): the mean of its
+    tournaments' ranked players, one decimal (half up); ``None`` before the first."""
+    if not sizes:
+        return None
+    average = Decimal(sum(sizes)) / Decimal(len(sizes))
+    return f"{average.quantize(Decimal('0.1'), rounding=ROUND_HALF_UP):f}"
 
 
 def vorrundenpunkte(table: Sequence[int], place: int) -> int:

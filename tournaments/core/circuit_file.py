@@ -18,7 +18,6 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -661,10 +660,7 @@ def final_rows(
 def attendance(cup: CupFile) -> str | None:
     """The cup's average attendance (ranked players per tournament), one decimal,
     shown beside its tier (§14.7); ``None`` before its first tournament."""
-    if not cup.tournaments:
-        return None
-    average = Decimal(sum(len(t.ranking) for t in cup.tournaments)) / Decimal(len(cup.tournaments))
-    return f"{average.quantize(Decimal('0.1'), rounding=ROUND_HALF_UP):f}"
+    return rules.attendance([len(t.ranking) for t in cup.tournaments])
 
 
 def _season_row(row: Any, changes: Mapping[int, rules.Change]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from scoring.engine.types import invalid
 from scoring.models import NAME_LENGTH
 from tournaments.core import names
 from tournaments.models import CupPlayer, DoorEntry, Entrant, Round, TableRound, Tournament, TournamentChange
-from tournaments.services import cups
+from tournaments.services import circuit_final, cups
 from tournaments.services.tournaments import audit, changed, done_already, drawn, locked, played
 
 MOST_ENTRANTS = 400  # 100 tables (§7)
@@ -124,6 +124,10 @@ def _add(tournament: Tournament, new: NewEntrant, joins: int, cup_player: CupPla
     roster = _roster(tournament, name, new.roster)
     player = scoring.player_of(owner=tournament.owner, name=name)
     number = (tournament.entrants.aggregate(last=Max("number"))["last"] or 0) + 1
+    if cup_player is None and not new.filler:
+        cup_player = cups.register_entry(tournament.cup, name, place, roster)
+    if not new.filler:
+        circuit_final.refuse_unqualified(tournament, cup_player, name)
     entrant = Entrant.objects.create(
         tournament=tournament,
         number=number,
@@ -131,8 +135,7 @@ def _add(tournament: Tournament, new: NewEntrant, joins: int, cup_player: CupPla
         place=place,
         player=player,
         roster=roster,
-        cup_player=cup_player
-        or (cups.register_entry(tournament.cup, name, place, roster) if not new.filler else None),
+        cup_player=cup_player,
         kind=Entrant.Kind.FILLER if new.filler else Entrant.Kind.PLAYER,
         joined_round=joins,
         fee_paid=new.fee_paid,
@@ -229,6 +232,7 @@ def entrant_edit(
     entrant.name, entrant.place, entrant.fee_paid = new_name, check_place(place), fee_paid
     if renamed and entrant.kind == Entrant.Kind.PLAYER:  # the cup's register follows the name
         entrant.cup_player = cups.register_entry(row.cup, new_name, entrant.place, entrant.roster)
+        circuit_final.refuse_unqualified(row, entrant.cup_player, new_name)
     entrant.save()
     if renamed:
         cups.register_pruned(row.cup_id)

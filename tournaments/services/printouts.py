@@ -334,3 +334,35 @@ def register_card(context: dict[str, Any]) -> Export:
     of the address that fills her number in at the desk; never her PIN."""
     entry = context["entry"]
     return _pdf("tournaments/print/register_card.html", context, f"spielerkarte-{entry.number}")
+
+
+# -- the final of the circuit (§14.7) -----------------------------------------------------
+
+
+def qualification_pdf(circuit: Any, cup: Any) -> Export:
+    """A cup's qualification list for the circuit's final on A4 (``circuit_final.CupStanding``)."""
+    return _pdf(
+        "tournaments/print/qualification.html",
+        {"circuit": circuit, "cup": cup},
+        f"{cup.cup.name}-{cup.cup.season}-qualifikation",
+    )
+
+
+def qualified_pdf(standing: Any) -> Export:
+    """The circuit's qualified players on A4 (``circuit_final.Standings``)."""
+    circuit = standing.circuit
+    return _pdf(
+        "tournaments/print/qualified.html",
+        {"circuit": circuit, "standing": standing},
+        f"{circuit.name}-{circuit.season}-qualifiziert",
+    )
+
+
+def gesamtwertung_pdf(standing: Any) -> Export:
+    """The final's Gesamtwertung on A4 (``circuit_final.Standings``)."""
+    circuit = standing.circuit
+    return _pdf(
+        "tournaments/print/gesamtwertung.html",
+        {"circuit": circuit, "standing": standing},
+        f"{circuit.name}-{circuit.season}-gesamtwertung",
+    )

@@ -12,18 +12,31 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from plumbing.requests import Request, posted_token, whole
+from plumbing.uploads import accepts_upload, upload_too_large
 from scoring.engine import InvalidInput
-from scoring.public import render_line
+from scoring.public import number, render_line
+from tournaments.core import circuit_file as circuit_files
 from tournaments.core.circuit import MAX_IMPORT_BYTES
-from tournaments.forms import CircuitForm, RegisterEntryForm, RegisterImportForm, RegisterMergeForm
-from tournaments.models import Circuit
+from tournaments.forms import (
+    CircuitFinalForm,
+    CircuitForm,
+    CupTierForm,
+    RegisterEntryForm,
+    RegisterImportForm,
+    RegisterMergeForm,
+)
+from tournaments.models import Circuit, Cup
 from tournaments.services import circuit as circuits
-from tournaments.views.organiser import refuse
+from tournaments.services import circuit_final as finals
+from tournaments.services import printouts
+from tournaments.views.organiser import printout, refuse
 
 REGISTER_SHOWN = 200  # entries listed at once; a search finds the others
 
@@ -217,3 +230,208 @@ def circuit_join(request: Request, kid: int) -> HttpResponse:
         return redirect("circuit_detail", kid=circuit.pk)
     context = {"circuit": circuit, "cups": circuits.cups_to_join(circuit, request.user)}
     return render(request, "tournaments/circuit/join.html", context)
+
+
+# -- the final of the circuit (§14.7) -----------------------------------------------------
+#
+# The tiers and the final are set by the circuit's organisers. The three lists
+# (qualification per cup, the circuit's qualified players, the Gesamtwertung) and
+# their PDFs are seen by its organisers and by the owners of its cups, who hang
+# them at their own tournaments: they show only what §14.1 lets a public page
+# show, the name per ``public_name``, the place and the number. They have no
+# address without an account [decision]: the player's own view shows her status.
+
+
+def seen_circuit(request: Request, kid: int) -> tuple[Circuit, bool]:
+    """The circuit if the user runs it or owns one of its cups; a 404 otherwise."""
+    try:
+        return circuits.circuit_seen(request.user, kid)
+    except Circuit.DoesNotExist:
+        raise Http404("no such circuit") from None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def circuit_tiers(request: Request, kid: int) -> HttpResponse:
+    """Each cup's tier beside its average attendance, its ``min_events`` and
+    whether it qualifies; the organisers change one cup at a time."""
+    circuit = run_circuit(request, kid)
+    posted = (request.POST.get("cup", "") if request.method == "POST" else "")[:12]
+    form = CupTierForm(request.POST if request.method == "POST" else None, auto_id=f"cup{posted}-%s")
+    if form.is_valid() and _tier_saved(request, circuit, form):
+        messages.success(request, gettext("Tier saved"))
+        return redirect("circuit_tiers", kid=circuit.pk)
+    rows = [
+        (cup, form if form.is_bound and posted == str(cup.cup.pk) else _tier_form(cup.cup))
+        for cup in finals.standings(circuit).cups
+    ]
+    shown = any(row[1] is form for row in rows)
+    context = {"circuit": circuit, "rows": rows, "form": form, "unshown": form.errors and not shown}
+    return render(request, "tournaments/circuit/tiers.html", context, status=400 if form.errors else 200)
+
+
+def _tier_saved(request: Request, circuit: Circuit, form: CupTierForm) -> bool:
+    """The posted cup's tier set; a refusal beside the field it names."""
+    try:
+        finals.cup_tier_set(
+            circuit=circuit,
+            user=request.user,
+            cup_id=form.cleaned_data["cup"],
+            tier=form.cleaned_data["tier"],
+            tier_table=form.cleaned_data["tier_table"],
+            min_events=form.cleaned_data["min_events"],
+            qualifies=form.cleaned_data["qualifies"],
+            client_token=posted_token(request),
+        )
+    except InvalidInput as error:
+        refuse(form, error)
+        return False
+    return True
+
+
+def _tier_form(cup: Cup) -> CupTierForm:
+    return CupTierForm(initial=_tier_initial(cup), auto_id=f"cup{cup.pk}-%s")
+
+
+def _tier_initial(cup: Cup) -> dict[str, object]:
+    return {
+        "cup": cup.pk,
+        "tier": cup.circuit_tier,
+        "tier_table": ", ".join(map(str, cup.circuit_tier_table or [])),
+        "min_events": cup.circuit_min_events,
+        "qualifies": cup.circuit_qualifies,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def circuit_final(request: Request, kid: int) -> HttpResponse:
+    """The season's final (a tournament of one of the circuit's cups) and ``open_final``."""
+    circuit = run_circuit(request, kid)
+    choices = [
+        (str(t.pk), f"{t.name} · {t.played_on:%d.%m.%Y} · {t.cup}") for t in finals.final_choices(circuit)
+    ]
+    form = CircuitFinalForm(
+        request.POST if request.method == "POST" else None,
+        choices=choices,
+        initial={"final": circuit.final_id or "", "open_final": circuit.open_final},
+    )
+    if form.is_valid():
+        try:
+            finals.final_set(
+                circuit=circuit, user=request.user, client_token=posted_token(request), **form.cleaned_data
+            )
+        except InvalidInput as error:
+            refuse(form, error)
+        else:
+            messages.success(request, gettext("Final saved"))
+            return redirect("circuit_detail", kid=circuit.pk)
+    context = {"circuit": circuit, "form": form}
+    return render(request, "tournaments/circuit/final.html", context, status=400 if form.errors else 200)
+
+
+def _cup_standing(standing: finals.Standings, cid: int) -> finals.CupStanding:
+    try:
+        found = standing.cup(cid)
+    except StopIteration:
+        raise Http404("no such cup in the circuit") from None
+    if not found.qualifies:
+        raise Http404("this cup does not qualify for the final")
+    return found
+
+
+@login_required
+@require_GET
+def circuit_qualification(request: Request, kid: int, cid: int) -> HttpResponse:
+    """A cup's qualification list (§14.7): place, name, participations,
+    Vorrundenpunkte, "qualifiziert" or the tournaments still missing."""
+    circuit, organiser = seen_circuit(request, kid)
+    standing = finals.standings(circuit)
+    context = {"circuit": circuit, "organiser": organiser, "cup": _cup_standing(standing, cid)}
+    return render(request, "tournaments/circuit/qualification.html", context)
+
+
+@login_required
+@require_GET
+def circuit_qualification_pdf(request: Request, kid: int, cid: int) -> HttpResponse:
+    circuit, _ = seen_circuit(request, kid)
+    cup = _cup_standing(finals.standings(circuit), cid)
+    back = reverse("circuit_qualification", args=[kid, cid])
+    return printout(request, lambda: printouts.qualification_pdf(circuit, cup), back)
+
+
+@login_required
+@require_GET
+def circuit_qualified(request: Request, kid: int) -> HttpResponse:
+    """The circuit's qualified players by Vorrundenpunkte, each with the cup that gave them."""
+    circuit, organiser = seen_circuit(request, kid)
+    context = {"circuit": circuit, "organiser": organiser, "standing": finals.standings(circuit)}
+    return render(request, "tournaments/circuit/qualified.html", context)
+
+
+@login_required
+@require_GET
+def circuit_qualified_pdf(request: Request, kid: int) -> HttpResponse:
+    circuit, _ = seen_circuit(request, kid)
+    standing = finals.standings(circuit)
+    back = reverse("circuit_qualified", args=[kid])
+    return printout(request, lambda: printouts.qualified_pdf(standing), back)
+
+
+@login_required
+@require_GET
+def circuit_gesamtwertung(request: Request, kid: int) -> HttpResponse:
+    """The final's Gesamtwertung: Vorrundenpunkte + Finalpunkte, with its tie-breaks."""
+    circuit, organiser = seen_circuit(request, kid)
+    context = {"circuit": circuit, "organiser": organiser, "standing": finals.standings(circuit)}
+    return render(request, "tournaments/circuit/gesamtwertung.html", context)
+
+
+@login_required
+@require_GET
+def circuit_gesamtwertung_pdf(request: Request, kid: int) -> HttpResponse:
+    circuit, _ = seen_circuit(request, kid)
+    standing = finals.standings(circuit)
+    back = reverse("circuit_gesamtwertung", args=[kid])
+    return printout(request, lambda: printouts.gesamtwertung_pdf(standing), back)
+
+
+# -- the circuit file (§14.10) ------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def circuit_file(request: Request, kid: int) -> HttpResponse:
+    """The circuit's season as ``tarockscore-circuit/1`` (what ``write_circuit`` writes)."""
+    circuit = run_circuit(request, kid)
+    answer = HttpResponse(
+        finals.export_text(circuit).encode(), content_type="application/json; charset=utf-8"
+    )
+    name = slugify(f"{circuit.name}-{circuit.season}") or "circuit"
+    answer["Content-Disposition"] = f'attachment; filename="{name}.json"'
+    return answer
+
+
+@accepts_upload(finals.MOST_BYTES)
+@login_required
+@require_http_methods(["GET", "POST"])
+def circuit_file_import(request: Request) -> HttpResponse:
+    """A circuit from a circuit file, the importer its owner. Read as
+    ``score_circuit`` reads it: a refusal is its one line (400)."""
+    error = None
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        try:
+            if upload_too_large(request):
+                raise circuit_files.too_large()
+            data = upload.read(finals.MOST_BYTES + 1) if upload else b""
+            made = finals.import_file(owner=request.user, data=data, client_token=posted_token(request))
+        except circuit_files.InvalidCircuit as refusal:
+            error = refusal.describe(gettext, number)
+        except InvalidInput as refusal:
+            error = f"{refusal.field}: {render_line(refusal.line)}"
+        else:
+            return redirect("circuit_detail", kid=made.pk)
+    return render(
+        request, "tournaments/circuit/file_import.html", {"error": error}, status=400 if error else 200
+    )

@@ -36,9 +36,29 @@ ADDRESSES = {
     "circuit_entry": lambda w: [w["circuit"].pk, 1],
     "circuit_card": lambda w: [w["circuit"].pk, 1],
     "circuit_join": lambda w: [w["circuit"].pk],
+    "circuit_tiers": lambda w: [w["circuit"].pk],
+    "circuit_final": lambda w: [w["circuit"].pk],
+    "circuit_qualification": lambda w: [w["circuit"].pk, w["hausruck"].pk],
+    "circuit_qualification_pdf": lambda w: [w["circuit"].pk, w["hausruck"].pk],
+    "circuit_qualified": lambda w: [w["circuit"].pk],
+    "circuit_qualified_pdf": lambda w: [w["circuit"].pk],
+    "circuit_gesamtwertung": lambda w: [w["circuit"].pk],
+    "circuit_gesamtwertung_pdf": lambda w: [w["circuit"].pk],
+    "circuit_file": lambda w: [w["circuit"].pk],
+    "circuit_file_import": lambda w: [],
 }
 # The answer each role gets, by address and method; anonymous visitors go to the login page.
-SEEN_BY_CUPS = {"circuit_detail"}
+SEEN_BY_CUPS = {
+    "circuit_detail",
+    "circuit_qualification",
+    "circuit_qualification_pdf",
+    "circuit_qualified",
+    "circuit_qualified_pdf",
+    "circuit_gesamtwertung",
+    "circuit_gesamtwertung_pdf",
+}
+GET_ONLY = SEEN_BY_CUPS | {"circuit_export", "circuit_file", "circuit_card"}
+EVERY_ACCOUNT = {"circuit_list", "circuit_file_import"}  # each account's own
 ORGANISER_ANSWERS = {
     ("circuit_list", "get"): 200,
     ("circuit_list", "post"): 302,  # a new circuit of her own
@@ -58,6 +78,15 @@ ORGANISER_ANSWERS = {
     ("circuit_card", "post"): 405,
     ("circuit_join", "get"): 200,
     ("circuit_join", "post"): 302,
+    ("circuit_tiers", "get"): 200,
+    ("circuit_tiers", "post"): 302,  # the cup's tier set
+    ("circuit_final", "get"): 200,
+    ("circuit_final", "post"): 302,  # no final yet, the final open
+    ("circuit_file", "get"): 200,
+    ("circuit_file_import", "get"): 200,
+    ("circuit_file_import", "post"): 400,  # no file sent
+    **{(name, "get"): 200 for name in SEEN_BY_CUPS - {"circuit_detail"}},
+    **{(name, "post"): 405 for name in GET_ONLY},
 }
 POSTED = {
     "name": "Neu",
@@ -69,6 +98,17 @@ POSTED = {
     "token": "t1",
 }
 
+# What a page of the final is sent where the common fields are not its own.
+POSTED_TO = {
+    "circuit_tiers": lambda w: {
+        "cup": str(w["hausruck"].pk),
+        "tier": "C",
+        "min_events": "3",
+        "qualifies": "on",
+    },
+    "circuit_final": lambda w: {"final": "", "open_final": "on"},
+}
+
 
 def test_every_address_of_the_circuits_pages_is_in_the_matrix():
     assert {pattern.name for pattern in circuit_urls.urlpatterns} == set(ADDRESSES)
@@ -77,9 +117,9 @@ def test_every_address_of_the_circuits_pages_is_in_the_matrix():
 def expected(name: str, method: str, role: str) -> int:
     if role in ORGANISERS:
         return ORGANISER_ANSWERS[(name, method)]
-    if name == "circuit_list":
-        return ORGANISER_ANSWERS[(name, method)]  # every account has its own list
-    if method == "post" and name in ("circuit_detail", "circuit_export", "circuit_card"):
+    if name in EVERY_ACCOUNT:
+        return ORGANISER_ANSWERS[(name, method)]  # every account has its own list and import
+    if method == "post" and name in GET_ONLY:
         return 405  # these take no POST from anyone
     if name in SEEN_BY_CUPS and role == "cup_in":
         return 200
@@ -105,7 +145,7 @@ def world(user: User) -> dict[str, Any]:
     outside = factory.cup(accounts["cup_out"], name="Wiener Tarockcup")
     factory.cup(user, name="Zweiter Cup")  # the owner's cup still outside, to join
     factory.cup(accounts["co"], name="Cup der Mitorganisatorin")
-    return {"circuit": circuit, "owner": user, "outside": outside, **accounts}
+    return {"circuit": circuit, "owner": user, "outside": outside, "hausruck": ours, **accounts}
 
 
 def client(world: dict[str, Any], role: str) -> Client:
@@ -122,7 +162,7 @@ def _cases() -> list[tuple[str, str, str]]:
 @pytest.mark.parametrize(("name", "method", "role"), _cases())
 def test_access(world, name, method, role):
     url = reverse(name, args=ADDRESSES[name](world))
-    posted = {**POSTED, "cup": str(_own_free_cup(world, role))}
+    posted = {**POSTED, "cup": str(_own_free_cup(world, role)), **POSTED_TO.get(name, lambda w: {})(world)}
     before = snapshot()
     answer = getattr(client(world, role), method)(url, posted if method == "post" else None)
     if role == "anonymous":
