@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
-from tournaments.views import circuit
+from tournaments.views import circuit, side
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("circuits/", circuit.circuit_list, name="circuit_list"),
@@ -14,4 +14,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("circuits/<id:kid>/register/merge/", circuit.circuit_merge, name="circuit_merge"),
     path("circuits/<id:kid>/register/<id:number>/", circuit.circuit_entry, name="circuit_entry"),
     path("circuits/<id:kid>/cups/", circuit.circuit_join, name="circuit_join"),
+    path("circuits/<id:kid>/honours/", side.circuit_honours, name="circuit_honours"),
 ]

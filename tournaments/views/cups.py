@@ -15,7 +15,7 @@ from scoring.engine import InvalidInput
 from scoring.public import render_line
 from tournaments.forms import CupForm
 from tournaments.models import Cup
-from tournaments.services import cups, printouts
+from tournaments.services import cups, printouts, side
 from tournaments.views.organiser import printout, refuse
 
 
@@ -55,6 +55,7 @@ def cup_detail(request: Request, cid: int) -> HttpResponse:
     context = {
         "cup": cup,
         "season": cups.season_ranking(cup),
+        "sides": side.cup_sides(cup),
         "tournaments": cup.tournaments.filter(deleted_at__isnull=True),
     }
     return render(request, "tournaments/cup/detail.html", context)
@@ -66,7 +67,9 @@ def cup_pdf(request: Request, cid: int) -> HttpResponse:
     """The season table (§5.4) as a PDF."""
     cup = own_cup(request, cid)
     return printout(
-        request, lambda: printouts.season_pdf(cups.season_ranking(cup)), reverse("cup_detail", args=[cid])
+        request,
+        lambda: printouts.season_pdf(cups.season_ranking(cup), side.cup_sides(cup)),
+        reverse("cup_detail", args=[cid]),
     )
 
 

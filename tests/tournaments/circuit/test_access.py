@@ -35,9 +35,10 @@ ADDRESSES = {
     "circuit_merge": lambda w: [w["circuit"].pk],
     "circuit_entry": lambda w: [w["circuit"].pk, 1],
     "circuit_join": lambda w: [w["circuit"].pk],
+    "circuit_honours": lambda w: [w["circuit"].pk],
 }
 # The answer each role gets, by address and method; anonymous visitors go to the login page.
-SEEN_BY_CUPS = {"circuit_detail"}
+SEEN_BY_CUPS = {"circuit_detail", "circuit_honours"}
 ORGANISER_ANSWERS = {
     ("circuit_list", "get"): 200,
     ("circuit_list", "post"): 302,  # a new circuit of her own
@@ -55,6 +56,8 @@ ORGANISER_ANSWERS = {
     ("circuit_entry", "post"): 200,  # the new PIN, shown once
     ("circuit_join", "get"): 200,
     ("circuit_join", "post"): 302,
+    ("circuit_honours", "get"): 200,
+    ("circuit_honours", "post"): 405,
 }
 POSTED = {
     "name": "Neu",
@@ -76,7 +79,7 @@ def expected(name: str, method: str, role: str) -> int:
         return ORGANISER_ANSWERS[(name, method)]
     if name == "circuit_list":
         return ORGANISER_ANSWERS[(name, method)]  # every account has its own list
-    if method == "post" and name in ("circuit_detail", "circuit_export"):
+    if method == "post" and name in ("circuit_detail", "circuit_export", "circuit_honours"):
         return 405  # these take no POST from anyone
     if name in SEEN_BY_CUPS and role == "cup_in":
         return 200
