@@ -191,9 +191,8 @@ class TestHostileParameters:
             StringConverter,
         }
         taking_ids = [p for p in patterns if urls.IdConverter in map(type, p.pattern.converters.values())]
-        # kasse_csv among them, the group's, the cup's and the circuit's ratings too, and
-        # the side rankings of a tournament and a cup, a cup's and a circuit's honours
-        assert len(taking_ids) == 47
+        # kasse_csv among them, the group's, the cup's and the circuit's ratings too
+        assert len(taking_ids) == 43
         for pattern in taking_ids:
             for name, converter in pattern.pattern.converters.items():
                 if type(converter) is not urls.IdConverter:
