@@ -481,3 +481,47 @@ def test_the_prize_list_and_the_season_pdf_carry_the_side_rankings(user, monkeyp
     side.side_ranking_add(user=user, cup=cup, name="Wienfrei", kind="region_not", value="Wien")
     printouts.season_pdf(cups.season_ranking(cup), side.cup_sides(cup))
     assert "Wienfrei" in captured["tournaments/print/season.html"]
+
+
+def finished_day(user: User, cup: Cup, players: int, name: str) -> Tournament:
+    """A final tournament of the cup with ``players`` entrants, three rounds typed in."""
+    t = factory.tournament(user, cup=cup, name=name, names=[f"Spieler {n}" for n in range(1, players + 1)])
+    factory.draw(t)
+    for number in (1, 2, 3):
+        factory.release(t)
+        zero_sum(t, number)
+    tournament_services.tournament_provisional(tournament=factory.fresh(t), user=user)
+    return factory.make_final(factory.fresh(t))
+
+
+def test_the_cups_season_sides_and_honours_take_statements_that_do_not_grow_with_players(user):
+    counts = []
+    for players in (12, 24):
+        cup = factory.cup(user, name=f"Cup {players}")
+        finished_day(user, cup, players, "Erster")
+        finished_day(user, cup, players, "Zweiter")
+        side.side_ranking_add(user=user, cup=cup, name="Wienfrei", kind="region_not", value="Wien")
+        cup = Cup.objects.get(pk=cup.pk)
+        with CaptureQueriesContext(connection) as seen:
+            side.cup_sides(cup)
+            honours.cup_honours(cup)
+        counts.append(len(seen.captured_queries))
+    assert counts[0] == counts[1] and counts[0] <= 8
+
+
+def test_a_circuits_honours_know_a_player_by_his_number_across_its_cups(user):
+    circuit = circuits.circuit_create(owner=user, name="Tarock Österreich", season="2025/26")
+    first, second = factory.cup(user, name="Hausruckcup"), factory.cup(user, name="Sauwaldcup")
+    factory.make_final(factory.play_example(user, cup=first))
+    factory.make_final(factory.play_example(user, cup=second))
+    for cup in (first, second):
+        circuits.cup_join(circuit=circuit, user=user, cup_id=cup.pk)
+    found = honours.circuit_honours(circuit)
+    winner = min(NAMES, key=lambda n: places_after(3)[n])
+    wins = {table.key: table.lines for table in found.all_time}["wins"]
+    assert [(line.name, line.value) for line in wins] == [(winner, 2)]
+    assert sorted(cup for _season, cup, _names in found.winners) == ["Hausruckcup", "Sauwaldcup"]
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    browser.force_login(user)
+    html = browser.get(reverse("circuit_honours", args=[circuit.pk])).content.decode()
+    assert "Most tournament wins" in html and "Sauwaldcup" in html
