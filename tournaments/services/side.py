@@ -215,7 +215,10 @@ def tournament_sides(tournament: Tournament, table: results.Standings | None = N
     where = Q(tournament=tournament)
     if tournament.cup_id is not None:
         where |= Q(cup_id=tournament.cup_id, kind=SideRanking.Kind.CATEGORY)
-    sides = list(SideRanking.objects.filter(where).order_by("cup_id", "id"))
+    # The tournament's own first, then its cup's, each in the order they were made.
+    sides = sorted(
+        SideRanking.objects.filter(where), key=lambda found: (found.tournament_id is None, found.pk)
+    )
     if not sides:
         return []
     table = table if table is not None else results.standings(tournament)
