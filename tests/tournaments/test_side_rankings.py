@@ -109,6 +109,10 @@ def test_the_board_and_the_hall_show_the_change_as_arrow_and_in_words(user):
     text = screen.content.decode()
     assert f"▲ {gained}" in text and ("up 1 place" in text or "places" in text)
     assert "Change since the previous round" in text
+    card = Client(HTTP_ACCEPT_LANGUAGE="de").get(
+        reverse("tournament_player_card", args=[t.board_token, number])
+    )
+    assert f'aria-hidden="true">▲ {gained}</span>' in card.content.decode()
 
 
 def test_an_entrant_without_an_earlier_round_is_new(user):
@@ -267,7 +271,13 @@ def test_a_category_side_ranking_reads_the_circuits_register(user):
         name = f"{entry.family} {entry.given}".strip()
         if name in DAMEN:
             CircuitPlayer.objects.filter(pk=entry.pk).update(categories=["Damen"])
-    side.side_ranking_add(user=user, cup=cup, name="Damenwertung", kind="category", value="Damen")
+    made = side.side_ranking_add(user=user, cup=cup, name="Damenwertung", kind="category", value="damen")
+    assert made.value == "Damen"  # as the register spells it
+    from scoring.engine import InvalidInput
+
+    with pytest.raises(InvalidInput) as refused:
+        side.side_ranking_add(user=user, cup=cup, name="Herren", kind="category", value="Herren")
+    assert refused.value.field == "value"
     t = factory.fresh(t)
     main = places_after(3)
     found = side.tournament_sides(t)

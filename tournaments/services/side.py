@@ -111,6 +111,31 @@ class SideSettings:
         }
 
 
+def _category(values: Mapping[str, Any], cup: Cup | None, tournament: Tournament | None) -> str:
+    """A category as the circuit's register spells it ("damen" is its "Damen"),
+    refused naming the circuit's categories when it has none of that name; a
+    cup outside a circuit keeps what was typed (its players have no categories
+    until it joins one)."""
+    if values["kind"] != SideRanking.Kind.CATEGORY:
+        return str(values["value"])
+    cup_id = cup.pk if cup is not None else (tournament.cup_id if tournament is not None else None)
+    categories = (
+        Cup.objects.filter(pk=cup_id or 0, circuit__isnull=False)
+        .values_list("circuit__categories", flat=True)
+        .first()
+    )
+    if categories is None:
+        return str(values["value"])
+    known = {name_key(category): str(category) for category in categories or ()}
+    if name_key(values["value"]) not in known:
+        raise invalid(
+            "value",
+            gettext_noop("one of the register's categories: {allowed}"),
+            allowed=", ".join(known.values()),
+        )
+    return known[name_key(values["value"])]
+
+
 def _described(side: SideRanking) -> dict[str, Any]:
     return {
         "side_ranking": side.name,
@@ -133,6 +158,7 @@ def side_ranking_add(
     if (cup is None) == (tournament is None):
         raise ValueError("side_ranking_add: a cup or a tournament")
     values = SideSettings(**settings).checked(CUP_KINDS if cup is not None else TOURNAMENT_KINDS)
+    values["value"] = _category(values, cup, tournament)
     if cup is not None:
         Cup.objects.select_for_update().get(pk=cup.pk)
         mine = SideRanking.objects.filter(cup=cup)

@@ -332,6 +332,7 @@ def player_card(request: Request, tournament: Tournament, token: str, number: in
         "tie_note": tie_note(row.tie_note) if row is not None and row.tie_note else "",
         "rounds": card_rounds(entrant),
         "total": figure(row.total if row is not None else 0),
+        "change": changes.shown(row.change) if row is not None else None,
     }
     return render(request, "tournaments/board/player.html", context)
 
