@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from tests.browser.support import expect, horizontal_overflow, screenshot
+from tests.browser.support import assert_accessible, expect, horizontal_overflow, screenshot
 from tests.browser.tournament_support import HALL, Contexts
 from tests.tournaments import factory
 from tests.tournaments.test_side_rankings import DAMEN, HOME, NAMES, places_after, steyr_day
@@ -68,6 +68,7 @@ def test_the_board_and_the_hall_show_the_side_rankings_and_each_places_change(
         names = details.locator("tbody tr td:nth-child(2)").all_inner_texts()
         assert [name.split()[0] for name in names] == sorted(kept, key=lambda n: main[n])
     assert horizontal_overflow(phone) == 0
+    assert_accessible(phone, "the board with its side rankings and rank changes")
     screenshot(phone, "side-phone-board")
 
     hall = contexts.page(HALL, mobile=False)
@@ -81,4 +82,5 @@ def test_the_board_and_the_hall_show_the_side_rankings_and_each_places_change(
     shown = hall.locator(".hall-page.hall-side:not([hidden])")
     expect(shown.locator("caption")).to_have_text("Stadtmeisterschaft")  # the day's own first
     expect(shown.locator("tbody tr")).to_have_count(len(HOME))
+    assert_accessible(hall, "the hall screen's side ranking")
     screenshot(hall, "side-hall", full_page=False)
