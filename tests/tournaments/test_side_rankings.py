@@ -535,3 +535,19 @@ def test_a_circuits_honours_know_a_player_by_his_number_across_its_cups(user):
     browser.force_login(user)
     html = browser.get(reverse("circuit_honours", args=[circuit.pk])).content.decode()
     assert "Most tournament wins" in html and "Sauwaldcup" in html
+
+
+def test_a_circuits_honours_name_a_player_as_his_public_name_says(user):
+    circuit = circuits.circuit_create(owner=user, name="Tarock Österreich", season="2025/26")
+    cup = factory.cup(user, name="Hausruckcup")
+    t = factory.tournament(user, cup=cup, names=("Huber Maria", "Gruber Anna", "Bauer Karl", "Maier Hans"))
+    factory.draw(t)
+    for number in (1, 2, 3):
+        factory.release(t)
+        zero_sum(t, number)
+    tournament_services.tournament_provisional(tournament=factory.fresh(t), user=user)
+    factory.make_final(factory.fresh(t))
+    circuits.cup_join(circuit=circuit, user=user, cup_id=cup.pk)
+    CircuitPlayer.objects.filter(circuit=circuit, family="Huber").update(public_name="short")
+    shown = {line.name for table in honours.circuit_honours(circuit).all_time for line in table.lines}
+    assert "Huber M." in shown and "Huber Maria" not in shown and "Gruber Anna" in shown

@@ -92,6 +92,7 @@ def _performances(cups: Sequence[Cup], *, by_circuit: bool) -> tuple[list[rules.
             "entrant__cup_player__circuit_player__number",
             "entrant__cup_player__circuit_player__family",
             "entrant__cup_player__circuit_player__given",
+            "entrant__cup_player__circuit_player__public_name",
         )
     )
     rounds: dict[int, list[Fraction]] = {}
@@ -120,10 +121,12 @@ def _performances(cups: Sequence[Cup], *, by_circuit: bool) -> tuple[list[rules.
         number,
         family,
         given,
+        public_name,
     ) in places:
         if by_circuit and number is not None:
             who: tuple[Any, ...] = ("number", number)
-            shown = f"{family} {given}".strip()
+            # As every public page names a register entry: "Huber Maria" or "Huber M." (§14.1).
+            shown = rules.RegisterEntry(number, family, given, public_name=public_name).public()
         elif cup_player is not None:
             # Across a cup's seasons (each its own register) the same name and place
             # are the same player, as the circuit's matching key has it.
