@@ -4,7 +4,7 @@ lists (§14.7) and the circuit file (§14.10)."""
 from django.urls import URLPattern, URLResolver, path
 
 from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
-from tournaments.views import circuit, door
+from tournaments.views import circuit, door, side
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("circuits/", circuit.circuit_list, name="circuit_list"),
@@ -38,4 +38,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("circuits/<id:kid>/file/", circuit.circuit_file, name="circuit_file"),
     path("circuits/import/", circuit.circuit_file_import, name="circuit_file_import"),
+    path("circuits/<id:kid>/honours/", side.circuit_honours, name="circuit_honours"),
 ]

@@ -17,7 +17,7 @@ from django.utils.translation import pgettext
 
 from club.models import Group
 from scoring.public import DecimalTextField
-from tournaments.models import Cup
+from tournaments.models import Cup, SideRanking
 from tournaments.services.tournaments import MOST_HANDS, MOST_ROUNDS, defaults, terms
 
 # A date field's value as <input type="date"> takes it whatever the language:
@@ -457,3 +457,48 @@ class CircuitFinalForm(forms.Form):
     def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["final"].choices = [("", _("no final yet")), *choices]  # type: ignore[attr-defined]
+
+
+class SideRankingForm(forms.Form):
+    """A side ranking of a cup or a tournament (§14.4): ``kinds`` are the filters it may use."""
+
+    name = forms.CharField(
+        label=_("Name of the side ranking"), max_length=60, help_text=_("Such as Damenwertung.")
+    )
+    kind = forms.ChoiceField(label=_("Who or what it counts"))
+    value = forms.CharField(
+        label=_("Category, region or town"),
+        max_length=40,
+        help_text=_("The register's category (Damen), the venue region (Wien) or the home town (Steyr)."),
+    )
+    prizes = forms.CharField(
+        label=_("Prizes (optional)"),
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("One prize per line, for places 1, 2, …"),
+    )
+    one_prize_per_player = forms.BooleanField(
+        label=_("One prize per player: a prize of the main ranking stands, this one passes down"),
+        required=False,
+        initial=True,
+    )
+
+    def __init__(self, *args: Any, kinds: tuple[str, ...], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        labels = dict(SideRanking.Kind.choices)
+        field = self.fields["kind"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(kind, labels[kind]) for kind in kinds]
+
+    def clean_prizes(self) -> list[str]:
+        return [line.strip() for line in self.cleaned_data["prizes"].splitlines() if line.strip()]
+
+
+class RegionForm(forms.Form):
+    region = forms.CharField(
+        label=_("Venue region"),
+        required=False,
+        max_length=60,
+        help_text=_("Such as Wien or Niederösterreich: what a cup's side ranking by region counts."),
+    )

@@ -126,6 +126,9 @@ class Tournament(models.Model):
     cup = models.ForeignKey(Cup, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments")
     cup_final = models.BooleanField(default=False)
     cup_factor = models.PositiveSmallIntegerField(default=1)
+    # The venue's region ("Wien", "Niederösterreich"): what a cup's ``venue`` side
+    # ranking keeps or leaves out (§14.4, "Out-of-Vienna").
+    region = models.CharField(_("venue region"), max_length=60, blank=True, default="")
     board_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
     # The hall screen's own link (``/h/<token>/``), shown to the organisers only:
     # never counted with the public board's phones. Given and taken with the board.
@@ -390,6 +393,47 @@ class HallRows(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} {self.language} r{self.results_version}"
+
+
+class SideRanking(models.Model):
+    """A side ranking of a cup or of a tournament (§14.4): a name, a filter and
+    optional prizes; it never changes the main ranking. ``kind``: ``category``
+    (entrants whose register entry has the category ``value``), ``region`` /
+    ``region_not`` (a cup's: the tournaments whose venue region is / is not
+    ``value``), ``home`` (a tournament's: entrants whose place is the town
+    ``value``). ``prizes``: the prize texts of its places 1, 2, …"""
+
+    class Kind(models.TextChoices):
+        CATEGORY = "category", _("category")
+        REGION = "region", _("venue region is")
+        REGION_NOT = "region_not", _("venue region is not")
+        HOME = "home", _("home town")
+
+    cup = models.ForeignKey(
+        Cup, null=True, blank=True, on_delete=models.CASCADE, related_name="side_rankings"
+    )
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="side_rankings"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    kind = models.CharField(_("filter"), max_length=12, choices=Kind.choices)
+    value = models.CharField(_("value"), max_length=NAME_LENGTH)
+    prizes = models.JSONField(default=list, blank=True)
+    one_prize_per_player = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(cup__isnull=True, tournament__isnull=False)
+                | Q(cup__isnull=False, tournament__isnull=True),
+                name="side_ranking_of_a_cup_or_a_tournament",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class TournamentPlace(models.Model):

@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
-from tournaments.views import cups, door, organiser
+from tournaments.views import cups, door, organiser, side
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/", organiser.tournament_list, name="tournament_list"),
@@ -23,6 +23,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/<id:tid>/rounds/<id:number>/", organiser.tournament_round, name="tournament_round"),
     path("tournaments/<id:tid>/tables/<id:pk>/", organiser.organiser_table, name="organiser_table"),
     path("tournaments/<id:tid>/prizes/", organiser.tournament_prizes, name="tournament_prizes"),
+    path("tournaments/<id:tid>/sides/", side.tournament_sides, name="tournament_sides"),
     path("tournaments/<id:tid>/prizes/draw/", organiser.tournament_raffle, name="tournament_raffle"),
     path("tournaments/<id:tid>/print/<str:kind>/", organiser.tournament_print, name="tournament_print"),
     path("tournaments/<id:tid>/cards/<id:number>/", organiser.tournament_card, name="tournament_card"),
@@ -32,4 +33,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("cups/<id:cid>/pdf/", cups.cup_pdf, name="cup_pdf"),
     path("cups/<id:cid>/register/", cups.cup_register, name="cup_register"),
     path("cups/<id:cid>/settings/", cups.cup_settings, name="cup_settings"),
+    path("cups/<id:cid>/sides/", side.cup_sides, name="cup_sides"),
+    path("cups/<id:cid>/honours/", side.cup_honours, name="cup_honours"),
 ]

@@ -10,6 +10,7 @@ By use case, writes apart from reads:
                 rules put right after it started (write)
 - ``hands``     recording, correcting, deleting, restoring hands (write)
 - ``sharing``   share links, editors, the state a watching phone compares
+- ``declared`` the hands one player declared, with his points (read)
 - ``hand_page`` a hand's own page: its deltas in playing order, its history (read)
 - ``imports``   a session from a ``tarockscore/1`` file (write)
 - ``rescore``   re-scoring stored hands, the one explicit way history changes
@@ -45,6 +46,7 @@ from scoring.services.corrections import (
     session_edit,
     session_rename_player,
 )
+from scoring.services.declared import DeclaredHand, declared_hands
 from scoring.services.games import (
     Game,
     form_defaults,
@@ -99,6 +101,7 @@ from scoring.services.sharing import (
 __all__ = [
     "RESTORABLE_DAYS",
     "BoardState",
+    "DeclaredHand",
     "EditorRefused",
     "Game",
     "HandConflict",
@@ -111,6 +114,7 @@ __all__ = [
     "SeatsFixed",
     "SessionClosed",
     "SessionManaged",
+    "declared_hands",
     "deleted_sessions",
     "earlier_hands",
     "form_defaults",

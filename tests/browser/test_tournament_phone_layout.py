@@ -29,7 +29,7 @@ from tests.browser.tournament_support import PHONE, Contexts
 from tests.tournaments import factory
 from tournaments import public_urls, urls
 from tournaments.models import Cup, TableRound, Tournament
-from tournaments.services import desk, entrants, plan, raffle, tables, tournaments
+from tournaments.services import desk, entrants, plan, raffle, side, tables, tournaments
 from tournaments.services.tournaments import games
 
 pytestmark = pytest.mark.browser
@@ -134,6 +134,11 @@ def build_day(owner: User) -> Day:
     t = factory.tournament(owner, names=[], cup=cup, settings=settings, name="Herbstturnier Vöcklabruck")
     for n, name in enumerate(NAMES):
         entrants.entrant_add(tournament=t, user=owner, name=name, place=PLACES[n % len(PLACES)])
+    # Side rankings (§14.4) of the day and of the cup, with prizes: their columns on every page.
+    side.side_ranking_add(
+        user=owner, tournament=t, name="Stadtmeisterschaft", kind="home", value=PLACES[0], prizes=["Wein"]
+    )
+    side.side_ranking_add(user=owner, cup=cup, name="Out-of-Vienna", kind="region_not", value="Wien")
     factory.draw(t)
     factory.release(t)
     first, second = factory.tables(t, 1)
@@ -188,10 +193,13 @@ def addresses(day: Day) -> dict[str, list[tuple[str, str]]]:
             (reverse("organiser_table", kwargs={**tid, "pk": table.pk}), organiser) for table in every_table
         ],
         "tournament_prizes": [(reverse("tournament_prizes", kwargs=tid), organiser)],
+        "tournament_sides": [(reverse("tournament_sides", kwargs=tid), organiser)],
         "cup_list": [(reverse("cup_list"), organiser)],
         "cup_detail": [(reverse("cup_detail", args=[day.cup.pk]), organiser)],
         "cup_register": [(reverse("cup_register", args=[day.cup.pk]), organiser)],
         "cup_settings": [(reverse("cup_settings", args=[day.cup.pk]), organiser)],
+        "cup_sides": [(reverse("cup_sides", args=[day.cup.pk]), organiser)],
+        "cup_honours": [(reverse("cup_honours", args=[day.cup.pk]), organiser)],
         "tournament_table": [
             (reverse("tournament_table", args=[table.link_token]), "watcher") for table in every_table
         ]

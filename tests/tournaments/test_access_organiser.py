@@ -26,6 +26,7 @@ from tournaments.models import (
     CupPlayer,
     Entrant,
     Round,
+    SideRanking,
     TableRound,
     TableSeat,
     Tournament,
@@ -58,6 +59,7 @@ MATRIX: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
     "organiser_table": (RUN, lambda w: [w["t"].pk, w["table"].pk]),
     "tournament_prizes": (RUN, lambda w: [w["t"].pk]),
     "tournament_raffle": (RUN, lambda w: [w["t"].pk]),
+    "tournament_sides": (RUN, lambda w: [w["t"].pk]),
     "tournament_print": (RUN, lambda w: [w["t"].pk, "plan"]),
     "tournament_card": (RUN, lambda w: [w["t"].pk, 1]),
     "tournament_export": (RUN, lambda w: [w["t"].pk]),
@@ -66,6 +68,8 @@ MATRIX: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
     "cup_pdf": (RUN, lambda w: [w["cup"].pk]),
     "cup_register": (RUN, lambda w: [w["cup"].pk]),
     "cup_settings": (RUN, lambda w: [w["cup"].pk]),
+    "cup_sides": (RUN, lambda w: [w["cup"].pk]),
+    "cup_honours": (RUN, lambda w: [w["cup"].pk]),
 }
 # A cup's register is merged and its settings changed by the cup's owner; its
 # tournaments' co-organisers only read the register and never see the settings.
@@ -73,6 +77,7 @@ OWNER_ONLY = {
     ("cup_register", "post", "organiser"),
     ("cup_settings", "get", "organiser"),
     ("cup_settings", "post", "organiser"),
+    ("cup_sides", "post", "organiser"),  # a cup's side rankings are its owner's to change
 }
 ROLES = ("owner", "organiser", "player", "former_organiser", "former_member", "outsider", "anonymous")
 # Accounts that see none of one tournament's or cup's pages.
@@ -86,6 +91,8 @@ POSTED = {
     "player": "1",
     "into": "2",
     "token": "t1",
+    "kind": "home",
+    "value": "Steyr",
 }
 
 
@@ -147,7 +154,18 @@ def client(world: dict[str, Any], role: str) -> Client:
 
 
 def snapshot() -> list[Any]:
-    models = (Tournament, Entrant, Round, TableRound, TableSeat, TournamentChange, Cup, CupPlayer, CupChange)
+    models = (
+        Tournament,
+        Entrant,
+        Round,
+        TableRound,
+        TableSeat,
+        TournamentChange,
+        Cup,
+        CupPlayer,
+        CupChange,
+        SideRanking,
+    )
     return [
         sorted(model.objects.values_list(*[f.attname for f in model._meta.concrete_fields]))
         for model in models

@@ -26,10 +26,11 @@ from scoring.engine.registry import terms_of
 from scoring.engine.schema import name_problem
 from scoring.engine.types import Line, invalid
 from scoring.games import registry
+from tournaments.core import circuit as circuit_rules
 from tournaments.core import cup as rules
 from tournaments.core.ranking import shares_places
 from tournaments.models import Cup, CupChange, CupPlayer, Entrant, Tournament, TournamentPlace
-from tournaments.services import events
+from tournaments.services import changes, events
 
 MOST_POINTS_TABLE = 400
 
@@ -352,6 +353,12 @@ class SeasonLine:
     participations: int
     podiums: tuple[int, int, int]
     best_place: int | None
+    # Since the previous tournament of the cup (§14.5); ``None`` before a second one.
+    change: circuit_rules.Change | None = None
+
+    @property
+    def shown(self) -> changes.Shown | None:
+        return changes.shown(self.change)
 
 
 @dataclass(frozen=True)
@@ -388,6 +395,7 @@ def season_ranking(cup: Cup) -> Season:
     best_n: str | int = cup.best_n if cup.best_n in rules.BEST_N_WORDS else int(cup.best_n)
     regular = sum(1 for t in tournaments if not t.cup_final)
     rows = rules.season(players, best_n=best_n, final_mode=cup.final_mode, held=regular)
+    changes = _season_changes(players, tournaments, rows, best_n, cup.final_mode, regular)
     lines = tuple(
         SeasonLine(
             r.place,
@@ -398,9 +406,35 @@ def season_ranking(cup: Cup) -> Season:
             r.participations,
             r.podiums,
             r.best_place,
+            changes.get(r.key),
         )
         for r in rows
     )
     ended = any(t.cup_final and t.status == Tournament.Status.FINAL for t in tournaments)
     as_of = tournaments[-1].played_on if tournaments else None
     return Season(cup, lines, len(tournaments), ended, as_of)
+
+
+def _season_changes(
+    players: dict[int, list[rules.Result]],
+    tournaments: list[Tournament],
+    rows: list[rules.SeasonRow[int]],
+    best_n: str | int,
+    final_mode: str,
+    regular: int,
+) -> dict[int, circuit_rules.Change]:
+    """Each season place's change since the previous tournament of the cup (§14.5):
+    the season of the same stored cup points without the latest tournament, by the
+    same rules, against the season with it; nothing before a second tournament."""
+    if len(tournaments) < 2:
+        return {}
+    last = tournaments[-1]
+    earlier = {
+        key: kept for key, found in players.items() if (kept := [r for r in found if r.tournament != last.pk])
+    }
+    before = rules.season(
+        earlier, best_n=best_n, final_mode=final_mode, held=regular - (0 if last.cup_final else 1)
+    )
+    return circuit_rules.rank_changes(
+        {row.key: row.place for row in before}, {row.key: row.place for row in rows}
+    )

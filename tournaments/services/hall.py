@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 
 from scoring.public import number
 from tournaments.models import HallRows, Tournament
-from tournaments.services import results
+from tournaments.services import changes, results, side
 
 HALL_ROWS, HALL_MOST = 12, 60  # a page of the hall; beyond 60 players only places 1–60
 MINUS = "\u2212"
@@ -55,6 +55,7 @@ class HallRow:
     total: str
     key: str  # what changes when the row's numbers do (the 30 s bar)
     number: int
+    change: changes.Shown | None = None  # since the previous round (§14.5)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ def hall_pages(table: results.Standings) -> list[list[HallRow]]:
                 total=total,
                 key=f"{row.number}:{total}:{','.join(cells)}",
                 number=row.number,
+                change=changes.shown(row.change),
             )
         )
     return [rows[start : start + HALL_ROWS] for start in range(0, len(rows), HALL_ROWS)] or [[]]
@@ -177,11 +179,23 @@ def _draw_and_store(tournament: Tournament, language: str) -> Drawn:
     there already (two changes committed at once)."""
     table = results.standings(tournament)
     pages = hall_pages(table)
+    # Each side ranking (§14.4) a page of its own after the ranking's, its first
+    # twelve places: drawn here once per results version like the ranked rows.
+    sides = [
+        (found.side.name, found.rows[:HALL_ROWS])
+        for found in side.tournament_sides(tournament, table)
+        if found.rows
+    ]
     context = {
         "pages": pages,
+        "sides": [(len(pages) + index, name, rows) for index, (name, rows) in enumerate(sides, 1)],
+        "all_pages": len(pages) + len(sides),
+        "changes": any(row.change is not None for page in pages for row in page),
         "round_heads": [_("Round %(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
     }
-    drawn = Drawn(render_to_string(TEMPLATE, context), len(pages), table.final, table.provisional)
+    drawn = Drawn(
+        render_to_string(TEMPLATE, context), len(pages) + len(sides), table.final, table.provisional
+    )
     fields = {
         "results_version": table.version,
         "html": str(drawn.html),

@@ -6,8 +6,8 @@ the pages), and the tournament file.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -25,8 +25,8 @@ from plumbing.qr import qr_svg
 from scoring import public
 from scoring.public import Export, ExportRefused, money
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
+from tournaments.services import changes, honours, results, side
 from tournaments.services import raffle as raffles
-from tournaments.services import results
 
 
 def table_link(table: TableRound) -> str:
@@ -68,6 +68,7 @@ class RankRow:
     tie_note: str
     cup_points: Fraction | None
     prize: str = ""
+    change: changes.Shown | None = None  # since the previous round (§14.5)
 
 
 TIE_WORDS = {
@@ -88,6 +89,8 @@ class Ranking:
     fees_paid: int = 0
     raffle: bool = False
     draw: raffles.Raffle | None = None  # with the raffle on: who may be drawn, and the draw
+    sides: tuple[Any, ...] = ()  # the side rankings with their prizes (§14.4)
+    game_of_the_day: Any = None  # the Spiel des Tages (§14.8)
 
 
 def _prize_of(prizes: list[dict[str, Any]], place: int, *, raffle: bool = False) -> str:
@@ -130,6 +133,7 @@ def ranking(tournament: Tournament) -> Ranking:
             tie_note=_(TIE_WORDS[row.tie_note]) if row.tie_note in TIE_WORDS else "",
             cup_points=row.cup_points,
             prize=_prize_of(prizes, row.place, raffle=on) or won.get(row.number, ""),
+            change=changes.shown(row.change),
         )
         for row in table.rows
         if row.place is not None
@@ -142,7 +146,14 @@ def ranking(tournament: Tournament) -> Ranking:
 
 
 def prize_list(tournament: Tournament) -> Ranking:
-    return ranking(tournament)
+    """The ranking with its prizes, the side rankings with theirs (§14.4) and the
+    Spiel des Tages (§14.8)."""
+    found = ranking(tournament)
+    return replace(
+        found,
+        sides=tuple(side.tournament_sides(tournament)),
+        game_of_the_day=honours.spiel_des_tages(tournament),
+    )
 
 
 def ranking_pdf(tournament: Tournament, **_kwargs: Any) -> Export:
@@ -151,7 +162,7 @@ def ranking_pdf(tournament: Tournament, **_kwargs: Any) -> Export:
 
 
 def prizes_pdf(tournament: Tournament, **_kwargs: Any) -> Export:
-    context = {"ranking": ranking(tournament), "tournament": tournament}
+    context = {"ranking": prize_list(tournament), "tournament": tournament}
     return _pdf("tournaments/print/prizes.html", context, f"{tournament.name}-preise")
 
 
@@ -305,11 +316,11 @@ KINDS: dict[str, Callable[..., Export]] = {
 }
 
 
-def season_pdf(season: Any) -> Export:
-    """The season table of a cup (§5.4) on A4."""
+def season_pdf(season: Any, sides: Sequence[Any] = ()) -> Export:
+    """The season table of a cup (§5.4) on A4, its side rankings (§14.4) after it."""
     return _pdf(
         "tournaments/print/season.html",
-        {"season": season, "cup": season.cup},
+        {"season": season, "cup": season.cup, "sides": list(sides)},
         f"{season.cup.name}-{season.cup.season}",
     )
 

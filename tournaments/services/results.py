@@ -19,7 +19,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -29,6 +29,7 @@ from django.db.models import Count, F, Q
 
 from scoring.engine.types import HandType, points_from_json
 from scoring.models import Hand, Seat
+from tournaments.core import circuit as circuit_rules
 from tournaments.core import cup as cup_rules
 from tournaments.core import money as money_rules
 from tournaments.core import ranking
@@ -315,6 +316,9 @@ class Row:
     cup_points: Fraction | None
     withdrawn_after: int | None
     filler: bool = False
+    # The place's change since the previous round (§14.5): ``None`` before there is
+    # one (round 1, or no round counted yet); "neu" for one who played no round before.
+    change: circuit_rules.Change | None = None
 
 
 @dataclass(frozen=True)
@@ -408,10 +412,17 @@ def standings_to_json(table: Standings) -> dict[str, Any]:
                 _ratio(row.cup_points),
                 row.withdrawn_after,
                 row.filler,
+                None if row.change is None else row.change.to_json(),
             ]
             for row in table.rows
         ],
     }
+
+
+def _change(value: int | str | None) -> circuit_rules.Change | None:
+    if value is None:
+        return None
+    return circuit_rules.Change(new=True) if value == "new" else circuit_rules.Change(by=int(value))
 
 
 def standings_from_json(data: Mapping[str, Any]) -> Standings:
@@ -428,8 +439,9 @@ def standings_from_json(data: Mapping[str, Any]) -> Standings:
             cup_points=_fraction(cup_points),
             withdrawn_after=withdrawn_after,
             filler=filler,
+            change=_change(change[0] if change else None),
         )
-        for place, number, name, club, cells, total, tie_note, decided_by, cup_points, withdrawn_after, filler in data[
+        for place, number, name, club, cells, total, tie_note, decided_by, cup_points, withdrawn_after, filler, *change in data[
             "rows"
         ]
     )
@@ -498,12 +510,16 @@ def build_standings(tournament: Tournament, *, through: int | None = None) -> St
         for e in ranked
     ]
     places = ranking.rank(entries, setting(tournament, "tie_break"), tournament.seed) if entries else []
+    changes = _changes(
+        tournament, entries, places, results, points_per_rank, {e.pk: e.number for e in entrants}
+    )
     by_number = {e.number: e for e in entrants}
     cup = tournament.cup if tournament.cup_id is not None else None
     rows = [
         _row(place.place, by_number[place.entry.number], per_entrant, place, cup, tournament, len(entries))
         for place in places
     ]
+    rows = [replace(row, change=changes.get(row.number)) if changes else row for row in rows]
     rows += [
         _row(None, e, per_entrant, None, None, tournament, len(entries))
         for e in entrants
@@ -519,6 +535,41 @@ def build_standings(tournament: Tournament, *, through: int | None = None) -> St
         final=tournament.status == Tournament.Status.FINAL,
         tables_counted=counted,
         tables_total=max(live, counted),
+    )
+
+
+def _changes(
+    tournament: Tournament,
+    entries: Sequence[ranking.Entry],
+    places: Sequence[ranking.Place],
+    found: Sequence[Result],
+    points_per_rank: Sequence[int],
+    number_of: Mapping[int, int],
+) -> dict[int, circuit_rules.Change]:
+    """Each place's change since the previous round (§14.5), by start number: the
+    ranking as it stands against the ranking of the same stored round results
+    without the latest round that has a counted table (ranked by the same rules,
+    ``ranking.rank``). Nothing before a second round counts; "neu" for an entrant
+    who had no counted round (or bye) before it, such as a late entry."""
+    latest = max((r.round for r in found if r.counted and not r.bye), default=0)
+    if latest < 2:
+        return {}
+    numbers = {number_of[r.entrant_id] for r in found if r.counted and r.round < latest}
+    before_entries = [
+        ranking.Entry(
+            number=e.number,
+            name=e.name,
+            rounds=tuple(v if k < latest - 1 else None for k, v in enumerate(e.rounds)),
+            table_ranks=tuple(v if k < latest - 1 else None for k, v in enumerate(e.table_ranks)),
+            below=e.below,
+            extra=_rank_points(e.table_ranks[: latest - 1], points_per_rank),
+        )
+        for e in entries
+        if e.number in numbers
+    ]
+    before = ranking.rank(before_entries, setting(tournament, "tie_break"), tournament.seed)
+    return circuit_rules.rank_changes(
+        {p.entry.number: p.place for p in before}, {p.entry.number: p.place for p in places}
     )
 
 

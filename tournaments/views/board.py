@@ -39,7 +39,7 @@ from plumbing.clients import give_cookie
 from plumbing.qr import qr_svg
 from plumbing.requests import Request
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
-from tournaments.services import desk, hall, player_view, results
+from tournaments.services import changes, desk, hall, player_view, results, side
 from tournaments.services.hall import figure
 
 # Requests a minute through the board link (``plumbing.budgets``): a phone polls
@@ -143,6 +143,8 @@ def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
         "tournament": tournament,
         "token": token,
         "standings": table,
+        "changes": SimpleLazyObject(lambda: {row.number: changes.shown(row.change) for row in table.rows}),
+        "sides": SimpleLazyObject(lambda: side.tournament_sides(tournament, table)),
         "tie_notes": {key: _(text) for key, text in TIE_NOTES.items()},
         "round_heads": [_("Round %(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
         "progress": SimpleLazyObject(lambda: progress(tournament)),
@@ -369,6 +371,7 @@ def player_card(request: Request, tournament: Tournament, token: str, number: in
         "tie_note": tie_note(row.tie_note) if row is not None and row.tie_note else "",
         "rounds": card_rounds(entrant),
         "total": figure(row.total if row is not None else 0),
+        "change": changes.shown(row.change) if row is not None else None,
     }
     return render(request, "tournaments/board/player.html", context)
 

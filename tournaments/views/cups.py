@@ -15,7 +15,7 @@ from scoring.engine import InvalidInput
 from scoring.public import render_line
 from tournaments.forms import CupForm
 from tournaments.models import Cup
-from tournaments.services import cups, player_view, printouts
+from tournaments.services import cups, player_view, printouts, side
 from tournaments.views.organiser import printout, refuse
 
 
@@ -56,6 +56,7 @@ def cup_detail(request: Request, cid: int) -> HttpResponse:
     context = {
         "cup": cup,
         "season": season,
+        "sides": side.cup_sides(cup),
         "tournaments": cup.tournaments.filter(deleted_at__isnull=True),
         # A phone's own row and its friends' (§14.3), where the cup is in a circuit.
         "marks": player_view.season_marks(cup, season, request.COOKIES),
@@ -69,7 +70,9 @@ def cup_pdf(request: Request, cid: int) -> HttpResponse:
     """The season table (§5.4) as a PDF."""
     cup = own_cup(request, cid)
     return printout(
-        request, lambda: printouts.season_pdf(cups.season_ranking(cup)), reverse("cup_detail", args=[cid])
+        request,
+        lambda: printouts.season_pdf(cups.season_ranking(cup), side.cup_sides(cup)),
+        reverse("cup_detail", args=[cid]),
     )
 
 

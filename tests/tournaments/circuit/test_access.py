@@ -46,6 +46,7 @@ ADDRESSES = {
     "circuit_gesamtwertung_pdf": lambda w: [w["circuit"].pk],
     "circuit_file": lambda w: [w["circuit"].pk],
     "circuit_file_import": lambda w: [],
+    "circuit_honours": lambda w: [w["circuit"].pk],
 }
 # The answer each role gets, by address and method; anonymous visitors go to the login page.
 SEEN_BY_CUPS = {
@@ -56,6 +57,7 @@ SEEN_BY_CUPS = {
     "circuit_qualified_pdf",
     "circuit_gesamtwertung",
     "circuit_gesamtwertung_pdf",
+    "circuit_honours",
 }
 GET_ONLY = SEEN_BY_CUPS | {"circuit_export", "circuit_file", "circuit_card"}
 EVERY_ACCOUNT = {"circuit_list", "circuit_file_import"}  # each account's own

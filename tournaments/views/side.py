@@ -1,0 +1,122 @@
+"""Side rankings and honours (``TOURNAMENTS.md`` §14.4, §14.8): a tournament's and
+a cup's side rankings, defined by their organisers; the Bestenliste and the
+Cupsieger of a cup and of a circuit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from plumbing.requests import Request, whole
+from scoring.engine import InvalidInput
+from tournaments.forms import RegionForm, SideRankingForm
+from tournaments.models import Circuit, Cup, Tournament
+from tournaments.services import circuit as circuits
+from tournaments.services import honours, side
+from tournaments.views.cups import own_cup
+from tournaments.views.organiser import own_tournament, refuse
+
+
+def _posted(
+    request: Request, form: SideRankingForm, *, cup: Cup | None = None, tournament: Tournament | None = None
+) -> bool:
+    """A side ranking added or one removed, as the POST says; ``True`` when done."""
+    if request.POST.get("action") == "delete":
+        side.side_ranking_delete(
+            user=request.user, side_id=whole(request.POST.get("side")) or 0, cup=cup, tournament=tournament
+        )
+        return True
+    if not form.is_valid():
+        return False
+    try:
+        side.side_ranking_add(user=request.user, cup=cup, tournament=tournament, **form.cleaned_data)
+    except InvalidInput as error:
+        refuse(form, error)
+        return False
+    return True
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_sides(request: Request, tid: int) -> HttpResponse:
+    """The tournament's side rankings with their places, and a new one; its venue region."""
+    t = own_tournament(request, tid)
+    posted = request.POST if request.method == "POST" and request.POST.get("action") != "region" else None
+    form = SideRankingForm(posted, kinds=side.TOURNAMENT_KINDS, initial={"one_prize_per_player": True})
+    region = RegionForm(
+        request.POST if request.POST.get("action") == "region" else None, initial={"region": t.region}
+    )
+    if request.method == "POST" and _tournament_posted(request, t, form, region):
+        return redirect("tournament_sides", tid=t.pk)
+    context = {"tournament": t, "form": form, "region": region, "here": "sides"}
+    context["own"], context["sides"] = side.sides_of(tournament=t), side.tournament_sides(t)
+    bad = form.errors or region.errors
+    return render(request, "tournaments/organiser/sides.html", context, status=400 if bad else 200)
+
+
+def _tournament_posted(request: Request, t: Tournament, form: SideRankingForm, region: RegionForm) -> bool:
+    if request.POST.get("action") != "region":
+        return _posted(request, form, tournament=t)
+    if not region.is_valid():
+        return False
+    try:
+        side.tournament_region_set(tournament=t, user=request.user, region=region.cleaned_data["region"])
+    except InvalidInput as error:
+        refuse(region, error)
+        return False
+    return True
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cup_sides(request: Request, cid: int) -> HttpResponse:
+    """The cup's side rankings as season tables; its owner adds and removes them."""
+    cup = own_cup(request, cid)
+    owner = cup.owner_id == request.user.pk
+    if request.method == "POST" and not owner:
+        raise Http404("only the cup's owner changes its side rankings")
+    form = SideRankingForm(
+        request.POST if request.method == "POST" else None,
+        kinds=side.CUP_KINDS,
+        initial={"one_prize_per_player": True},
+    )
+    if request.method == "POST" and _posted(request, form, cup=cup):
+        return redirect("cup_sides", cid=cup.pk)
+    context: dict[str, Any] = {"cup": cup, "form": form, "owner": owner, "sides": side.cup_sides(cup)}
+    return render(request, "tournaments/cup/sides.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_GET
+def cup_honours(request: Request, cid: int) -> HttpResponse:
+    """The cup's Bestenliste, all-time and per season, and its Cupsieger (§14.8)."""
+    cup = own_cup(request, cid)
+    context = {"cup": cup, "honours": honours.cup_honours(cup), "labels": LABELS}
+    return render(request, "tournaments/cup/honours.html", context)
+
+
+@login_required
+@require_GET
+def circuit_honours(request: Request, kid: int) -> HttpResponse:
+    """The circuit's Bestenliste over all its cups, and each cup's Cupsieger (§14.8)."""
+    try:
+        circuit, _organiser = circuits.circuit_seen(request.user, kid)
+    except Circuit.DoesNotExist:
+        raise Http404("no such circuit") from None
+    context = {"circuit": circuit, "honours": honours.circuit_honours(circuit), "labels": LABELS}
+    return render(request, "tournaments/circuit/honours.html", context)
+
+
+# The Bestenliste's tables as the pages head them (``core.circuit.BESTENLISTE``).
+LABELS = {
+    "wins": _("Most tournament wins"),
+    "podiums": _("Most podiums"),
+    "best_total": _("Highest tournament total"),
+    "best_round": _("Highest round result"),
+    "participations": _("Most participations"),
+}
