@@ -22,7 +22,6 @@ from fractions import Fraction
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
-from plumbing import caching
 from scoring.engine import InvalidInput
 from tournaments.core import circuit as rules
 from tournaments.core import cup as cup_rules
@@ -213,32 +212,15 @@ def last_counted_round(table: results.Standings) -> int:
     )
 
 
-def places_through(tournament: Tournament, round_number: int) -> dict[int, int]:
-    """Each ranked entrant's place (by start number) counting rounds 1 to
-    ``round_number`` only: the standings as they stood after that round, built
-    once per results version (``results.build_standings``)."""
-    if round_number < 1:
-        return {}
-
-    def build() -> dict[int, int]:
-        table = results.build_standings(tournament, through=round_number)
-        return {row.number: row.place for row in table.rows if row.place is not None}
-
-    return caching.cached(f"places-through:{tournament.results_key}:{round_number}", build)
-
-
 def standing_of(tournament: Tournament, number: int) -> Standing | None:
-    """Her place now and its change since the last round counted (§14.5)."""
+    """Her place now and its change since the previous round (§14.5), as the
+    standings of this results version hold it (``results.standings``: worked out
+    once with them, the same change the board and the hall show)."""
     table = results.standings(tournament)
     row = table.row_of(number)
     if row is None:
         return None
-    last = last_counted_round(table)
-    change = None
-    if row.place is not None and last >= 1:
-        before = places_through(tournament, last - 1)
-        change = rules.rank_changes(before, {number: row.place})[number]
-    return Standing(row.place, row.total, change, last)
+    return Standing(row.place, row.total, row.change, last_counted_round(table))
 
 
 # -- Meine Saison --------------------------------------------------------------------------

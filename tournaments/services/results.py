@@ -464,16 +464,13 @@ def _fraction(value: list[int] | None) -> Fraction | None:
     return None if value is None else Fraction(*value)
 
 
-def build_standings(tournament: Tournament, *, through: int | None = None) -> Standings:
+def build_standings(tournament: Tournament) -> Standings:
     """The standings from ``RoundResult`` rows (one query), the entrants, the
     tables counted and released (one row), and who sits in a released round
-    (one query each). ``through``: as they stood with rounds 1 to ``through``
-    counted only (the places a rank change is measured from, §14.5)."""
+    (one query each)."""
     # Read unordered: the models' orderings would join the rounds and the tournament
     # to sort rows that are looked up by key here.
     counted_rows = RoundResult.objects.filter(tournament=tournament)
-    if through is not None:
-        counted_rows = counted_rows.filter(round__number__lte=through)
     results = [Result(*values) for values in counted_rows.order_by().values_list(*RESULT_COLUMNS)]
     entrants = [
         Ranked(*values)
