@@ -76,8 +76,10 @@ async function staticFile(request) {
   const kept = await caches.match(request, { cacheName: FILES });
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.ok && (await caches.has(FILES)))
+  if (response.ok && (await caches.has(FILES))) {
     await (await caches.open(FILES)).put(request, response.clone());
+    if (replaced()) await caches.delete(FILES);
+  }
   return response;
 }
 
@@ -105,6 +107,13 @@ async function keep(response, url) {
   // A worker replaced by a newer version keeps nothing more: the new one deleted its caches.
   if (!(await caches.has(PAGES))) return;
   await (await caches.open(PAGES)).put(url.split("#")[0], new Response(text, { headers }));
+  // Replaced while it wrote (the new one's clean-up ran in between): its copy goes too.
+  if (replaced()) await caches.delete(PAGES);
+}
+
+// Whether a newer version of this worker has taken over (this one is then redundant).
+function replaced() {
+  return self.serviceWorker?.state === "redundant";
 }
 
 // The pages a sheet asked to keep (its contract: the new hand's form and its kinds of hand, the last hand's).

@@ -384,6 +384,8 @@ def test_a_new_version_replaces_the_pages_and_files_kept_by_the_old_one(
     # A deploy: the next visit brings the new worker, which drops both old caches.
     monkeypatch.setattr(offline, "cache_version", lambda: "deploy-2")
     phone.goto(f"{live_server.url}/")
+    # The browser looks for a new worker on its own schedule (a navigation, a day); here at once.
+    phone.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
     only_ours = "(await caches.keys()).filter((n) => /^(files|pages)-/.test(n)).sort().join()"
     until(phone, f"async () => {only_ours} === 'files-deploy-2,pages-deploy-2'")
     # A deploy that changes neither the runtime nor the engine keeps both: nothing is downloaded again.
