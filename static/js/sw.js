@@ -76,10 +76,7 @@ async function staticFile(request) {
   const kept = await caches.match(request, { cacheName: FILES });
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.ok && (await caches.has(FILES))) {
-    await (await caches.open(FILES)).put(request, response.clone());
-    if (replaced()) await caches.delete(FILES);
-  }
+  if (response.ok) await put(FILES, request, response.clone());
   return response;
 }
 
@@ -104,16 +101,15 @@ async function keep(response, url) {
   if (!type.startsWith("text/html") || response.headers.get(NOT_KEPT)) return;
   const text = (await response.text()).replace("<html ", "<html data-copy ");
   const headers = { "Content-Type": type, "X-Kept-At": String(Date.now()) };
-  // A worker replaced by a newer version keeps nothing more: the new one deleted its caches.
-  if (!(await caches.has(PAGES))) return;
-  await (await caches.open(PAGES)).put(url.split("#")[0], new Response(text, { headers }));
-  // Replaced while it wrote (the new one's clean-up ran in between): its copy goes too.
-  if (replaced()) await caches.delete(PAGES);
+  await put(PAGES, url.split("#")[0], new Response(text, { headers }));
 }
 
-// Whether a newer version of this worker has taken over (this one is then redundant).
-function replaced() {
-  return self.serviceWorker?.state === "redundant";
+// A copy into this version's cache. A worker replaced by a newer version keeps nothing
+// more (the new one deleted its caches), even when replaced while it wrote.
+async function put(name, key, response) {
+  if (!(await caches.has(name))) return;
+  await (await caches.open(name)).put(key, response);
+  if (self.serviceWorker?.state === "redundant") await caches.delete(name);
 }
 
 // The pages a sheet asked to keep (its contract: the new hand's form and its kinds of hand, the last hand's).
@@ -132,12 +128,7 @@ async function warm(urls) {
 
 async function sendOrQueue(request) {
   const copy = request.clone();
-  let response;
-  try {
-    response = await fetch(request);
-  } catch (_offline) {
-    response = null;
-  }
+  const response = await fetch(request).catch(() => null); // null: offline
   // Saved (a redirect: status 0), or the server's own answer: the page shows it.
   if (response && Outbox.verdictOf(response.status, false, false) !== "later") return response;
   const body = await copy.text();
