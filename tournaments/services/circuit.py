@@ -705,6 +705,17 @@ def _pin_give(entry: CircuitPlayer) -> str:
     return pin
 
 
+def pin_blocked_refusal(entry: CircuitPlayer) -> InvalidInput:
+    """The answer to a PIN for a number blocked by its wrong tries: the desk registers it."""
+    return invalid(
+        "pin",
+        gettext_noop("{tries} wrong PINs within {minutes} minutes: Nr. {number} registers at the desk now"),
+        tries=rules.PIN_TRIES,
+        minutes=rules.PIN_WINDOW_MINUTES,
+        number=entry.number,
+    )
+
+
 @transaction.atomic
 def register_pin_check(
     *, circuit: Circuit, number: int, pin: str, now: datetime.datetime | None = None
@@ -726,15 +737,7 @@ def register_pin_check(
     since = now - datetime.timedelta(minutes=rules.PIN_WINDOW_MINUTES)
     tries = list(CircuitPinTry.objects.filter(entry=entry, at__gt=since).values_list("at", flat=True))
     if rules.pin_blocked(tries, now):
-        raise invalid(
-            "pin",
-            gettext_noop(
-                "{tries} wrong PINs within {minutes} minutes: Nr. {number} registers at the desk now"
-            ),
-            tries=rules.PIN_TRIES,
-            minutes=rules.PIN_WINDOW_MINUTES,
-            number=entry.number,
-        )
+        raise pin_blocked_refusal(entry)
     if check_password(pin, entry.pin_hash):
         return True
     CircuitPinTry.objects.filter(entry=entry, at__lte=since).delete()

@@ -35,7 +35,9 @@ from tournaments.services import changes, events
 MOST_POINTS_TABLE = 400
 
 
-def _text(field: str, value: str, longest: int) -> str:
+def name_text(field: str, value: str, longest: int) -> str:
+    """A one-line name of a cup or a side ranking: spaces collapsed, 1 to ``longest``
+    characters, text that shows."""
     value = " ".join(value.split())
     if not value or len(value) > longest:
         raise invalid(field, gettext_noop("a name of 1 to {n} characters"), n=longest)
@@ -102,8 +104,8 @@ class CupSettings:
         if self.group is not None and not self.group.memberships.filter(user=owner).exists():
             raise invalid("group", gettext_noop("must be one of your groups"))
         return {
-            "name": _text("name", self.name, 80),
-            "season": _text("season", self.season, 40),
+            "name": name_text("name", self.name, 80),
+            "season": name_text("season", self.season, 40),
             "starts_on": self.starts_on,
             "ends_on": self.ends_on,
             "scheme": self.scheme,

@@ -170,15 +170,7 @@ def door_known(*, tournament: Tournament, phone: str, number: int, pin: str) -> 
     if not circuits.register_pin_check(circuit=circuit, number=number, pin=pin):
         left = pin_tries_left(entry)
         if left == 0:
-            raise invalid(
-                "pin",
-                gettext_noop(
-                    "{tries} wrong PINs within {minutes} minutes: Nr. {number} registers at the desk now"
-                ),
-                tries=rules.PIN_TRIES,
-                minutes=rules.PIN_WINDOW_MINUTES,
-                number=entry.number,
-            )
+            raise circuits.pin_blocked_refusal(entry)
         raise invalid(
             "pin",
             gettext_noop("not the PIN of Nr. {number}: {left} more tries, then only at the desk"),

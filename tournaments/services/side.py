@@ -44,7 +44,7 @@ from tournaments.models import (
     TournamentChange,
     TournamentPlace,
 )
-from tournaments.services import results
+from tournaments.services import cups, results
 
 CUP_KINDS = ("category", "region", "region_not")
 TOURNAMENT_KINDS = ("category", "home")
@@ -60,16 +60,6 @@ def sides_of(*, cup: Cup | None = None, tournament: Tournament | None = None) ->
     if cup is not None:
         return list(SideRanking.objects.filter(cup=cup).order_by("id"))
     return list(SideRanking.objects.filter(tournament=tournament).order_by("id"))
-
-
-def _text(field: str, value: str, longest: int) -> str:
-    value = " ".join((value or "").split())
-    if not value or len(value) > longest:
-        raise invalid(field, gettext_noop("a name of 1 to {n} characters"), n=longest)
-    problem = name_problem(value)
-    if problem is not None:
-        raise InvalidInput(field, problem)
-    return value
 
 
 def _prizes(prizes: Iterable[str]) -> list[str]:
@@ -103,9 +93,9 @@ class SideSettings:
         if self.kind not in kinds:
             raise invalid("kind", gettext_noop("one of: {allowed}"), allowed=", ".join(kinds))
         return {
-            "name": _text("name", self.name, 60),
+            "name": cups.name_text("name", self.name, 60),
             "kind": self.kind,
-            "value": _text("value", self.value, 40),
+            "value": cups.name_text("value", self.value, 40),
             "prizes": _prizes(self.prizes),
             "one_prize_per_player": bool(self.one_prize_per_player),
         }

@@ -343,6 +343,7 @@ def _entrant_action(request: Request, t: Tournament, action: str, form: EntrantF
     """Carry out one action of the entrants page; whether it went through."""
     posted, user, token = request.POST, request.user, posted_token(request)
     number = whole(posted.get("number")) or 0
+    register_number = whole(posted.get("register_number")) or 0  # a number of the circuit's register
     try:
         if action == "add":
             if not form.is_valid():
@@ -364,7 +365,7 @@ def _entrant_action(request: Request, t: Tournament, action: str, form: EntrantF
             doors.entrant_by_number(
                 tournament=t,
                 user=user,
-                number=whole(posted.get("register_number")) or 0,
+                number=register_number,
                 fee_paid=posted.get("fee_paid") == "on",
                 client_token=token,
             )
@@ -372,12 +373,12 @@ def _entrant_action(request: Request, t: Tournament, action: str, form: EntrantF
             doors.door_accept(
                 tournament=t,
                 user=user,
-                number=whole(posted.get("register_number")) or 0,
+                number=register_number,
                 fee_paid=posted.get("fee_paid") == "on",
                 client_token=token,
             )
         elif action == "strike_door":
-            doors.door_strike(tournament=t, user=user, number=whole(posted.get("register_number")) or 0)
+            doors.door_strike(tournament=t, user=user, number=register_number)
         elif action == "remove":
             entrants.entrant_remove(tournament=t, user=user, number=number)
         elif action == "withdraw":
