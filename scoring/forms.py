@@ -143,15 +143,20 @@ class HandForm:
     def has_errors(self) -> bool:
         return bool(self.errors or self.game.errors or self.game.other_errors or self.other_errors)
 
-    def locate(self, error: InvalidInput) -> list[tuple[str, str]]:
-        """Every problem of a refusal as (the id of the input it belongs to, the
-        words), in the form's order: what the summary beside the save button lists."""
-        drawn = [
+    def drawn_inputs(self) -> list[str]:
+        """The names of the inputs the form is drawn with, in its order: where a
+        refusal's problems are placed, here and on the phone (the page carries them)."""
+        return [
             w.name
             for w in walk_widgets(
                 [self.dealer_widget(), *self.game.widgets(), self.note_widget(), self.reason_widget()]
             )
         ]
+
+    def locate(self, error: InvalidInput) -> list[tuple[str, str]]:
+        """Every problem of a refusal as (the id of the input it belongs to, the
+        words), in the form's order: what the summary beside the save button lists."""
+        drawn = self.drawn_inputs()
         known = set(drawn)
         placed = []
         for problem in map(self.game.reworded, error.problems):

@@ -128,7 +128,7 @@ def on_sheet(hand: Hand, links: HandLinks | None = None) -> str:
     (corrected, restored) may be older than the latest hands a sheet shows at
     first, so the whole sheet is shown."""
     every = "?all=1" if hand.version > 1 else ""
-    return (links or signed_in(hand.session_id)).url("sheet") + f"{every}#hand-{hand.pk}"
+    return (links or signed_in(hand.session_id)).url("sheet") + f"{every}#{phone_contract.row_id(hand.pk)}"
 
 
 def hand_page_context(

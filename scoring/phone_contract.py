@@ -29,6 +29,12 @@ NOT_THE_HAND = ("csrfmiddlewaretoken", "token", "action", FIELD)
 MONEY = Line(gettext_noop("Money"))
 
 
+def row_id(hand_id: int) -> str:
+    """The id of a hand's row on the sheet: where the sheet is scrolled to after a
+    save and where the phone puts a waiting correction or deletion of that hand."""
+    return f"hand-{hand_id}"
+
+
 def form_outbox(links: HandLinks, kind: str, hand_id: int | None = None) -> str:
     """The ``outbox`` field's value of a hand form (``kind``: new, edit or delete)."""
     data: dict[str, Any] = {
@@ -39,6 +45,7 @@ def form_outbox(links: HandLinks, kind: str, hand_id: int | None = None) -> str:
     }
     if hand_id is not None:
         data["page"] = links.url("hand", hand_id)  # where a refused correction or deletion is put right
+        data["row"] = row_id(hand_id)  # where it waits on the sheet
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 

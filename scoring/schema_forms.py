@@ -35,9 +35,9 @@ from scoring.engine.form_input import (  # the posted form's reading, shared wit
     _text,
     applies,
     drop_unchosen,
-    in_grid,
     joined_value,
     parse_fields,
+    placed,
     reworded,
     with_fills,
 )
@@ -221,26 +221,11 @@ class SchemaForm:
     def place(self, problem: InvalidInput, known: set[str] | None = None) -> str | None:
         """The drawn input a problem belongs to, or None when nothing drawn is it."""
         known = self.names() if known is None else known
-        name = problem.field if problem.field.startswith(self.prefix) else self.prefix + problem.field
-        name = self._in_grid(name)
-        # A joined field is answered in its host's group (the king in the talon among the partners).
-        hosts = {self.prefix + f.joined.name: self.prefix + f.name for f in self.fields if f.joined}
-        name = hosts.get(name, name)
-        while name and name not in known:
-            # "premiums[2].player" may be shown as a whole row: fall back to its parent.
-            trimmed = re.sub(r"(\.[^.\[\]]+|\[\d+\])$", "", name)
-            if trimmed == name:
-                break
-            name = trimmed
-        return name if name in known else None
+        return placed(self.fields, self.raw, problem.field, known, self.prefix)
 
     def reworded(self, problem: InvalidInput) -> InvalidInput:
         """A premium of the grid given a side but not how it went, in the grid's words."""
         return reworded(self.fields, self.raw, problem, self.prefix)
-
-    def _in_grid(self, name: str) -> str:
-        """A premium row's path as its grid row's input, where the premiums are drawn as a grid."""
-        return in_grid(self.fields, self.raw, name, self.prefix)
 
     def conversions(self) -> list[Line]:
         """Points typed for the other side, and what the recorded side has."""

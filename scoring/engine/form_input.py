@@ -13,7 +13,7 @@ a value or, for a repeated name, a list (``getlist`` is used where it has one).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -434,6 +434,27 @@ def reworded(
         {"outer": Line(kind.label_of(row.get(kind.name))), "inner": Line(gettext_noop("How it went"))},
     )
     return InvalidInput(problem.field, Line(gettext_noop("{field} missing"), {"field": label}), label=label)
+
+
+def placed(
+    fields: Sequence[Field], raw: Mapping[str, Any], field: str, drawn: Collection[str], prefix: str = ""
+) -> str | None:
+    """The drawn input (one of ``drawn``, the names the form was drawn with) a
+    problem of ``field`` belongs to, or None where nothing drawn is it: a premium
+    row's path as its grid row's input, a joined field in its host's group (the
+    king in the talon among the partners), and a path drawn only as a whole row
+    ("premiums[2].player") as that row. The server's form and the phone place a
+    refusal's problems by this one rule."""
+    name = field if field.startswith(prefix) else prefix + field
+    name = in_grid(fields, raw, name, prefix)
+    hosts = {prefix + f.joined.name: prefix + f.name for f in fields if f.joined}
+    name = hosts.get(name, name)
+    while name and name not in drawn:
+        trimmed = re.sub(r"(\.[^.\[\]]+|\[\d+\])$", "", name)
+        if trimmed == name:
+            break
+        name = trimmed
+    return name if name in drawn else None
 
 
 def in_grid(fields: Sequence[Field], raw: Mapping[str, Any], name: str, prefix: str = "") -> str:

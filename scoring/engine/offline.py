@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .evening import Evening, Snapshot
-from .form_input import in_grid, read_hand, reworded
+from .form_input import placed, read_hand, reworded
 from .registry import VARIANTS
 from .settlement import settle
 from .types import HandType, InvalidInput, Line, format_number, format_signed
@@ -115,6 +115,7 @@ def score_hand_form(
     fields: Iterable[Sequence[str]],
     words: Words,
     correcting: Any = None,
+    drawn: Sequence[str] = (),
 ) -> tuple[dict[str, Any], Evening]:
     """One posted hand form written on the evening as the server writes it: a new
     hand (``correcting`` None) or a correction of the stored hand ``correcting``.
@@ -135,11 +136,14 @@ def score_hand_form(
         else:
             change = evening.correct(correcting, form.raw, from_form=True)
     except InvalidInput as error:
+        # Each problem at the input the page drew for it, in the form's order, as the
+        # server's form lists them (``placed``); those of no drawn input after them.
         problems = []
         for problem in error.problems:
             problem = reworded(form.fields, form.raw, problem)
-            name = None if problem.field == "hands" else in_grid(form.fields, form.raw, problem.field)
+            name = placed(form.fields, form.raw, problem.field, drawn)
             problems.append({"field": problem.field, "input": name, "words": words.problem(problem)})
+        problems.sort(key=lambda p: drawn.index(p["input"]) if p["input"] is not None else len(drawn))
         return {"ok": False, "problems": problems, "dealer": form.table.dealer}, evening
     scored = change.scored
     assert scored is not None
@@ -174,7 +178,9 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
     on the hands before it), ``changes`` (corrections and deletions of stored hands
     waiting on the phone, in the order made: ``{"hand": id, "fields": [[name,
     value], …]}`` or ``{"hand": id, "delete": true}``), ``waiting`` (new hands,
-    each a list of posted [name, value] pairs), ``lang``. The changes are made
+    each a list of posted [name, value] pairs), ``lang``, ``inputs`` (the names of
+    the inputs the page's hand form is drawn with, in its order: a refused form's
+    problems come placed and in that order, as the server lists them). The changes are made
     first, as the server makes them when they arrive (a correction scored in its
     place, the hands after it scored again where they depend on it), then the new
     hands follow. A change or hand the engine refuses is left out of the totals
@@ -191,13 +197,15 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
         target=target if isinstance(target, int) else None,
         first=str(request.get("first") or ""),
     )
+    # The inputs the page's hand form is drawn with, in its order: where problems are placed.
+    drawn = tuple(str(name) for name in request.get("inputs") or ())
     changes = []
     for change in request.get("changes") or ():
-        result, evening = _changed(evening, change, words)
+        result, evening = _changed(evening, change, words, drawn)
         changes.append(result)
     results = []
     for fields in request.get("waiting") or ():
-        result, evening = score_hand_form(evening, fields, words)
+        result, evening = score_hand_form(evening, fields, words, drawn=drawn)
         results.append(result)
     summary = evening.summary()
     rate = Decimal(str(request["rate"])) if request.get("rate") not in (None, "") else None
@@ -235,7 +243,9 @@ def score_table(request: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _changed(evening: Evening, change: Mapping[str, Any], words: Words) -> tuple[dict[str, Any], Evening]:
+def _changed(
+    evening: Evening, change: Mapping[str, Any], words: Words, drawn: Sequence[str]
+) -> tuple[dict[str, Any], Evening]:
     """A correction or deletion waiting on the phone, made as the server makes it."""
     try:
         evening.index(change.get("hand"))
@@ -244,7 +254,7 @@ def _changed(evening: Evening, change: Mapping[str, Any], words: Words) -> tuple
         return {"ok": False, "problems": [], "unknown": True}, evening
     if change.get("delete"):
         return {"ok": True, "deleted": True}, evening.delete(change["hand"]).evening
-    return score_hand_form(evening, change.get("fields") or (), words, correcting=change["hand"])
+    return score_hand_form(evening, change.get("fields") or (), words, correcting=change["hand"], drawn=drawn)
 
 
 def _money(amount: Decimal, separator: str) -> str:

@@ -58,6 +58,12 @@ def engine_game(session: Session, sheet: Any = None, game: Any = None) -> SafeSt
     return caching.cached(caching.session_key(session, "engine-game"), draw)
 
 
+@register.filter
+def row_id(hand_id: int) -> str:
+    """A hand's row id on the sheet (``scoring.phone_contract.row_id``)."""
+    return phone_contract.row_id(hand_id)
+
+
 @register.simple_tag
 def outbox_field(links: HandLinks, kind: str, hand: Any = None) -> SafeString:
     """A hand form's ``outbox`` field (``scoring.phone_contract``): what the phone

@@ -49,6 +49,7 @@ self.Outbox = (() => {
         hand: where.hand ?? null,
         sheet: where.sheet,
         page: where.page ?? null,
+        row: where.row ?? null,
       };
     } catch (_unreadable) {
       return null;
@@ -57,12 +58,11 @@ self.Outbox = (() => {
 
   // An entry as this version reads it. One kept by the version before (a phone that
   // updated in the middle of an evening) has its kind, evening, hand and sheet
-  // already; it lacks only the hand's page, and is sent back to the hand's row on the sheet.
+  // already; it lacks the hand's page and row, and is put right from the sheet.
   function upgrade(entry) {
     if (!entry || entry.v >= SCHEMA) return entry;
     const hand = entry.hand === null || entry.hand === undefined ? null : Number(entry.hand);
-    const page = entry.page || (hand === null ? null : `${entry.sheet}#hand-${hand}`);
-    return { ...entry, v: SCHEMA, hand, page };
+    return { ...entry, v: SCHEMA, hand, page: entry.page || entry.sheet, row: entry.row ?? null };
   }
 
   // The same form sent twice (a double tap) is one entry: the key is the form without its CSRF token.

@@ -67,7 +67,14 @@ function formBody(fields, where) {
   return new URLSearchParams({ ...fields, outbox: JSON.stringify(where) }).toString();
 }
 const NEW_AT_3 = { kind: "new", session: 3, hand: null, sheet: "/sessions/3/" };
-const EDIT_8 = { kind: "edit", session: 3, hand: 8, sheet: "/sessions/3/", page: "/sessions/3/hands/8/" };
+const EDIT_8 = {
+  kind: "edit",
+  session: 3,
+  hand: 8,
+  sheet: "/sessions/3/",
+  page: "/sessions/3/hands/8/",
+  row: "hand-8",
+};
 
 test("the decision: stored, not now, logged out, refused", () => {
   const { Outbox } = loadOutbox(async () => answer(204), []);
@@ -153,14 +160,11 @@ test("a real refusal is filed as refused and the next hand is still sent", async
   assert.equal(kept.get(1).reason.status, 409);
 });
 
-test("what a form is, the server says: kind, evening, hand, sheet; a form without it is none", () => {
+test("what a form is, the server says: kind, evening, hand, sheet, page, row; a form without it is none", () => {
   const { Outbox } = loadOutbox(async () => answer(204), []);
-  assert.deepEqual(
-    { ...Outbox.whereOf(formBody({ dealer: "Anna" }, EDIT_8)) },
-    { kind: "edit", session: 3, hand: 8, sheet: "/sessions/3/", page: "/sessions/3/hands/8/" },
-  );
+  assert.deepEqual({ ...Outbox.whereOf(formBody({ dealer: "Anna" }, EDIT_8)) }, { ...EDIT_8 });
   const table = { kind: "new", session: "tok-1", hand: null, sheet: "/t/tok-1/" };
-  assert.deepEqual({ ...Outbox.whereOf(formBody({}, table)) }, { ...table, page: null });
+  assert.deepEqual({ ...Outbox.whereOf(formBody({}, table)) }, { ...table, page: null, row: null });
   assert.equal(Outbox.whereOf("dealer=Anna&action=save"), null); // a login, a setting: not a hand form
   assert.equal(Outbox.whereOf("outbox=%7Bbroken"), null);
   assert.equal(Outbox.whereOf(formBody({}, { kind: "rename", sheet: "/" })), null);
@@ -257,8 +261,8 @@ test("a hand the version before kept is shown, sent and put right by this one (a
       [2, "delete", "tok", 8, "/t/tok/", "refused"],
     ],
   );
-  // The refused deletion is put right from its hand's row on the sheet (the old entry names no page).
-  assert.equal(waiting[1].page, "/t/tok/#hand-8");
+  // The refused deletion is put right from the sheet (the old entry names no page and no row).
+  assert.deepEqual([waiting[1].page, waiting[1].row], ["/t/tok/", null]);
   assert.equal((await Outbox.get(1)).sheet, "/sessions/3/");
   // A correction of the new version behind it is filed beside it; the old hand is sent first, where it was saved.
   await Outbox.add("/sessions/3/hands/5/edit/", formBody({ token: "b" }, { ...EDIT_8, hand: 5 }), "");

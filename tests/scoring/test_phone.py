@@ -28,6 +28,7 @@ from django.utils import translation
 from scoring import phone, services
 from scoring.engine import offline as on_the_phone
 from scoring.models import Hand, HandChange
+from scoring.schema_forms import widget_id
 from tests.engine.support import FIXTURES
 from tests.scoring.test_offline import config_of
 
@@ -179,6 +180,10 @@ def test_an_empty_hand_is_refused_on_the_phone_in_the_servers_words(
 ):
     monkeypatch.setattr(on_the_phone, "_catalog", phone.catalog)  # on the phone: catalog.json in the bundle
     session = make_session(variant=variant, players=players)
+    page = logged_in.get(reverse("hand_new", args=[session.pk])).content.decode()
+    drawn = json.loads(
+        re.search(r'<script id="hand-inputs" type="application/json">(.*?)</script>', page).group(1)
+    )
     pairs = form_pairs(logged_in, reverse("hand_new", args=[session.pk]))
     posted = {name: value for name, value in pairs}
     response = logged_in.post(
@@ -186,14 +191,22 @@ def test_an_empty_hand_is_refused_on_the_phone_in_the_servers_words(
     )
     found = re.search(r'data-summary role="alert">(.*?)</p>', response.content.decode(), re.S)
     assert found
-    server_words = [
-        " ".join(re.sub(r"<[^>]+>", " ", link).split())
-        for link in re.findall(r"<a href=\"#[^\"]*\">(.*?)</a>", found.group(1), re.S)
+    # The summary beside the save button: each problem linked to its input, in the form's order.
+    server = [
+        (anchor, " ".join(re.sub(r"<[^>]+>", " ", link).split()))
+        for anchor, link in re.findall(r"<a href=\"#([^\"]*)\">(.*?)</a>", found.group(1), re.S)
     ]
-    result = on_the_phone.score_table({**evening_of(session), "waiting": [pairs], "lang": "de"})
+    assert len(server) >= 2
+    result = on_the_phone.score_table(
+        {**evening_of(session), "waiting": [pairs], "lang": "de", "inputs": drawn}
+    )
     outcome = result["hands"][0]
     assert not outcome["ok"]
-    assert sorted(p["words"] for p in outcome["problems"]) == sorted(_unescape(w) for w in server_words)
+    # The same problems in the same order, each placed at the same input as the server's.
+    assert [p["words"] for p in outcome["problems"]] == [_unescape(words) for _, words in server]
+    assert [widget_id(p["input"]) if p["input"] else "hand-fields" for p in outcome["problems"]] == [
+        anchor for anchor, _ in server
+    ]
     assert Hand.objects.filter(session=session).count() == 0
 
 

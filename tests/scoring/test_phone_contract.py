@@ -41,11 +41,14 @@ def test_a_new_hand_form_says_it_is_one_of_its_evening_and_where_it_waits(logged
     assert outbox_field(page) == {"kind": "new", "session": session.pk, "hand": None, "sheet": sheet}
 
 
-def test_a_correction_and_a_deletion_name_their_hand_and_its_page(logged_in, make_session):
+def test_a_correction_and_a_deletion_name_their_hand_its_page_and_its_row_on_the_sheet(logged_in, make_session):
     session = make_session()
     hand = services.hand_record(session=session, raw=GARDE)
     page = reverse("hand_detail", args=[session.pk, hand.pk])
     common = {"session": session.pk, "hand": hand.pk, "sheet": reverse("scoreboard", args=[session.pk])}
+    # The hand's row on the sheet, by the id the sheet draws it with: where its waiting change is shown.
+    sheet = logged_in.get(reverse("scoreboard", args=[session.pk])).content.decode()
+    common["row"] = re.search(r'<tbody id="([^"]+)" class="hand', sheet).group(1)
     edit = logged_in.get(reverse("hand_edit", args=[session.pk, hand.pk])).content.decode()
     assert outbox_field(edit) == {"kind": "edit", "page": page, **common}
     detail = logged_in.get(page).content.decode()

@@ -40,3 +40,10 @@ export function eveningData() {
   const block = document.getElementById("engine-game");
   return block ? JSON.parse(block.textContent) : null;
 }
+
+// The inputs the hand form is drawn with, in its order (#hand-inputs): the phone's
+// engine places a refusal's problems by them, as the server's form does.
+export function drawnInputs() {
+  const block = document.getElementById("hand-inputs");
+  return block ? JSON.parse(block.textContent) : [];
+}

@@ -8,12 +8,13 @@ import { engineAsked, engineNote, handLine, scoreWaiting } from "./scoring.js";
 
 // The preview and the bar by the thumb from the rows the server drew for them
 // (templates/scoring/_phone_preview.html), as it draws its own (hand_form.html).
-export function drawPreview(form, outcome, refused) {
+export function drawPreview(outcome, refused) {
   const preview = document.getElementById("preview");
   const quick = document.getElementById("quick");
   if (!preview || !quick) return;
   if (!outcome.ok) {
-    const words = orderedProblems(form, outcome.problems);
+    // Placed and ordered by the engine as the server's form lists them.
+    const words = outcome.problems.map((problem) => problem.words);
     const items = words.map((w) => fromTemplate(document, "problem", { words: w }));
     preview.replaceChildren(allFromTemplate(document, "preview-open", { items }));
     quick.replaceChildren(
@@ -41,29 +42,6 @@ export function drawPreview(form, outcome, refused) {
   quick.replaceChildren(allFromTemplate(document, "quick-scored", { items }));
 }
 
-// The problems in the order of the form, as the server lists them.
-export function orderedProblems(form, problems) {
-  const placed = problems.map((problem, index) => {
-    let name = problem.input || problem.field;
-    let control = null;
-    while (name) {
-      control = form.querySelector(`[name="${CSS.escape(name)}"], [name^="${CSS.escape(name)}."]`);
-      const trimmed = name.replace(/(\.[^.[\]]+|\[\d+\])$/, "");
-      if (control || trimmed === name) break;
-      name = trimmed;
-    }
-    return { control, index, words: problem.words };
-  });
-  const rank = (a, b) => {
-    if (a.control && b.control && a.control !== b.control)
-      return a.control.compareDocumentPosition(b.control) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
-    if (a.control && !b.control) return -1;
-    if (b.control && !a.control) return 1;
-    return a.index - b.index;
-  };
-  return placed.sort(rank).map((p) => p.words);
-}
-
 export function formPairs(form, submitter) {
   return [...new FormData(form, submitter)].filter(([, value]) => typeof value === "string");
 }
@@ -87,7 +65,7 @@ export async function previewOffline() {
   const pairs = formPairs(form);
   try {
     const { outcome } = await scoreWaiting(outboxSession(form), pairs, which.hand);
-    if (mine === ticket) drawPreview(form, outcome, formKey(pairs) === refusedForm);
+    if (mine === ticket) drawPreview(outcome, formKey(pairs) === refusedForm);
   } catch (error) {
     const note = engineNote(error);
     if (note) preview?.replaceChildren(element("p", { class: "muted" }, note));
@@ -118,7 +96,7 @@ export async function refusedOnThePhone(form, submitter) {
     const { outcome } = scored;
     if (outcome.ok) return handLine(outcome);
     refusedForm = formKey(pairs);
-    if (mine === ticket) drawPreview(form, outcome, true);
+    if (mine === ticket) drawPreview(outcome, true);
     return true;
   } catch (_error) {
     return false; // the phone cannot score: kept, and the server judges it

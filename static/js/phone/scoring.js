@@ -2,7 +2,7 @@
  * carries (#engine-game) with what the server stored since the page was drawn and
  * what waits in the outbox, in the server's words. */
 
-import { config, eveningData, outboxReady, root, say } from "./contract.js";
+import { config, drawnInputs, eveningData, outboxReady, root, say } from "./contract.js";
 
 let engineStarted = null;
 
@@ -80,7 +80,8 @@ export async function scoreWaiting(session, extra, editing) {
   if (extra && editing) changes.push({ hand: editing, fields: extra });
   else if (extra) forms.push(extra);
   const engine = await engineReady();
-  const result = await engine.call("score_table", { ...evening, waiting: forms, changes, lang: root.lang });
+  const request = { ...evening, waiting: forms, changes, lang: root.lang, inputs: drawnInputs() };
+  const result = await engine.call("score_table", request);
   const scoredLast = editing ? result.changes : result.hands;
   let outcome = extra ? scoredLast[scoredLast.length - 1] : null;
   // A correction of a hand no longer live here (deleted, or waiting on this phone to be deleted).

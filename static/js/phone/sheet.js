@@ -112,7 +112,7 @@ export async function showPending(unlessUnchanged) {
   const table = board.querySelector("table[data-sheet]");
   let rest = document.getElementById("outbox");
   for (const entry of entries) {
-    const row = entry.hand !== null && document.getElementById(`hand-${entry.hand}`);
+    const row = entry.row && document.getElementById(entry.row);
     if (row) {
       row.append(fromTemplate(board, "under", { entry: pendingItem(entry) }));
     } else if (table && entry.kind === "new") {
