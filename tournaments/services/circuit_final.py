@@ -40,11 +40,12 @@ from tournaments.models import (
     Cup,
     CupPlayer,
     Entrant,
+    SideRanking,
     Tournament,
     TournamentPlace,
 )
 from tournaments.services import circuit as circuits
-from tournaments.services import cups, tournaments
+from tournaments.services import cups, side, tournaments
 
 COUNTED = (Tournament.Status.PROVISIONAL, Tournament.Status.FINAL)
 MOST_BYTES = files.MAX_BYTES
@@ -470,6 +471,8 @@ def export_file(circuit: Circuit) -> files.CircuitFile:
         ranking.setdefault(row["tournament_id"], []).append(
             (_person(row).number, Fraction(str(row["total"])))
         )
+    categories = tuple(circuit.categories or ())
+    sides = _side_rankings(cup_rows, members)
     cups_out = [
         files.CupFile(
             cup.name,
@@ -477,10 +480,18 @@ def export_file(circuit: Circuit) -> files.CircuitFile:
             tuple(cup.circuit_tier_table or ()) if cup.circuit_tier == "custom" else (),
             rules.CupRules(cup.scheme, tuple(cup.points_table or ()), best_n(cup), cup.final_mode),
             cup.circuit_min_events,
-            (),
+            files.side_rankings_written(sides.get(("cup", cup.pk), ()), files.CUP_SIDE_KINDS, categories),
             tuple(
                 files.TournamentEntry(
-                    t.name, t.played_on, "", t.cup_factor, t.cup_final, (), tuple(ranking.get(t.pk, []))
+                    t.name,
+                    t.played_on,
+                    files.region_written(t.region),
+                    t.cup_factor,
+                    t.cup_final,
+                    files.side_rankings_written(
+                        sides.get(("tournament", t.pk), ()), files.TOURNAMENT_SIDE_KINDS, categories
+                    ),
+                    tuple(ranking.get(t.pk, [])),
                 )
                 for t in members
                 if t.cup_id == cup.pk
@@ -499,6 +510,22 @@ def export_file(circuit: Circuit) -> files.CircuitFile:
         if final is not None
         else None,
     )
+
+
+def _side_rankings(
+    cup_rows: Sequence[Cup], members: Sequence[Tournament]
+) -> dict[tuple[str, int], list[rules.SideRanking]]:
+    """The side rankings of these cups and tournaments in the order they were made,
+    by ("cup", id) and ("tournament", id): one statement."""
+    found: dict[tuple[str, int], list[rules.SideRanking]] = {}
+    rows = SideRanking.objects.filter(
+        Q(cup__in=[c.pk for c in cup_rows]) | Q(tournament__in=[t.pk for t in members])
+    ).order_by("pk")
+    for row in rows.values_list("cup_id", "tournament_id", "name", "kind", "value"):
+        cup_id, tournament_id, name, kind, value = row
+        owner = ("cup", cup_id) if cup_id is not None else ("tournament", tournament_id)
+        found.setdefault(owner, []).append(rules.SideRanking(name, kind, value))
+    return found
 
 
 def export_text(circuit: Circuit) -> str:
@@ -553,6 +580,7 @@ def import_file(*, owner: User, data: bytes, client_token: str = "") -> Circuit:
             circuit_qualifies=True,
         )
         cup.refresh_from_db()
+        _sides_written(owner, cup_file.side_rankings, cup=cup)
         names: dict[int, CupPlayer] = {}
         for entry in cup_file.tournaments:
             made = tournaments.tournament_create(
@@ -564,6 +592,9 @@ def import_file(*, owner: User, data: bytes, client_token: str = "") -> Circuit:
                 cup_final=entry.final,
                 cup_factor=entry.factor,
             )
+            if entry.region:
+                made = side.tournament_region_set(tournament=made, user=owner, region=entry.region)
+            _sides_written(owner, entry.side_rankings, tournament=made)
             _results_written(made, entry.ranking, numbers, kept, labels, cup, names, players)
             last_day = max(last_day, entry.date)
     if read.final is not None:
@@ -583,6 +614,21 @@ def import_file(*, owner: User, data: bytes, client_token: str = "") -> Circuit:
     _audit(circuit, "file", owner, client_token, after=counts)
     circuit.refresh_from_db()
     return circuit
+
+
+def _sides_written(
+    owner: User,
+    sides: Iterable[rules.SideRanking],
+    *,
+    cup: Cup | None = None,
+    tournament: Tournament | None = None,
+) -> None:
+    """The file's side rankings of a cup or a tournament as the organiser's page
+    adds them (without prizes, one prize per player), in the file's order."""
+    for found in sides:
+        side.side_ranking_add(
+            user=owner, cup=cup, tournament=tournament, name=found.name, kind=found.kind, value=found.value
+        )
 
 
 def _register_written(circuit: Circuit, register: Iterable[rules.RegisterEntry]) -> dict[int, CircuitPlayer]:
