@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from scoring import services as scoring
+from scoring.engine import InvalidInput
 from scoring.engine.types import invalid
 from scoring.models import NAME_LENGTH, Player
 from tournaments.core import circuit as rules
@@ -388,7 +389,7 @@ def _final_of(circuit: Circuit, pk: int) -> Tournament:
     return found
 
 
-def _refuse_unqualified_entrants(circuit: Circuit, final: Tournament) -> None:
+def _refuse_unqualified_entrants(circuit: Circuit, final: Tournament, field: str = "open_final") -> None:
     carried = qualified_numbers(circuit)
     entrants = final.entrants.filter(kind=Entrant.Kind.PLAYER).select_related(
         "cup_player__circuit_player__merged_into"
@@ -396,13 +397,48 @@ def _refuse_unqualified_entrants(circuit: Circuit, final: Tournament) -> None:
     for entrant in entrants.order_by("number"):
         if kept_number(entrant.cup_player) not in carried:
             raise invalid(
-                "open_final",
+                field,
                 gettext_noop(
                     "{name} is entered in {final} and did not qualify: open the final, or strike the entrant first"
                 ),
                 name=entrant.name,
                 final=final.name,
             )
+
+
+def final_of_circuit(tournament: Tournament) -> Circuit | None:
+    """The circuit whose final ``tournament`` is, if any."""
+    if tournament.pk is None:
+        return None
+    return Circuit.objects.filter(final_id=tournament.pk, deleted_at__isnull=True).first()
+
+
+def refuse_final_moved(tournament: Tournament, cup: Cup | None) -> None:
+    """The circuit's final leaves its cup: only for another cup of its circuit that
+    does not qualify for it (as ``final_set`` asks of a final), else it would be a
+    final outside its circuit or one its own cup qualifies for. Asked by
+    ``cups.tournament_cup_set`` before the tournament moves."""
+    circuit = final_of_circuit(tournament)
+    if circuit is None or (cup is not None and cup.pk == tournament.cup_id):
+        return
+    if cup is None or cup.circuit_id != circuit.pk or cup.circuit_qualifies:
+        raise invalid(
+            "cup",
+            gettext_noop(
+                "{final} is the final of {circuit}: it moves only to a cup of the circuit that does not"
+                " qualify for it (name another final first)"
+            ),
+            final=tournament.name,
+            circuit=str(circuit),
+        )
+
+
+def refuse_unqualified_moved(tournament: Tournament) -> None:
+    """After the final moved to another cup of its circuit, its entrants linked to
+    that cup's register: while the final is not open, each must still be qualified."""
+    circuit = final_of_circuit(tournament)
+    if circuit is not None and not circuit.open_final:
+        _refuse_unqualified_entrants(circuit, tournament, "cup")
 
 
 def qualified_numbers(circuit: Circuit) -> set[int]:
@@ -417,16 +453,31 @@ def kept_number(entry: CupPlayer | None) -> int | None:
     return found.merged_into.number if found.merged_into is not None else found.number
 
 
+def _closed_final(tournament: Tournament) -> Circuit | None:
+    """The circuit whose final ``tournament`` is while that final is not open."""
+    if tournament.cup_id is None:  # a final is always in a cup of its circuit
+        return None
+    return Circuit.objects.filter(final_id=tournament.pk, deleted_at__isnull=True, open_final=False).first()
+
+
+def _not_qualified(circuit: Circuit, field: str, name: str) -> InvalidInput:
+    return invalid(
+        field,
+        gettext_noop(
+            "{name} did not qualify for the final of {circuit}: only qualified players are entered"
+            " while the final is not open"
+        ),
+        name=name,
+        circuit=str(circuit),
+    )
+
+
 def refuse_unqualified(tournament: Tournament, entry: CupPlayer | None, name: str) -> None:
     """Entering ``name`` in a circuit's final that is not open: only a player who
-    qualified (§14.7). Asked wherever an entrant is added or renamed."""
-    if tournament.cup_id is None:
-        return
-    cup = tournament.cup
-    if cup is None or cup.circuit_id is None:
-        return
-    circuit = Circuit.objects.filter(pk=cup.circuit_id, final=tournament, deleted_at__isnull=True).first()
-    if circuit is None or circuit.open_final:
+    qualified (§14.7). Asked wherever an entrant is added or renamed (typed, from a
+    roster, accepted at the door or added by number, read from a file)."""
+    circuit = _closed_final(tournament)
+    if circuit is None:
         return
     # Read again: a name new in the cup was linked to the register by an update.
     found = (
@@ -436,15 +487,21 @@ def refuse_unqualified(tournament: Tournament, entry: CupPlayer | None, name: st
     )
     number = kept_number(found)
     if number is None or number not in qualified_numbers(circuit):
-        raise invalid(
-            "name",
-            gettext_noop(
-                "{name} did not qualify for the final of {circuit}: only qualified players are entered"
-                " while the final is not open"
-            ),
-            name=name,
-            circuit=str(circuit),
-        )
+        raise _not_qualified(circuit, "name", name)
+
+
+def refuse_unqualified_at_door(tournament: Tournament, entry: CircuitPlayer | None, name: str) -> None:
+    """Registering at the door of a circuit's final that is not open: only a player
+    who qualified, refused on her phone before anything is written (a new player,
+    ``entry`` None, never has); the desk would refuse her anyway."""
+    circuit = _closed_final(tournament)
+    if circuit is None:
+        return
+    if entry is None:
+        raise _not_qualified(circuit, "family", name)
+    number = entry.merged_into.number if entry.merged_into is not None else entry.number
+    if number not in qualified_numbers(circuit):
+        raise _not_qualified(circuit, "number", name)
 
 
 # -- the circuit file (§14.10) ------------------------------------------------------------
