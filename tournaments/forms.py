@@ -401,6 +401,16 @@ class RegisterEntryForm(forms.Form):
         self.fields["categories"].choices = [(c, c) for c in categories]  # type: ignore[attr-defined]
 
 
+class PublicNameForm(forms.Form):
+    """How a register entry's name reads on public pages (§14.1)."""
+
+    public_name = forms.ChoiceField(
+        label=_("Name on public pages"),
+        choices=[("full", _("Huber Maria (full)")), ("short", _("Huber M. (short)"))],
+        error_messages={"invalid_choice": _("one of: full, short"), "required": _("one of: full, short")},
+    )
+
+
 class RegisterImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
