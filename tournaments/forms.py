@@ -410,6 +410,12 @@ class PublicNameForm(forms.Form):
         error_messages={"invalid_choice": _("one of: full, short"), "required": _("one of: full, short")},
     )
 
+    def __init__(self, *args: Any, names: tuple[str, str] | None = None, **kwargs: Any) -> None:
+        """``names``: the entry's own name in full and short, shown as the choices."""
+        super().__init__(*args, **kwargs)
+        if names is not None:
+            self.fields["public_name"].choices = [("full", names[0]), ("short", names[1])]  # type: ignore[attr-defined]
+
 
 class RegisterImportForm(forms.Form):
     file = forms.FileField(

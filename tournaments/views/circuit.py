@@ -8,6 +8,9 @@ anyone else); everything of the register is its organisers' alone."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -108,16 +111,15 @@ def circuit_register(request: Request, kid: int) -> HttpResponse:
                 return redirect("circuit_register", kid=circuit.pk)
             offered = added.offered
     search = request.GET.get("q", "").strip()[:40]
-    entries = _entries(circuit, search)
-    listed = circuits.kept_apart(circuit, [*entries, *offered])  # "Huber Maria, Linz (2)"
-    context = {
-        "circuit": circuit,
-        "form": form,
-        "offered": listed[len(entries) :],
-        "search": search,
-        "entries": listed[: len(entries)],
-    }
+    context = {"circuit": circuit, "form": form, "search": search, **_listed(circuit, search, offered)}
     return render(request, "tournaments/circuit/register.html", context, status=400 if form.errors else 200)
+
+
+def _listed(circuit: Circuit, search: str, offered: Sequence[CircuitPlayer]) -> dict[str, object]:
+    """The entries found and those offered, each with its "(2)" where kept apart."""
+    entries = _entries(circuit, search)
+    listed = circuits.kept_apart(circuit, [*entries, *offered])
+    return {"entries": listed[: len(entries)], "offered": listed[len(entries) :]}
 
 
 def _entries(circuit: Circuit, search: str) -> list[CircuitPlayer]:
@@ -212,7 +214,11 @@ def circuit_entry(request: Request, kid: int, number: int) -> HttpResponse:
             messages.error(request, render_line(error.line))
         entry.refresh_from_db()
     return _entry_page(
-        request, circuit, entry, PublicNameForm(initial={"public_name": entry.public_name}), pin
+        request,
+        circuit,
+        entry,
+        PublicNameForm(initial={"public_name": entry.public_name}, names=_names(entry)),
+        pin,
     )
 
 
@@ -222,7 +228,7 @@ def circuit_entry_public_name(request: Request, kid: int, number: int) -> HttpRe
     """The entry's name on public pages set (``full`` or ``short``), kept in the audit."""
     circuit = run_circuit(request, kid)
     entry = _entry(circuit, number)
-    form = PublicNameForm(request.POST)
+    form = PublicNameForm(request.POST, names=_names(entry))
     if form.is_valid():
         try:
             circuits.register_public_name_set(
@@ -238,6 +244,12 @@ def circuit_entry_public_name(request: Request, kid: int, number: int) -> HttpRe
             messages.success(request, gettext("Name on public pages saved"))
             return redirect("circuit_entry", kid=circuit.pk, number=entry.number)
     return _entry_page(request, circuit, entry, form, None, status=400)
+
+
+def _names(entry: CircuitPlayer) -> tuple[str, str]:
+    """The entry's name in full and short, as public pages would show it."""
+    shown = circuits.entry_of(entry)
+    return replace(shown, public_name="full").public(), replace(shown, public_name="short").public()
 
 
 def _entry(circuit: Circuit, number: int) -> CircuitPlayer:
