@@ -15,6 +15,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("circuits/<id:kid>/register/merge/", circuit.circuit_merge, name="circuit_merge"),
     path("circuits/<id:kid>/register/<id:number>/", circuit.circuit_entry, name="circuit_entry"),
     path("circuits/<id:kid>/register/<id:number>/card/", door.circuit_card, name="circuit_card"),
+    path(
+        "circuits/<id:kid>/register/<id:number>/public-name/",
+        circuit.circuit_entry_public_name,
+        name="circuit_entry_public_name",
+    ),
     path("circuits/<id:kid>/cups/", circuit.circuit_join, name="circuit_join"),
     path("circuits/<id:kid>/tiers/", circuit.circuit_tiers, name="circuit_tiers"),
     path("circuits/<id:kid>/final/", circuit.circuit_final, name="circuit_final"),

@@ -401,6 +401,22 @@ class RegisterEntryForm(forms.Form):
         self.fields["categories"].choices = [(c, c) for c in categories]  # type: ignore[attr-defined]
 
 
+class PublicNameForm(forms.Form):
+    """How a register entry's name reads on public pages (§14.1)."""
+
+    public_name = forms.ChoiceField(
+        label=_("Name on public pages"),
+        choices=[("full", _("Huber Maria (full)")), ("short", _("Huber M. (short)"))],
+        error_messages={"invalid_choice": _("one of: full, short"), "required": _("one of: full, short")},
+    )
+
+    def __init__(self, *args: Any, names: tuple[str, str] | None = None, **kwargs: Any) -> None:
+        """``names``: the entry's own name in full and short, shown as the choices."""
+        super().__init__(*args, **kwargs)
+        if names is not None:
+            self.fields["public_name"].choices = [("full", names[0]), ("short", names[1])]  # type: ignore[attr-defined]
+
+
 class RegisterImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),

@@ -655,6 +655,7 @@ class CircuitChange(models.Model):
         TIER = "tier", _("cup's tier set")
         FINAL = "final", _("final set")
         FILE = "file", _("circuit file imported")
+        PUBLIC = "public", _("name on public pages set")
 
     circuit = models.ForeignKey(Circuit, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=8, choices=Action.choices)

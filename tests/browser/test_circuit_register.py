@@ -99,3 +99,25 @@ def test_the_organiser_keeps_the_circuits_register_on_her_phone(
     screenshot(phone, "circuit-pin-shown")
     phone.goto(f"{base}/circuits/{circuit.pk}/register/2/")
     expect(phone.locator("#entry-pin")).to_have_count(0)
+
+    # Her name on public pages, shortened on her entry's page.
+    phone.locator("#public-name-form select").select_option(label="Huber M.")
+    phone.locator("#public-name-form").get_by_role("button", name="Speichern").click()
+    expect(phone.locator(".messages")).to_contain_text("Name auf öffentlichen Seiten gespeichert")
+    expect(phone.locator("#entry-public-name")).to_have_text("Huber M.")
+    assert CircuitPlayer.objects.get(circuit=circuit, number=1).public_name == "short"
+    check(phone, "the name on public pages set")
+
+    # Someone else of her name and place: kept apart, shown with "(2)".
+    phone.goto(f"{base}/circuits/{circuit.pk}/register/")
+    phone.locator("#id_family").fill("Gruber")
+    phone.locator("#id_given").fill("Anna")
+    phone.locator("#id_keep_apart").check()
+    phone.get_by_role("button", name="In die Spielerliste aufnehmen").click()
+    expect(phone.locator("#register")).to_contain_text("Gruber Anna (2) · Nr.")
+    other = CircuitPlayer.objects.filter(circuit=circuit, family="Gruber").order_by("-number")[0]
+    phone.goto(f"{base}/circuits/{circuit.pk}/register/{other.number}/")
+    expect(phone.locator("h1")).to_contain_text("Gruber Anna (2)")
+    expect(phone.locator("#entry-alike")).to_contain_text("Gruber Anna · Nr.")
+    check(phone, "an entry kept apart")
+    screenshot(phone, "circuit-entry-kept-apart")

@@ -65,6 +65,10 @@ MAX_CATEGORIES = 20
 MAX_TABLE = 400
 MAX_TABLE_POINTS = 10_000
 MAX_TOTAL = 1_000_000
+# A side ranking's name and a venue region as long as the app keeps them
+# (``SideRanking.name``, ``Tournament.region``), so its export reads back.
+MAX_SIDE_NAME = 60
+MAX_REGION = 60
 # The largest circuit file: a register of 100,000 players takes about 11 MB; a
 # season of 7 cups × 25 tournaments × 150 players about 1 MB of rankings.
 MAX_BYTES = 16_000_000
@@ -106,7 +110,7 @@ class InvalidCircuit(ValueError):
 
 @dataclass(frozen=True)
 class TournamentEntry:
-    """A tournament of a cup's season: ``ranking`` is (number as written, total)
+    """A tournament of a cup's season: ``ranking`` is (number kept, total)
     in place order; ``final``: the cup's own final."""
 
     name: str
@@ -499,7 +503,7 @@ def _sides(raw: Any, kinds: Sequence[str], categories: tuple[str, ...]) -> tuple
                 allowed=allowed_list(kinds),
             )
         _known(item, ("name", *kinds), f"{at}.")
-        name = _text(item.get("name"), f"{at}.name", empty=False)
+        name = _text(item.get("name"), f"{at}.name", MAX_SIDE_NAME, empty=False)
         if names.name_key(name) in seen:
             raise invalid(
                 f"{at}.name", gettext_noop("{name} is a second side ranking of this name"), name=name
@@ -521,6 +525,33 @@ def _sides(raw: Any, kinds: Sequence[str], categories: tuple[str, ...]) -> tuple
     return tuple(sides)
 
 
+def side_rankings_written(
+    sides: Sequence[rules.SideRanking], kinds: Sequence[str], categories: tuple[str, ...]
+) -> tuple[rules.SideRanking, ...]:
+    """Those of ``sides`` the reader takes back, in their order: one of ``kinds``,
+    a name and a value it reads (no invisible characters), a category of the
+    register's, a name not given before; at most ten. What the app keeps beyond
+    (a category side ranking of a cup that joined with another category) is left out."""
+    taken: list[rules.SideRanking] = []
+    for side in sides:
+        if side.kind not in kinds or len(taken) == rules.MAX_SIDE_RANKINGS:
+            continue
+        try:
+            _sides([_side_json(s) for s in (*taken, side)], kinds, categories)
+        except InvalidInput:
+            continue
+        taken.append(side)
+    return tuple(taken)
+
+
+def region_written(region: str) -> str:
+    """A tournament's venue region as the reader takes it back, else ``""``."""
+    try:
+        return _text(region, "region", MAX_REGION)
+    except InvalidInput:
+        return ""
+
+
 def _tournament(
     raw: Any, categories: tuple[str, ...], numbers: Mapping[int, rules.RegisterEntry]
 ) -> TournamentEntry:
@@ -529,7 +560,7 @@ def _tournament(
     _known(raw, TOURNAMENT_KEYS, "")
     name = read_session_name(raw.get("name"))
     date = read_date(raw.get("date"))
-    region = _text(raw.get("region", ""), "region")
+    region = _text(raw.get("region", ""), "region", MAX_REGION)
     factor = raw.get("factor", 1)
     if isinstance(factor, bool) or factor not in FACTORS:
         raise invalid(
@@ -547,7 +578,8 @@ def _tournament(
 
 def _ranking(raw: Any, numbers: Mapping[int, rules.RegisterEntry]) -> tuple[tuple[int, Fraction], ...]:
     """Players and totals in place order: register numbers (an alias finds its
-    player), each player once, totals never rising."""
+    player, and is read as the number kept, so the canonical form writes that one,
+    as the app's export does), each player once, totals never rising."""
     if not isinstance(raw, list) or not MIN_ENTRANTS <= len(raw) <= MAX_ENTRANTS:
         raise invalid(
             "ranking",
@@ -598,7 +630,7 @@ def _ranking(raw: Any, numbers: Mapping[int, rules.RegisterEntry]) -> tuple[tupl
                 place=str(place - 1),
                 before=rows[-1][1],
             )
-        rows.append((number, total))
+        rows.append((entry.number, total))
     return tuple(rows)
 
 

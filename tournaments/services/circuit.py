@@ -697,6 +697,59 @@ def register_pin_new(*, circuit: Circuit, user: User, number: int, client_token:
     return pin
 
 
+@transaction.atomic
+def register_public_name_set(
+    *, circuit: Circuit, user: User, number: int, public_name: str, client_token: str = ""
+) -> CircuitPlayer:
+    """How an entry's name reads on public pages (§14.1): ``full`` ("Huber Maria")
+    or ``short`` ("Huber M."); set by the circuit's organisers, kept in the audit
+    with before and after. The same choice again (sent twice) changes nothing."""
+    locked = _locked(circuit, user)
+    entry = entry_find(locked, number)
+    if public_name not in rules.PUBLIC_NAMES:
+        raise invalid("public_name", gettext_noop("one of: {allowed}"), allowed=", ".join(rules.PUBLIC_NAMES))
+    if entry.public_name == public_name or _done(locked, "public", client_token) is not None:
+        return entry
+    before = {"number": entry.number, "public_name": entry.public_name}
+    CircuitPlayer.objects.filter(pk=entry.pk).update(public_name=public_name)
+    entry.public_name = public_name
+    _changed(
+        locked, "public", user, client_token, before=before, after={**before, "public_name": public_name}
+    )
+    return entry
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A register entry as the organiser's pages list it: ``apart`` is the "(2)",
+    "(3)" of an entry kept apart from others of its key, None for the first."""
+
+    entry: CircuitPlayer
+    apart: int | None = None
+
+
+def kept_apart(circuit: Circuit, entries: Sequence[CircuitPlayer]) -> list[Listed]:
+    """These entries, each with the "(2)", "(3)" it is shown with where other
+    entries of the register have its key (§14.1: kept apart by the organiser;
+    ``core.circuit.told_apart``): one statement."""
+    same = CircuitPlayer.objects.filter(
+        circuit=circuit, match_key__in=sorted({row.match_key for row in entries}), merged_into__isnull=True
+    )
+    apart = rules.told_apart(entry_of(row) for row in same)
+    return [Listed(row, apart.get(row.number)) for row in entries]
+
+
+def same_key(entry: CircuitPlayer) -> list[CircuitPlayer]:
+    """The other kept entries of the register with this entry's key, by number."""
+    return list(
+        CircuitPlayer.objects.filter(
+            circuit_id=entry.circuit_id, match_key=entry.match_key, merged_into__isnull=True
+        )
+        .exclude(pk=entry.pk)
+        .order_by("number")
+    )
+
+
 def _pin_give(entry: CircuitPlayer) -> str:
     """A new PIN for the entry, kept as its hash; its wrong tries are forgotten."""
     pin = f"{secrets.randbelow(10_000):04d}"

@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from scoring import services as scoring
+from scoring.engine import InvalidInput
 from scoring.engine.types import invalid
 from scoring.models import NAME_LENGTH, Player
 from tournaments.core import circuit as rules
@@ -40,11 +41,12 @@ from tournaments.models import (
     Cup,
     CupPlayer,
     Entrant,
+    SideRanking,
     Tournament,
     TournamentPlace,
 )
 from tournaments.services import circuit as circuits
-from tournaments.services import cups, tournaments
+from tournaments.services import cups, side, tournaments
 
 COUNTED = (Tournament.Status.PROVISIONAL, Tournament.Status.FINAL)
 MOST_BYTES = files.MAX_BYTES
@@ -387,7 +389,7 @@ def _final_of(circuit: Circuit, pk: int) -> Tournament:
     return found
 
 
-def _refuse_unqualified_entrants(circuit: Circuit, final: Tournament) -> None:
+def _refuse_unqualified_entrants(circuit: Circuit, final: Tournament, field: str = "open_final") -> None:
     carried = qualified_numbers(circuit)
     entrants = final.entrants.filter(kind=Entrant.Kind.PLAYER).select_related(
         "cup_player__circuit_player__merged_into"
@@ -395,13 +397,48 @@ def _refuse_unqualified_entrants(circuit: Circuit, final: Tournament) -> None:
     for entrant in entrants.order_by("number"):
         if kept_number(entrant.cup_player) not in carried:
             raise invalid(
-                "open_final",
+                field,
                 gettext_noop(
                     "{name} is entered in {final} and did not qualify: open the final, or strike the entrant first"
                 ),
                 name=entrant.name,
                 final=final.name,
             )
+
+
+def final_of_circuit(tournament: Tournament) -> Circuit | None:
+    """The circuit whose final ``tournament`` is, if any."""
+    if tournament.pk is None:
+        return None
+    return Circuit.objects.filter(final_id=tournament.pk, deleted_at__isnull=True).first()
+
+
+def refuse_final_moved(tournament: Tournament, cup: Cup | None) -> None:
+    """The circuit's final leaves its cup: only for another cup of its circuit that
+    does not qualify for it (as ``final_set`` asks of a final), else it would be a
+    final outside its circuit or one its own cup qualifies for. Asked by
+    ``cups.tournament_cup_set`` before the tournament moves."""
+    circuit = final_of_circuit(tournament)
+    if circuit is None or (cup is not None and cup.pk == tournament.cup_id):
+        return
+    if cup is None or cup.circuit_id != circuit.pk or cup.circuit_qualifies:
+        raise invalid(
+            "cup",
+            gettext_noop(
+                "{final} is the final of {circuit}: it moves only to a cup of the circuit that does not"
+                " qualify for it (name another final first)"
+            ),
+            final=tournament.name,
+            circuit=str(circuit),
+        )
+
+
+def refuse_unqualified_moved(tournament: Tournament) -> None:
+    """After the final moved to another cup of its circuit, its entrants linked to
+    that cup's register: while the final is not open, each must still be qualified."""
+    circuit = final_of_circuit(tournament)
+    if circuit is not None and not circuit.open_final:
+        _refuse_unqualified_entrants(circuit, tournament, "cup")
 
 
 def qualified_numbers(circuit: Circuit) -> set[int]:
@@ -416,16 +453,31 @@ def kept_number(entry: CupPlayer | None) -> int | None:
     return found.merged_into.number if found.merged_into is not None else found.number
 
 
+def _closed_final(tournament: Tournament) -> Circuit | None:
+    """The circuit whose final ``tournament`` is while that final is not open."""
+    if tournament.cup_id is None:  # a final is always in a cup of its circuit
+        return None
+    return Circuit.objects.filter(final_id=tournament.pk, deleted_at__isnull=True, open_final=False).first()
+
+
+def _not_qualified(circuit: Circuit, field: str, name: str) -> InvalidInput:
+    return invalid(
+        field,
+        gettext_noop(
+            "{name} did not qualify for the final of {circuit}: only qualified players are entered"
+            " while the final is not open"
+        ),
+        name=name,
+        circuit=str(circuit),
+    )
+
+
 def refuse_unqualified(tournament: Tournament, entry: CupPlayer | None, name: str) -> None:
     """Entering ``name`` in a circuit's final that is not open: only a player who
-    qualified (§14.7). Asked wherever an entrant is added or renamed."""
-    if tournament.cup_id is None:
-        return
-    cup = tournament.cup
-    if cup is None or cup.circuit_id is None:
-        return
-    circuit = Circuit.objects.filter(pk=cup.circuit_id, final=tournament, deleted_at__isnull=True).first()
-    if circuit is None or circuit.open_final:
+    qualified (§14.7). Asked wherever an entrant is added or renamed (typed, from a
+    roster, accepted at the door or added by number, read from a file)."""
+    circuit = _closed_final(tournament)
+    if circuit is None:
         return
     # Read again: a name new in the cup was linked to the register by an update.
     found = (
@@ -435,15 +487,21 @@ def refuse_unqualified(tournament: Tournament, entry: CupPlayer | None, name: st
     )
     number = kept_number(found)
     if number is None or number not in qualified_numbers(circuit):
-        raise invalid(
-            "name",
-            gettext_noop(
-                "{name} did not qualify for the final of {circuit}: only qualified players are entered"
-                " while the final is not open"
-            ),
-            name=name,
-            circuit=str(circuit),
-        )
+        raise _not_qualified(circuit, "name", name)
+
+
+def refuse_unqualified_at_door(tournament: Tournament, entry: CircuitPlayer | None, name: str) -> None:
+    """Registering at the door of a circuit's final that is not open: only a player
+    who qualified, refused on her phone before anything is written (a new player,
+    ``entry`` None, never has); the desk would refuse her anyway."""
+    circuit = _closed_final(tournament)
+    if circuit is None:
+        return
+    if entry is None:
+        raise _not_qualified(circuit, "family", name)
+    number = entry.merged_into.number if entry.merged_into is not None else entry.number
+    if number not in qualified_numbers(circuit):
+        raise _not_qualified(circuit, "number", name)
 
 
 # -- the circuit file (§14.10) ------------------------------------------------------------
@@ -470,6 +528,8 @@ def export_file(circuit: Circuit) -> files.CircuitFile:
         ranking.setdefault(row["tournament_id"], []).append(
             (_person(row).number, Fraction(str(row["total"])))
         )
+    categories = tuple(circuit.categories or ())
+    sides = _side_rankings(cup_rows, members)
     cups_out = [
         files.CupFile(
             cup.name,
@@ -477,10 +537,18 @@ def export_file(circuit: Circuit) -> files.CircuitFile:
             tuple(cup.circuit_tier_table or ()) if cup.circuit_tier == "custom" else (),
             rules.CupRules(cup.scheme, tuple(cup.points_table or ()), best_n(cup), cup.final_mode),
             cup.circuit_min_events,
-            (),
+            files.side_rankings_written(sides.get(("cup", cup.pk), ()), files.CUP_SIDE_KINDS, categories),
             tuple(
                 files.TournamentEntry(
-                    t.name, t.played_on, "", t.cup_factor, t.cup_final, (), tuple(ranking.get(t.pk, []))
+                    t.name,
+                    t.played_on,
+                    files.region_written(t.region),
+                    t.cup_factor,
+                    t.cup_final,
+                    files.side_rankings_written(
+                        sides.get(("tournament", t.pk), ()), files.TOURNAMENT_SIDE_KINDS, categories
+                    ),
+                    tuple(ranking.get(t.pk, [])),
                 )
                 for t in members
                 if t.cup_id == cup.pk
@@ -499,6 +567,22 @@ def export_file(circuit: Circuit) -> files.CircuitFile:
         if final is not None
         else None,
     )
+
+
+def _side_rankings(
+    cup_rows: Sequence[Cup], members: Sequence[Tournament]
+) -> dict[tuple[str, int], list[rules.SideRanking]]:
+    """The side rankings of these cups and tournaments in the order they were made,
+    by ("cup", id) and ("tournament", id): one statement."""
+    found: dict[tuple[str, int], list[rules.SideRanking]] = {}
+    rows = SideRanking.objects.filter(
+        Q(cup__in=[c.pk for c in cup_rows]) | Q(tournament__in=[t.pk for t in members])
+    ).order_by("pk")
+    for row in rows.values_list("cup_id", "tournament_id", "name", "kind", "value"):
+        cup_id, tournament_id, name, kind, value = row
+        owner = ("cup", cup_id) if cup_id is not None else ("tournament", tournament_id)
+        found.setdefault(owner, []).append(rules.SideRanking(name, kind, value))
+    return found
 
 
 def export_text(circuit: Circuit) -> str:
@@ -553,6 +637,7 @@ def import_file(*, owner: User, data: bytes, client_token: str = "") -> Circuit:
             circuit_qualifies=True,
         )
         cup.refresh_from_db()
+        _sides_written(owner, cup_file.side_rankings, cup=cup)
         names: dict[int, CupPlayer] = {}
         for entry in cup_file.tournaments:
             made = tournaments.tournament_create(
@@ -564,6 +649,9 @@ def import_file(*, owner: User, data: bytes, client_token: str = "") -> Circuit:
                 cup_final=entry.final,
                 cup_factor=entry.factor,
             )
+            if entry.region:
+                made = side.tournament_region_set(tournament=made, user=owner, region=entry.region)
+            _sides_written(owner, entry.side_rankings, tournament=made)
             _results_written(made, entry.ranking, numbers, kept, labels, cup, names, players)
             last_day = max(last_day, entry.date)
     if read.final is not None:
@@ -583,6 +671,21 @@ def import_file(*, owner: User, data: bytes, client_token: str = "") -> Circuit:
     _audit(circuit, "file", owner, client_token, after=counts)
     circuit.refresh_from_db()
     return circuit
+
+
+def _sides_written(
+    owner: User,
+    sides: Iterable[rules.SideRanking],
+    *,
+    cup: Cup | None = None,
+    tournament: Tournament | None = None,
+) -> None:
+    """The file's side rankings of a cup or a tournament as the organiser's page
+    adds them (without prizes, one prize per player), in the file's order."""
+    for found in sides:
+        side.side_ranking_add(
+            user=owner, cup=cup, tournament=tournament, name=found.name, kind=found.kind, value=found.value
+        )
 
 
 def _register_written(circuit: Circuit, register: Iterable[rules.RegisterEntry]) -> dict[int, CircuitPlayer]:

@@ -234,6 +234,10 @@ def tournament_cup_set(
     if factor not in rules.FACTORS:
         raise invalid("cup_factor", gettext_noop("1, or 2 for double points"))
     cup = check_membership(tournament, cup)
+    # Imported here: the final of the circuit builds on this module.
+    from tournaments.services import circuit_final
+
+    circuit_final.refuse_final_moved(tournament, cup)
     old = tournament.cup_id
     tournament.cup, tournament.cup_final, tournament.cup_factor = cup, bool(final and cup), factor
     Tournament.objects.filter(pk=tournament.pk).update(
@@ -244,6 +248,7 @@ def tournament_cup_set(
             entrant.cup_player = register_entry(cup, entrant.name, entrant.place, entrant.roster)
             entrant.save(update_fields=["cup_player"])
         register_pruned(old)
+        circuit_final.refuse_unqualified_moved(tournament)
         for cup_id, action in ((old, "leave"), (tournament.cup_id, "join")):
             if cup_id is not None:
                 what = {"tournament": tournament.pk, "name": tournament.name}

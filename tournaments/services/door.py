@@ -39,7 +39,7 @@ from tournaments.models import (
     TournamentChange,
 )
 from tournaments.services import circuit as circuits
-from tournaments.services import entrants
+from tournaments.services import circuit_final, entrants
 from tournaments.services.tournaments import audit, changed, done_already, locked
 
 OPEN_STATUSES = (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
@@ -208,6 +208,7 @@ def door_new(
         return mine, None
     circuit = _check_open(row)
     circuits.register_names(family, given, place)  # refused before a number is taken
+    circuit_final.refuse_unqualified_at_door(row, None, f"{family} {given}".strip())
     entry, pin = circuits.register_at_door(circuit=circuit, family=family, given=given, place=place)
     return _write(row, phone, entry, new=True), pin
 
@@ -233,6 +234,7 @@ def _write(tournament: Tournament, phone: str, entry: CircuitPlayer, *, new: boo
             number=entry.number,
             start=already.number,
         )
+    circuit_final.refuse_unqualified_at_door(row, entry, f"Nr. {entry.number}")
     try:
         with transaction.atomic():
             door = DoorEntry.objects.create(tournament=row, player=entry, phone=phone, new=new)

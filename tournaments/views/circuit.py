@@ -8,6 +8,9 @@ anyone else); everything of the register is its organisers' alone."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -28,11 +31,12 @@ from tournaments.forms import (
     CircuitFinalForm,
     CircuitForm,
     CupTierForm,
+    PublicNameForm,
     RegisterEntryForm,
     RegisterImportForm,
     RegisterMergeForm,
 )
-from tournaments.models import Circuit, Cup
+from tournaments.models import Circuit, CircuitPlayer, Cup
 from tournaments.services import circuit as circuits
 from tournaments.services import circuit_final as finals
 from tournaments.services import printouts
@@ -93,7 +97,7 @@ def circuit_register(request: Request, kid: int) -> HttpResponse:
     form = RegisterEntryForm(
         request.POST if request.method == "POST" else None, categories=circuit.categories
     )
-    offered: tuple[object, ...] = ()
+    offered: tuple[CircuitPlayer, ...] = ()
     if form.is_valid():
         try:
             added = circuits.register_add(
@@ -107,12 +111,18 @@ def circuit_register(request: Request, kid: int) -> HttpResponse:
                 return redirect("circuit_register", kid=circuit.pk)
             offered = added.offered
     search = request.GET.get("q", "").strip()[:40]
-    entries = _entries(circuit, search)
-    context = {"circuit": circuit, "form": form, "offered": offered, "search": search, "entries": entries}
+    context = {"circuit": circuit, "form": form, "search": search, **_listed(circuit, search, offered)}
     return render(request, "tournaments/circuit/register.html", context, status=400 if form.errors else 200)
 
 
-def _entries(circuit: Circuit, search: str) -> list[object]:
+def _listed(circuit: Circuit, search: str, offered: Sequence[CircuitPlayer]) -> dict[str, object]:
+    """The entries found and those offered, each with its "(2)" where kept apart."""
+    entries = _entries(circuit, search)
+    listed = circuits.kept_apart(circuit, [*entries, *offered])
+    return {"entries": listed[: len(entries)], "offered": listed[len(entries) :]}
+
+
+def _entries(circuit: Circuit, search: str) -> list[CircuitPlayer]:
     rows = circuit.players.filter(merged_into__isnull=True).order_by("number")
     if search.isdecimal():
         rows = rows.filter(number=int(search))
@@ -190,12 +200,10 @@ def circuit_merge(request: Request, kid: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def circuit_entry(request: Request, kid: int, number: int) -> HttpResponse:
-    """One entry: its aliases, its cups' names, its PIN's state; a new PIN shown once."""
+    """One entry: its aliases, its cups' names, its PIN's state, the entries kept
+    apart from it and how its name reads on public pages; a new PIN shown once."""
     circuit = run_circuit(request, kid)
-    try:
-        entry = circuits.entry_find(circuit, number)
-    except InvalidInput:
-        raise Http404("no such number") from None
+    entry = _entry(circuit, number)
     pin = None
     if request.method == "POST":
         try:
@@ -205,8 +213,72 @@ def circuit_entry(request: Request, kid: int, number: int) -> HttpResponse:
         except InvalidInput as error:
             messages.error(request, render_line(error.line))
         entry.refresh_from_db()
-    context = {"circuit": circuit, "entry": entry, "pin": pin, "blocked": circuits.pin_blocked_now(entry)}
-    return render(request, "tournaments/circuit/entry.html", context)
+    return _entry_page(
+        request,
+        circuit,
+        entry,
+        PublicNameForm(initial={"public_name": entry.public_name}, names=_names(entry)),
+        pin,
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def circuit_entry_public_name(request: Request, kid: int, number: int) -> HttpResponse:
+    """The entry's name on public pages set (``full`` or ``short``), kept in the audit."""
+    circuit = run_circuit(request, kid)
+    entry = _entry(circuit, number)
+    form = PublicNameForm(request.POST, names=_names(entry))
+    if form.is_valid():
+        try:
+            circuits.register_public_name_set(
+                circuit=circuit,
+                user=request.user,
+                number=entry.number,
+                public_name=form.cleaned_data["public_name"],
+                client_token=posted_token(request),
+            )
+        except InvalidInput as error:
+            refuse(form, error)
+        else:
+            messages.success(request, gettext("Name on public pages saved"))
+            return redirect("circuit_entry", kid=circuit.pk, number=entry.number)
+    return _entry_page(request, circuit, entry, form, None, status=400)
+
+
+def _names(entry: CircuitPlayer) -> tuple[str, str]:
+    """The entry's name in full and short, as public pages would show it."""
+    shown = circuits.entry_of(entry)
+    return replace(shown, public_name="full").public(), replace(shown, public_name="short").public()
+
+
+def _entry(circuit: Circuit, number: int) -> CircuitPlayer:
+    try:
+        return circuits.entry_find(circuit, number)
+    except InvalidInput:
+        raise Http404("no such number") from None
+
+
+def _entry_page(
+    request: Request,
+    circuit: Circuit,
+    entry: CircuitPlayer,
+    form: PublicNameForm,
+    pin: str | None,
+    status: int = 200,
+) -> HttpResponse:
+    mine, *alike = circuits.kept_apart(circuit, [entry, *circuits.same_key(entry)])  # "(2)"
+    context = {
+        "circuit": circuit,
+        "entry": entry,
+        "apart": mine.apart,
+        "pin": pin,
+        "blocked": circuits.pin_blocked_now(entry),
+        "alike": alike,
+        "form": form,
+        "shown_as": circuits.entry_of(entry).public(),
+    }
+    return render(request, "tournaments/circuit/entry.html", context, status=status)
 
 
 @login_required

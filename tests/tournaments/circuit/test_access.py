@@ -2,8 +2,8 @@
 ``tournaments/circuit_urls.py``, GET and POST, for the circuit's owner, a
 co-organiser of the circuit, the owner of a cup in the circuit who does not run
 it, the owner of a cup outside it, a logged-in outsider and a visitor without
-an account. The register (its list, import, export, merge, PINs) and a cup
-joining are the circuit's organisers' alone; the circuit's page is also seen by
+an account. The register (its list, import, export, merge, PINs, the name on
+public pages) and a cup joining are the circuit's organisers' alone; the circuit's page is also seen by
 the owners of its cups; everyone else finds nothing (404). A refused request
 changes nothing."""
 
@@ -35,6 +35,7 @@ ADDRESSES = {
     "circuit_merge": lambda w: [w["circuit"].pk],
     "circuit_entry": lambda w: [w["circuit"].pk, 1],
     "circuit_card": lambda w: [w["circuit"].pk, 1],
+    "circuit_entry_public_name": lambda w: [w["circuit"].pk, 1],
     "circuit_join": lambda w: [w["circuit"].pk],
     "circuit_tiers": lambda w: [w["circuit"].pk],
     "circuit_final": lambda w: [w["circuit"].pk],
@@ -60,6 +61,7 @@ SEEN_BY_CUPS = {
     "circuit_honours",
 }
 GET_ONLY = SEEN_BY_CUPS | {"circuit_export", "circuit_file", "circuit_card"}
+POST_ONLY = {"circuit_entry_public_name"}
 EVERY_ACCOUNT = {"circuit_list", "circuit_file_import"}  # each account's own
 ORGANISER_ANSWERS = {
     ("circuit_list", "get"): 200,
@@ -78,6 +80,8 @@ ORGANISER_ANSWERS = {
     ("circuit_entry", "post"): 200,  # the new PIN, shown once
     ("circuit_card", "get"): 200,  # the player card's PDF
     ("circuit_card", "post"): 405,
+    ("circuit_entry_public_name", "get"): 405,
+    ("circuit_entry_public_name", "post"): 302,  # Nr. 1's name on public pages: full (as it was)
     ("circuit_join", "get"): 200,
     ("circuit_join", "post"): 302,
     ("circuit_tiers", "get"): 200,
@@ -123,6 +127,8 @@ def expected(name: str, method: str, role: str) -> int:
         return ORGANISER_ANSWERS[(name, method)]  # every account has its own list and import
     if method == "post" and name in GET_ONLY:
         return 405  # these take no POST from anyone
+    if method == "get" and name in POST_ONLY:
+        return 405  # and these no GET
     if name in SEEN_BY_CUPS and role == "cup_in":
         return 200
     return 404
@@ -200,6 +206,11 @@ def test_what_the_organisers_posts_did(world, role):
     again = browser.post(reverse("circuit_entry", args=[circuit.pk, 1]), {"token": "p1"})
     assert b'id="entry-pin"' not in again.content
     assert CircuitChange.objects.filter(circuit=circuit, action="pin").count() == 1
+    named = reverse("circuit_entry_public_name", args=[circuit.pk, 1])
+    assert browser.post(named, {"public_name": "short", "token": "n1"}).status_code == 302
+    assert browser.post(named, {"public_name": "short", "token": "n1"}).status_code == 302  # sent twice
+    assert circuits.entry_find(circuit, 1).public_name == "short"
+    assert CircuitChange.objects.filter(circuit=circuit, action="public").count() == 1
     cup = world[role].cups.get(circuit__isnull=True)
     browser.post(reverse("circuit_join", args=[circuit.pk]), {"cup": cup.pk, "token": "j1"})
     cup.refresh_from_db()
