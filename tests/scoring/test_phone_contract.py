@@ -41,7 +41,9 @@ def test_a_new_hand_form_says_it_is_one_of_its_evening_and_where_it_waits(logged
     assert outbox_field(page) == {"kind": "new", "session": session.pk, "hand": None, "sheet": sheet}
 
 
-def test_a_correction_and_a_deletion_name_their_hand_its_page_and_its_row_on_the_sheet(logged_in, make_session):
+def test_a_correction_and_a_deletion_name_their_hand_its_page_and_its_row_on_the_sheet(
+    logged_in, make_session
+):
     session = make_session()
     hand = services.hand_record(session=session, raw=GARDE)
     page = reverse("hand_detail", args=[session.pk, hand.pk])

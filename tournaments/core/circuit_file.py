@@ -601,7 +601,9 @@ def _ranking(raw: Any, numbers: Mapping[int, rules.RegisterEntry]) -> tuple[tupl
         if entry.number in placed:
             raise invalid(
                 f"{at}.number",
-                gettext_noop("{number} is Nr. {kept}, at place {other} already"),
+                gettext_noop("{number} is Nr. {kept}, at place {other} already")
+                if number != entry.number
+                else gettext_noop("Nr. {kept} is at place {other} already"),
                 number=str(number),
                 kept=str(entry.number),
                 other=str(placed[entry.number]),

@@ -237,7 +237,7 @@ def test_the_examples_hand_checked_values():
         (5, 112, 244),
     ]
     assert {q["number"]: q["vorrundenpunkte"] for q in wtc["qualified"]}[112] == 95
-    # Nr. 199 is Nr. 124's old number: its result counts for 124.
+    # Nr. 124 (old number 199) played two of WTC's tournaments.
     assert 199 not in [r["number"] for r in wtc["season"]]
     assert [r["participations"] for r in wtc["season"] if r["number"] == 124] == [2]
     # Tirol (tirol_formula, best half of 3 = 2, final extra, custom tier of 8):
@@ -326,13 +326,19 @@ def test_read_write_read_is_identical_and_the_example_is_canonical():
     circuit = read_circuit(EXAMPLE.read_bytes())
     written = dumps(write_circuit(circuit))
     assert read_circuit(written) == circuit
-    # Canonical but for Nr. 124's old number 199 in Baden's ranking: the
-    # canonical form writes the number kept, as the app's export does.
+    assert written == EXAMPLE.read_text(encoding="utf-8")
+
+
+def test_an_old_number_in_a_ranking_counts_for_the_number_kept_and_is_written_as_it():
+    """Nr. 199 is Nr. 124's old number (§14.1: a merged-away number still finds
+    the player): Baden's ranking naming 199 scores as the example naming 124, and
+    the canonical form writes 124, as the app's export does."""
     example = EXAMPLE.read_text(encoding="utf-8")
-    assert example.count('"number": 199,\n       "total": -80') == 1
-    assert written == example.replace(
-        '"number": 199,\n       "total": -80', '"number": 124,\n       "total": -80'
-    )
+    kept = '"number": 124,\n       "total": -80'
+    assert example.count(kept) == 1
+    old = example.replace(kept, '"number": 199,\n       "total": -80')
+    assert score_circuit(read_circuit(old.encode())) == score_circuit(read_circuit(EXAMPLE.read_bytes()))
+    assert dumps(write_circuit(read_circuit(old.encode()))) == example
 
 
 def test_a_short_file_is_written_with_every_value_in_force():
@@ -456,7 +462,12 @@ REFUSALS = [
     (
         ["cups", 1, "tournaments", 1, "ranking", 2, "number"],
         124,
-        "cup WTC, tournament Baden: ranking[10].number: 199 is Nr. 124, at place 3 already",
+        "cup WTC, tournament Baden: ranking[10].number: Nr. 124 is at place 3 already",
+    ),
+    (
+        ["cups", 1, "tournaments", 1, "ranking", 11, "number"],
+        199,
+        "cup WTC, tournament Baden: ranking[12].number: 199 is Nr. 124, at place 10 already",
     ),
     (
         ["cups", 1, "tournaments", 1, "ranking", 1, "total"],

@@ -349,9 +349,11 @@ def test_the_example_imported_through_the_page_exports_byte_identical(browser):
     """Issue 32's acceptance: the hand-made example (3 cups × 4 tournaments × 12
     players, with cup and tournament side rankings and venue regions) imported
     through the import page and exported through the export page is the
-    example's canonical form byte for byte; export → import → export is a fixed point."""
+    example byte for byte (it is written in the canonical form); export → import →
+    export is a fixed point."""
     data = EXAMPLE.read_bytes()
     example = files.read_circuit(data)
+    assert files.dumps(files.write_circuit(example)).encode() == data
     assert any(cup.side_rankings for cup in example.cups)
     assert any(t.side_rankings and t.region for cup in example.cups for t in cup.tournaments)
     want = files.dumps(files.write_circuit(example)).encode()
