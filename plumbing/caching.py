@@ -10,6 +10,7 @@ settings) never show each other's stale sheets; old versions simply expire.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
@@ -58,12 +59,32 @@ def set_many(values: dict[str, object]) -> None:
 
 
 def cached(key: str, build: Callable[[], T]) -> T:
-    """The value stored under ``key``, built and stored on the first request."""
+    """The value stored under ``key``, built and stored on the first request.
+
+    Built once per server process however many of its threads ask at once (the
+    phones that all poll right after a change): the first builds it, the others
+    wait for it and read what it stored, instead of each drawing the same page
+    and taking the interpreter from every other request meanwhile."""
     value: T | None = cache.get(key)
-    if value is None:
-        value = build()
-        cache.set(key, value, SECONDS)
+    if value is not None:
+        return value
+    with _GUARD:
+        lock = _BUILDING.setdefault(key, threading.Lock())
+    try:
+        with lock:
+            value = cache.get(key)
+            if value is None:
+                value = build()
+                cache.set(key, value, SECONDS)
+    finally:
+        with _GUARD:
+            _BUILDING.pop(key, None)
     return value
+
+
+# Keys being built in this process, each with the lock its other askers wait on.
+_GUARD = threading.Lock()
+_BUILDING: dict[str, threading.Lock] = {}
 
 
 # Where requests are counted while the shared cache cannot count: in this server
