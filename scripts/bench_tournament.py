@@ -82,6 +82,8 @@ class Tally:
     forms: list[float] = field(default_factory=list)
     polls: list[float] = field(default_factory=list)
     hall: list[float] = field(default_factory=list)
+    # Each hall poll: (status, client seconds, the server's (app, cpu) seconds), where it went.
+    hall_timed: list[tuple[int, float, tuple[float, float] | None]] = field(default_factory=list)
     bare: list[float] = field(default_factory=list)
     signoffs: list[float] = field(default_factory=list)  # the sign-off's own answer
     to_hall: list[float] = field(default_factory=list)  # sign-off answered → the hall shows it
@@ -95,6 +97,7 @@ class Tally:
             "forms",
             "polls",
             "hall",
+            "hall_timed",
             "bare",
             "signoffs",
             "to_hall",
@@ -249,6 +252,7 @@ def hall(port: int, day: Day, every: float, deadline: float, tally: Tally) -> No
         answer = phone.get(f"{path}?since={version}", **{"HX-Request": "true"})
         arrived = time.monotonic()
         tally.hall.append(answer.seconds)
+        tally.hall_timed.append((answer.status, answer.seconds, answer.server))
         if answer.status == 200:
             version = version_of(answer.body) or version
             if version.isdigit():
@@ -611,6 +615,16 @@ def report(
         f"hall screen's poll: p50 {ms(tally.hall, 0.5):.1f} ms, p95 {ms(tally.hall, 0.95):.1f} ms ({len(tally.hall)} polls)"
     )
     print(f"bare view (floor): p50 {ms(tally.bare, 0.5):.1f} ms, p95 {ms(tally.bare, 0.95):.1f} ms")
+    for status, what in ((200, "redraws"), (204, "unchanged")):
+        timed = [(seconds, server) for got, seconds, server in tally.hall_timed if got == status and server]
+        if timed:
+            print(
+                f"hall's {what} ({len(timed)}), where the time went, p50 / max: "
+                f"at the client {ms([t for t, _ in timed], 0.5):.1f} / {max(t for t, _ in timed) * 1000:.1f} ms, "
+                f"in the app {ms([s[0] for _, s in timed], 0.5):.1f} / {max(s[0] for _, s in timed) * 1000:.1f} ms, "
+                f"on the processor {ms([s[1] for _, s in timed], 0.5):.1f} / "
+                f"{max(s[1] for _, s in timed) * 1000:.1f} ms"
+            )
     for name, values in (("phone's poll", "polls"), ("hall's poll", "hall")):
         ratios = [
             ms(getattr(w, values), 0.95) / ms(w.bare, 0.95) for w in windows if getattr(w, values) and w.bare

@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from scripts import server_timing
+
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "table-password-4711"
 POSTGRES = "postgres://postgres@127.0.0.1:5432"
@@ -36,6 +38,7 @@ class Answer:
     seconds: float
     size: int  # bytes on the wire
     data: bytes  # the body, uncompressed
+    server: tuple[float, float] | None = None  # (app, cpu) seconds, where the server says (server_timing)
 
 
 class Phone:
@@ -76,7 +79,15 @@ class Phone:
                 self.cookies[name.strip()] = rest.split(";", 1)[0]
         data = gzip.decompress(raw) if response.getheader("Content-Encoding") == "gzip" else raw
         text = data.decode(errors="replace") if not data.startswith(b"%PDF") else ""
-        return Answer(response.status, text, response.getheader("Location") or "", seconds, len(raw), data)
+        return Answer(
+            response.status,
+            text,
+            response.getheader("Location") or "",
+            seconds,
+            len(raw),
+            data,
+            server_timing.read(response.getheader("Server-Timing")),
+        )
 
     def get(self, path: str, **headers: str) -> Answer:
         return self.request("GET", path, headers=headers)
