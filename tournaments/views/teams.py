@@ -30,30 +30,29 @@ def tournament_teams(request: Request, tid: int) -> HttpResponse:
         request.POST if action == "settings" else None,
         initial={"kind": t.teams, "team_best": t.team_best, "prizes": "\n".join(t.team_prizes or ())},
     )
+    form, offered = _team_form(request, t, lines, editing, action)
+    if action and _posted(request, t, action, settings, form):
+        return redirect("tournament_teams", tid=t.pk)
+    context = {"tournament": t, "here": "teams", "settings": settings, "form": form, "lines": lines}
+    context |= {"editing": editing, "offered": offered, "open": teams.named_before_round_1(t)}
+    context |= {"table": teams.team_table(t), "client_token": posted_token(request)}
+    bad = settings.errors or form.errors
+    return render(request, "tournaments/organiser/teams.html", context, status=400 if bad else 200)
+
+
+def _team_form(
+    request: Request, t: Tournament, lines: list[teams.TeamLine], editing: teams.TeamLine | None, action: str
+) -> tuple[TeamForm, set[int]]:
+    """The form of a new team (or of ``editing``), and the start numbers it offers:
+    those in no other team. Every player is a valid choice (a form sent twice
+    names members taken by then: the service knows it was stored)."""
     taken = {number for line in lines if line is not editing for number, _name in line.members}
     players = Entrant.objects.filter(tournament=t, kind=Entrant.Kind.PLAYER).order_by("number")
-    # Every player is a valid choice (a form sent twice names members taken by then:
-    # the service knows it was stored); the page offers those in no other team.
     offered = {e.number for e in players if e.number not in taken}
     initial = {"name": editing.name, "members": [n for n, _name in editing.members]} if editing else {}
     choices = [(e.number, e.name) for e in players]
     form = TeamForm(request.POST if action == "save" else None, entrants=choices, initial=initial)
-    if action and _posted(request, t, action, settings, form):
-        return redirect("tournament_teams", tid=t.pk)
-    context = {
-        "tournament": t,
-        "here": "teams",
-        "settings": settings,
-        "form": form,
-        "lines": lines,
-        "editing": editing,
-        "offered": offered,
-        "open": teams.named_before_round_1(t),
-        "table": teams.team_table(t),
-        "client_token": posted_token(request),
-    }
-    bad = settings.errors or form.errors
-    return render(request, "tournaments/organiser/teams.html", context, status=400 if bad else 200)
+    return form, offered
 
 
 def _posted(request: Request, t: Tournament, action: str, settings: TeamSettingsForm, form: TeamForm) -> bool:
