@@ -316,9 +316,10 @@ def text_of(html: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
-def test_issue_32_the_board_the_hall_and_the_pdf_show_the_team_ranking_and_the_side_rankings(
-    user, monkeypatch
-):
+def day_with_teams_and_sides(user: User) -> Tournament:
+    """§9's day in a circuit's cup with pairs (and their prizes), a Damenwertung of
+    the cup (the register's category) and a Stadtmeisterschaft of the day (the
+    home town); provisional, the board shared."""
     cup = factory.cup(user)
     circuit = circuits.circuit_create(owner=user, name="Tarock Österreich", season="2025/26")
     t = played_with_teams(user, "pairs", PAIRS, prizes=["Korb", "Wein"], cup=cup)
@@ -332,7 +333,13 @@ def test_issue_32_the_board_the_hall_and_the_pdf_show_the_team_ranking_and_the_s
     )
     tournament_services.tournament_provisional(tournament=factory.fresh(t), user=user)
     results.board_share(factory.fresh(t))
-    t = factory.fresh(t)
+    return factory.fresh(t)
+
+
+def test_issue_32_the_board_the_hall_and_the_pdf_show_the_team_ranking_and_the_side_rankings(
+    user, monkeypatch
+):
+    t = day_with_teams_and_sides(user)
 
     # Worked out here from the typed-in sums.
     pairs = expected_pairs()
