@@ -128,6 +128,10 @@ def test_a_redraw_of_round_one_keeps_the_pairs_apart_too(user):
     t = factory.tournament(user)
     factory.draw(t)
     t = name_teams(t, "pairs", PAIRS)
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    browser.force_login(user)
+    page = browser.get(reverse("tournament_teams", args=[t.pk])).content.decode()
+    assert 'id="teams-redraw"' in page  # named after the draw: the page says to redraw
     plan.round_redraw(tournament=t, user=user, number=1, seed="100001")
     assert together_in_round(factory.fresh(t), 1) == 0
 

@@ -35,6 +35,7 @@ def tournament_teams(request: Request, tid: int) -> HttpResponse:
         return redirect("tournament_teams", tid=t.pk)
     context = {"tournament": t, "here": "teams", "settings": settings, "form": form, "lines": lines}
     context |= {"editing": editing, "offered": offered, "open": teams.named_before_round_1(t)}
+    context["drawn"] = t.status != Tournament.Status.REGISTRATION
     context |= {"table": teams.team_table(t), "client_token": posted_token(request)}
     bad = settings.errors or form.errors
     return render(request, "tournaments/organiser/teams.html", context, status=400 if bad else 200)
