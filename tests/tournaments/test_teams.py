@@ -6,6 +6,7 @@ ranking beside the side rankings (issue 32's acceptance)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
@@ -186,6 +187,13 @@ def test_equal_teams_are_ordered_by_the_best_member_then_by_lots():
     placed = rules.team_ranking(named, totals, "pairs", seed="482915")
     assert [p.team.name for p in placed] == ["A", "B", "C"]  # all 0: the best member decides
     assert not any(p.lots for p in placed)
+    # Equal on both: the lot of each team's best member, "{seed}:lots:{number}" ascending (§4.2).
+    even = {1: Fraction(10), 2: Fraction(-10), 3: Fraction(10), 4: Fraction(-10)}
+    tied = [rules.Team("A", (1, 2)), rules.Team("B", (3, 4))]
+    lot = {n: hashlib.sha256(f"482915:lots:{n}".encode()).hexdigest() for n in (1, 3)}
+    placed = rules.team_ranking(tied, even, "pairs", seed="482915")
+    assert [p.team.name for p in placed] == (["A", "B"] if lot[1] < lot[3] else ["B", "A"])
+    assert all(p.lots for p in placed)
 
 
 def test_the_team_ranking_takes_statements_that_do_not_grow_with_teams(user):
