@@ -17,7 +17,7 @@ from django.utils.translation import pgettext
 
 from club.models import Group
 from scoring.public import DecimalTextField
-from tournaments.models import Cup, SideRanking
+from tournaments.models import Cup, SideRanking, TeamKind
 from tournaments.services.tournaments import MOST_HANDS, MOST_ROUNDS, defaults, terms
 
 # A date field's value as <input type="date"> takes it whatever the language:
@@ -475,8 +475,25 @@ class CircuitFinalForm(forms.Form):
         self.fields["final"].choices = [("", _("no final yet")), *choices]  # type: ignore[attr-defined]
 
 
-class SideRankingForm(forms.Form):
+class PrizeLinesForm(forms.Form):
+    """Prizes typed one per line for places 1, 2, … (side rankings, teams)."""
+
+    prizes = forms.CharField(
+        label=_("Prizes (optional)"),
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("One prize per line, for places 1, 2, …"),
+    )
+
+    def clean_prizes(self) -> list[str]:
+        return [line.strip() for line in self.cleaned_data["prizes"].splitlines() if line.strip()]
+
+
+class SideRankingForm(PrizeLinesForm):
     """A side ranking of a cup or a tournament (§14.4): ``kinds`` are the filters it may use."""
+
+    field_order = ["name", "kind", "value", "prizes", "one_prize_per_player"]
 
     name = forms.CharField(
         label=_("Name of the side ranking"), max_length=60, help_text=_("Such as Damenwertung.")
@@ -486,13 +503,6 @@ class SideRankingForm(forms.Form):
         label=_("Category, region or town"),
         max_length=40,
         help_text=_("The register's category (Damen), the venue region (Wien) or the home town (Steyr)."),
-    )
-    prizes = forms.CharField(
-        label=_("Prizes (optional)"),
-        required=False,
-        max_length=5000,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=_("One prize per line, for places 1, 2, …"),
     )
     one_prize_per_player = forms.BooleanField(
         label=_("One prize per player: a prize of the main ranking stands, this one passes down"),
@@ -507,9 +517,6 @@ class SideRankingForm(forms.Form):
         assert isinstance(field, forms.ChoiceField)
         field.choices = [(kind, labels[kind]) for kind in kinds]
 
-    def clean_prizes(self) -> list[str]:
-        return [line.strip() for line in self.cleaned_data["prizes"].splitlines() if line.strip()]
-
 
 class RegionForm(forms.Form):
     region = forms.CharField(
@@ -518,3 +525,33 @@ class RegionForm(forms.Form):
         max_length=60,
         help_text=_("Such as Wien or Niederösterreich: what a cup's side ranking by region counts."),
     )
+
+
+class TeamSettingsForm(PrizeLinesForm):
+    """The kind of teams a tournament plays, what a club counts, the team prizes (§14.6)."""
+
+    field_order = ["kind", "team_best", "prizes"]
+
+    kind = forms.ChoiceField(label=_("Teams"), choices=TeamKind.choices)
+    team_best = forms.IntegerField(
+        label=_("Best members a club counts"),
+        min_value=1,
+        max_value=20,
+        initial=4,
+        help_text=_("Only for clubs: the team's result is the sum of its best members' totals."),
+    )
+
+
+class TeamForm(forms.Form):
+    """A team: its name and its members, picked from the tournament's players."""
+
+    name = forms.CharField(label=_("Name of the team"), max_length=60)
+    members = forms.TypedMultipleChoiceField(
+        label=_("Members"), coerce=int, widget=forms.CheckboxSelectMultiple, required=False
+    )
+
+    def __init__(self, *args: Any, entrants: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["members"]
+        assert isinstance(field, forms.TypedMultipleChoiceField)
+        field.choices = [(number, f"{number}. {name}") for number, name in entrants]

@@ -97,6 +97,15 @@ class CupPlayer(models.Model):
         return self.name
 
 
+class TeamKind(models.TextChoices):
+    """What teams a tournament plays (§14.6, ``core.circuit.TEAM_KINDS``)."""
+
+    NONE = "none", _("no teams")
+    PAIRS = "pairs", _("pairs")
+    FOURS = "fours", _("fours")
+    CLUBS = "clubs", _("clubs")
+
+
 class Tournament(models.Model):
     """A tournament day: one game and house rules for every table, its settings (§11)."""
 
@@ -129,6 +138,12 @@ class Tournament(models.Model):
     # The venue's region ("Wien", "Niederösterreich"): what a cup's ``venue`` side
     # ranking keeps or leaves out (§14.4, "Out-of-Vienna").
     region = models.CharField(_("venue region"), max_length=60, blank=True, default="")
+    # Teams (§14.6): ``none``, ``pairs``, ``fours`` or ``clubs``, named before round 1
+    # (``Team``); a ``clubs`` team counts its best ``team_best`` members.
+    # ``team_prizes``: the prize texts of the team ranking's places 1, 2, … (§4.5).
+    teams = models.CharField(_("teams"), max_length=6, choices=TeamKind.choices, default=TeamKind.NONE)
+    team_best = models.PositiveSmallIntegerField(_("best members counted"), default=4)
+    team_prizes = models.JSONField(default=list, blank=True)
     board_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
     # The hall screen's own link (``/h/<token>/``), shown to the organisers only:
     # never counted with the public board's phones. Given and taken with the board.
@@ -434,6 +449,38 @@ class SideRanking(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Team(models.Model):
+    """A team of a tournament (§14.6): a name and its members, entrants of the
+    tournament, each in one team at most (``TeamMember``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="team_rows")
+    name = models.CharField(_("name"), max_length=60)
+    members: models.ManyToManyField[Entrant, TeamMember] = models.ManyToManyField(
+        Entrant, through="TeamMember", related_name="teams"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamMember(models.Model):
+    """An entrant in a team: one team per entrant, by the database."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="memberships")
+
+    class Meta:
+        ordering = ["team", "id"]
+        constraints = [models.UniqueConstraint(fields=["entrant"], name="one_team_per_entrant")]
+
+    def __str__(self) -> str:
+        return f"{self.team_id}: {self.entrant_id}"
 
 
 class TournamentPlace(models.Model):

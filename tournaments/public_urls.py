@@ -31,6 +31,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("b/<str:token>/me/", me.my_day, name="tournament_my_day"),
     path("b/<str:token>/me/season/", me.my_season, name="tournament_my_season"),
     path("b/<str:token>/season/", me.cup_season, name="tournament_cup_season"),
+    path("b/<str:token>/teams/", board.board_teams, name="tournament_board_teams"),
     path("b/<str:token>/players/<int:number>/", board.player_card, name="tournament_player_card"),
     path("h/<str:token>/", board.screen, name="tournament_screen"),
     path("r/<str:token>/", door.door_page, name="tournament_door_page"),

@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from plumbing.converters import IdConverter as IdConverter  # registers <id:…>
-from tournaments.views import cups, door, organiser, side
+from tournaments.views import cups, door, organiser, side, teams
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/", organiser.tournament_list, name="tournament_list"),
@@ -24,6 +24,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/<id:tid>/tables/<id:pk>/", organiser.organiser_table, name="organiser_table"),
     path("tournaments/<id:tid>/prizes/", organiser.tournament_prizes, name="tournament_prizes"),
     path("tournaments/<id:tid>/sides/", side.tournament_sides, name="tournament_sides"),
+    path("tournaments/<id:tid>/teams/", teams.tournament_teams, name="tournament_teams"),
     path("tournaments/<id:tid>/prizes/draw/", organiser.tournament_raffle, name="tournament_raffle"),
     path("tournaments/<id:tid>/print/<str:kind>/", organiser.tournament_print, name="tournament_print"),
     path("tournaments/<id:tid>/cards/<id:number>/", organiser.tournament_card, name="tournament_card"),

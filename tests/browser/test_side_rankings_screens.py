@@ -5,7 +5,9 @@ phone (390 × 844) the board shows each place's change as an arrow with its
 words for screen readers, and each side ranking in a box of its own, in the
 order of the main ranking as computed here, without a horizontal scroll; the hall
 screen (1920 × 1080) turns to a page of each side ranking after the ranking's.
-Kept as side-phone-board.png and side-hall.png."""
+Kept as side-phone-board.png and side-hall.png. With a ``pairs`` team ranking
+(§14.6) beside them, the board's Teams tab fits the phone and the hall shows the
+team page every third page: teams-phone-board.png and teams-hall.png."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from tests.browser.support import assert_accessible, expect, horizontal_overflow
 from tests.browser.tournament_support import HALL, Contexts
 from tests.tournaments import factory
 from tests.tournaments.test_side_rankings import DAMEN, HOME, NAMES, places_after, steyr_day
+from tests.tournaments.test_teams import day_with_teams_and_sides, expected_pairs
 from tournaments.models import CircuitPlayer, Tournament
 from tournaments.services import circuit as circuits
 from tournaments.services import results, side
@@ -84,3 +87,40 @@ def test_the_board_and_the_hall_show_the_side_rankings_and_each_places_change(
     expect(shown.locator("tbody tr")).to_have_count(len(HOME))
     assert_accessible(hall, "the hall screen's side ranking")
     screenshot(hall, "side-hall", full_page=False)
+
+
+def test_the_teams_tab_fits_a_phone_and_the_hall_shows_the_team_page_every_third_page(
+    contexts: Contexts, live_server: Any, user: User
+) -> None:
+    t = day_with_teams_and_sides(user)
+    pairs = [name for name, _total in expected_pairs()]  # worked out from the typed-in sums
+    phone = contexts.page()
+    phone.goto(f"{live_server.url}/b/{t.board_token}/")
+    phone.locator("#teams-link").click()
+    expect(phone.locator("#team-table tbody tr td:nth-child(2) > strong")).to_have_text(pairs)
+    assert horizontal_overflow(phone) == 0
+    assert_accessible(phone, "the board's Teams tab")
+    screenshot(phone, "teams-phone-board")
+
+    hall = contexts.page(HALL, mobile=False)
+    hall.goto(f"{live_server.url}/h/{t.screen_token}/")
+    # Ranking, Stadtmeisterschaft, teams, Damenwertung, teams: the team page every third.
+    expect(hall.locator(".hall-page")).to_have_count(5)
+    assert hall.locator(".hall-page").evaluate_all("(s) => s.map((p) => p.className)") == [
+        "hall-page",
+        "hall-page hall-side",
+        "hall-page hall-teams",
+        "hall-page hall-side",
+        "hall-page hall-teams",
+    ]
+    hall.evaluate(
+        "() => document.querySelectorAll('#hall .hall-page').forEach("
+        "(s) => { s.hidden = s.dataset.page !== '3'; })"
+    )
+    shown = hall.locator(".hall-page.hall-teams:not([hidden])")
+    names = shown.locator("tbody tr .hall-player").evaluate_all(
+        "(cells) => cells.map((c) => c.firstChild.textContent.trim())"
+    )
+    assert names == pairs
+    assert_accessible(hall, "the hall screen's team page")
+    screenshot(hall, "teams-hall", full_page=False)

@@ -30,7 +30,7 @@ from tests.tournaments import factory
 from tournaments import public_urls, urls
 from tournaments.models import Cup, TableRound, Tournament
 from tournaments.services import circuit as circuits
-from tournaments.services import desk, door, entrants, plan, raffle, side, tables, tournaments
+from tournaments.services import desk, door, entrants, plan, raffle, side, tables, teams, tournaments
 from tournaments.services.tournaments import games
 
 pytestmark = pytest.mark.browser
@@ -150,6 +150,11 @@ def build_day(owner: User) -> Day:
         user=owner, tournament=t, name="Stadtmeisterschaft", kind="home", value=PLACES[0], prizes=["Wein"]
     )
     side.side_ranking_add(user=owner, cup=cup, name="Out-of-Vienna", kind="region_not", value="Wien")
+    # Club teams (§14.6) with a prize: the Teams pages and the team ranking on the board's tab.
+    teams.team_settings_set(tournament=t, user=owner, kind="clubs", team_best=2, prizes=["Geschenkkorb"])
+    for index, club in enumerate(PLACES[:2]):
+        members = [n for n in range(1, len(NAMES) + 1) if (n - 1) % len(PLACES) == index]
+        teams.team_save(tournament=factory.fresh(t), user=owner, name=f"Tarockrunde {club}", members=members)
     factory.draw(t)
     factory.release(t)
     first, second = factory.tables(t, 1)
@@ -205,6 +210,7 @@ def addresses(day: Day) -> dict[str, list[tuple[str, str]]]:
         ],
         "tournament_prizes": [(reverse("tournament_prizes", kwargs=tid), organiser)],
         "tournament_sides": [(reverse("tournament_sides", kwargs=tid), organiser)],
+        "tournament_teams": [(reverse("tournament_teams", kwargs=tid), organiser)],
         "cup_list": [(reverse("cup_list"), organiser)],
         "cup_detail": [(reverse("cup_detail", args=[day.cup.pk]), organiser)],
         "cup_register": [(reverse("cup_register", args=[day.cup.pk]), organiser)],
@@ -238,6 +244,7 @@ def addresses(day: Day) -> dict[str, list[tuple[str, str]]]:
         "tournament_my_day": [(reverse("tournament_my_day", args=[t.board_token]), "watcher")],
         "tournament_my_season": [(reverse("tournament_my_season", args=[t.board_token]), "watcher")],
         "tournament_cup_season": [(reverse("tournament_cup_season", args=[t.board_token]), "watcher")],
+        "tournament_board_teams": [(reverse("tournament_board_teams", args=[t.board_token]), "watcher")],
         "tournament_table_code": [(reverse("tournament_table_code"), "watcher")],
         # Closed once round 1 is released: the link says to go to the desk.
         "tournament_door_page": [(reverse("tournament_door_page", args=[t.door_token]), "watcher")],

@@ -110,6 +110,7 @@ def arguments(name: str, d: Day) -> list[dict[str, Any]]:
         "tournament_my_day": [{"token": t.board_token}],
         "tournament_my_season": [{"token": t.board_token}],
         "tournament_cup_season": [{"token": t.board_token}],
+        "tournament_board_teams": [{"token": t.board_token}],
         "tournament_screen": [{"token": t.screen_token}],
         "shared_board": [{"token": w.evening.share_token}],
         "shared_hand": [{"token": w.evening.share_token, "hand_id": w.hand.pk}],
@@ -207,6 +208,8 @@ def test_with_the_cache_unreachable_every_page_answers_without_a_server_error(ca
         "tournament_my_day",
         "tournament_my_season",
         "tournament_cup_season",
+        "tournament_board_teams",
+        "tournament_teams",
         "shared_board",
         "cup_detail",
     ):

@@ -42,6 +42,7 @@ URLS: dict[str, tuple[str, ...]] = {
     "tournament_my_day": ("board",),
     "tournament_my_season": ("board",),
     "tournament_cup_season": ("board",),
+    "tournament_board_teams": ("board",),
 }
 GET_ONLY = {
     "tournament_table",
@@ -51,6 +52,7 @@ GET_ONLY = {
     "tournament_screen",
     "tournament_my_season",
     "tournament_cup_season",
+    "tournament_board_teams",
 }
 # Pages of no link: whoever asks gets them, the code page says a code is missing.
 NO_LINK = {"tournament_table_code"}
@@ -86,6 +88,8 @@ WATCHER = {
     "tournament_my_day": (200, 400),
     "tournament_my_season": (200, None),
     "tournament_cup_season": (200, None),
+    # The board's Teams tab (§14.6): public through the board's link, like the board.
+    "tournament_board_teams": (200, None),
 }
 EXPECTED: dict[str, dict[str, tuple[int | None, int | None]]] = {
     "claimer": {

@@ -29,6 +29,8 @@ from tournaments.models import (
     SideRanking,
     TableRound,
     TableSeat,
+    Team,
+    TeamMember,
     Tournament,
     TournamentChange,
 )
@@ -60,6 +62,7 @@ MATRIX: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
     "tournament_prizes": (RUN, lambda w: [w["t"].pk]),
     "tournament_raffle": (RUN, lambda w: [w["t"].pk]),
     "tournament_sides": (RUN, lambda w: [w["t"].pk]),
+    "tournament_teams": (RUN, lambda w: [w["t"].pk]),
     "tournament_print": (RUN, lambda w: [w["t"].pk, "plan"]),
     "tournament_card": (RUN, lambda w: [w["t"].pk, 1]),
     "tournament_export": (RUN, lambda w: [w["t"].pk]),
@@ -165,6 +168,8 @@ def snapshot() -> list[Any]:
         CupPlayer,
         CupChange,
         SideRanking,
+        Team,
+        TeamMember,
     )
     return [
         sorted(model.objects.values_list(*[f.attname for f in model._meta.concrete_fields]))
@@ -211,6 +216,9 @@ GARBAGE = [
     {"action": "redraw", "round": "0", "seed": "12ab56"},
     {"seed": "9999999", "rounds": "1000", "hands_at_four": "-1", "money_rate": "x", "name": ""},
     {"player": "1", "into": "1"},
+    {"action": "save", "name": "X", "members": ["abc", "-1", "99999999999999999999"], "team": "x"},
+    {"action": "settings", "kind": "pairs", "team_best": "1e9", "prizes": "\x00"},
+    {"action": "remove", "team": "-3"},
 ]
 
 

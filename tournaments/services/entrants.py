@@ -254,6 +254,13 @@ def entrant_remove(*, tournament: Tournament, user: User, number: int) -> None:
     entrant = _entrant(row, number)
     if drawn(row):
         raise invalid("entrant", gettext_noop("the draw is made: mark him withdrawn instead"))
+    team = entrant.teams.first()
+    if team is not None:
+        raise invalid(
+            "entrant",
+            gettext_noop("plays for the team {team}: take him out of the team first"),
+            team=team.name,
+        )
     audit(
         row, TournamentChange.Action.ENTER, user, before={"number": number, "name": entrant.name}, after=None
     )

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -40,7 +41,7 @@ from django.utils.translation import gettext as _
 
 from scoring.public import number
 from tournaments.models import HallRows, Tournament
-from tournaments.services import changes, results, side
+from tournaments.services import changes, results, side, teams
 
 HALL_ROWS, HALL_MOST = 12, 60  # a page of the hall; beyond 60 players only places 1–60
 MINUS = "\u2212"
@@ -109,6 +110,47 @@ def short_name(name: str, width: int = 16) -> str:
     first, *rest = name.split()
     short = " ".join([first, *(f"{part[0]}." for part in rest)])
     return short if len(short) <= width else short[: width - 1] + "…"
+
+
+@dataclass(frozen=True)
+class HallTeam:
+    place: int
+    name: str
+    members: str  # "Huber M. + Maier J.", best first
+    total: str
+
+
+def _team_page(tournament: Tournament, table: results.Standings) -> dict[str, object] | None:
+    """The team ranking's page (§14.6): its first twelve teams, ``None`` without teams."""
+    found = teams.team_table(tournament, table)
+    if found is None or not found.rows:
+        return None
+    rows = [
+        HallTeam(
+            row.place,
+            short_name(row.name, 24),
+            " + ".join(short_name(m.name) for m in row.members if m.counted),
+            figure(row.total),
+        )
+        for row in found.rows[:HALL_ROWS]
+    ]
+    return {"rows": rows}
+
+
+def hall_sequence(
+    others: Sequence[tuple[str, Mapping[str, object]]], team_page: Mapping[str, object] | None
+) -> list[dict[str, object]]:
+    """The hall's pages in the order they rotate, numbered from 1: the ranking's
+    pages, then each side ranking's; with teams (§14.6, "every third page") the
+    team page after every two of those, and after the last one when they are odd
+    in number, so the rotation, wrapping round, shows it every third page (with a
+    single other page, every second: there is nothing to put between)."""
+    found: list[dict[str, object]] = []
+    for index, (kind, page) in enumerate(others):
+        found.append({"kind": kind, **page})
+        if team_page is not None and (index % 2 == 1 or index == len(others) - 1):
+            found.append({"kind": "teams", **team_page})
+    return [{"n": n, **page} for n, page in enumerate(found, 1)]
 
 
 # --------------------------------------------------------------------------
@@ -186,16 +228,18 @@ def _draw_and_store(tournament: Tournament, language: str) -> Drawn:
         for found in side.tournament_sides(tournament, table)
         if found.rows
     ]
+    sequence = hall_sequence(
+        [("ranking", {"rows": page}) for page in pages]
+        + [("side", {"name": name, "rows": rows}) for name, rows in sides],
+        _team_page(tournament, table),
+    )
     context = {
-        "pages": pages,
-        "sides": [(len(pages) + index, name, rows) for index, (name, rows) in enumerate(sides, 1)],
-        "all_pages": len(pages) + len(sides),
+        "sequence": sequence,
+        "all_pages": len(sequence),
         "changes": any(row.change is not None for page in pages for row in page),
         "round_heads": [_("Round %(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
     }
-    drawn = Drawn(
-        render_to_string(TEMPLATE, context), len(pages) + len(sides), table.final, table.provisional
-    )
+    drawn = Drawn(render_to_string(TEMPLATE, context), len(sequence), table.final, table.provisional)
     fields = {
         "results_version": table.version,
         "html": str(drawn.html),

@@ -24,7 +24,7 @@ from scoring import services as scoring
 from scoring.engine.types import invalid
 from tournaments.core import draw as rules
 from tournaments.models import Entrant, Round, TableRound, TableSeat, Tournament, TournamentChange
-from tournaments.services import results
+from tournaments.services import results, teams
 from tournaments.services.entrants import active_in
 from tournaments.services.tournaments import (
     audit,
@@ -199,6 +199,7 @@ def _draw(tournament: Tournament, round_: Round, seed: str) -> None:
             history(tournament, round_.number),
             avoid_repeats=tournament.settings["avoid_repeats"],
             sizes=sizes,
+            apart=teams.mates(tournament),  # §14.6: pairs and fours kept apart
         )
         method = "draw"
     round_.draw = {"seed": seed, "method": method, "byes": byes, "changes": []}

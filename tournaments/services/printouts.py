@@ -25,7 +25,7 @@ from plumbing.qr import qr_svg
 from scoring import public
 from scoring.public import Export, ExportRefused, money
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
-from tournaments.services import changes, honours, results, side
+from tournaments.services import changes, honours, results, side, teams
 from tournaments.services import raffle as raffles
 
 
@@ -91,6 +91,7 @@ class Ranking:
     draw: raffles.Raffle | None = None  # with the raffle on: who may be drawn, and the draw
     sides: tuple[Any, ...] = ()  # the side rankings with their prizes (§14.4)
     game_of_the_day: Any = None  # the Spiel des Tages (§14.8)
+    teams: Any = None  # the team ranking with its prizes (§14.6), if teams are played
 
 
 def _prize_of(prizes: list[dict[str, Any]], place: int, *, raffle: bool = False) -> str:
@@ -153,6 +154,7 @@ def prize_list(tournament: Tournament) -> Ranking:
         found,
         sides=tuple(side.tournament_sides(tournament)),
         game_of_the_day=honours.spiel_des_tages(tournament),
+        teams=teams.team_table(tournament),
     )
 
 
@@ -164,6 +166,13 @@ def ranking_pdf(tournament: Tournament, **_kwargs: Any) -> Export:
 def prizes_pdf(tournament: Tournament, **_kwargs: Any) -> Export:
     context = {"ranking": prize_list(tournament), "tournament": tournament}
     return _pdf("tournaments/print/prizes.html", context, f"{tournament.name}-preise")
+
+
+def teams_pdf(tournament: Tournament, **_kwargs: Any) -> Export:
+    """The team ranking (§14.6) with its members and prizes (without teams, a page saying so)."""
+    found = teams.team_table(tournament)
+    context = {"teams": found, "tournament": tournament, "status": results.standings(tournament)}
+    return _pdf("tournaments/print/teams.html", context, f"{tournament.name}-teams")
 
 
 # -- the seating plan ------------------------------------------------------------------------
@@ -313,6 +322,7 @@ KINDS: dict[str, Callable[..., Export]] = {
     "plan": plan_pdf,
     "ranking": ranking_pdf,
     "prizes": prizes_pdf,
+    "teams": teams_pdf,
 }
 
 

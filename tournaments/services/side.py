@@ -62,7 +62,9 @@ def sides_of(*, cup: Cup | None = None, tournament: Tournament | None = None) ->
     return list(SideRanking.objects.filter(tournament=tournament).order_by("id"))
 
 
-def _prizes(prizes: Iterable[str]) -> list[str]:
+def prize_texts(prizes: Iterable[str]) -> list[str]:
+    """Prize texts for places 1, 2, … (side rankings, teams): spaces collapsed,
+    empty lines at the end dropped; refused naming ``prizes``."""
     found = [" ".join(text.split()) for text in prizes]
     while found and not found[-1]:
         found.pop()
@@ -96,7 +98,7 @@ class SideSettings:
             "name": cups.name_text("name", self.name, 60),
             "kind": self.kind,
             "value": cups.name_text("value", self.value, 40),
-            "prizes": _prizes(self.prizes),
+            "prizes": prize_texts(self.prizes),
             "one_prize_per_player": bool(self.one_prize_per_player),
         }
 

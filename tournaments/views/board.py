@@ -39,7 +39,7 @@ from plumbing.clients import give_cookie
 from plumbing.qr import qr_svg
 from plumbing.requests import Request
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
-from tournaments.services import changes, desk, hall, player_view, results, side
+from tournaments.services import changes, desk, hall, player_view, results, side, teams
 from tournaments.services.hall import figure
 
 # Requests a minute through the board link (``plumbing.budgets``): a phone polls
@@ -132,6 +132,27 @@ def board(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     if not request.htmx:
         context["me"] = me_on_board(request, tournament)
     template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
+    return render(request, template, context)
+
+
+@require_GET
+@board_view
+def board_teams(request: Request, tournament: Tournament, token: str) -> HttpResponse:
+    """The team ranking (§14.6) as a tab of the board, the side rankings below it;
+    a poll with nothing changed is answered 204 as the board's is."""
+    if request.htmx and request.GET.get("since") == str(tournament.version):
+        return HttpResponse(status=204)
+    table = results.standings(tournament)
+    context = {
+        "tournament": tournament,
+        "token": token,
+        "standings": table,
+        "teams": teams.team_table(tournament, table),
+        "sides": side.tournament_sides(tournament, table),
+        "version": tournament.version,
+        "poll_seconds": BOARD_POLL_SECONDS,
+    }
+    template = "tournaments/board/teams.html#live" if request.htmx else "tournaments/board/teams.html"
     return render(request, template, context)
 
 
