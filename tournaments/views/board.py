@@ -25,9 +25,11 @@ from typing import Any
 from django.db.models import Subquery
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
@@ -129,10 +131,23 @@ def board(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     context["query"] = query
     context["found"] = find_seats(tournament, query) if query else []
     context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
+    context["ranking"] = lambda: ranking_part(context)
     if not request.htmx:
         context["me"] = me_on_board(request, tournament)
     template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
     return render(request, template, context)
+
+
+RANKING = "tournaments/board/board.html#ranking"
+
+
+def ranking_part(context: dict[str, Any]) -> SafeString:
+    """The board's ranked part (the ranking, the side rankings, the seating plan),
+    which every phone's poll shows after a change: drawn once per results version
+    and language in each server process however many phones ask at that moment
+    (``caching.cached``), and kept for the others."""
+    key = f"tournament-board:{context['tournament'].results_key}:{translation.get_language()}"
+    return mark_safe(caching.cached(key, lambda: render_to_string(RANKING, context)))  # drawn escaped
 
 
 @require_GET
