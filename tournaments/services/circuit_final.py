@@ -27,6 +27,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from plumbing import caching
 from scoring import services as scoring
 from scoring.engine.types import invalid
 from scoring.models import NAME_LENGTH, Player
@@ -163,12 +164,40 @@ def _person(row: Mapping[str, Any]) -> Person:
     return Person(*(row[prefix + name] for name in PERSON_FIELDS))
 
 
+def standings_key(circuit: Circuit, cup_rows: Sequence[Cup]) -> str:
+    """This version of everything §14.7's lists read, for cache keys: the circuit's
+    ``version`` (its register, the tiers, the final and ``open_final``) and each
+    of its cups' (places and cup points written, tournaments made provisional,
+    final or reopened, joining or leaving the cup)."""
+    # Read with the cups where it has any (a circuit handed in may be an older read).
+    version = cup_rows[0].circuit.version if cup_rows and cup_rows[0].circuit else circuit.version
+    cups_part = ".".join(f"{cup.pk}v{cup.version}" for cup in cup_rows)
+    stamp = f"{circuit.created_at.timestamp():.6f}"
+    return f"circuit-standings:{circuit.pk}.{version}.{stamp}:{cups_part}"
+
+
 def standings(circuit: Circuit) -> Standings:
+    """Every list of §14.7 for ``circuit``, kept per version of the circuit and its
+    cups (``standings_key``): one statement (its cups) when kept, three more when
+    built, however many cups, tournaments and players. The cache only accelerates:
+    one that does not answer has nothing kept, and the lists are built."""
+    cup_rows = list(
+        Cup.objects.filter(circuit=circuit, deleted_at__isnull=True).select_related("circuit").order_by("pk")
+    )
+    return caching.cached(standings_key(circuit, cup_rows), lambda: standings_built(circuit, cup_rows))
+
+
+def standings_built(circuit: Circuit, cup_rows: Sequence[Cup] | None = None) -> Standings:
     """Every list of §14.7 for ``circuit`` from the stored places and cup points,
     in three statements however many cups, tournaments and players. Cups in the
     order they joined, as the file lists them (the first one names the cup of a
     player qualified through two with equal points and places)."""
-    cup_rows = list(Cup.objects.filter(circuit=circuit, deleted_at__isnull=True).order_by("pk"))
+    if cup_rows is None:
+        cup_rows = list(
+            Cup.objects.filter(circuit=circuit, deleted_at__isnull=True)
+            .select_related("circuit")
+            .order_by("pk")
+        )
     members = list(
         Tournament.objects.filter(
             Q(cup__in=[c.pk for c in cup_rows]) | Q(pk=circuit.final_id or 0),
@@ -405,7 +434,16 @@ def _refuse_unqualified_entrants(circuit: Circuit, final: Tournament) -> None:
 
 
 def qualified_numbers(circuit: Circuit) -> set[int]:
-    return {line.row.player for line in standings(circuit).qualified}
+    """The numbers of the circuit's qualified list. Asked inside a change that may
+    still be refused and rolled back: the lists kept for these versions are read,
+    never kept from here (a version rolled back comes again with other rows)."""
+    cup_rows = list(
+        Cup.objects.filter(circuit=circuit, deleted_at__isnull=True).select_related("circuit").order_by("pk")
+    )
+    kept = caching.get_many([standings_key(circuit, cup_rows)])
+    found = next(iter(kept.values()), None)
+    table = found if isinstance(found, Standings) else standings_built(circuit, cup_rows)
+    return {line.row.player for line in table.qualified}
 
 
 def kept_number(entry: CupPlayer | None) -> int | None:

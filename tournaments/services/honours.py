@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from plumbing import caching
 from scoring import services as scoring
 from scoring.engine.types import Line
 from tournaments.core import circuit as rules
 from tournaments.core.names import name_key
 from tournaments.models import Circuit, Cup, Entrant, RoundResult, TableRound, Tournament, TournamentPlace
+from tournaments.services import cups as cups_service
 from tournaments.services import side
 
 TOP = 10
@@ -148,8 +150,9 @@ def _honours(cups: Sequence[Cup], *, by_circuit: bool) -> Honours:
     performances, names = _performances(cups, by_circuit=by_circuit)
     labels = sorted({cup.season for cup in cups}, reverse=True)
     winners = []
+    every = side.cups_players(cups)
     for cup in sorted(cups, key=lambda c: (c.season, c.name), reverse=True):
-        players = side.cup_players(cup)
+        players = every[cup.pk]
         season = rules.cup_season(players.tournaments, players.cup_rules)
         won = tuple(players.names[key][0] for key in rules.cupsieger(season))
         if won:
@@ -167,18 +170,46 @@ def _honours(cups: Sequence[Cup], *, by_circuit: bool) -> Honours:
 def cup_seasons(cup: Cup) -> list[Cup]:
     """The cup's seasons: its owner's cups of the same name."""
     return list(
-        Cup.objects.filter(owner_id=cup.owner_id, name=cup.name, deleted_at__isnull=True).order_by("-season")
+        Cup.objects.filter(owner_id=cup.owner_id, name=cup.name, deleted_at__isnull=True)
+        .select_related("circuit")
+        .order_by("-season")
     )
+
+
+def honours_key(what: str, cup_rows: Sequence[Cup]) -> str:
+    """This version of the honours of ``what`` over these cups, for cache keys: each
+    cup's season key (``cups.season_keys``: its ``version`` goes up with its places
+    written, a tournament made final or reopened, its name or season changed, and
+    its circuit's with the register's numbers and names the honours show). The cups
+    as just read, each with its circuit."""
+    keys = sorted(
+        cups_service.season_key(cup, cup.circuit.version if cup.circuit is not None else None)
+        for cup in cup_rows
+    )
+    return f"honours:{what}:" + "|".join(keys)
+
+
+def _kept_honours(what: str, cup_rows: list[Cup], *, by_circuit: bool) -> Honours:
+    """``_honours`` kept per version of what it reads (``honours_key``): two
+    statements when kept, four more when built, however many seasons and players."""
+    return caching.cached(honours_key(what, cup_rows), lambda: _honours(cup_rows, by_circuit=by_circuit))
 
 
 def cup_honours(cup: Cup) -> Honours:
     """A cup's Bestenliste (all-time over its seasons, and per season) and its Cupsieger."""
-    return _honours(cup_seasons(cup), by_circuit=cup.circuit_id is not None)
+    return _kept_honours(
+        f"cup{cup.pk}.{cup.created_at.timestamp():.6f}",
+        cup_seasons(cup),
+        by_circuit=cup.circuit_id is not None,
+    )
 
 
 def circuit_honours(circuit: Circuit) -> Honours:
     """A circuit's Bestenliste over all its cups (players by their number) and each cup's Cupsieger."""
-    return _honours(list(circuit.cups.filter(deleted_at__isnull=True)), by_circuit=True)
+    cup_rows = list(circuit.cups.filter(deleted_at__isnull=True).select_related("circuit"))
+    return _kept_honours(
+        f"circuit{circuit.pk}.{circuit.created_at.timestamp():.6f}", [*cup_rows], by_circuit=True
+    )
 
 
 # -- the Spiel des Tages ---------------------------------------------------------------------

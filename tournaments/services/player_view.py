@@ -24,10 +24,9 @@ from django.db.models import Q
 
 from scoring.engine import InvalidInput
 from tournaments.core import circuit as rules
-from tournaments.core import cup as cup_rules
 from tournaments.models import Circuit, CircuitPlayer, Cup, Entrant, Round, TableSeat, Tournament
 from tournaments.services import circuit as circuits
-from tournaments.services import cups, results
+from tournaments.services import circuit_final, cups, results
 from tournaments.services.cups import SeasonLine
 
 # The phone keeps her number and the numbers she follows, per circuit (numbers
@@ -44,17 +43,6 @@ def circuit_of(tournament: Tournament) -> Circuit | None:
     if tournament.cup_id is None:
         return None
     return Circuit.objects.filter(cups__pk=tournament.cup_id, deleted_at__isnull=True).first()
-
-
-def final_rules(cup: Cup) -> tuple[tuple[int, ...], int]:
-    """The cup's table of Vorrundenpunkte (its length the quota) and its
-    ``min_events`` for the circuit's final (§14.7): the one place the player's
-    view reads them. A cup without its own settings for them yet has the tier
-    ``B`` and four tournaments (``core.circuit.DEFAULT_TIER``, ``DEFAULT_MIN_EVENTS``)."""
-    tier = str(getattr(cup, "tier", "") or rules.DEFAULT_TIER)
-    custom = tuple(getattr(cup, "tier_table", ()) or ())
-    min_events = int(getattr(cup, "min_events", 0) or rules.DEFAULT_MIN_EVENTS)
-    return rules.tier_table(tier, custom), min_events
 
 
 def number_read(text: str | None) -> int | None:
@@ -239,6 +227,7 @@ class CupSeason:
     qualification: rules.QualificationRow | None
     quota: int
     min_events: int
+    qualifies: bool = True  # the cup qualifies for the circuit's final (not the final's own)
 
 
 @dataclass(frozen=True)
@@ -248,47 +237,38 @@ class MySeason:
     final: rules.FinalStatus
 
 
-def season_rows(season: cups.Season) -> list[cup_rules.SeasonRow[int]]:
-    """A cup's season as the circuit's rules read it, each line keyed by its
-    register entry (a name of the cup not linked to the register: by its own id,
-    negated, so it keeps its place and finds no one)."""
-    return [
-        cup_rules.SeasonRow(
-            line.player.circuit_player_id or -line.player.pk,
-            line.place,
-            line.total,
-            line.final_points,
-            line.counted,
-            line.participations,
-            line.podiums,
-            line.best_place,
-        )
-        for line in season.lines
-    ]
-
-
 def my_season(entry: CircuitPlayer) -> MySeason:
     """Per cup of the circuit her season line and qualification, and her status
-    for the final (``core.circuit.final_status`` over every cup's list). Two
-    statements per cup (its season) and two for her."""
+    for the final (``core.circuit.final_status`` over the lists of the cups that
+    qualify). The seasons are ``cups.season_rankings``' and the qualification
+    lists the circuit's own (``circuit_final.standings``, with each cup's tier and
+    ``min_events``), both kept per version: a fixed number of statements however
+    many cups, tournaments and players."""
+    circuit = Circuit.objects.get(pk=entry.circuit_id)
     mine = set(circuits.cup_entries_of(entry))
-    lists: list[tuple[str, list[rules.QualificationRow]]] = []
+    standing = circuit_final.standings(circuit)
+    by_name = sorted(standing.cups, key=lambda c: (c.cup.name, c.cup.pk))
+    seasons = cups.season_rankings([c.cup for c in by_name])
+    lists = [(c.cup.name, [line.row for line in c.lines]) for c in standing.cups if c.qualifies]
     found: list[CupSeason] = []
-    for cup in Cup.objects.filter(circuit_id=entry.circuit_id, deleted_at__isnull=True).order_by(
-        "name", "pk"
-    ):
-        season = cups.season_ranking(cup)
-        table, min_events = final_rules(cup)
-        listed = rules.qualification(season_rows(season), table, min_events=min_events)
-        lists.append((cup.name, listed))
+    for kept in by_name:
+        season = seasons[kept.cup.pk]
         line = next((line for line in season.lines if line.player.pk in mine), None)
-        qualification = next((row for row in listed if row.player == entry.pk), None)
+        qualification = next((line.row for line in kept.lines if line.person.number == entry.number), None)
         found.append(
             CupSeason(
-                cup, line, season.held, season.ended, season.as_of, qualification, len(table), min_events
+                kept.cup,
+                line,
+                season.held,
+                season.ended,
+                season.as_of,
+                qualification,
+                len(kept.table),
+                kept.cup.circuit_min_events,
+                kept.qualifies,
             )
         )
-    return MySeason(entry, tuple(found), rules.final_status(entry.pk, lists))
+    return MySeason(entry, tuple(found), rules.final_status(entry.number, lists))
 
 
 @dataclass(frozen=True)

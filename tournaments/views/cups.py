@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from plumbing import caching
 from plumbing.requests import Request, whole
 from scoring.engine import InvalidInput
 from scoring.public import render_line
@@ -47,16 +48,29 @@ def cup_list(request: Request) -> HttpResponse:
     return render(request, "tournaments/cup/list.html", context, status=400 if form.errors else 200)
 
 
+def season_and_sides(cup: Cup) -> tuple[cups.Season, list[side.CupSideTable]]:
+    """The cup's season table and its side rankings (§14.4), both kept per version of
+    the season (``cups.season_key``): built once after a change, however many read them."""
+    keys = cups.season_keys([cup])
+    return cups.season_rankings([cup], keys)[cup.pk], kept_sides(cup, keys[cup.pk])
+
+
+def kept_sides(cup: Cup, key: str | None = None) -> list[side.CupSideTable]:
+    """The cup's side rankings as season tables, kept per version of its season."""
+    key = cups.season_keys([cup])[cup.pk] if key is None else key
+    return caching.cached(key + ":sides", lambda: side.cup_sides(cup))
+
+
 @login_required
 @require_GET
 def cup_detail(request: Request, cid: int) -> HttpResponse:
     """The season ranking (§5.4): "Stand: <date>", or "Endstand" after the final."""
     cup = own_cup(request, cid)
-    season = cups.season_ranking(cup)
+    season, sides = season_and_sides(cup)
     context = {
         "cup": cup,
         "season": season,
-        "sides": side.cup_sides(cup),
+        "sides": sides,
         "tournaments": cup.tournaments.filter(deleted_at__isnull=True),
         # A phone's own row and its friends' (§14.3), where the cup is in a circuit.
         "marks": player_view.season_marks(cup, season, request.COOKIES),
@@ -71,7 +85,7 @@ def cup_pdf(request: Request, cid: int) -> HttpResponse:
     cup = own_cup(request, cid)
     return printout(
         request,
-        lambda: printouts.season_pdf(cups.season_ranking(cup), side.cup_sides(cup)),
+        lambda: printouts.season_pdf(*season_and_sides(cup)),
         reverse("cup_detail", args=[cid]),
     )
 

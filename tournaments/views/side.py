@@ -18,7 +18,7 @@ from tournaments.forms import RegionForm, SideRankingForm
 from tournaments.models import Circuit, Cup, Tournament
 from tournaments.services import circuit as circuits
 from tournaments.services import honours, side
-from tournaments.views.cups import own_cup
+from tournaments.views.cups import kept_sides, own_cup
 from tournaments.views.organiser import own_tournament, refuse
 
 
@@ -87,7 +87,7 @@ def cup_sides(request: Request, cid: int) -> HttpResponse:
     )
     if request.method == "POST" and _posted(request, form, cup=cup):
         return redirect("cup_sides", cid=cup.pk)
-    context: dict[str, Any] = {"cup": cup, "form": form, "owner": owner, "sides": side.cup_sides(cup)}
+    context: dict[str, Any] = {"cup": cup, "form": form, "owner": owner, "sides": kept_sides(cup)}
     return render(request, "tournaments/cup/sides.html", context, status=400 if form.errors else 200)
 
 
