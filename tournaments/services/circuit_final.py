@@ -176,15 +176,22 @@ def standings_key(circuit: Circuit, cup_rows: Sequence[Cup]) -> str:
     return f"circuit-standings:{circuit.pk}.{version}.{stamp}:{cups_part}"
 
 
-def standings(circuit: Circuit) -> Standings:
-    """Every list of §14.7 for ``circuit``, kept per version of the circuit and its
-    cups (``standings_key``): one statement (its cups) when kept, three more when
-    built, however many cups, tournaments and players. The cache only accelerates:
-    one that does not answer has nothing kept, and the lists are built."""
-    cup_rows = list(
+def circuit_cups(circuit: Circuit) -> list[Cup]:
+    """The circuit's cups in the order they joined, each with its circuit as stored
+    now: what ``standings_key`` is made of (one statement)."""
+    return list(
         Cup.objects.filter(circuit=circuit, deleted_at__isnull=True).select_related("circuit").order_by("pk")
     )
-    return caching.cached(standings_key(circuit, cup_rows), lambda: standings_built(circuit, cup_rows))
+
+
+def standings(circuit: Circuit, cup_rows: Sequence[Cup] | None = None) -> Standings:
+    """Every list of §14.7 for ``circuit``, kept per version of the circuit and its
+    cups (``standings_key``): one statement (its cups, unless ``cup_rows`` are
+    given as ``circuit_cups`` read them) when kept, two more when built, however
+    many cups, tournaments and players. The cache only accelerates: one that does
+    not answer has nothing kept, and the lists are built."""
+    rows = circuit_cups(circuit) if cup_rows is None else list(cup_rows)
+    return caching.cached(standings_key(circuit, rows), lambda: standings_built(circuit, rows))
 
 
 def standings_built(circuit: Circuit, cup_rows: Sequence[Cup] | None = None) -> Standings:
@@ -193,11 +200,7 @@ def standings_built(circuit: Circuit, cup_rows: Sequence[Cup] | None = None) -> 
     order they joined, as the file lists them (the first one names the cup of a
     player qualified through two with equal points and places)."""
     if cup_rows is None:
-        cup_rows = list(
-            Cup.objects.filter(circuit=circuit, deleted_at__isnull=True)
-            .select_related("circuit")
-            .order_by("pk")
-        )
+        cup_rows = circuit_cups(circuit)
     members = list(
         Tournament.objects.filter(
             Q(cup__in=[c.pk for c in cup_rows]) | Q(pk=circuit.final_id or 0),
@@ -437,9 +440,7 @@ def qualified_numbers(circuit: Circuit) -> set[int]:
     """The numbers of the circuit's qualified list. Asked inside a change that may
     still be refused and rolled back: the lists kept for these versions are read,
     never kept from here (a version rolled back comes again with other rows)."""
-    cup_rows = list(
-        Cup.objects.filter(circuit=circuit, deleted_at__isnull=True).select_related("circuit").order_by("pk")
-    )
+    cup_rows = circuit_cups(circuit)
     kept = caching.get_many([standings_key(circuit, cup_rows)])
     found = next(iter(kept.values()), None)
     table = found if isinstance(found, Standings) else standings_built(circuit, cup_rows)

@@ -13,7 +13,7 @@ hands through scoring's services. The rules are ``core.circuit``'s.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -189,27 +189,45 @@ def honours_key(what: str, cup_rows: Sequence[Cup]) -> str:
     return f"honours:{what}:" + "|".join(keys)
 
 
-def _kept_honours(what: str, cup_rows: list[Cup], *, by_circuit: bool) -> Honours:
-    """``_honours`` kept per version of what it reads (``honours_key``): two
-    statements when kept, four more when built, however many seasons and players."""
-    return caching.cached(honours_key(what, cup_rows), lambda: _honours(cup_rows, by_circuit=by_circuit))
+@dataclass(frozen=True)
+class Kept:
+    """Honours as a page reads them: the key of this version (the page keeps its
+    tables drawn under it) and a way to the honours themselves, kept under it too."""
+
+    key: str
+    build: Callable[[], Honours]
+
+    def honours(self) -> Honours:
+        return caching.cached(self.key, self.build)
 
 
-def cup_honours(cup: Cup) -> Honours:
-    """A cup's Bestenliste (all-time over its seasons, and per season) and its Cupsieger."""
-    return _kept_honours(
+def _kept(what: str, cup_rows: list[Cup], *, by_circuit: bool) -> Kept:
+    """``_honours`` kept per version of what it reads (``honours_key``): one statement
+    (the cups) when kept, four more when built, however many seasons and players."""
+    return Kept(honours_key(what, cup_rows), lambda: _honours(cup_rows, by_circuit=by_circuit))
+
+
+def kept_cup_honours(cup: Cup) -> Kept:
+    return _kept(
         f"cup{cup.pk}.{cup.created_at.timestamp():.6f}",
         cup_seasons(cup),
         by_circuit=cup.circuit_id is not None,
     )
 
 
+def kept_circuit_honours(circuit: Circuit) -> Kept:
+    cup_rows = list(circuit.cups.filter(deleted_at__isnull=True).select_related("circuit"))
+    return _kept(f"circuit{circuit.pk}.{circuit.created_at.timestamp():.6f}", cup_rows, by_circuit=True)
+
+
+def cup_honours(cup: Cup) -> Honours:
+    """A cup's Bestenliste (all-time over its seasons, and per season) and its Cupsieger."""
+    return kept_cup_honours(cup).honours()
+
+
 def circuit_honours(circuit: Circuit) -> Honours:
     """A circuit's Bestenliste over all its cups (players by their number) and each cup's Cupsieger."""
-    cup_rows = list(circuit.cups.filter(deleted_at__isnull=True).select_related("circuit"))
-    return _kept_honours(
-        f"circuit{circuit.pk}.{circuit.created_at.timestamp():.6f}", [*cup_rows], by_circuit=True
-    )
+    return kept_circuit_honours(circuit).honours()
 
 
 # -- the Spiel des Tages ---------------------------------------------------------------------

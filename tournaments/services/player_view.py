@@ -13,6 +13,7 @@ is counted a second time.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from fractions import Fraction
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
+from plumbing import caching
 from scoring.engine import InvalidInput
 from tournaments.core import circuit as rules
 from tournaments.models import Circuit, CircuitPlayer, Cup, Entrant, Round, TableSeat, Tournament
@@ -242,13 +244,28 @@ def my_season(entry: CircuitPlayer) -> MySeason:
     for the final (``core.circuit.final_status`` over the lists of the cups that
     qualify). The seasons are ``cups.season_rankings``' and the qualification
     lists the circuit's own (``circuit_final.standings``, with each cup's tier and
-    ``min_events``), both kept per version: a fixed number of statements however
-    many cups, tournaments and players."""
+    ``min_events``), both kept per version, and her season kept beside them under
+    the same versions: a fixed number of statements however many cups,
+    tournaments and players."""
     circuit = Circuit.objects.get(pk=entry.circuit_id)
+    cup_rows = circuit_final.circuit_cups(circuit)
+    standings_key = circuit_final.standings_key(circuit, cup_rows)
+    season_keys = cups.season_keys(cup_rows)
+    versions = "|".join([standings_key, *(season_keys[cup.pk] for cup in cup_rows)])
+    digest = hashlib.sha256(versions.encode()).hexdigest()[:32]
+    return caching.cached(
+        f"my-season:{entry.pk}.{entry.number}:{digest}",
+        lambda: _my_season(entry, circuit, cup_rows, season_keys),
+    )
+
+
+def _my_season(
+    entry: CircuitPlayer, circuit: Circuit, cup_rows: Sequence[Cup], season_keys: dict[int, str]
+) -> MySeason:
     mine = set(circuits.cup_entries_of(entry))
-    standing = circuit_final.standings(circuit)
+    standing = circuit_final.standings(circuit, cup_rows)
     by_name = sorted(standing.cups, key=lambda c: (c.cup.name, c.cup.pk))
-    seasons = cups.season_rankings([c.cup for c in by_name])
+    seasons = cups.season_rankings([c.cup for c in by_name], season_keys)
     lists = [(c.cup.name, [line.row for line in c.lines]) for c in standing.cups if c.qualifies]
     found: list[CupSeason] = []
     for kept in by_name:
@@ -282,6 +299,19 @@ class Marks:
     me: int | None
     friends: tuple[int, ...]
     names: Mapping[int | None, str]  # each entry's public name (§14.1), "" without one
+
+
+def phone_marks(cup: Cup, cookies: Mapping[str, str]) -> Marks:
+    """What a phone's cookies say of a cup's season table (no statement): the circuit,
+    her number and the numbers she follows; no register numbers or names (those
+    are in the table's rows as kept, ``season_marks``)."""
+    numbers: defaultdict[int | None, int | str] = defaultdict(str)
+    names: defaultdict[int | None, str] = defaultdict(str)
+    if cup.circuit_id is None:
+        return Marks(numbers, "", None, (), names)
+    me = number_read(cookies.get(ME_COOKIE.format(circuit=cup.circuit_id)))
+    friends = friends_read(cookies.get(FRIENDS_COOKIE.format(circuit=cup.circuit_id)))
+    return Marks(numbers, cup.circuit_id, me, tuple(friends), names)
 
 
 def season_marks(cup: Cup, season: cups.Season, cookies: Mapping[str, str]) -> Marks:

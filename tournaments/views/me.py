@@ -25,9 +25,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from plumbing.requests import Request
 from tournaments.core import circuit as rules
 from tournaments.models import Circuit, CircuitPlayer, Tournament
-from tournaments.services import cups, player_view
+from tournaments.services import player_view
 from tournaments.services.hall import figure
 from tournaments.views.board import board_view, card_rounds
+from tournaments.views.cups import season_page
 
 
 def me_cookie(circuit: Circuit) -> str:
@@ -251,12 +252,5 @@ def cup_season(request: Request, tournament: Tournament, token: str) -> HttpResp
     cup = tournament.cup if tournament.cup_id is not None else None
     context: dict[str, Any] = {"tournament": tournament, "token": token, "cup": cup}
     if cup is not None and cup.deleted_at is None:
-        season = cups.season_ranking(cup)
-        context.update(
-            {
-                "season": season,
-                "marks": player_view.season_marks(cup, season, request.COOKIES),
-                "public": True,
-            }
-        )
+        context.update(season_page(cup, request.COOKIES, public=True))
     return render(request, "tournaments/board/cup_season.html", context)

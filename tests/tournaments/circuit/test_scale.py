@@ -24,6 +24,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import formats, translation
 
 from tests.tournaments import factory
 from tests.tournaments.circuit.test_player_view import type_in
@@ -218,6 +219,15 @@ def test_a_tournament_made_final_is_on_every_page_at_once(user):
     after = {name: client.get(url) for name, (client, url) in pages.items() if "PDF" not in name}
     season = after["cup season"].context["season"]
     assert season.held == 3 and season.as_of == date(2026, 3, 7)
+    # The pages' tables as drawn and kept follow too, not only what they were drawn from.
+    with translation.override("de"):
+        day = formats.date_format(date(2026, 3, 7), "SHORT_DATE_FORMAT")
+    for name in ("cup season", "cup season from the board"):
+        shown = f"Stand: {day}"
+        assert shown in after[name].content.decode() and shown not in before[name].content.decode(), name
+    first = next(line for line in season.lines if line.player.name == "Spieler001 Eva")
+    row = after["cup season"].content.decode().split(f'data-nr="{first.player.circuit_player.number}"')[1]
+    assert f'<td class="r">{first.participations}</td>' in row.split("</tr>")[0]
     assert season == cups._seasons_built([Cup.objects.get(pk=world.cup.pk)])[world.cup.pk]
     built = finals.standings_built(Circuit.objects.get(pk=world.circuit.pk))
     assert after["qualified list"].context["standing"].qualified == built.qualified
