@@ -40,6 +40,7 @@ from tournaments.models import Circuit, Cup
 from tournaments.services import circuit as circuits
 from tournaments.services import circuit_final as finals
 from tournaments.services import printouts
+from tournaments.views.cups import kept_pdf
 from tournaments.views.organiser import printout, refuse
 
 REGISTER_SHOWN = 200  # entries listed at once; a search finds the others
@@ -379,7 +380,10 @@ def circuit_qualification_pdf(request: Request, kid: int, cid: int) -> HttpRespo
     cup_rows, context = kept_lists(circuit)
     cup = _cup_standing(cup_rows, context["standing"], cid)
     back = reverse("circuit_qualification", args=[kid, cid])
-    return printout(request, lambda: printouts.qualification_pdf(circuit, cup), back)
+    draw = kept_pdf(
+        f"{context['kept_key']}:qualification:{cid}", lambda: printouts.qualification_pdf(circuit, cup)
+    )
+    return printout(request, draw, back)
 
 
 @login_required
@@ -396,9 +400,12 @@ def circuit_qualified(request: Request, kid: int) -> HttpResponse:
 @require_GET
 def circuit_qualified_pdf(request: Request, kid: int) -> HttpResponse:
     circuit, _ = seen_circuit(request, kid)
-    standing = finals.standings(circuit)
+    _, context = kept_lists(circuit)
+    standing = context["standing"]
     back = reverse("circuit_qualified", args=[kid])
-    return printout(request, lambda: printouts.qualified_pdf(standing), back)
+    return printout(
+        request, kept_pdf(f"{context['kept_key']}:qualified", lambda: printouts.qualified_pdf(standing)), back
+    )
 
 
 @login_required
@@ -415,9 +422,11 @@ def circuit_gesamtwertung(request: Request, kid: int) -> HttpResponse:
 @require_GET
 def circuit_gesamtwertung_pdf(request: Request, kid: int) -> HttpResponse:
     circuit, _ = seen_circuit(request, kid)
-    standing = finals.standings(circuit)
+    _, context = kept_lists(circuit)
+    standing = context["standing"]
     back = reverse("circuit_gesamtwertung", args=[kid])
-    return printout(request, lambda: printouts.gesamtwertung_pdf(standing), back)
+    draw = kept_pdf(f"{context['kept_key']}:gesamtwertung", lambda: printouts.gesamtwertung_pdf(standing))
+    return printout(request, draw, back)
 
 
 # -- the circuit file (§14.10) ------------------------------------------------------------

@@ -3,7 +3,7 @@ register, where two entries of one person are merged (``TOURNAMENTS.md`` §5).""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, cast
@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from plumbing import caching
 from plumbing.requests import Request, whole
 from scoring.engine import InvalidInput
-from scoring.public import render_line
+from scoring.public import Export, render_line
 from tournaments.forms import CupForm
 from tournaments.models import Cup
 from tournaments.services import cups, player_view, printouts, side
@@ -155,11 +155,15 @@ def cup_detail(request: Request, cid: int) -> HttpResponse:
 def cup_pdf(request: Request, cid: int) -> HttpResponse:
     """The season table (§5.4) as a PDF."""
     cup = own_cup(request, cid)
-    return printout(
-        request,
-        lambda: printouts.season_pdf(*season_and_sides(cup)),
-        reverse("cup_detail", args=[cid]),
-    )
+    key = cups.season_keys([cup])[cup.pk]
+    draw = kept_pdf(f"{key}:season", lambda: printouts.season_pdf(*season_and_sides(cup)))
+    return printout(request, draw, reverse("cup_detail", args=[cid]))
+
+
+def kept_pdf(key: str, draw: Callable[[], Export]) -> Callable[[], Export]:
+    """A printout drawn once per version (``key``) and language, as a session's PDF is:
+    asked for again, it is sent as drawn. One that could not be drawn is not kept."""
+    return lambda: caching.cached(f"{key}:pdf:{get_language()}", draw)
 
 
 @login_required

@@ -268,3 +268,25 @@ def test_a_renamed_entrant_of_a_counted_tournament_moves_the_season_at_once(user
     )
     after = {line.player.name for line in world.organiser.get(url).context["season"].lines}
     assert "Neu Erna" in after and "Neu Erna" not in before
+
+
+def test_each_printout_is_drawn_once_per_version(user, monkeypatch):
+    drawn: list[str] = []
+
+    def drawing(html: str) -> bytes:
+        drawn.append(html)
+        return b"%PDF-1.7 " + str(len(drawn)).encode()
+
+    monkeypatch.setattr(printouts, "html_to_pdf", drawing)
+    world = build(user, SMALL)
+    pdfs = {name: url for name, (_, url) in world.pages().items() if name.endswith("PDF")}
+    first = {name: world.organiser.get(url).content for name, url in pdfs.items()}
+    again = {name: world.organiser.get(url).content for name, url in pdfs.items()}
+    assert again == first and len(drawn) == len(pdfs) == 4
+    # A new version of what they show: each is drawn again, once.
+    finals.cup_tier_set(circuit=world.circuit, user=user, cup_id=world.cup.pk, tier="C")
+    finished(world)
+    for _ in range(2):
+        for url in pdfs.values():
+            assert world.organiser.get(url).status_code == 200
+    assert len(drawn) == 2 * len(pdfs)
