@@ -15,6 +15,7 @@ judged again here) in a fixed number of statements, and writes the settings.
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -172,8 +173,10 @@ def standings_key(circuit: Circuit, cup_rows: Sequence[Cup]) -> str:
     # Read with the cups where it has any (a circuit handed in may be an older read).
     version = cup_rows[0].circuit.version if cup_rows and cup_rows[0].circuit else circuit.version
     cups_part = ".".join(f"{cup.pk}v{cup.version}" for cup in cup_rows)
+    # Digested: a circuit of many cups would pass the length a cache key may have.
+    digest = hashlib.sha256(cups_part.encode()).hexdigest()[:40]
     stamp = f"{circuit.created_at.timestamp():.6f}"
-    return f"circuit-standings:{circuit.pk}.{version}.{stamp}:{cups_part}"
+    return f"circuit-standings:{circuit.pk}.{version}.{stamp}:{len(cup_rows)}.{digest}"
 
 
 def circuit_cups(circuit: Circuit) -> list[Cup]:

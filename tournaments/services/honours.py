@@ -13,6 +13,7 @@ hands through scoring's services. The rules are ``core.circuit``'s.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -186,7 +187,8 @@ def honours_key(what: str, cup_rows: Sequence[Cup]) -> str:
         cups_service.season_key(cup, cup.circuit.version if cup.circuit is not None else None)
         for cup in cup_rows
     )
-    return f"honours:{what}:" + "|".join(keys)
+    # Digested: a circuit of many cups would pass the length a cache key may have.
+    return f"honours:{what}:" + hashlib.sha256("|".join(keys).encode()).hexdigest()[:40]
 
 
 @dataclass(frozen=True)
