@@ -15,6 +15,7 @@ judged again here) in a fixed number of statements, and writes the settings.
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -27,6 +28,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from plumbing import caching
 from scoring import services as scoring
 from scoring.engine import InvalidInput
 from scoring.engine.types import invalid
@@ -165,12 +167,45 @@ def _person(row: Mapping[str, Any]) -> Person:
     return Person(*(row[prefix + name] for name in PERSON_FIELDS))
 
 
-def standings(circuit: Circuit) -> Standings:
+def standings_key(circuit: Circuit, cup_rows: Sequence[Cup]) -> str:
+    """This version of everything §14.7's lists read, for cache keys: the circuit's
+    ``version`` (its register, the tiers, the final and ``open_final``) and each
+    of its cups' (places and cup points written, tournaments made provisional,
+    final or reopened, joining or leaving the cup)."""
+    # Read with the cups where it has any (a circuit handed in may be an older read).
+    version = cup_rows[0].circuit.version if cup_rows and cup_rows[0].circuit else circuit.version
+    cups_part = ".".join(f"{cup.pk}v{cup.version}" for cup in cup_rows)
+    # Digested: a circuit of many cups would pass the length a cache key may have.
+    digest = hashlib.sha256(cups_part.encode()).hexdigest()[:40]
+    stamp = f"{circuit.created_at.timestamp():.6f}"
+    return f"circuit-standings:{circuit.pk}.{version}.{stamp}:{len(cup_rows)}.{digest}"
+
+
+def circuit_cups(circuit: Circuit) -> list[Cup]:
+    """The circuit's cups in the order they joined, each with its circuit as stored
+    now: what ``standings_key`` is made of (one statement)."""
+    return list(
+        Cup.objects.filter(circuit=circuit, deleted_at__isnull=True).select_related("circuit").order_by("pk")
+    )
+
+
+def standings(circuit: Circuit, cup_rows: Sequence[Cup] | None = None) -> Standings:
+    """Every list of §14.7 for ``circuit``, kept per version of the circuit and its
+    cups (``standings_key``): one statement (its cups, unless ``cup_rows`` are
+    given as ``circuit_cups`` read them) when kept, two more when built, however
+    many cups, tournaments and players. The cache only accelerates: one that does
+    not answer has nothing kept, and the lists are built."""
+    rows = circuit_cups(circuit) if cup_rows is None else list(cup_rows)
+    return caching.cached(standings_key(circuit, rows), lambda: standings_built(circuit, rows))
+
+
+def standings_built(circuit: Circuit, cup_rows: Sequence[Cup] | None = None) -> Standings:
     """Every list of §14.7 for ``circuit`` from the stored places and cup points,
     in three statements however many cups, tournaments and players. Cups in the
     order they joined, as the file lists them (the first one names the cup of a
     player qualified through two with equal points and places)."""
-    cup_rows = list(Cup.objects.filter(circuit=circuit, deleted_at__isnull=True).order_by("pk"))
+    if cup_rows is None:
+        cup_rows = circuit_cups(circuit)
     members = list(
         Tournament.objects.filter(
             Q(cup__in=[c.pk for c in cup_rows]) | Q(pk=circuit.final_id or 0),
@@ -442,7 +477,14 @@ def refuse_unqualified_moved(tournament: Tournament) -> None:
 
 
 def qualified_numbers(circuit: Circuit) -> set[int]:
-    return {line.row.player for line in standings(circuit).qualified}
+    """The numbers of the circuit's qualified list. Asked inside a change that may
+    still be refused and rolled back: the lists kept for these versions are read,
+    never kept from here (a version rolled back comes again with other rows)."""
+    cup_rows = circuit_cups(circuit)
+    kept = caching.get_many([standings_key(circuit, cup_rows)])
+    found = next(iter(kept.values()), None)
+    table = found if isinstance(found, Standings) else standings_built(circuit, cup_rows)
+    return {line.row.player for line in table.qualified}
 
 
 def kept_number(entry: CupPlayer | None) -> int | None:

@@ -9,6 +9,7 @@ The rules (points per scheme, what counts, the season's order) are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -21,6 +22,7 @@ from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext_noop
 
 from club.models import Group, GroupPlayer
+from plumbing import caching
 from scoring.engine import InvalidInput
 from scoring.engine.registry import terms_of
 from scoring.engine.schema import name_problem
@@ -377,28 +379,106 @@ class Season:
     as_of: date | None
 
 
+def season_key(cup: Cup, circuit_version: int | None = None) -> str:
+    """This version of the cup's season, for cache keys: the cup's ``version`` goes
+    up with everything its season counts (places and cup points written, a
+    tournament joining, leaving or made final, a merge, the settings); a cup of a
+    circuit adds the circuit's ``version``, which goes up when a register entry its
+    names are linked to changes (a merge of numbers, a name linked)."""
+    circuit = f"c{circuit_version}" if cup.circuit_id is not None else "-"
+    return f"cup-season:{cup.pk}.{cup.version}.{cup.created_at.timestamp():.6f}:{circuit}"
+
+
+def season_keys(cups: Sequence[Cup]) -> dict[int, str]:
+    """``season_key`` of each of these cups by its id, from their versions and their
+    circuits' as stored now (one statement: a cup handed in may be an older read)."""
+    found = Cup.objects.filter(pk__in=[cup.pk for cup in cups]).values_list(
+        "pk", "version", "circuit__version"
+    )
+    versions = {pk: (version, circuit) for pk, version, circuit in found}
+    keys = {}
+    for cup in cups:
+        cup.version, circuit = versions.get(cup.pk, (cup.version, None))
+        keys[cup.pk] = season_key(cup, circuit)
+    return keys
+
+
 def season_ranking(cup: Cup) -> Season:
-    """The season table from the cup points of its provisional and final tournaments."""
+    """The season table from the cup points of its provisional and final tournaments,
+    kept per version of the cup (``season_key``)."""
+    return season_rankings([cup])[cup.pk]
+
+
+def season_rankings(cups: Sequence[Cup], keys: dict[int, str] | None = None) -> dict[int, Season]:
+    """The season tables of these cups, by cup id: those kept for the cups' versions
+    read in one round trip to the cache, the others built together (two statements
+    however many cups, tournaments and players) and kept. ``keys``: their
+    ``season_keys``, where the caller read them already. The cache only
+    accelerates: a cache that does not answer has nothing kept (``steady_cache``)."""
+    if not cups:
+        return {}
+    keys = season_keys(cups) if keys is None else keys
+    kept = caching.get_many(list(keys.values()))
+    found: dict[int, Season] = {}
+    for cup in cups:
+        value = kept.get(keys[cup.pk])
+        if isinstance(value, Season):
+            found[cup.pk] = value
+    missing = [cup for cup in cups if cup.pk not in found]
+    if missing:
+        built = _seasons_built(missing)
+        caching.set_many({keys[pk]: season for pk, season in built.items()})
+        found.update(built)
+    return found
+
+
+def _seasons_built(cups: Sequence[Cup]) -> dict[int, Season]:
+    """The season tables of these cups from their stored places: two statements."""
     tournaments = list(
-        cup.tournaments.filter(
-            deleted_at__isnull=True, status__in=(Tournament.Status.PROVISIONAL, Tournament.Status.FINAL)
+        Tournament.objects.filter(
+            cup__in=[cup.pk for cup in cups],
+            deleted_at__isnull=True,
+            status__in=(Tournament.Status.PROVISIONAL, Tournament.Status.FINAL),
         ).order_by("played_on", "id")
     )
-    players: dict[int, list[rules.Result]] = {}
+    by_cup: dict[int, list[Tournament]] = {cup.pk: [] for cup in cups}
+    for tournament in tournaments:
+        by_cup[tournament.cup_id or 0].append(tournament)
+    final_of = {t.pk: t.cup_final for t in tournaments}
+    cup_of = {t.pk: t.cup_id for t in tournaments}
+    players: dict[int, dict[int, list[rules.Result]]] = {cup.pk: {} for cup in cups}
     kept: dict[int, CupPlayer] = {}
-    places = TournamentPlace.objects.filter(
-        tournament__in=tournaments, entrant__kind=Entrant.Kind.PLAYER, entrant__cup_player__isnull=False
-    ).select_related("entrant__cup_player", "tournament")
+    places = (
+        TournamentPlace.objects.filter(
+            tournament__in=tournaments, entrant__kind=Entrant.Kind.PLAYER, entrant__cup_player__isnull=False
+        )
+        .select_related("entrant__cup_player__merged_into")
+        .order_by("tournament_id", "place", "id")
+    )
     for row in places:
-        player = _kept(row.entrant.cup_player) if row.entrant.cup_player else None
-        if player is None:
+        entry = row.entrant.cup_player
+        if entry is None:
             continue
+        # Entrants follow a merge (``cup_player_merge``); a name merged since is read here.
+        player = entry.merged_into if entry.merged_into is not None else entry
+        if player.merged_into_id is not None:
+            player = _kept(player)
         kept[player.pk] = player
-        players.setdefault(player.pk, []).append(
+        cup_id = cup_of[row.tournament_id] or 0
+        players[cup_id].setdefault(player.pk, []).append(
             rules.Result(
-                row.tournament_id, Fraction(str(row.cup_points)), row.place, row.tournament.cup_final
+                row.tournament_id, Fraction(str(row.cup_points)), row.place, final_of[row.tournament_id]
             )
         )
+    return {cup.pk: _season(cup, by_cup[cup.pk], players[cup.pk], kept) for cup in cups}
+
+
+def _season(
+    cup: Cup,
+    tournaments: list[Tournament],
+    players: dict[int, list[rules.Result]],
+    kept: dict[int, CupPlayer],
+) -> Season:
     best_n: str | int = cup.best_n if cup.best_n in rules.BEST_N_WORDS else int(cup.best_n)
     regular = sum(1 for t in tournaments if not t.cup_final)
     rows = rules.season(players, best_n=best_n, final_mode=cup.final_mode, held=regular)

@@ -236,6 +236,7 @@ def entrant_edit(
     entrant.save()
     if renamed:
         cups.register_pruned(row.cup_id)
+        cups.cup_changed(row)  # a counted tournament's name in the season follows
     audit(
         row,
         TournamentChange.Action.ENTER,

@@ -13,16 +13,19 @@ hands through scoring's services. The rules are ``core.circuit``'s.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from plumbing import caching
 from scoring import services as scoring
 from scoring.engine.types import Line
 from tournaments.core import circuit as rules
 from tournaments.core.names import name_key
 from tournaments.models import Circuit, Cup, Entrant, RoundResult, TableRound, Tournament, TournamentPlace
+from tournaments.services import cups as cups_service
 from tournaments.services import side
 
 TOP = 10
@@ -148,8 +151,9 @@ def _honours(cups: Sequence[Cup], *, by_circuit: bool) -> Honours:
     performances, names = _performances(cups, by_circuit=by_circuit)
     labels = sorted({cup.season for cup in cups}, reverse=True)
     winners = []
+    every = side.cups_players(cups)
     for cup in sorted(cups, key=lambda c: (c.season, c.name), reverse=True):
-        players = side.cup_players(cup)
+        players = every[cup.pk]
         season = rules.cup_season(players.tournaments, players.cup_rules)
         won = tuple(players.names[key][0] for key in rules.cupsieger(season))
         if won:
@@ -167,18 +171,65 @@ def _honours(cups: Sequence[Cup], *, by_circuit: bool) -> Honours:
 def cup_seasons(cup: Cup) -> list[Cup]:
     """The cup's seasons: its owner's cups of the same name."""
     return list(
-        Cup.objects.filter(owner_id=cup.owner_id, name=cup.name, deleted_at__isnull=True).order_by("-season")
+        Cup.objects.filter(owner_id=cup.owner_id, name=cup.name, deleted_at__isnull=True)
+        .select_related("circuit")
+        .order_by("-season")
     )
+
+
+def honours_key(what: str, cup_rows: Sequence[Cup]) -> str:
+    """This version of the honours of ``what`` over these cups, for cache keys: each
+    cup's season key (``cups.season_keys``: its ``version`` goes up with its places
+    written, a tournament made final or reopened, its name or season changed, and
+    its circuit's with the register's numbers and names the honours show). The cups
+    as just read, each with its circuit."""
+    keys = sorted(
+        cups_service.season_key(cup, cup.circuit.version if cup.circuit is not None else None)
+        for cup in cup_rows
+    )
+    # Digested: a circuit of many cups would pass the length a cache key may have.
+    return f"honours:{what}:" + hashlib.sha256("|".join(keys).encode()).hexdigest()[:40]
+
+
+@dataclass(frozen=True)
+class Kept:
+    """Honours as a page reads them: the key of this version (the page keeps its
+    tables drawn under it) and a way to the honours themselves, kept under it too."""
+
+    key: str
+    build: Callable[[], Honours]
+
+    def honours(self) -> Honours:
+        return caching.cached(self.key, self.build)
+
+
+def _kept(what: str, cup_rows: list[Cup], *, by_circuit: bool) -> Kept:
+    """``_honours`` kept per version of what it reads (``honours_key``): one statement
+    (the cups) when kept, four more when built, however many seasons and players."""
+    return Kept(honours_key(what, cup_rows), lambda: _honours(cup_rows, by_circuit=by_circuit))
+
+
+def kept_cup_honours(cup: Cup) -> Kept:
+    return _kept(
+        f"cup{cup.pk}.{cup.created_at.timestamp():.6f}",
+        cup_seasons(cup),
+        by_circuit=cup.circuit_id is not None,
+    )
+
+
+def kept_circuit_honours(circuit: Circuit) -> Kept:
+    cup_rows = list(circuit.cups.filter(deleted_at__isnull=True).select_related("circuit"))
+    return _kept(f"circuit{circuit.pk}.{circuit.created_at.timestamp():.6f}", cup_rows, by_circuit=True)
 
 
 def cup_honours(cup: Cup) -> Honours:
     """A cup's Bestenliste (all-time over its seasons, and per season) and its Cupsieger."""
-    return _honours(cup_seasons(cup), by_circuit=cup.circuit_id is not None)
+    return kept_cup_honours(cup).honours()
 
 
 def circuit_honours(circuit: Circuit) -> Honours:
     """A circuit's Bestenliste over all its cups (players by their number) and each cup's Cupsieger."""
-    return _honours(list(circuit.cups.filter(deleted_at__isnull=True)), by_circuit=True)
+    return kept_circuit_honours(circuit).honours()
 
 
 # -- the Spiel des Tages ---------------------------------------------------------------------

@@ -13,6 +13,7 @@ is counted a second time.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,12 +23,12 @@ from fractions import Fraction
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
+from plumbing import caching
 from scoring.engine import InvalidInput
 from tournaments.core import circuit as rules
-from tournaments.core import cup as cup_rules
 from tournaments.models import Circuit, CircuitPlayer, Cup, Entrant, Round, TableSeat, Tournament
 from tournaments.services import circuit as circuits
-from tournaments.services import cups, results
+from tournaments.services import circuit_final, cups, results
 from tournaments.services.cups import SeasonLine
 
 # The phone keeps her number and the numbers she follows, per circuit (numbers
@@ -44,17 +45,6 @@ def circuit_of(tournament: Tournament) -> Circuit | None:
     if tournament.cup_id is None:
         return None
     return Circuit.objects.filter(cups__pk=tournament.cup_id, deleted_at__isnull=True).first()
-
-
-def final_rules(cup: Cup) -> tuple[tuple[int, ...], int]:
-    """The cup's table of Vorrundenpunkte (its length the quota) and its
-    ``min_events`` for the circuit's final (§14.7): the one place the player's
-    view reads them. A cup without its own settings for them yet has the tier
-    ``B`` and four tournaments (``core.circuit.DEFAULT_TIER``, ``DEFAULT_MIN_EVENTS``)."""
-    tier = str(getattr(cup, "tier", "") or rules.DEFAULT_TIER)
-    custom = tuple(getattr(cup, "tier_table", ()) or ())
-    min_events = int(getattr(cup, "min_events", 0) or rules.DEFAULT_MIN_EVENTS)
-    return rules.tier_table(tier, custom), min_events
 
 
 def number_read(text: str | None) -> int | None:
@@ -239,6 +229,7 @@ class CupSeason:
     qualification: rules.QualificationRow | None
     quota: int
     min_events: int
+    qualifies: bool = True  # the cup qualifies for the circuit's final (not the final's own)
 
 
 @dataclass(frozen=True)
@@ -248,47 +239,53 @@ class MySeason:
     final: rules.FinalStatus
 
 
-def season_rows(season: cups.Season) -> list[cup_rules.SeasonRow[int]]:
-    """A cup's season as the circuit's rules read it, each line keyed by its
-    register entry (a name of the cup not linked to the register: by its own id,
-    negated, so it keeps its place and finds no one)."""
-    return [
-        cup_rules.SeasonRow(
-            line.player.circuit_player_id or -line.player.pk,
-            line.place,
-            line.total,
-            line.final_points,
-            line.counted,
-            line.participations,
-            line.podiums,
-            line.best_place,
-        )
-        for line in season.lines
-    ]
-
-
 def my_season(entry: CircuitPlayer) -> MySeason:
     """Per cup of the circuit her season line and qualification, and her status
-    for the final (``core.circuit.final_status`` over every cup's list). Two
-    statements per cup (its season) and two for her."""
+    for the final (``core.circuit.final_status`` over the lists of the cups that
+    qualify). The seasons are ``cups.season_rankings``' and the qualification
+    lists the circuit's own (``circuit_final.standings``, with each cup's tier and
+    ``min_events``), both kept per version, and her season kept beside them under
+    the same versions: a fixed number of statements however many cups,
+    tournaments and players."""
+    circuit = Circuit.objects.get(pk=entry.circuit_id)
+    cup_rows = circuit_final.circuit_cups(circuit)
+    standings_key = circuit_final.standings_key(circuit, cup_rows)
+    season_keys = cups.season_keys(cup_rows)
+    versions = "|".join([standings_key, *(season_keys[cup.pk] for cup in cup_rows)])
+    digest = hashlib.sha256(versions.encode()).hexdigest()[:32]
+    return caching.cached(
+        f"my-season:{entry.pk}.{entry.number}:{digest}",
+        lambda: _my_season(entry, circuit, cup_rows, season_keys),
+    )
+
+
+def _my_season(
+    entry: CircuitPlayer, circuit: Circuit, cup_rows: Sequence[Cup], season_keys: dict[int, str]
+) -> MySeason:
     mine = set(circuits.cup_entries_of(entry))
-    lists: list[tuple[str, list[rules.QualificationRow]]] = []
+    standing = circuit_final.standings(circuit, cup_rows)
+    by_name = sorted(standing.cups, key=lambda c: (c.cup.name, c.cup.pk))
+    seasons = cups.season_rankings([c.cup for c in by_name], season_keys)
+    lists = [(c.cup.name, [line.row for line in c.lines]) for c in standing.cups if c.qualifies]
     found: list[CupSeason] = []
-    for cup in Cup.objects.filter(circuit_id=entry.circuit_id, deleted_at__isnull=True).order_by(
-        "name", "pk"
-    ):
-        season = cups.season_ranking(cup)
-        table, min_events = final_rules(cup)
-        listed = rules.qualification(season_rows(season), table, min_events=min_events)
-        lists.append((cup.name, listed))
+    for kept in by_name:
+        season = seasons[kept.cup.pk]
         line = next((line for line in season.lines if line.player.pk in mine), None)
-        qualification = next((row for row in listed if row.player == entry.pk), None)
+        qualification = next((line.row for line in kept.lines if line.person.number == entry.number), None)
         found.append(
             CupSeason(
-                cup, line, season.held, season.ended, season.as_of, qualification, len(table), min_events
+                kept.cup,
+                line,
+                season.held,
+                season.ended,
+                season.as_of,
+                qualification,
+                len(kept.table),
+                kept.cup.circuit_min_events,
+                kept.qualifies,
             )
         )
-    return MySeason(entry, tuple(found), rules.final_status(entry.pk, lists))
+    return MySeason(entry, tuple(found), rules.final_status(entry.number, lists))
 
 
 @dataclass(frozen=True)
@@ -302,6 +299,19 @@ class Marks:
     me: int | None
     friends: tuple[int, ...]
     names: Mapping[int | None, str]  # each entry's public name (§14.1), "" without one
+
+
+def phone_marks(cup: Cup, cookies: Mapping[str, str]) -> Marks:
+    """What a phone's cookies say of a cup's season table (no statement): the circuit,
+    her number and the numbers she follows; no register numbers or names (those
+    are in the table's rows as kept, ``season_marks``)."""
+    numbers: defaultdict[int | None, int | str] = defaultdict(str)
+    names: defaultdict[int | None, str] = defaultdict(str)
+    if cup.circuit_id is None:
+        return Marks(numbers, "", None, (), names)
+    me = number_read(cookies.get(ME_COOKIE.format(circuit=cup.circuit_id)))
+    friends = friends_read(cookies.get(FRIENDS_COOKIE.format(circuit=cup.circuit_id)))
+    return Marks(numbers, cup.circuit_id, me, tuple(friends), names)
 
 
 def season_marks(cup: Cup, season: cups.Season, cookies: Mapping[str, str]) -> Marks:

@@ -347,12 +347,19 @@ class CupPlayers:
 def cup_players(cup: Cup) -> CupPlayers:
     """The cup's tournaments and places from the stored ``TournamentPlace`` rows (two
     statements): players keyed by the register entry kept (``CupPlayer``)."""
+    return cups_players([cup])[cup.pk]
+
+
+def cups_players(cup_rows: Sequence[Cup]) -> dict[int, CupPlayers]:
+    """``cup_players`` of several cups at once, by cup id: two statements however many cups."""
     tournaments = list(
-        cup.tournaments.filter(
-            deleted_at__isnull=True, status__in=(Tournament.Status.PROVISIONAL, Tournament.Status.FINAL)
+        Tournament.objects.filter(
+            cup__in=[cup.pk for cup in cup_rows],
+            deleted_at__isnull=True,
+            status__in=(Tournament.Status.PROVISIONAL, Tournament.Status.FINAL),
         )
         .order_by("played_on", "id")
-        .values_list("pk", "name", "cup_factor", "region", "cup_final")
+        .values_list("pk", "name", "cup_factor", "region", "cup_final", "cup_id")
     )
     rows = (
         TournamentPlace.objects.filter(
@@ -372,25 +379,31 @@ def cup_players(cup: Cup) -> CupPlayers:
             "entrant__cup_player__circuit_player__categories",
         )
     )
+    cup_of = {t[0]: t[5] for t in tournaments}
     ranking: dict[int, list[tuple[int, Fraction]]] = {}
-    register: dict[int, rules.RegisterEntry] = {}
-    names: dict[int, tuple[str, str, int | None]] = {}
+    register: dict[int, dict[int, rules.RegisterEntry]] = {cup.pk: {} for cup in cup_rows}
+    names: dict[int, dict[int, tuple[str, str, int | None]]] = {cup.pk: {} for cup in cup_rows}
     for tid, total, player, merged, name, place, number, categories in rows:
         key = merged or player
         ranking.setdefault(tid, []).append((key, Fraction(str(total))))
-        if key not in names or merged is None:
-            names[key] = (name, place, number)
-            register[key] = rules.RegisterEntry(key, name, "", place, tuple(categories or ()))
-    best_n: str | int = cup.best_n if cup.best_n in cup_rules.BEST_N_WORDS else int(cup.best_n)
-    return CupPlayers(
-        tuple(
-            rules.CupTournament(name, tuple(ranking.get(pk, ())), factor, region, final)
-            for pk, name, factor, region, final in tournaments
-        ),
-        rules.CupRules(cup.scheme, tuple(cup.points_table or ()), best_n, cup.final_mode),
-        register,
-        names,
-    )
+        cup_id = cup_of[tid]
+        if key not in names[cup_id] or merged is None:
+            names[cup_id][key] = (name, place, number)
+            register[cup_id][key] = rules.RegisterEntry(key, name, "", place, tuple(categories or ()))
+    found = {}
+    for cup in cup_rows:
+        best_n: str | int = cup.best_n if cup.best_n in cup_rules.BEST_N_WORDS else int(cup.best_n)
+        found[cup.pk] = CupPlayers(
+            tuple(
+                rules.CupTournament(name, tuple(ranking.get(pk, ())), factor, region, final)
+                for pk, name, factor, region, final, cup_id in tournaments
+                if cup_id == cup.pk
+            ),
+            rules.CupRules(cup.scheme, tuple(cup.points_table or ()), best_n, cup.final_mode),
+            register[cup.pk],
+            names[cup.pk],
+        )
+    return found
 
 
 def cup_sides(cup: Cup, players: CupPlayers | None = None) -> list[CupSideTable]:

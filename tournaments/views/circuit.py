@@ -10,17 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from plumbing import caching
 from plumbing.requests import Request, posted_token, whole
 from plumbing.uploads import accepts_upload, upload_too_large
 from scoring.engine import InvalidInput
@@ -40,6 +43,7 @@ from tournaments.models import Circuit, CircuitPlayer, Cup
 from tournaments.services import circuit as circuits
 from tournaments.services import circuit_final as finals
 from tournaments.services import printouts
+from tournaments.views.cups import kept_pdf
 from tournaments.views.organiser import printout, refuse
 
 REGISTER_SHOWN = 200  # entries listed at once; a search finds the others
@@ -402,14 +406,27 @@ def circuit_final(request: Request, kid: int) -> HttpResponse:
     return render(request, "tournaments/circuit/final.html", context, status=400 if form.errors else 200)
 
 
-def _cup_standing(standing: finals.Standings, cid: int) -> finals.CupStanding:
-    try:
-        found = standing.cup(cid)
-    except StopIteration:
-        raise Http404("no such cup in the circuit") from None
-    if not found.qualifies:
+def kept_lists(circuit: Circuit) -> tuple[list[Cup], dict[str, Any]]:
+    """The circuit's cups and what a page of §14.7's lists needs: the key of this
+    version of the lists (the page's tables are kept under it, ``{% cache %}``) and
+    the lists themselves, read from the cache or built only when the page draws them."""
+    cup_rows = finals.circuit_cups(circuit)
+    context: dict[str, Any] = {
+        "kept_key": finals.standings_key(circuit, cup_rows),
+        "cache_seconds": caching.SECONDS,
+        "standing": SimpleLazyObject(lambda: finals.standings(circuit, cup_rows)),
+    }
+    return cup_rows, context
+
+
+def _cup_standing(cup_rows: list[Cup], standing: Any, cid: int) -> Any:
+    """The cup's standing (drawn when asked for); a 404 for a cup not of the circuit or not qualifying."""
+    found = next((cup for cup in cup_rows if cup.pk == cid), None)
+    if found is None:
+        raise Http404("no such cup in the circuit")
+    if not found.circuit_qualifies:
         raise Http404("this cup does not qualify for the final")
-    return found
+    return SimpleLazyObject(lambda: standing.cup(cid))
 
 
 @login_required
@@ -418,8 +435,12 @@ def circuit_qualification(request: Request, kid: int, cid: int) -> HttpResponse:
     """A cup's qualification list (§14.7): place, name, participations,
     Vorrundenpunkte, "qualifiziert" or the tournaments still missing."""
     circuit, organiser = seen_circuit(request, kid)
-    standing = finals.standings(circuit)
-    context = {"circuit": circuit, "organiser": organiser, "cup": _cup_standing(standing, cid)}
+    cup_rows, context = kept_lists(circuit)
+    context.update(
+        {"circuit": circuit, "organiser": organiser, "cup": _cup_standing(cup_rows, context["standing"], cid)}
+    )
+    context["cup_id"] = cid
+    context["cup_row"] = next(cup for cup in cup_rows if cup.pk == cid)
     return render(request, "tournaments/circuit/qualification.html", context)
 
 
@@ -427,9 +448,13 @@ def circuit_qualification(request: Request, kid: int, cid: int) -> HttpResponse:
 @require_GET
 def circuit_qualification_pdf(request: Request, kid: int, cid: int) -> HttpResponse:
     circuit, _ = seen_circuit(request, kid)
-    cup = _cup_standing(finals.standings(circuit), cid)
+    cup_rows, context = kept_lists(circuit)
+    cup = _cup_standing(cup_rows, context["standing"], cid)
     back = reverse("circuit_qualification", args=[kid, cid])
-    return printout(request, lambda: printouts.qualification_pdf(circuit, cup), back)
+    draw = kept_pdf(
+        f"{context['kept_key']}:qualification:{cid}", lambda: printouts.qualification_pdf(circuit, cup)
+    )
+    return printout(request, draw, back)
 
 
 @login_required
@@ -437,7 +462,8 @@ def circuit_qualification_pdf(request: Request, kid: int, cid: int) -> HttpRespo
 def circuit_qualified(request: Request, kid: int) -> HttpResponse:
     """The circuit's qualified players by Vorrundenpunkte, each with the cup that gave them."""
     circuit, organiser = seen_circuit(request, kid)
-    context = {"circuit": circuit, "organiser": organiser, "standing": finals.standings(circuit)}
+    _, context = kept_lists(circuit)
+    context.update({"circuit": circuit, "organiser": organiser})
     return render(request, "tournaments/circuit/qualified.html", context)
 
 
@@ -445,9 +471,12 @@ def circuit_qualified(request: Request, kid: int) -> HttpResponse:
 @require_GET
 def circuit_qualified_pdf(request: Request, kid: int) -> HttpResponse:
     circuit, _ = seen_circuit(request, kid)
-    standing = finals.standings(circuit)
+    _, context = kept_lists(circuit)
+    standing = context["standing"]
     back = reverse("circuit_qualified", args=[kid])
-    return printout(request, lambda: printouts.qualified_pdf(standing), back)
+    return printout(
+        request, kept_pdf(f"{context['kept_key']}:qualified", lambda: printouts.qualified_pdf(standing)), back
+    )
 
 
 @login_required
@@ -455,7 +484,8 @@ def circuit_qualified_pdf(request: Request, kid: int) -> HttpResponse:
 def circuit_gesamtwertung(request: Request, kid: int) -> HttpResponse:
     """The final's Gesamtwertung: Vorrundenpunkte + Finalpunkte, with its tie-breaks."""
     circuit, organiser = seen_circuit(request, kid)
-    context = {"circuit": circuit, "organiser": organiser, "standing": finals.standings(circuit)}
+    _, context = kept_lists(circuit)
+    context.update({"circuit": circuit, "organiser": organiser})
     return render(request, "tournaments/circuit/gesamtwertung.html", context)
 
 
@@ -463,9 +493,11 @@ def circuit_gesamtwertung(request: Request, kid: int) -> HttpResponse:
 @require_GET
 def circuit_gesamtwertung_pdf(request: Request, kid: int) -> HttpResponse:
     circuit, _ = seen_circuit(request, kid)
-    standing = finals.standings(circuit)
+    _, context = kept_lists(circuit)
+    standing = context["standing"]
     back = reverse("circuit_gesamtwertung", args=[kid])
-    return printout(request, lambda: printouts.gesamtwertung_pdf(standing), back)
+    draw = kept_pdf(f"{context['kept_key']}:gesamtwertung", lambda: printouts.gesamtwertung_pdf(standing))
+    return printout(request, draw, back)
 
 
 # -- the circuit file (§14.10) ------------------------------------------------------------

@@ -3,16 +3,27 @@ register, where two entries of one person are merged (``TOURNAMENTS.md`` §5).""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, cast
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from plumbing import caching
 from plumbing.requests import Request, whole
 from scoring.engine import InvalidInput
-from scoring.public import render_line
+from scoring.public import Export, render_line
 from tournaments.forms import CupForm
 from tournaments.models import Cup
 from tournaments.services import cups, player_view, printouts, side
@@ -47,20 +58,95 @@ def cup_list(request: Request) -> HttpResponse:
     return render(request, "tournaments/cup/list.html", context, status=400 if form.errors else 200)
 
 
+def season_and_sides(cup: Cup) -> tuple[cups.Season, list[side.CupSideTable]]:
+    """The cup's season table and its side rankings (§14.4), both kept per version of
+    the season (``cups.season_key``): built once after a change, however many read them."""
+    keys = cups.season_keys([cup])
+    return cups.season_rankings([cup], keys)[cup.pk], kept_sides(cup, keys[cup.pk])
+
+
+def kept_sides(cup: Cup, key: str | None = None) -> list[side.CupSideTable]:
+    """The cup's side rankings as season tables, kept per version of its season."""
+    key = cups.season_keys([cup])[cup.pk] if key is None else key
+    return caching.cached(key + ":sides", lambda: side.cup_sides(cup))
+
+
+# Where a phone's "you" or "friend" goes in a row of the season table as kept.
+MARK = "<!--me-->"
+
+
+@dataclass(frozen=True)
+class KeptSeason:
+    """A season table as its pages draw it, kept per version of the season, language
+    and kind of page: its rows unmarked (``marked`` marks a phone's), "Endstand" or
+    the day it stands at."""
+
+    rows: str
+    ended: bool
+    as_of: date | None
+
+
+def season_page(cup: Cup, cookies: Mapping[str, str], *, public: bool) -> dict[str, Any]:
+    """What a season table's page needs (``_season_table.html``): its rows as kept for
+    this version of the season, with the phone's row and friends' marked, and the
+    season itself, read from the cache or built only when a page draws more of it."""
+    key = cups.season_keys([cup])[cup.pk]
+    season = SimpleLazyObject(lambda: cups.season_rankings([cup], {cup.pk: key})[cup.pk])
+
+    def draw() -> KeptSeason:
+        found = cast(cups.Season, season)
+        marks = player_view.season_marks(cup, found, {})
+        rows = render_to_string(
+            "tournaments/cup/_season_rows.html", {"season": found, "marks": marks, "public": public}
+        )
+        return KeptSeason(rows, found.ended, found.as_of)
+
+    page = "public" if public else "organiser"
+    kept = caching.cached(f"{key}:rows:{page}:{get_language()}", draw)
+    marks = player_view.phone_marks(cup, cookies)
+    return {
+        "season": season,
+        "kept": kept,
+        "rows": marked(kept.rows, marks),
+        "marks": marks,
+        "season_key": key,
+        "cache_seconds": caching.SECONDS,
+    }
+
+
+def marked(rows: str, marks: player_view.Marks) -> SafeString:
+    """The kept rows with her row ("you", ``aria-current``) and her friends' marked."""
+    chosen: list[tuple[int, str, str]] = []
+    if marks.me is not None:
+        chosen.append((marks.me, ' class="me" aria-current="true"', gettext("you")))
+    chosen += [(n, ' class="friend"', gettext("friend")) for n in marks.friends if n != marks.me]
+    for number, attributes, label in chosen:
+        tag = f'<tr data-nr="{number}">'
+        at = rows.find(tag)
+        end = rows.find(MARK, at)
+        if at < 0 or end < 0:
+            continue
+        badge = f' <span class="badge me-label">{escape(label)}</span>'
+        row = f'<tr data-nr="{number}"{attributes}>' + rows[at + len(tag) : end] + badge
+        rows = rows[:at] + row + rows[end + len(MARK) :]
+    # The rows were drawn by the template (escaped there), the marks escaped here.
+    return mark_safe(rows.replace(MARK, ""))
+
+
 @login_required
 @require_GET
 def cup_detail(request: Request, cid: int) -> HttpResponse:
     """The season ranking (§5.4): "Stand: <date>", or "Endstand" after the final."""
     cup = own_cup(request, cid)
-    season = cups.season_ranking(cup)
-    context = {
-        "cup": cup,
-        "season": season,
-        "sides": side.cup_sides(cup),
-        "tournaments": cup.tournaments.filter(deleted_at__isnull=True),
-        # A phone's own row and its friends' (§14.3), where the cup is in a circuit.
-        "marks": player_view.season_marks(cup, season, request.COOKIES),
-    }
+    context = season_page(cup, request.COOKIES, public=False)
+    key = context["season_key"]
+    context.update(
+        {
+            "cup": cup,
+            "sides": SimpleLazyObject(lambda: kept_sides(cup, key)),
+            "tournaments": cup.tournaments.filter(deleted_at__isnull=True),
+        }
+    )
     return render(request, "tournaments/cup/detail.html", context)
 
 
@@ -69,11 +155,15 @@ def cup_detail(request: Request, cid: int) -> HttpResponse:
 def cup_pdf(request: Request, cid: int) -> HttpResponse:
     """The season table (§5.4) as a PDF."""
     cup = own_cup(request, cid)
-    return printout(
-        request,
-        lambda: printouts.season_pdf(cups.season_ranking(cup), side.cup_sides(cup)),
-        reverse("cup_detail", args=[cid]),
-    )
+    key = cups.season_keys([cup])[cup.pk]
+    draw = kept_pdf(f"{key}:season", lambda: printouts.season_pdf(*season_and_sides(cup)))
+    return printout(request, draw, reverse("cup_detail", args=[cid]))
+
+
+def kept_pdf(key: str, draw: Callable[[], Export]) -> Callable[[], Export]:
+    """A printout drawn once per version (``key``) and language, as a session's PDF is:
+    asked for again, it is sent as drawn. One that could not be drawn is not kept."""
+    return lambda: caching.cached(f"{key}:pdf:{get_language()}", draw)
 
 
 @login_required

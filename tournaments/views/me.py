@@ -12,22 +12,25 @@ phone (``static/js/me.js``) from the register numbers its rows carry.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from plumbing import caching
 from plumbing.requests import Request
 from tournaments.core import circuit as rules
 from tournaments.models import Circuit, CircuitPlayer, Tournament
-from tournaments.services import cups, player_view
+from tournaments.services import player_view
 from tournaments.services.hall import figure
-from tournaments.views.board import board_view, card_rounds
+from tournaments.views.board import PROGRESS_SECONDS, board_view, card_rounds
+from tournaments.views.cups import season_page
 
 
 def me_cookie(circuit: Circuit) -> str:
@@ -104,7 +107,7 @@ def _day_page(
     }
     if circuit is not None:
         entry, unknown = who(request, circuit)
-        context.update(_day(tournament, entry))
+        context.update(_kept_day(tournament, circuit, entry))
         context["unknown"] = unknown
         context["by_account"] = entry is not None and kept_number(request, circuit) is None
         friends = kept_friends(request, circuit)
@@ -112,6 +115,21 @@ def _day_page(
         context["friends"] = [(number, names.get(number, "")) for number in friends]
     template = "tournaments/board/me.html#day" if request.htmx else "tournaments/board/me.html"
     return render(request, template, context, status=status)
+
+
+def _kept_day(tournament: Tournament, circuit: Circuit, entry: CircuitPlayer | None) -> dict[str, Any]:
+    """Her day as drawn for this version of the board (``Tournament.version``: a seat,
+    a table locked, a ranking changed), of the circuit's register (her entries in
+    its cups) and language; a running table's hands played are kept at most
+    ``PROGRESS_SECONDS``, as the board keeps them."""
+    if entry is None:
+        return {"entry": None}
+    moment = int(time.time() // PROGRESS_SECONDS)
+    key = (
+        f"my-day:{tournament.ranking_key}:c{circuit.pk}.{circuit.version}:{entry.pk}:"
+        f"{get_language()}:{moment}"
+    )
+    return caching.cached(key, lambda: _day(tournament, entry))
 
 
 def _day(tournament: Tournament, entry: CircuitPlayer | None) -> dict[str, Any]:
@@ -251,12 +269,5 @@ def cup_season(request: Request, tournament: Tournament, token: str) -> HttpResp
     cup = tournament.cup if tournament.cup_id is not None else None
     context: dict[str, Any] = {"tournament": tournament, "token": token, "cup": cup}
     if cup is not None and cup.deleted_at is None:
-        season = cups.season_ranking(cup)
-        context.update(
-            {
-                "season": season,
-                "marks": player_view.season_marks(cup, season, request.COOKIES),
-                "public": True,
-            }
-        )
+        context.update(season_page(cup, request.COOKIES, public=True))
     return render(request, "tournaments/board/cup_season.html", context)

@@ -9,16 +9,18 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from plumbing import caching
 from plumbing.requests import Request, whole
 from scoring.engine import InvalidInput
 from tournaments.forms import RegionForm, SideRankingForm
 from tournaments.models import Circuit, Cup, Tournament
 from tournaments.services import circuit as circuits
-from tournaments.services import honours, side
-from tournaments.views.cups import own_cup
+from tournaments.services import cups, honours, side
+from tournaments.views.cups import kept_sides, own_cup
 from tournaments.views.organiser import own_tournament, refuse
 
 
@@ -87,7 +89,19 @@ def cup_sides(request: Request, cid: int) -> HttpResponse:
     )
     if request.method == "POST" and _posted(request, form, cup=cup):
         return redirect("cup_sides", cid=cup.pk)
-    context: dict[str, Any] = {"cup": cup, "form": form, "owner": owner, "sides": side.cup_sides(cup)}
+    key = cups.season_keys([cup])[cup.pk]
+    sides = SimpleLazyObject(lambda: kept_sides(cup, key))
+    context: dict[str, Any] = {
+        "cup": cup,
+        "form": form,
+        "owner": owner,
+        # The side rankings' tables, each kept drawn per version of the season.
+        "own": side.sides_of(cup=cup),
+        "sides": sides,
+        "lines": SimpleLazyObject(lambda: {found.side.pk: found.lines for found in sides}),
+        "season_key": key,
+        "cache_seconds": caching.SECONDS,
+    }
     return render(request, "tournaments/cup/sides.html", context, status=400 if form.errors else 200)
 
 
@@ -96,7 +110,7 @@ def cup_sides(request: Request, cid: int) -> HttpResponse:
 def cup_honours(request: Request, cid: int) -> HttpResponse:
     """The cup's Bestenliste, all-time and per season, and its Cupsieger (§14.8)."""
     cup = own_cup(request, cid)
-    context = {"cup": cup, "honours": honours.cup_honours(cup), "labels": LABELS}
+    context = {"cup": cup, "labels": LABELS, **_honours_context(honours.kept_cup_honours(cup))}
     return render(request, "tournaments/cup/honours.html", context)
 
 
@@ -108,8 +122,21 @@ def circuit_honours(request: Request, kid: int) -> HttpResponse:
         circuit, _organiser = circuits.circuit_seen(request.user, kid)
     except Circuit.DoesNotExist:
         raise Http404("no such circuit") from None
-    context = {"circuit": circuit, "honours": honours.circuit_honours(circuit), "labels": LABELS}
+    context = {
+        "circuit": circuit,
+        "labels": LABELS,
+        **_honours_context(honours.kept_circuit_honours(circuit)),
+    }
     return render(request, "tournaments/circuit/honours.html", context)
+
+
+def _honours_context(kept: honours.Kept) -> dict[str, Any]:
+    """The honours drawn only when the page's tables are not kept for this version."""
+    return {
+        "honours": SimpleLazyObject(kept.honours),
+        "honours_key": kept.key,
+        "cache_seconds": caching.SECONDS,
+    }
 
 
 # The Bestenliste's tables as the pages head them (``core.circuit.BESTENLISTE``).

@@ -22,6 +22,7 @@ from tests.tournaments.table_support import in_english as in_english
 from tournaments.core import circuit as rules
 from tournaments.models import Circuit, Cup, Entrant, Tournament
 from tournaments.services import circuit as circuits
+from tournaments.services import circuit_final as finals
 from tournaments.services import cups, desk, player_view, results
 from tournaments.views import me as me_views
 
@@ -255,12 +256,13 @@ def test_meine_saison_equals_the_cup_season_page(user):
     assert "3 more tournaments for the minimum participation (RTC)" in html
 
 
-def test_qualification_wording_in_german_from_the_one_place_the_rules_are_read(user, monkeypatch):
+def test_qualification_wording_in_german_from_the_one_place_the_rules_are_read(user):
     world = build(user, rounds_played=3, release_next=False)
     from tournaments.services import tournaments
 
     tournaments.tournament_provisional(tournament=factory.fresh(world.tournament), user=user)
-    monkeypatch.setattr(player_view, "final_rules", lambda cup: (rules.TIERS["B"], 1))
+    # One tournament qualifies in this cup: set as the circuit's organisers set it.
+    finals.cup_tier_set(circuit=world.circuit, user=user, cup_id=world.cup.pk, tier="B", min_events=1)
     season = cups.season_ranking(Cup.objects.get(pk=world.cup.pk))
     first = season.lines[0]
     html = (
@@ -284,8 +286,24 @@ def test_qualification_wording_in_german_from_the_one_place_the_rules_are_read(u
 
 
 def test_the_default_tier_and_minimum_are_b_and_four(world):
-    table, min_events = player_view.final_rules(world.cup)
-    assert table == rules.TIERS["B"] and min_events == 4
+    cup = Cup.objects.get(pk=world.cup.pk)
+    assert finals.tier_table(cup) == rules.TIERS["B"] and cup.circuit_min_events == 4
+
+
+def test_meine_saison_reads_the_cups_tier_and_min_events_as_the_qualification_list_does(user):
+    world = build(user, rounds_played=3, release_next=False)
+    from tournaments.services import tournaments
+
+    tournaments.tournament_provisional(tournament=factory.fresh(world.tournament), user=user)
+    finals.cup_tier_set(circuit=world.circuit, user=user, cup_id=world.cup.pk, tier="A", min_events=1)
+    lines = finals.standings(Circuit.objects.get(pk=world.circuit.pk)).cup(world.cup.pk).lines
+    # A season place where tier A's table differs from the default B's.
+    listed = next(
+        line for line in lines if rules.TIERS["A"][line.row.place - 1] != rules.TIERS["B"][line.row.place - 1]
+    )
+    html = phone_of(world, listed.person.number).get(season_url(world)).content.decode()
+    assert listed.row.vorrundenpunkte == rules.TIERS["A"][listed.row.place - 1]
+    assert f"qualified through RTC, {listed.row.vorrundenpunkte} Vorrundenpunkte" in html
 
 
 def test_the_cup_season_table_marks_her_row_and_a_friends_on_the_server(user):
