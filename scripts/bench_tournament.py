@@ -24,7 +24,8 @@ windows of --seconds each:
 - every player's phone polls the board as the page does (every
   ``BOARD_POLL_SECONDS``, answered 204 when nothing changed), each with a
   cookie and a version of its own: --players phones per day simulated by
-  --pollers threads;
+  --pollers threads (all from one address, as a hall's wifi: a first visit the
+  address's budget refuses is made again 5 s later, as a player reloads);
 - the hall screen of each day polls its own link (``/h/<token>/``) every
   ``HALL_POLL_SECONDS`` as the page does;
 - --signoffs tables per day are signed through their table links, spread over
@@ -216,6 +217,9 @@ def poller(
     for _ in range(phones):  # each phone opens the board once, and gets its cookie
         phone.cookies = {}
         first = phone.get(f"/b/{token}/")
+        while first.status == 429:  # a hall's phones behind one address: opened again a little later
+            time.sleep(5)
+            first = phone.get(f"/b/{token}/")
         jars.append(phone.cookies)
         versions.append(version_of(first.body))
     interval = every / phones
