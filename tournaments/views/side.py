@@ -82,11 +82,8 @@ def cup_sides(request: Request, cid: int) -> HttpResponse:
     owner = cup.owner_id == request.user.pk
     if request.method == "POST" and not owner:
         raise Http404("only the cup's owner changes its side rankings")
-    form = SideRankingForm(
-        request.POST if request.method == "POST" else None,
-        kinds=side.CUP_KINDS,
-        initial={"one_prize_per_player": True},
-    )
+    posted = request.POST if request.method == "POST" else None
+    form = SideRankingForm(posted, kinds=side.CUP_KINDS, initial={"one_prize_per_player": True})
     if request.method == "POST" and _posted(request, form, cup=cup):
         return redirect("cup_sides", cid=cup.pk)
     key = cups.season_keys([cup])[cup.pk]
