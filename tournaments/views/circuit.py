@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from plumbing import caching
+from plumbing import caching, pages
 from plumbing.requests import Request, posted_token, whole
 from plumbing.uploads import accepts_upload, upload_too_large
 from scoring.engine import InvalidInput
@@ -441,7 +441,19 @@ def circuit_qualification(request: Request, kid: int, cid: int) -> HttpResponse:
     )
     context["cup_id"] = cid
     context["cup_row"] = next(cup for cup in cup_rows if cup.pk == cid)
-    return render(request, "tournaments/circuit/qualification.html", context)
+    return _kept_list(request, "tournaments/circuit/qualification.html", context, cup_rows, cid)
+
+
+def _kept_list(
+    request: Request, template: str, context: dict[str, Any], cup_rows: list[Cup], *more: object
+) -> HttpResponse:
+    """A page of §14.7's lists kept whole per version of the lists, per circuit and
+    cup names and per role (organiser or a cup's owner), as a group's season table
+    is: a page seen before is one lookup and the tokens put in."""
+    circuit = context["circuit"]
+    names = (circuit.name, circuit.season, [(cup.pk, cup.name) for cup in cup_rows])
+    key = (context["kept_key"], names, context["organiser"], *more)
+    return pages.render_kept(request, template, context, key)
 
 
 @login_required
@@ -462,9 +474,9 @@ def circuit_qualification_pdf(request: Request, kid: int, cid: int) -> HttpRespo
 def circuit_qualified(request: Request, kid: int) -> HttpResponse:
     """The circuit's qualified players by Vorrundenpunkte, each with the cup that gave them."""
     circuit, organiser = seen_circuit(request, kid)
-    _, context = kept_lists(circuit)
+    cup_rows, context = kept_lists(circuit)
     context.update({"circuit": circuit, "organiser": organiser})
-    return render(request, "tournaments/circuit/qualified.html", context)
+    return _kept_list(request, "tournaments/circuit/qualified.html", context, cup_rows)
 
 
 @login_required
@@ -484,9 +496,9 @@ def circuit_qualified_pdf(request: Request, kid: int) -> HttpResponse:
 def circuit_gesamtwertung(request: Request, kid: int) -> HttpResponse:
     """The final's Gesamtwertung: Vorrundenpunkte + Finalpunkte, with its tie-breaks."""
     circuit, organiser = seen_circuit(request, kid)
-    _, context = kept_lists(circuit)
+    cup_rows, context = kept_lists(circuit)
     context.update({"circuit": circuit, "organiser": organiser})
-    return render(request, "tournaments/circuit/gesamtwertung.html", context)
+    return _kept_list(request, "tournaments/circuit/gesamtwertung.html", context, cup_rows)
 
 
 @login_required
