@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 
 from scoring import services
 from tournaments.models import Cup, TableRound, Tournament, TournamentChange
-from tournaments.services import cups, desk, entrants, plan, tournaments
+from tournaments.services import cups, desk, entrants, hall, plan, results, tournaments
 from tournaments.services import tables as tables_service
 from tournaments.services.plan import seating
 
@@ -165,3 +165,27 @@ def play_hand(table: TableRound, raw: Mapping[str, Any] | None = None) -> None:
         "points": "41/2",
     }
     services.hand_record(session=session, raw=dict(hand), user=table.round.tournament.owner)
+
+
+def forget_kept() -> None:
+    """What a server process keeps in its memory (the standings, the hall's rows),
+    forgotten: the next request is another process's."""
+    results._KEPT.clear()
+    hall._KEPT.clear()
+
+
+def settings_saved(t: Tournament, user: User, **changes: Any) -> Tournament:
+    """The tournament's settings page saved with ``changes`` (cup, cup_final,
+    cup_factor, …), every other setting as it is."""
+    t = fresh(t)
+    values: dict[str, Any] = {"cup": t.cup, "cup_final": t.cup_final, "cup_factor": t.cup_factor, **changes}
+    return tournaments.tournament_update(
+        tournament=t,
+        user=user,
+        name=t.name,
+        played_on=t.played_on,
+        options=t.options,
+        settings=t.settings,
+        money_rate=t.money_rate,
+        **values,
+    )

@@ -94,20 +94,7 @@ def season_of(cup: Cup) -> dict[str, Any]:
     }
 
 
-def update(t: Tournament, user: User, **changes: Any) -> Tournament:
-    """The tournament's settings page saved with ``changes`` (cup, cup_final, cup_factor)."""
-    t = factory.fresh(t)
-    values: dict[str, Any] = {"cup": t.cup, "cup_final": t.cup_final, "cup_factor": t.cup_factor, **changes}
-    return tournaments.tournament_update(
-        tournament=t,
-        user=user,
-        name=t.name,
-        played_on=t.played_on,
-        options=t.options,
-        settings=t.settings,
-        money_rate=t.money_rate,
-        **values,
-    )
+update = factory.settings_saved  # the settings page saved with changes
 
 
 def settings_page(browser: Client, t: Tournament, **fields: Any) -> Any:

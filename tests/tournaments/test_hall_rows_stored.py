@@ -8,7 +8,6 @@ cache."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -23,23 +22,9 @@ from tournaments.models import HallRows, TableRound, Tournament
 from tournaments.services import desk, hall, results
 from tournaments.views import board
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nothing_kept")]
 
 ROW = re.compile(r'<tr class="hall-row".*?</tr>', re.S)
-
-
-@pytest.fixture(autouse=True)
-def nothing_kept() -> Iterator[None]:
-    """Each test starts as a fresh server process (the test databases reuse ids)."""
-    forget()
-    yield
-    forget()
-
-
-def forget() -> None:
-    """What a server process keeps in its memory, forgotten: another process."""
-    results._KEPT.clear()
-    hall._KEPT.clear()
 
 
 def running(user) -> Tournament:
@@ -120,7 +105,7 @@ def test_the_stored_rows_are_the_rows_the_hall_draws_anew(user, django_capture_o
     t = enter(user, running(user), (10, -10, 3, -3), django_capture_on_commit_callbacks)
     stored = poll(t)[1]
     HallRows.objects.all().delete()
-    forget()
+    factory.forget_kept()
     drawn_anew = poll(t)[1]
     assert rows(stored) == rows(drawn_anew) and len(rows(stored)) == 12
     assert stored == drawn_anew  # the whole answer: the head, the clock, the QR code
@@ -132,7 +117,7 @@ def test_another_server_process_serves_the_stored_rows_without_drawing_them(
     t = running(user)
     poll(t)  # the hall opened: its language is drawn from now on
     changed = enter(user, t, (92, -31, 45, -106), django_capture_on_commit_callbacks)
-    forget()  # a process that kept nothing of it
+    factory.forget_kept()  # a process that kept nothing of it
     monkeypatch.setattr(hall, "render_to_string", lambda *args, **kwargs: pytest.fail("drawn again"))
     monkeypatch.setattr(results, "build_standings", lambda tournament: pytest.fail("built again"))
     monkeypatch.setattr(results, "standings_from_json", lambda data: pytest.fail("snapshot decoded"))
@@ -156,7 +141,7 @@ def test_each_screen_keeps_its_language_and_a_change_redraws_every_language_in_u
     changed = enter(user, t, (3, -3, 1, -1), django_capture_on_commit_callbacks)
     stored = dict(HallRows.objects.filter(tournament=t).values_list("language", "results_version"))
     assert stored == dict.fromkeys(heads, changed.results_version)
-    forget()
+    factory.forget_kept()
     monkeypatch.setattr(hall, "render_to_string", lambda *args, **kwargs: pytest.fail("drawn again"))
     for language, head in heads.items():
         html = poll(changed, language, since=t.version)[1]
@@ -206,7 +191,7 @@ def test_with_the_cache_unreachable_the_hall_answers_with_its_rows(
     t = running(user)
     assert poll(t)[0] == 200
     changed = enter(user, t, (92, -31, 45, -106), django_capture_on_commit_callbacks)
-    forget()
+    factory.forget_kept()
     status, html = poll(changed, since=t.version)
     assert status == 200 and shown_rows(html) == expected_rows(changed)
     page = Client().get(reverse("tournament_screen", args=[t.screen_token]))

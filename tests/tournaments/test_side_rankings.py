@@ -6,7 +6,7 @@ the statements bounded however many players, the hall's poll as cheap as before.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -33,22 +33,13 @@ from tournaments.models import (
     TournamentPlace,
 )
 from tournaments.services import circuit as circuits
-from tournaments.services import cups, desk, hall, honours, results, side
+from tournaments.services import cups, desk, honours, results, side
 from tournaments.services import tournaments as tournament_services
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nothing_kept")]
 
 NAMES = factory.EXAMPLE_NAMES
 SUMS = factory.EXAMPLE_SUMS
-
-
-@pytest.fixture(autouse=True)
-def nothing_kept() -> Iterator[None]:
-    results._KEPT.clear()
-    hall._KEPT.clear()
-    yield
-    results._KEPT.clear()
-    hall._KEPT.clear()
 
 
 def places_after(rounds: int) -> dict[str, int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -27,7 +27,7 @@ from tournaments.services import circuit as circuits
 from tournaments.services import entrants, hall, plan, printouts, results, side, teams
 from tournaments.services import tournaments as tournament_services
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nothing_kept")]
 
 NAMES = factory.EXAMPLE_NAMES
 SUMS = factory.EXAMPLE_SUMS
@@ -42,15 +42,6 @@ PAIRS = {
 }
 HOME = {"Anna", "Dieter", "Gerti", "Karin"}  # from Steyr
 DAMEN = {"Anna", "Christa", "Erika", "Gerti", "Ida", "Karin"}
-
-
-@pytest.fixture(autouse=True)
-def nothing_kept() -> Iterator[None]:
-    results._KEPT.clear()
-    hall._KEPT.clear()
-    yield
-    results._KEPT.clear()
-    hall._KEPT.clear()
 
 
 def number_of(t: Tournament) -> dict[str, int]:

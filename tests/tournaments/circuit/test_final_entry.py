@@ -19,7 +19,7 @@ from tournaments.models import Circuit, CircuitPlayer, Cup, CupPlayer, DoorEntry
 from tournaments.services import circuit as circuits
 from tournaments.services import circuit_final as finals
 from tournaments.services import door as doors
-from tournaments.services import entrants, tournament_files, tournaments
+from tournaments.services import entrants, tournament_files
 
 pytestmark = pytest.mark.django_db
 
@@ -45,19 +45,7 @@ def outsider(circuit: Circuit, user: User) -> tuple[CircuitPlayer, str]:
 
 def moved(t: Tournament, user: User, cup: Cup | None) -> Tournament:
     """The tournament's settings page saved with another cup."""
-    t = factory.fresh(t)
-    return tournaments.tournament_update(
-        tournament=t,
-        user=user,
-        name=t.name,
-        played_on=t.played_on,
-        options=t.options,
-        settings=t.settings,
-        money_rate=t.money_rate,
-        cup=cup,
-        cup_final=False,
-        cup_factor=1,
-    )
+    return factory.settings_saved(t, user, cup=cup, cup_final=False, cup_factor=1)
 
 
 def unchanged() -> tuple[Any, ...]:
