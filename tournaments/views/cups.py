@@ -58,16 +58,15 @@ def cup_list(request: Request) -> HttpResponse:
     return render(request, "tournaments/cup/list.html", context, status=400 if form.errors else 200)
 
 
-def season_and_sides(cup: Cup) -> tuple[cups.Season, list[side.CupSideTable]]:
-    """The cup's season table and its side rankings (§14.4), both kept per version of
-    the season (``cups.season_key``): built once after a change, however many read them."""
-    keys = cups.season_keys([cup])
-    return cups.season_rankings([cup], keys)[cup.pk], kept_sides(cup, keys[cup.pk])
+def season_and_sides(cup: Cup, key: str) -> tuple[cups.Season, list[side.CupSideTable]]:
+    """The cup's season table and its side rankings (§14.4), both kept under this
+    version of the season (``key``, ``cups.season_keys``): built once after a change,
+    however many read them."""
+    return cups.season_rankings([cup], {cup.pk: key})[cup.pk], kept_sides(cup, key)
 
 
-def kept_sides(cup: Cup, key: str | None = None) -> list[side.CupSideTable]:
-    """The cup's side rankings as season tables, kept per version of its season."""
-    key = cups.season_keys([cup])[cup.pk] if key is None else key
+def kept_sides(cup: Cup, key: str) -> list[side.CupSideTable]:
+    """The cup's side rankings as season tables, kept under this version of its season."""
     return caching.cached(key + ":sides", lambda: side.cup_sides(cup))
 
 
@@ -156,7 +155,7 @@ def cup_pdf(request: Request, cid: int) -> HttpResponse:
     """The season table (§5.4) as a PDF."""
     cup = own_cup(request, cid)
     key = cups.season_keys([cup])[cup.pk]
-    draw = kept_pdf(f"{key}:season", lambda: printouts.season_pdf(*season_and_sides(cup)))
+    draw = kept_pdf(f"{key}:season", lambda: printouts.season_pdf(*season_and_sides(cup, key)))
     return printout(request, draw, reverse("cup_detail", args=[cid]))
 
 

@@ -132,9 +132,7 @@ def _kept_day(tournament: Tournament, circuit: Circuit, entry: CircuitPlayer | N
     return caching.cached(key, lambda: _day(tournament, entry))
 
 
-def _day(tournament: Tournament, entry: CircuitPlayer | None) -> dict[str, Any]:
-    if entry is None:
-        return {"entry": None}
+def _day(tournament: Tournament, entry: CircuitPlayer) -> dict[str, Any]:
     entrant = player_view.entrant_of(tournament, entry)
     context: dict[str, Any] = {"entry": entry, "name": player_view.public_name(entry), "entrant": entrant}
     if entrant is None:
