@@ -4,6 +4,7 @@ opens its own table-round and nothing else."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ from scoring import services as scoring
 from scoring.models import Hand, Seat, Session
 from tests.tournaments.table_support import claimed_phone, phone, rufer, tournament_day
 from tests.tournaments.table_support import in_english as in_english
+from tests.worlds import built_once
 from tournaments import public_urls
 from tournaments.models import RoundResult, TableRound, Tournament, TournamentChange
 from tournaments.services import results, tables
@@ -150,42 +152,82 @@ def snapshot() -> dict[str, Any]:
     }
 
 
-def visit(role: str, owner: User, stranger: User) -> Visit:
+@dataclass
+class World:
+    """Two tables of a released round, a hand at each, each table claimed by a phone
+    (its cookie kept here), the board shared: built once for the module."""
+
+    owner: User
+    stranger: User
+    player: User
+    day: Any
+    cookies: dict[str, str]
+    hand: int
+    board: str
+    screen: str
+
+
+def build_world() -> World:
+    owner = User.objects.create_user("anna", password="a-long-test-password")
+    stranger = User.objects.create_user("mallory", password="another-test-password")
     player = User.objects.create_user("player", password="a-long-test-password")
     day = tournament_day(owner, tables_count=2, hands=4)
     first, second = day.table(1), day.table(2)
-    claimer = claimed_phone(first)
-    other = claimed_phone(second)
+    cookies = {
+        "claimer": claimed_phone(first).cookies[tables.PHONE_COOKIE].value,
+        "other_table": claimed_phone(second).cookies[tables.PHONE_COOKIE].value,
+    }
     hand = scoring.hand_record(session=tables.open_table(first), raw=rufer("Anna", "Bernd", "Anna"))
     scoring.hand_record(session=tables.open_table(second), raw=rufer("Erika", "Franz", "Erika"))
     board = results.board_share(day.tournament)
     screen = Tournament.objects.get(pk=day.tournament.pk).screen_token or ""
+    return World(owner, stranger, player, day, cookies, hand.pk, board, screen)
+
+
+world_once = built_once(build_world)
+
+
+@pytest.fixture
+def world(world_once: World, db: Any, nothing_kept: None) -> World:
+    return copy.deepcopy(world_once)
+
+
+def holding(cookie: str) -> Client:
+    client = phone()
+    client.cookies[tables.PHONE_COOKIE] = cookie
+    return client
+
+
+def visit(role: str, world: World) -> Visit:
+    day, owner = world.day, world.owner
+    first, second = day.table(1), day.table(2)
+    board, screen = world.board, world.screen
     token = first.link_token
     client = phone()
     if role == "claimer":
-        client = claimer
+        client = holding(world.cookies["claimer"])
     elif role == "other_table":
-        client, token = other, second.link_token
+        client, token = holding(world.cookies["other_table"]), second.link_token
     elif role == "signed":
-        client = claimer
-        tables.sign_off(day.table(1), user=owner, scorer="Organiser", checker="Bernd")
+        client = holding(world.cookies["claimer"])
+        tables.sign_off(first, user=owner, scorer="Organiser", checker="Bernd")
     elif role == "revoked":
-        client = claimer
+        client = holding(world.cookies["claimer"])
         TableRound.objects.filter(pk=first.pk).update(link_token="reissued-" + token[:20])
         results.board_unshare(Tournament.objects.get(pk=day.tournament.pk))
     elif role == "player_account":
-        client.force_login(player)
+        client.force_login(world.player)
     elif role == "organiser":
         client.force_login(owner)
     elif role in ("outsider", "anonymous"):
         if role == "outsider":
-            client.force_login(stranger)
+            client.force_login(world.stranger)
         token, board, screen = (
             "made-up-link-0123456789",
             "made-up-board-0123456789",
             "made-up-screen-0123456789",
         )
-    return Visit(client, token, board, hand.pk, day.entrants[0].number, screen)
+    return Visit(client, token, board, world.hand, day.entrants[0].number, screen)
 
 
 def address(name: str, v: Visit) -> str:
@@ -197,8 +239,8 @@ CASES = [(role, name, method) for role in EXPECTED for name in URLS for method i
 
 
 @pytest.mark.parametrize(("role", "name", "method"), CASES)
-def test_every_link_address_for_every_visitor(role, name, method, user, other_user):
-    v = visit(role, user, other_user)
+def test_every_link_address_for_every_visitor(role, name, method, world):
+    v = visit(role, world)
     before = snapshot()
     allowed = {"GET": name not in POST_ONLY, "POST": name not in GET_ONLY}[method]
     response = v.client.get(address(name, v)) if method == "GET" else v.client.post(address(name, v), {})
@@ -226,8 +268,10 @@ def test_every_address_of_the_links_is_in_the_matrix():
     assert all(set(EXPECTED[role]) == set(URLS) for role in EXPECTED)
 
 
-def test_a_table_link_opens_its_own_hands_and_no_others(user):
-    day = tournament_day(user, tables_count=3, hands=4)
+def test_a_table_link_opens_its_own_hands_and_no_others(world):
+    """Beside the module's world (its hands are other tables' too)."""
+    user = world.owner
+    day = tournament_day(user, tables_count=3, hands=4, name="Zweiter Cupabend")
     own: list[int] = []
     for number in (1, 2, 3):
         table = day.table(number)

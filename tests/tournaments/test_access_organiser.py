@@ -8,6 +8,7 @@ nothing; every page drawn for an account is ``Cache-Control: private``."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.urls import reverse
 from club.models import GroupPlayer, Membership
 from club.services import groups
 from tests.tournaments import factory
+from tests.worlds import built_once
 from tournaments import urls
 from tournaments.models import (
     Cup,
@@ -103,8 +105,8 @@ def test_every_address_of_the_organisers_pages_is_in_the_matrix():
     assert {pattern.name for pattern in urls.urlpatterns} == set(MATRIX)
 
 
-@pytest.fixture
-def world(user: User) -> dict[str, Any]:
+def build_world() -> dict[str, Any]:
+    user = User.objects.create_user("anna", password="a-long-test-password")
     co = User.objects.create_user("co", password="a-long-test-password")
     hans = User.objects.create_user("hans", password="a-long-test-password")
     outsider = User.objects.create_user("outsider", password="a-long-test-password")
@@ -147,6 +149,14 @@ def world(user: User) -> dict[str, Any]:
         "former_member": left,
         "outsider": outsider,
     }
+
+
+world_once = built_once(build_world)
+
+
+@pytest.fixture
+def world(world_once: dict[str, Any], db: Any, nothing_kept: None) -> dict[str, Any]:
+    return copy.deepcopy(world_once)
 
 
 def client(world: dict[str, Any], role: str) -> Client:

@@ -9,6 +9,7 @@ changes nothing."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from django.urls import reverse
 
 from tests.tournaments import factory
 from tests.tournaments.circuit.test_services import snapshot
+from tests.worlds import built_once
 from tournaments import circuit_urls
 from tournaments.models import Circuit, CircuitChange, CircuitPlayer
 from tournaments.services import circuit as circuits
@@ -134,8 +136,8 @@ def expected(name: str, method: str, role: str) -> int:
     return 404
 
 
-@pytest.fixture
-def world(user: User) -> dict[str, Any]:
+def build_world() -> dict[str, Any]:
+    user = User.objects.create_user("anna", password="a-long-test-password")
     accounts = {
         role: User.objects.create_user(role, password="a-long-test-password")
         for role in ("co", "cup_in", "cup_out", "outsider")
@@ -154,6 +156,14 @@ def world(user: User) -> dict[str, Any]:
     factory.cup(user, name="Zweiter Cup")  # the owner's cup still outside, to join
     factory.cup(accounts["co"], name="Cup der Mitorganisatorin")
     return {"circuit": circuit, "owner": user, "outside": outside, "hausruck": ours, **accounts}
+
+
+world_once = built_once(build_world)
+
+
+@pytest.fixture
+def world(world_once: dict[str, Any], db: Any, nothing_kept: None) -> dict[str, Any]:
+    return copy.deepcopy(world_once)
 
 
 def client(world: dict[str, Any], role: str) -> Client:

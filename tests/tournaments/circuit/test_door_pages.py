@@ -8,6 +8,7 @@ shown once, on a page kept nowhere."""
 
 from __future__ import annotations
 
+import copy
 import secrets
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.urls import reverse
 from plumbing import budgets
 from plumbing.budgets import Budget
 from tests.tournaments import factory
+from tests.worlds import built_once
 from tournaments.models import (
     CircuitChange,
     CircuitPinTry,
@@ -43,8 +45,8 @@ def long_windows(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(budgets, "WINDOW_SECONDS", 3600)
 
 
-@pytest.fixture
-def world(user: User) -> dict[str, Any]:
+def build_world() -> dict[str, Any]:
+    user = User.objects.create_user("anna", password="a-long-test-password")
     other = User.objects.create_user("other", password="a-long-test-password")
     outsider = User.objects.create_user("outsider", password="a-long-test-password")
     circuit = circuits.circuit_create(owner=user, name="Tarock Österreich", season="2025/26")
@@ -78,6 +80,14 @@ def world(user: User) -> dict[str, Any]:
         "outsider": outsider,
         "cookies": {"player_pin": maria_phone, "player_no_pin": secrets.token_urlsafe(18)},
     }
+
+
+world_once = built_once(build_world)
+
+
+@pytest.fixture
+def world(world_once: dict[str, Any], db: Any, nothing_kept: None) -> dict[str, Any]:
+    return copy.deepcopy(world_once)
 
 
 def _phone_of(cookie: str) -> str:

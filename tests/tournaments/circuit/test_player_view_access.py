@@ -8,6 +8,7 @@ writes nothing."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from ratings.models import RegisterLink
 from tests.tournaments.circuit.test_player_view import NAMES, World, build
 from tests.tournaments.circuit.test_services import snapshot
 from tests.tournaments.table_support import in_english as in_english
+from tests.worlds import built_once
 from tournaments import public_urls
 from tournaments.services import player_view, results
 
@@ -46,8 +48,8 @@ def test_every_address_of_the_players_view_is_in_the_matrix():
     assert names == set(ADDRESSES)
 
 
-@pytest.fixture
-def scene(user: User) -> dict[str, Any]:
+def build_scene() -> dict[str, Any]:
+    user = User.objects.create_user("anna", password="a-long-test-password")
     world = build(user)
     accounts = {role: User.objects.create_user(role, password="a-long-test-password") for role in ROLES[2:5]}
     linked = player_view.entry_by_number(world.circuit, world.number_of(1))
@@ -55,6 +57,14 @@ def scene(user: User) -> dict[str, Any]:
     gone = world.token
     world.token = results.board_share(world.tournament)  # a new link: the old one answers 410
     return {"world": world, "gone": gone, "organiser": user, **accounts}
+
+
+scene_once = built_once(build_scene)
+
+
+@pytest.fixture
+def scene(scene_once: dict[str, Any], db: Any, nothing_kept: None) -> dict[str, Any]:
+    return copy.deepcopy(scene_once)
 
 
 def client(scene: dict[str, Any], role: str) -> Client:
