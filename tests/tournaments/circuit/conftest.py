@@ -13,6 +13,10 @@ from tournaments.services import circuit_final as finals
 
 @pytest.fixture
 def with_final(user: User) -> tuple[Circuit, Tournament]:
+    return final_of(user)
+
+
+def final_of(user: User) -> tuple[Circuit, Tournament]:
     """A circuit whose cup qualifies its players (Vorrundenpunkte from an own table
     of three places) and whose final is still taking entrants."""
     cup = factory.cup(user, name="Hausruckcup")

@@ -6,6 +6,7 @@ file, and when the final is named, moved to another cup, or closed again."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -14,7 +15,9 @@ from django.contrib.auth.models import User
 
 from scoring.engine import InvalidInput
 from tests.tournaments import factory
+from tests.tournaments.circuit.conftest import final_of
 from tests.tournaments.circuit.test_services import snapshot
+from tests.worlds import built_once
 from tournaments.models import Circuit, CircuitPlayer, Cup, CupPlayer, DoorEntry, Entrant, Tournament
 from tournaments.services import circuit as circuits
 from tournaments.services import circuit_final as finals
@@ -24,6 +27,30 @@ from tournaments.services import entrants, tournament_files
 pytestmark = pytest.mark.django_db
 
 PHONE_A, PHONE_B = "c:" + "a" * 20, "c:" + "b" * 20
+
+
+def build() -> tuple[User, Circuit, Tournament]:
+    owner = User.objects.create_user("anna", password="a-long-test-password")
+    return (owner, *final_of(owner))
+
+
+world_once = built_once(build)
+
+
+@pytest.fixture
+def world(world_once: tuple[User, Circuit, Tournament], db: Any, nothing_kept: None) -> Any:
+    return copy.deepcopy(world_once)
+
+
+@pytest.fixture
+def user(world: tuple[User, Circuit, Tournament]) -> User:
+    """The world's owner: every test here runs in it."""
+    return world[0]
+
+
+@pytest.fixture
+def with_final(world: tuple[User, Circuit, Tournament]) -> tuple[Circuit, Tournament]:
+    return world[1], world[2]
 
 
 def qualified(circuit: Circuit) -> list[finals.Person]:
