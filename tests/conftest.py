@@ -52,6 +52,19 @@ def patient_pdfs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pdf, "SECONDS", 300.0)
 
 
+@pytest.fixture
+def pdfs_not_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every PDF answered by the drawing server as drawn, without drawing it: for tests
+    of who may download what (the status and the headers), not of what is drawn. The
+    page around the PDF is still read and rendered, every statement made."""
+
+    class Drawn:
+        def draw(self, html: bytes, seconds: float, memory: int) -> tuple[int, bytes]:
+            return pdf.DRAWN, b"%PDF-1.7 not drawn"
+
+    monkeypatch.setattr(pdf, "_server", Drawn())
+
+
 @pytest.fixture(autouse=True)
 def empty_cache() -> None:
     """Each test starts with nothing cached (the test databases reuse ids)."""

@@ -42,6 +42,8 @@ from scoring.models import Hand, Seat, Session, SessionChange
 from tests.club.regular_table import evening
 from tests.layout import app_patterns as every_app_pattern
 
+pytestmark = pytest.mark.usefixtures("pdfs_not_drawn")
+
 HAND = {"dealer": "Dora", "taker": "Anna", "contract": "garde", "bouts": 2, "points": 56}
 ROLES = ("owner", "member", "removed", "editor", "outsider", "anonymous")
 LOGIN = "login"  # sent to the login page

@@ -22,7 +22,7 @@ from tournaments import public_urls
 from tournaments.models import RoundResult, TableRound, Tournament, TournamentChange
 from tournaments.services import results, tables
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english", "pdfs_not_drawn")]
 
 # (URL name, what its arguments are); "token" is the visitor's link, "hand" table 1's hand.
 URLS: dict[str, tuple[str, ...]] = {

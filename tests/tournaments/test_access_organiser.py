@@ -38,7 +38,7 @@ from tournaments.models import (
 )
 from tournaments.services import tournaments
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pdfs_not_drawn")]
 
 # Each address: how to fill it in, and whether it belongs to one tournament or cup
 # (only its organisers see it) or to the account (every account has its own).

@@ -17,6 +17,14 @@ from tournaments.services import desk, printouts, tournament_files
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def undrawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The printouts' pages are read and rendered as HTML, every statement counted;
+    the PDF is not drawn from them (the drawing reads nothing: tests of the drawing
+    are in test_organiser_printouts.py)."""
+    monkeypatch.setattr(printouts, "html_to_pdf", lambda html: b"%PDF-1.7")
+
+
 def running_round(user, entrants: int, rounds: int = 3):
     """``entrants`` registered, every round drawn, round 1 released: table 1 typed
     in at the desk, every other table with a hand recorded."""

@@ -24,7 +24,7 @@ from tournaments import circuit_urls
 from tournaments.models import Circuit, CircuitChange, CircuitPlayer
 from tournaments.services import circuit as circuits
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pdfs_not_drawn")]
 
 ROLES = ("owner", "co", "cup_in", "cup_out", "outsider", "anonymous")
 ORGANISERS = ("owner", "co")

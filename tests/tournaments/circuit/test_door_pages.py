@@ -163,6 +163,7 @@ def test_every_new_address_is_in_the_matrix():
 @pytest.mark.parametrize(
     ("name", "method", "role"), [(n, m, r) for n in ADDRESSES for m in ("get", "post") for r in ROLES]
 )
+@pytest.mark.usefixtures("pdfs_not_drawn")  # who may download, not what is drawn
 def test_access(world, name, method, role):
     url = reverse(name, args=ADDRESSES[name](world))
     before = snapshot()

@@ -24,7 +24,7 @@ from tests.worlds import built_once
 from tournaments import public_urls
 from tournaments.services import player_view, results
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english", "pdfs_not_drawn")]
 
 ROLES = ("anonymous", "phone", "linked", "unlinked", "outsider", "organiser")
 LINKS = ("board", "gone")
