@@ -13,6 +13,13 @@ Why these values:
   standings. PDFs are drawn in processes of their own (plumbing.pdf), so a big
   sheet never leaves a worker bloated. The random part keeps the workers from
   restarting all at the same moment.
+- keepalive 5 s (gunicorn's own: 2 s): a browser's connection is kept open this
+  long after an answer, waiting for its next request. The hall screen asks every
+  2 s (``HALL_POLL_SECONDS``): with 2 s its connection was closed by the server
+  just as it asked again, about one poll in twenty, and that poll waited for a
+  new connection, in a worker that may be busy (the slowest of the hall's polls
+  in the cup-day benchmark, docs/performance.md). An idle kept connection holds
+  no thread, only a socket in the worker's poller.
 - timeout 30 s: a worker that stops reporting to gunicorn's master for 30 s is
   killed and replaced. With threads this is the worker's heartbeat, not a limit on
   one request: a slow request in one thread does not stop it.
@@ -35,6 +42,7 @@ workers = 3
 threads = 4
 max_requests = 20_000
 max_requests_jitter = 2_000
+keepalive = 5  # more than the hall screen's poll (tournaments.views.board.HALL_POLL_SECONDS) and its answer
 timeout = 30
 graceful_timeout = 60
 control_socket_disable = True

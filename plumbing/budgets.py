@@ -45,6 +45,14 @@ def over_budget(
     request: HttpRequest, budget: Budget, token: str, *, cookie: str, privileged: bool = False
 ) -> HttpResponse | None:
     """Count this request; the 429 answer if it is beyond its client's or its link's budget."""
+    allowed = within_budget(request, budget, token, cookie=cookie, privileged=privileged)
+    return None if allowed else too_many()
+
+
+def within_budget(
+    request: HttpRequest, budget: Budget, token: str, *, cookie: str, privileged: bool = False
+) -> bool:
+    """Count this request: whether it is within its client's and its link's budget."""
     link = f"{budget.name}:{token}"
     client = client_of(request, cookie)
     if privileged:
@@ -54,7 +62,7 @@ def over_budget(
         allowed = caching.within_rate(f"{link}:{client}", most, WINDOW_SECONDS) and caching.within_rate(
             link, budget.per_link, WINDOW_SECONDS
         )
-    return None if allowed else too_many()
+    return allowed
 
 
 def too_many() -> HttpResponse:

@@ -8,8 +8,9 @@ hall screen polling its own link, tables signed off while it all runs.
     .venv/bin/python scripts/bench_tournament.py --players 300 --days 2     (two cups at once)
     .venv/bin/python scripts/bench_tournament.py --database sqlite --players 40 --seconds 20 --rebuild-entrants 0
 
-Starts the app under gunicorn with production settings (3 workers × 8 threads)
-on 127.0.0.1 with a fresh PostgreSQL database of its own (created and dropped;
+Starts the app under gunicorn with production settings (gunicorn.conf.py: 3
+workers × 4 threads, as the production command runs; --workers and --threads
+try others) on 127.0.0.1 with a fresh PostgreSQL database of its own (created and dropped;
 PostgreSQL at 127.0.0.1:5432, user postgres), and --days tournaments of
 --players entrants each, round 1 drawn and released. A few tables of each day
 (--signoffs per window) are played to their target before the clock starts and
@@ -66,7 +67,15 @@ from typing import Any
 ROOT_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT_DIR))
 
-from scripts.harness import PASSWORD, Phone, app_database, form_token, percentile, server  # noqa: E402
+from scripts.harness import (  # noqa: E402
+    PASSWORD,
+    Answer,
+    Phone,
+    app_database,
+    form_token,
+    percentile,
+    server,
+)
 
 DEALER = re.compile(r'<option value="([^"]+)"[^>]*\bselected\b')
 VERSION = re.compile(r"since=(\d+)")
@@ -77,15 +86,34 @@ SCENARIOS = (
 )
 
 
+@dataclass(frozen=True)
+class Timed:
+    """One answer, where its time went: at the client, before the app (a new
+    connection, gunicorn's queue and reading), in the app and on the processor
+    (``scripts/server_timing.py``); ``connections`` 2 where the server had closed
+    the kept connection and the request went again on a new one."""
+
+    status: int
+    seconds: float
+    before_app: float | None
+    server: tuple[float, float] | None
+    connections: int
+
+    @classmethod
+    def of(cls, answer: Answer) -> Timed:
+        return cls(answer.status, answer.seconds, answer.before_app, answer.server, answer.connections)
+
+
 @dataclass
 class Tally:
     saves: list[float] = field(default_factory=list)
     forms: list[float] = field(default_factory=list)
     polls: list[float] = field(default_factory=list)
     hall: list[float] = field(default_factory=list)
-    # Each hall poll: (status, client seconds, the server's (app, cpu) seconds), where it went.
-    hall_timed: list[tuple[int, float, tuple[float, float] | None]] = field(default_factory=list)
+    # Each hall poll and floor request, where its time went (``Timed``).
+    hall_timed: list[Timed] = field(default_factory=list)
     bare: list[float] = field(default_factory=list)
+    bare_timed: list[Timed] = field(default_factory=list)
     signoffs: list[float] = field(default_factory=list)  # the sign-off's own answer
     to_hall: list[float] = field(default_factory=list)  # sign-off answered → the hall shows it
     limited: Counter[str] = field(default_factory=Counter)  # answers 429, by who got them
@@ -100,6 +128,7 @@ class Tally:
             "hall",
             "hall_timed",
             "bare",
+            "bare_timed",
             "signoffs",
             "to_hall",
             "errors",
@@ -256,7 +285,7 @@ def hall(port: int, day: Day, every: float, deadline: float, tally: Tally) -> No
         answer = phone.get(f"{path}?since={version}", **{"HX-Request": "true"})
         arrived = time.monotonic()
         tally.hall.append(answer.seconds)
-        tally.hall_timed.append((answer.status, answer.seconds, answer.server))
+        tally.hall_timed.append(Timed.of(answer))
         if answer.status == 200:
             version = version_of(answer.body) or version
             if version.isdigit():
@@ -306,6 +335,7 @@ def floor(port: int, deadline: float, tally: Tally) -> None:
     while time.monotonic() < deadline:
         answer = phone.get("/bench/bare/")
         tally.bare.append(answer.seconds)
+        tally.bare_timed.append(Timed.of(answer))
         time.sleep(1.0)
     phone.close()
 
@@ -323,6 +353,18 @@ def warm_up(port: int, days: list[Day], rounds: int) -> None:
         phone.get(f"/t/{day.recording[turn % len(day.recording)][1]}/")
     for phone in phones:
         phone.close()
+
+
+def where_it_went(timed: list[Timed]) -> str:
+    parts = [
+        ("at the client", [t.seconds for t in timed]),
+        ("before the app", [t.before_app for t in timed if t.before_app is not None]),
+        ("in the app", [t.server[0] for t in timed if t.server]),
+        ("on the processor", [t.server[1] for t in timed if t.server]),
+    ]
+    return ", ".join(
+        f"{name} {ms(values, 0.5):.1f} / {max(values) * 1000:.1f} ms" for name, values in parts if values
+    )
 
 
 def ms(values: list[float], share: float) -> float:
@@ -464,7 +506,7 @@ def main() -> int:
         "--rebuild-entrants", type=int, default=400, help="the ranking rebuilt in process (0: not)"
     )
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args()
     if args.all:
         return run_all(args)
@@ -619,16 +661,15 @@ def report(
         f"hall screen's poll: p50 {ms(tally.hall, 0.5):.1f} ms, p95 {ms(tally.hall, 0.95):.1f} ms ({len(tally.hall)} polls)"
     )
     print(f"bare view (floor): p50 {ms(tally.bare, 0.5):.1f} ms, p95 {ms(tally.bare, 0.95):.1f} ms")
-    for status, what in ((200, "redraws"), (204, "unchanged")):
-        timed = [(seconds, server) for got, seconds, server in tally.hall_timed if got == status and server]
+    for what, timed in (
+        ("hall's redraws", [t for t in tally.hall_timed if t.status == 200]),
+        ("hall's unchanged polls (204)", [t for t in tally.hall_timed if t.status == 204]),
+        ("bare view", tally.bare_timed),
+    ):
         if timed:
-            print(
-                f"hall's {what} ({len(timed)}), where the time went, p50 / max: "
-                f"at the client {ms([t for t, _ in timed], 0.5):.1f} / {max(t for t, _ in timed) * 1000:.1f} ms, "
-                f"in the app {ms([s[0] for _, s in timed], 0.5):.1f} / {max(s[0] for _, s in timed) * 1000:.1f} ms, "
-                f"on the processor {ms([s[1] for _, s in timed], 0.5):.1f} / "
-                f"{max(s[1] for _, s in timed) * 1000:.1f} ms"
-            )
+            print(f"{what} ({len(timed)}), where the time went, p50 / max: {where_it_went(timed)}")
+    again = sum(1 for t in tally.hall_timed if t.connections > 1)
+    print(f"hall polls sent again on a new connection (the kept one closed by the server): {again}")
     for name, values in (("phone's poll", "polls"), ("hall's poll", "hall")):
         ratios = [
             ms(getattr(w, values), 0.95) / ms(w.bare, 0.95) for w in windows if getattr(w, values) and w.bare

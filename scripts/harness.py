@@ -39,6 +39,10 @@ class Answer:
     size: int  # bytes on the wire
     data: bytes  # the body, uncompressed
     server: tuple[float, float] | None = None  # (app, cpu) seconds, where the server says (server_timing)
+    before_app: float | None = None  # seconds from sending to the app's first middleware (server_timing)
+    connections: int = (
+        1  # 2: the kept connection was closed by the server, the request sent again on a new one
+    )
 
 
 class Phone:
@@ -61,7 +65,7 @@ class Phone:
         }
         if body is not None:
             sent["Content-Type"] = "application/x-www-form-urlencoded"
-        started = time.perf_counter()
+        started, sent_at = time.perf_counter(), time.monotonic()
         for attempt in (1, 2):
             try:
                 self.connection.request(method, path, body=body, headers=sent)
@@ -79,6 +83,8 @@ class Phone:
                 self.cookies[name.strip()] = rest.split(";", 1)[0]
         data = gzip.decompress(raw) if response.getheader("Content-Encoding") == "gzip" else raw
         text = data.decode(errors="replace") if not data.startswith(b"%PDF") else ""
+        timing = response.getheader("Server-Timing")
+        in_app = server_timing.started(timing)
         return Answer(
             response.status,
             text,
@@ -86,7 +92,9 @@ class Phone:
             seconds,
             len(raw),
             data,
-            server_timing.read(response.getheader("Server-Timing")),
+            server_timing.read(timing),
+            None if in_app is None else in_app - sent_at,
+            attempt,
         )
 
     def get(self, path: str, **headers: str) -> Answer:

@@ -84,6 +84,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tarockscore.middleware.ContentSecurityPolicyMiddleware",
+    "tournaments.polls.UnchangedPollMiddleware",  # a board or hall poll with nothing changed: one row, 204
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

@@ -14,6 +14,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from tournaments.views.board import HALL_POLL_SECONDS
+
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn")
 CONF = str(ROOT / "gunicorn.conf.py")
@@ -51,6 +53,8 @@ def test_each_worker_has_a_timeout_and_a_bounded_number_of_requests(tmp_path):
     assert most > 0 and 0 < jitter < most
     assert 0 < int(config["timeout"]) <= 60 and int(config["graceful_timeout"]) > 0
     assert config["control_socket_disable"] == "True"
+    # A kept connection outlives the hall screen's pause between two polls, so it is never closed as the hall asks.
+    assert int(config["keepalive"]) >= HALL_POLL_SECONDS + 2
 
 
 def test_the_production_command_serves_the_app_and_replaces_a_worker_that_served_its_share(tmp_path):

@@ -23,7 +23,7 @@ from functools import wraps
 from typing import Any
 
 from django.db.models import Subquery
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -36,7 +36,7 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
 from plumbing import caching
-from plumbing.budgets import Budget, fresh, over_budget
+from plumbing.budgets import Budget, fresh, too_many, within_budget
 from plumbing.clients import give_cookie
 from plumbing.qr import qr_svg
 from plumbing.requests import Request
@@ -100,14 +100,26 @@ def board_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         tournament = board_of(token)
         if tournament is None:
             return _gone(request)
-        if (limited := over_budget(request, BOARD, token, cookie=BOARD_COOKIE)) is not None:
-            return limited
+        if not count_request(request, token):
+            return too_many()
         response = view(request, tournament, token, *args, **kwargs)
-        if not request.COOKIES.get(BOARD_COOKIE):
-            give_cookie(response, BOARD_COOKIE, secrets.token_urlsafe(18), days=BOARD_COOKIE_DAYS, path="/b/")
+        give_board_cookie(request, response)
         return response
 
     return answer
+
+
+def count_request(request: Request | HttpRequest, board_token: str, *, privileged: bool = False) -> bool:
+    """Count a request through the board link (``privileged``: the hall screen's own
+    link, counted apart and let through when the cache cannot count): whether it is
+    within its budget. The board's pages and ``tournaments.polls`` count by this."""
+    return within_budget(request, BOARD, board_token, cookie=BOARD_COOKIE, privileged=privileged)
+
+
+def give_board_cookie(request: Request | HttpRequest, response: HttpResponse) -> None:
+    """The cookie a phone is counted by on the board, on its first visit."""
+    if not request.COOKIES.get(BOARD_COOKIE):
+        give_cookie(response, BOARD_COOKIE, secrets.token_urlsafe(18), days=BOARD_COOKIE_DAYS, path="/b/")
 
 
 def _gone(request: Request) -> HttpResponse:
@@ -120,10 +132,8 @@ def _gone(request: Request) -> HttpResponse:
 @board_view
 def board(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     """The board, or the hall screen's layout (``?screen=1``, counted as one more
-    phone); a poll (``since``) with nothing changed is answered 204 before anything
-    else is read."""
-    if request.htmx and request.GET.get("since") == str(tournament.version):
-        return HttpResponse(status=204)
+    phone); a poll (``since``) with nothing changed never comes this far: it is
+    answered 204 by ``tournaments.polls``."""
     if request.GET.get("screen") == "1":
         return _hall(request, tournament, token, reverse("tournament_board", args=[token]) + "?screen=1&")
     context = _board_context(tournament, token)
@@ -154,9 +164,7 @@ def ranking_part(context: dict[str, Any]) -> SafeString:
 @board_view
 def board_teams(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     """The team ranking (§14.6) as a tab of the board, the side rankings below it;
-    a poll with nothing changed is answered 204 as the board's is."""
-    if request.htmx and request.GET.get("since") == str(tournament.version):
-        return HttpResponse(status=204)
+    a poll with nothing changed is answered 204 as the board's is (``tournaments.polls``)."""
     table = results.standings(tournament)
     context = {
         "tournament": tournament,
@@ -237,12 +245,8 @@ def screen(request: Request, token: str) -> HttpResponse:
     tournament = screen_of(token)
     if tournament is None or tournament.board_token is None:
         return _gone(request)
-    if (
-        limited := over_budget(request, BOARD, tournament.board_token, cookie=BOARD_COOKIE, privileged=True)
-    ) is not None:
-        return limited
-    if request.htmx and request.GET.get("since") == str(tournament.version):
-        return HttpResponse(status=204)
+    if not count_request(request, tournament.board_token, privileged=True):
+        return too_many()
     return _hall(
         request, tournament, tournament.board_token, reverse("tournament_screen", args=[token]) + "?"
     )

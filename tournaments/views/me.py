@@ -78,9 +78,8 @@ def _keep(response: HttpResponse, name: str, value: str) -> None:
 def my_day(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     """Mein Tag: this round's table, seat and tablemates, her round results, her
     place now with its change since the last round; the form for her number and
-    the numbers she follows. A poll (``since``) with nothing changed is a 204."""
-    if request.htmx and request.GET.get("since") == str(tournament.version):
-        return HttpResponse(status=204)
+    the numbers she follows. A poll (``since``) with nothing changed is a 204
+    (``tournaments.polls``)."""
     circuit = player_view.circuit_of(tournament)
     if request.method == "POST":
         return _posted(request, tournament, token, circuit)

@@ -1,0 +1,102 @@
+"""The board link's and the hall screen's polls with nothing changed are answered
+by ``tournaments.polls`` before the rest of the middleware and the view: one
+row read, a 204 with ``no-cache``, counted against the link's budget as the
+page counts; anything else goes on to the view as before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from plumbing import budgets
+from plumbing.budgets import Budget
+from tests.tournaments.table_support import in_english as in_english
+from tests.tournaments.table_support import phone, tournament_day
+from tournaments.models import Tournament
+from tournaments.services import results
+from tournaments.views import board as board_views
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
+
+HX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def long_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(budgets, "WINDOW_SECONDS", 3600)  # the counts are checked, not time
+
+
+def shared(user: Any) -> Tournament:
+    day = tournament_day(user, tables_count=1)
+    results.board_share(day.tournament)
+    return Tournament.objects.get(pk=day.tournament.pk)
+
+
+def polls(t: Tournament) -> dict[str, str]:
+    since = f"?since={t.version}"
+    return {
+        "board": reverse("tournament_board", args=[t.board_token]) + since,
+        "hall on the board link": reverse("tournament_board", args=[t.board_token])
+        + "?screen=1&since="
+        + str(t.version),
+        "teams": reverse("tournament_board_teams", args=[t.board_token]) + since,
+        "Mein Tag": reverse("tournament_my_day", args=[t.board_token]) + since,
+        "hall screen": reverse("tournament_screen", args=[t.screen_token]) + since,
+    }
+
+
+def test_an_unchanged_poll_is_one_row_and_a_204_without_the_view(user, monkeypatch):
+    t = shared(user)
+    monkeypatch.setattr(board_views, "board_of", lambda token: pytest.fail("the view was reached"))
+    monkeypatch.setattr(board_views, "screen_of", lambda token: pytest.fail("the view was reached"))
+    for name, url in polls(t).items():
+        with CaptureQueriesContext(connection) as queries:
+            answer = phone().get(url, **HX)
+        assert answer.status_code == 204, name
+        assert len(queries) == 1, (name, [q["sql"] for q in queries])
+        assert "no-cache" in answer["Cache-Control"], name
+        assert "sessionid" not in answer.cookies and "csrftoken" not in answer.cookies, name
+
+
+def test_a_phones_first_poll_gets_its_cookie_the_hall_screen_none(user):
+    t = shared(user)
+    first = phone().get(polls(t)["board"], **HX)
+    assert first.status_code == 204 and first.cookies[board_views.BOARD_COOKIE]["path"] == "/b/"
+    assert board_views.BOARD_COOKIE not in phone().get(polls(t)["hall screen"], **HX).cookies
+
+
+def test_a_changed_version_or_a_page_goes_on_to_the_view(user):
+    t = shared(user)
+    url = reverse("tournament_board", args=[t.board_token])
+    assert phone().get(url + f"?since={t.version - 1}", **HX).status_code == 200
+    assert phone().get(url + f"?since={t.version}").status_code == 200  # no HX-Request: the page
+
+
+def test_a_link_taken_away_is_answered_by_the_view(user):
+    t = shared(user)
+    Tournament.objects.filter(pk=t.pk).update(deleted_at=timezone.now())
+    answer = phone().get(polls(t)["board"], **HX)
+    assert answer.status_code == 286  # htmx's "stop polling", as the view answers a link gone
+
+
+def test_a_poll_beyond_its_budget_is_counted_once_and_refused_in_the_phones_language(user, monkeypatch):
+    monkeypatch.setattr(
+        board_views, "BOARD", Budget("board-link", per_phone=3, per_address=3, per_link=100, own=3)
+    )
+    t = shared(user)
+    client = phone()
+    client.cookies[board_views.BOARD_COOKIE] = "a-phone-cookie-0123456789"
+    answers = [client.get(polls(t)["board"], **HX) for _ in range(4)]
+    assert [a.status_code for a in answers] == [204, 204, 204, 429]
+    assert answers[-1]["Retry-After"] == str(budgets.WINDOW_SECONDS)
+    assert "Too many requests" in answers[-1].content.decode()
+    german = phone()
+    german.defaults["HTTP_ACCEPT_LANGUAGE"] = "de"
+    hall = [german.get(polls(t)["hall screen"], **HX) for _ in range(4)]
+    assert [a.status_code for a in hall] == [204, 204, 204, 429]
+    assert "Zu viele Anfragen" in hall[-1].content.decode()

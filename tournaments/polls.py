@@ -1,0 +1,96 @@
+"""The polls of the board link and the hall screen with nothing changed: one row
+read and a 204, answered here, before the rest of the middleware runs (the
+polls' fast path; ``UnchangedPollMiddleware``, third in ``MIDDLEWARE``).
+
+Every player's phone asks its board every 12 s and the hall screen its own link
+every 2 s; while the tables record, nearly every answer is "nothing changed".
+Through the whole stack such a poll ran the session, locale, CSRF,
+authentication, messages and htmx middleware and read the tournament's whole
+row (its settings among it) to compare one number: about 3 ms of the
+processor, under the interpreter's lock, in a server process whose other
+threads draw hand forms and boards. Here it runs the security headers, resolves
+its address, reads the tournament's version and board token (one statement),
+counts itself against its link's budget exactly as the page would
+(``board.count_request``) and answers 204 with ``no-cache``.
+
+Whatever else comes (a changed version, a link unknown or taken away, a
+database that does not answer) goes on uncounted through the whole stack to the
+view, which answers it as it always has. A poll beyond its budget is refused
+here, as the view would refuse it (429 with Retry-After, in the phone's
+language). Nothing is counted twice: a request is counted here only when it is
+answered here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import DatabaseError
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.urls import Resolver404, resolve
+from django.utils import translation
+from django.utils.cache import patch_cache_control
+
+from plumbing.budgets import too_many
+from tournaments.models import Tournament
+from tournaments.views import board
+
+# The board link's polls (the board, its team tab, Mein Tag) by the board's
+# token; the hall screen's by its own.
+BY_BOARD_TOKEN = frozenset({"tournament_board", "tournament_board_teams", "tournament_my_day"})
+BY_SCREEN_TOKEN = "tournament_screen"
+
+
+class UnchangedPollMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        return unchanged_poll(request) or self.get_response(request)
+
+
+def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
+    """The 204 for a board or hall poll whose version is still the tournament's,
+    counted against its budget; ``None`` for anything else."""
+    since = request.GET.get("since")
+    if request.method != "GET" or not since or request.headers.get("HX-Request") != "true":
+        return None
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    token = match.kwargs.get("token", "")
+    if match.url_name in BY_BOARD_TOKEN:
+        found = _version(board_token=token)
+    elif match.url_name == BY_SCREEN_TOKEN:
+        found = _version(screen_token=token)
+    else:
+        return None
+    if found is None or str(found[0]) != since or not found[1]:
+        return None
+    board_token, screen = found[1], match.url_name == BY_SCREEN_TOKEN
+    if not board.count_request(request, board_token, privileged=screen):
+        with translation.override(translation.get_language_from_request(request)):
+            return too_many()
+    response = HttpResponse(status=204)
+    if not screen:
+        board.give_board_cookie(request, response)
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+def _version(**token: str) -> tuple[int, str | None] | None:
+    """The tournament's version and board token behind this link (one statement), if it
+    is not deleted; ``None`` also when the database cannot be read (the view says so)."""
+    value = next(iter(token.values()))
+    if not value or len(value) > 64:
+        return None
+    try:
+        found = list(
+            Tournament.objects.filter(**token, deleted_at__isnull=True).values_list("version", "board_token")[
+                :1
+            ]
+        )
+    except DatabaseError:
+        return None
+    return found[0] if found else None
