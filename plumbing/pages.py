@@ -7,7 +7,11 @@ was drawn (``offline_config``). The page is rendered once with marks in their
 place, kept, and every later view puts this request's tokens and time in: a
 lookup and three replacements instead of the templates. A page with a message
 to show (saved, refused …) is rendered as before and not kept, and so is one
-asked for with a query string.
+asked for with a query string or answering a form sent (POST).
+
+What one reader's page shows of her alone (a phone's own row and her friends'
+on a season table) is not kept: the page is kept without it, and ``marking``
+puts it in per request after the lookup, as the tokens are.
 
 A sheet changes with every hand, but most of its page does not: the frame
 around the parts that do (the board, the exports) is kept across versions, so
@@ -24,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.messages import get_messages
@@ -53,16 +58,21 @@ def render_kept(
     *,
     frame: tuple[object, ...] | None = None,
     holes: tuple[str, ...] = (),
+    marking: Callable[[str], str] | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     """``render(request, template, context)``, kept under ``key`` (everything the
     page shows that may change: versions, names, the viewer's role) in the reader's
     language. With ``frame`` (what the page shows but its ``holes``), a page not yet
     kept is drawn into a frame kept under that key across versions: only the
-    template's partials named in ``holes`` are drawn for it."""
-    if not keeps(request):
-        response = render(request, template, context)
+    template's partials named in ``holes`` are drawn for it. ``marking``: what this
+    reader alone is shown, put into the page as kept (or as drawn, when not kept).
+    A page answered with another ``status`` than 200 (a form's errors) is not kept."""
+    if status != 200 or not keeps(request):
+        response = render(request, template, context, status=status)
         # Parts kept for every reader (a deleted hand's restore form) carry the mark.
-        response.content = response.content.replace(TOKEN_MARK.encode(), get_token(request).encode())
+        html = response.content.decode().replace(TOKEN_MARK, get_token(request))
+        response.content = (marking(html) if marking else html).encode()
         return response
     marked = {
         **context,
@@ -79,13 +89,14 @@ def render_kept(
     html = caching.cached(_key("page", template, request.path, key), draw)
     html = html.replace(TOKEN_MARK, get_token(request)).replace(ONCE_MARK, uuid.uuid4().hex)
     html = html.replace(_RENDERED, f'"rendered": {int(time.time())}')
-    return HttpResponse(html)
+    return HttpResponse(marking(html) if marking else html)
 
 
 def keeps(request: HttpRequest) -> bool:
     """Whether ``render_kept`` keeps the page asked for: not one with a message to
-    show, nor one asked for with a query string (drawn as any page is)."""
-    return not (request.GET or len(get_messages(request)))
+    show, nor one asked for with a query string or answering a form sent (its
+    errors are that request's): those are drawn as any page is."""
+    return request.method == "GET" and not (request.GET or len(get_messages(request)))
 
 
 def _framed(

@@ -363,6 +363,95 @@ def player_of_group(pk: int, group_id: int) -> Any:
     return None if row is None else from_named(GROUP_PLAYER, row, "p")
 
 
+# -- the circuit's and the cups' pages -------------------------------------------------------
+
+CIRCUIT, CUP, TOURNAMENT = "tournaments.Circuit", "tournaments.Cup", "tournaments.Tournament"
+
+
+def fetch_all_named(sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+    """Every row of the statement, each by column name."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute(sql, params)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _through(label: str, name: str) -> tuple[str, str, str]:
+    """A many-to-many's table, its column naming the model's row and its column naming the other's."""
+    field = cast(Any, model(label)._meta.get_field(name))
+    through = field.remote_field.through._meta.db_table
+    return f'"{through}"', f'"{field.m2m_column_name()}"', f'"{field.m2m_reverse_name()}"'
+
+
+@cache
+def _circuit_seen_sql() -> str:
+    organisers, circuit, user = _through(CIRCUIT, "organisers")
+    runs = (
+        f'(c."owner_id" = %s OR EXISTS (SELECT 1 FROM {organisers} o'
+        f' WHERE o.{circuit} = c."id" AND o.{user} = %s))'
+    )
+    return (
+        f'SELECT {named_columns(CIRCUIT, "c")}, {runs} AS "organiser" FROM {table(CIRCUIT)} c'
+        f' WHERE c."id" = %s AND c."deleted_at" IS NULL AND ({runs} OR EXISTS (SELECT 1 FROM {table(CUP)} u'
+        ' WHERE u."circuit_id" = c."id" AND u."owner_id" = %s AND u."deleted_at" IS NULL))'
+    )
+
+
+def circuit_seen(user_id: Any, pk: int) -> tuple[Any, bool] | None:
+    """A circuit the user runs (its owner or an organiser) or owns a cup of, and
+    whether the user runs it, in one statement (read on every view of its lists
+    and honours); None for anyone else."""
+    row = fetch_named(_circuit_seen_sql(), [user_id, user_id, pk, user_id, user_id, user_id])
+    return None if row is None else (from_named(CIRCUIT, row, "c"), bool(row["organiser"]))
+
+
+@cache
+def _circuit_cups_sql() -> str:
+    return (
+        f"SELECT {named_columns(CUP, 'u')}, {named_columns(CIRCUIT, 'c')} FROM {table(CUP)} u"
+        f' INNER JOIN {table(CIRCUIT)} c ON c."id" = u."circuit_id"'
+        ' WHERE u."circuit_id" = %s AND u."deleted_at" IS NULL ORDER BY u."id"'
+    )
+
+
+def circuit_cups(circuit_id: int) -> list[Any]:
+    """The circuit's cups not deleted, in the order they joined, each with the
+    circuit as stored now (the versions a page's key is made of), in one statement."""
+    found = []
+    for row in fetch_all_named(_circuit_cups_sql(), [circuit_id]):
+        cup = from_named(CUP, row, "u")
+        cup.circuit = from_named(CIRCUIT, row, "c")
+        found.append(cup)
+    return found
+
+
+@cache
+def _cup_run_by_sql() -> str:
+    organisers, tournament, user = _through(TOURNAMENT, "organisers")
+    runs = (
+        f'SELECT 1 FROM {table(TOURNAMENT)} t WHERE t."cup_id" = u."id" AND t."deleted_at" IS NULL'
+        f' AND (t."owner_id" = %s OR EXISTS (SELECT 1 FROM {organisers} o'
+        f' WHERE o.{tournament} = t."id" AND o.{user} = %s))'
+    )
+    return (
+        f"SELECT {named_columns(CUP, 'u')}, {named_columns(CIRCUIT, 'c')} FROM {table(CUP)} u"
+        f' LEFT OUTER JOIN {table(CIRCUIT)} c ON c."id" = u."circuit_id"'
+        f' WHERE u."id" = %s AND u."deleted_at" IS NULL AND (u."owner_id" = %s OR EXISTS ({runs}))'
+    )
+
+
+def cup_run_by(user_id: Any, pk: int) -> Any:
+    """A cup the user owns or runs a tournament of (its owner or a co-organiser),
+    with its circuit (None outside one), in one statement (read on every view of
+    its season table, side rankings and honours); None for anyone else."""
+    row = fetch_named(_cup_run_by_sql(), [pk, user_id, user_id, user_id])
+    if row is None:
+        return None
+    cup = from_named(CUP, row, "u")
+    cup.circuit = from_named(CIRCUIT, row, "c") if row["c.id"] is not None else None
+    return cup
+
+
 # -- the sheet ------------------------------------------------------------------------------
 
 

@@ -24,16 +24,20 @@ shared: it is the one made final.
 The app runs under gunicorn with production settings (3 workers × 4 threads) on
 127.0.0.1, the cache in each worker's memory. One logged-in client asks, one
 request at a time, in turn for the page's bare view (a Django view that answers
-"ok": for the organiser's pages behind the same login check, as
-``scripts/bench_groups.py`` has it; for the board link's pages without), the page
-floor (a logged-in page of nothing but base.html, as ``make bench`` has it) and the page,
---samples times per page and round, in --rounds rounds, after every page was opened twice
-(built and kept for this version): the organiser's season table of the first
-cup, its side rankings, its qualification list, the circuit's qualified list,
-the Gesamtwertung, the circuit's and the cup's honours, and from the board link
+"ok" behind the same check the page passes before its own work: for the
+organiser's pages the login check, as ``scripts/bench_groups.py`` has it; for the
+board link's pages the board link's, ``board_view``: the link's tournament read,
+the phone's and the link's budgets counted), for a board link's page the public
+bare view too (no check at all), the page floor (a logged-in page of nothing but
+base.html, as ``make bench`` has it) and the page, --samples times per page and
+round, in --rounds rounds, after every page was opened twice (built and kept for
+this version): the organiser's season table of the first cup, its side
+rankings, its qualification list, the circuit's qualified list, the
+Gesamtwertung, the circuit's and the cup's honours, and from the board link
 Meine Saison, Mein Tag and the cup's season table (a new board cookie per
-request, as many phones). Each page's ratio to its bare view (and to the page
-floor) is the ratio of the medians of one round, given as median (min–max) over the rounds.
+request, its bare view's too, as many phones). Each page's ratio to its bare
+view (and to the public one and the page floor) is the ratio of the medians of
+one round, given as median (min–max) over the rounds.
 
 Then, --rebuilds times: the tournament is opened again (``tournament_reopen``,
 every page opened once, not timed) and made final (``tournament_final``, timed
@@ -85,18 +89,28 @@ class Season:
     played: float = 0.0
 
 
+# The bare views, by what they pass before answering "ok" (``bench_urls``).
+PUBLIC, LOGIN, BOARD_LINK = "bare view", "bare view, login checked", "bare view, board link checked"
+
+
 @dataclass
 class Page:
     label: str
     path: str
-    board: bool  # opened from the board link (a phone), else by the logged-in organiser
+    board: str  # the board link's token for a page opened from it (a phone); "": by the logged-in organiser
+
+    @property
+    def floor(self) -> str:
+        """The kind of its bare view: behind the check the page passes before its own
+        work, the login for the organiser's pages, the board link's for its pages."""
+        return BOARD_LINK if self.board else LOGIN
 
     @property
     def bare(self) -> str:
-        """Its bare view: behind the login check for the organiser's pages, as they are."""
-        return "/bench/bare/" if self.board else "/bench/bare-login/"
+        return f"/bench/bare-board/{self.board}/" if self.board else "/bench/bare-login/"
 
     ratios: list[float] = field(default_factory=list)  # to the bare view, per round
+    to_public: list[float] = field(default_factory=list)  # a board link's page: to the public bare view
     to_floor: list[float] = field(default_factory=list)  # to the page floor, per round
     times: list[float] = field(default_factory=list)
     first: list[float] = field(default_factory=list)  # right after the tournament was made final
@@ -392,33 +406,35 @@ def _played(
 def pages(season: Season) -> list[Page]:
     k, c, token = season.circuit, season.cup, season.board_token
     return [
-        Page("cup season table", f"/cups/{c}/", False),
-        Page("cup side rankings", f"/cups/{c}/sides/", False),
-        Page("qualification list", f"/circuits/{k}/cups/{c}/qualification/", False),
-        Page("circuit's qualified list", f"/circuits/{k}/qualified/", False),
-        Page("Gesamtwertung", f"/circuits/{k}/final/ranking/", False),
-        Page("circuit honours", f"/circuits/{k}/honours/", False),
-        Page("cup honours", f"/cups/{c}/honours/", False),
-        Page("Meine Saison (board link)", f"/b/{token}/me/season/", True),
-        Page("Mein Tag (board link)", f"/b/{token}/me/", True),
-        Page("cup season (board link)", f"/b/{token}/season/", True),
+        Page("cup season table", f"/cups/{c}/", ""),
+        Page("cup side rankings", f"/cups/{c}/sides/", ""),
+        Page("qualification list", f"/circuits/{k}/cups/{c}/qualification/", ""),
+        Page("circuit's qualified list", f"/circuits/{k}/qualified/", ""),
+        Page("Gesamtwertung", f"/circuits/{k}/final/ranking/", ""),
+        Page("circuit honours", f"/circuits/{k}/honours/", ""),
+        Page("cup honours", f"/cups/{c}/honours/", ""),
+        Page("Meine Saison (board link)", f"/b/{token}/me/season/", token),
+        Page("Mein Tag (board link)", f"/b/{token}/me/", token),
+        Page("cup season (board link)", f"/b/{token}/season/", token),
     ]
 
 
-def fetch(phone: Phone, page: Page, errors: list[str]) -> float:
+def fetch(phone: Phone, page: Page, errors: list[str], path: str = "") -> float:
+    """The page (or ``path``, its bare view), from a phone of its own where it is the board link's."""
     if page.board:
         phone.cookies[BOARD_COOKIE] = secrets.token_urlsafe(16)
-    answer = phone.get(page.path)
+    answer = phone.get(path or page.path)
     if answer.status != 200:
-        errors.append(f"GET {page.path}: {answer.status}")
+        errors.append(f"GET {path or page.path}: {answer.status}")
     return answer.seconds
 
 
 def measure(
     phone: Phone, shown: list[Page], args: argparse.Namespace, errors: list[str]
 ) -> tuple[dict[str, list[float]], list[float]]:
-    """Paired timing: the page's bare view, the page floor and the page in turn; the
-    bare views' times by path, and the page floor's."""
+    """Paired timing: the page's bare view (and, for the board link's pages, the public
+    one), the page floor and the page in turn; the bare views' times by kind, and
+    the page floor's."""
     bare_all: dict[str, list[float]] = {}
     floor_all: list[float] = []
     for page in shown:  # built once for this version, and read once kept
@@ -426,15 +442,20 @@ def measure(
         fetch(phone, page, errors)
     for _round in range(args.rounds):
         for page in shown:
-            bare, floor, times = [], [], []
+            bare, public, floor, times = [], [], [], []
             for _ in range(args.samples):
-                bare.append(phone.get(page.bare).seconds)
+                bare.append(fetch(phone, page, errors, page.bare))
+                if page.board:
+                    public.append(phone.get("/bench/bare/").seconds)
                 floor.append(phone.get("/bench/floor/").seconds)
                 times.append(fetch(phone, page, errors))
             page.times.extend(times)
             page.ratios.append(statistics.median(times) / statistics.median(bare))
+            if public:
+                page.to_public.append(statistics.median(times) / statistics.median(public))
             page.to_floor.append(statistics.median(times) / statistics.median(floor))
-            bare_all.setdefault(page.bare, []).extend(bare)
+            bare_all.setdefault(page.floor, []).extend(bare)
+            bare_all.setdefault(PUBLIC, []).extend(public)
             floor_all.extend(floor)
     return bare_all, floor_all
 
@@ -499,8 +520,8 @@ def report(
         f"entries), seeded in {season.seeded:.1f} s, the measured tournament played at the desk in "
         f"{season.played:.1f} s; gunicorn 3 × 4, loopback; {args.rounds} rounds × {args.samples} requests"
     )
-    for path, label in (("/bench/bare/", "bare view"), ("/bench/bare-login/", "bare view, login checked")):
-        times = bare.get(path, [])
+    for label in (PUBLIC, LOGIN, BOARD_LINK):
+        times = bare.get(label, [])
         print(f"{label:<30} p50 {ms(times, 0.5):7.1f} ms  p95 {ms(times, 0.95):7.1f} ms")
     print(
         f"{'page floor (login + base.html)':<30} p50 {ms(floor, 0.5):7.1f} ms  p95 {ms(floor, 0.95):7.1f} ms"
@@ -513,7 +534,9 @@ def report(
             missed.append(page.label)
         print(
             f"{page.label:<30} p50 {ms(page.times, 0.5):7.1f} ms  p95 {ms(page.times, 0.95):7.1f} ms  "
-            f"{spread(page.ratios, '×', 2)} its bare view, {spread(page.to_floor, '×', 2)} the page floor   "
+            f"{spread(page.ratios, '×', 2)} its bare view, "
+            + (f"{spread(page.to_public, '×', 2)} the public one, " if page.board else "")
+            + f"{spread(page.to_floor, '×', 2)} the page floor   "
             f"target ≤ {TARGET:g}× its bare view: {verdict}"
         )
     print(

@@ -28,6 +28,7 @@ from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from plumbing import queries
 from scoring.engine import InvalidInput
 from scoring.engine.schema import name_problem
 from scoring.engine.types import invalid
@@ -88,16 +89,13 @@ def circuit_for(user: User, pk: int) -> Circuit:
 
 def circuit_seen(user: User, pk: int) -> tuple[Circuit, bool]:
     """A circuit ``user`` runs or owns a cup of, and whether ``user`` runs it;
-    ``DoesNotExist`` for anyone else."""
-    circuit = (
-        Circuit.objects.filter(
-            Q(owner=user) | Q(organisers=user) | Q(cups__owner=user, cups__deleted_at__isnull=True),
-            deleted_at__isnull=True,
-        )
-        .distinct()
-        .get(pk=pk)
-    )
-    return circuit, is_organiser(circuit, user)
+    ``DoesNotExist`` for anyone else. Read on every view of its lists and honours:
+    written out once (``queries.circuit_seen``)."""
+    found = queries.circuit_seen(user.pk, pk)
+    if found is None:
+        raise Circuit.DoesNotExist
+    circuit: Circuit = found[0]
+    return circuit, found[1]
 
 
 def _locked(circuit: Circuit, user: User) -> Circuit:

@@ -28,7 +28,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from plumbing import caching
+from plumbing import caching, queries
 from scoring import services as scoring
 from scoring.engine import InvalidInput
 from scoring.engine.types import invalid
@@ -184,9 +184,8 @@ def standings_key(circuit: Circuit, cup_rows: Sequence[Cup]) -> str:
 def circuit_cups(circuit: Circuit) -> list[Cup]:
     """The circuit's cups in the order they joined, each with its circuit as stored
     now: what ``standings_key`` is made of (one statement)."""
-    return list(
-        Cup.objects.filter(circuit=circuit, deleted_at__isnull=True).select_related("circuit").order_by("pk")
-    )
+    found: list[Cup] = queries.circuit_cups(circuit.pk)  # on every view of the lists: written out once
+    return found
 
 
 def standings(circuit: Circuit, cup_rows: Sequence[Cup] | None = None) -> Standings:

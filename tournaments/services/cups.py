@@ -18,11 +18,11 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, QuerySet
 from django.utils.translation import gettext_noop
 
 from club.models import Group, GroupPlayer
-from plumbing import caching
+from plumbing import caching, queries
 from scoring.engine import InvalidInput
 from scoring.engine.registry import terms_of
 from scoring.engine.schema import name_problem
@@ -71,13 +71,13 @@ def cups_of(user: User) -> QuerySet[Cup]:
 
 
 def cup_for(user: User, pk: int) -> Cup:
-    """A cup ``user`` owns or helps to run one of its tournaments; ``DoesNotExist`` otherwise."""
-    organised = Tournament.objects.filter(Q(owner=user) | Q(organisers=user), deleted_at__isnull=True)
-    return (
-        Cup.objects.filter(Q(owner=user) | Q(tournaments__in=organised), deleted_at__isnull=True)
-        .distinct()
-        .get(pk=pk)
-    )
+    """A cup ``user`` owns or helps to run one of its tournaments, with its circuit
+    (the versions ``season_key_of`` reads); ``DoesNotExist`` otherwise. Read on
+    every view of the cup's pages: written out once (``queries.cup_run_by``)."""
+    cup: Cup | None = queries.cup_run_by(user.pk, pk)
+    if cup is None:
+        raise Cup.DoesNotExist
+    return cup
 
 
 @dataclass(frozen=True)
@@ -401,6 +401,18 @@ def season_keys(cups: Sequence[Cup]) -> dict[int, str]:
         cup.version, circuit = versions.get(cup.pk, (cup.version, None))
         keys[cup.pk] = season_key(cup, circuit)
     return keys
+
+
+def season_key_of(cup: Cup) -> str:
+    """``season_key`` of a cup read in this request with its circuit (``cup_for``,
+    ``cup_seen``), before anything of its season: no statement."""
+    return season_key(cup, cup.circuit.version if cup.circuit is not None else None)
+
+
+def cup_seen(pk: int) -> Cup | None:
+    """A cup not deleted, with its circuit (``season_key_of``), for a page without an
+    account (the board link's season table); one statement."""
+    return Cup.objects.select_related("circuit").filter(pk=pk, deleted_at__isnull=True).first()
 
 
 def season_ranking(cup: Cup) -> Season:

@@ -239,23 +239,37 @@ class MySeason:
     final: rules.FinalStatus
 
 
-def my_season(entry: CircuitPlayer) -> MySeason:
+@dataclass(frozen=True)
+class SeasonVersions:
+    """This version of everything Meine Saison reads: the circuit's cups as stored
+    now (each with its circuit), each cup's season key, and one key of them all
+    with the lists' (``circuit_final.standings_key``)."""
+
+    cups: list[Cup]
+    season_keys: dict[int, str]
+    key: str
+
+
+def season_versions(circuit: Circuit) -> SeasonVersions:
+    """The versions of the circuit's seasons and lists, in one statement (its cups)."""
+    cup_rows = circuit_final.circuit_cups(circuit)
+    season_keys = {cup.pk: cups.season_key_of(cup) for cup in cup_rows}
+    standings_key = circuit_final.standings_key(circuit, cup_rows)
+    versions = "|".join([standings_key, *(season_keys[cup.pk] for cup in cup_rows)])
+    return SeasonVersions(cup_rows, season_keys, hashlib.sha256(versions.encode()).hexdigest()[:32])
+
+
+def my_season(entry: CircuitPlayer, circuit: Circuit, versions: SeasonVersions) -> MySeason:
     """Per cup of the circuit her season line and qualification, and her status
     for the final (``core.circuit.final_status`` over the lists of the cups that
     qualify). The seasons are ``cups.season_rankings``' and the qualification
     lists the circuit's own (``circuit_final.standings``, with each cup's tier and
     ``min_events``), both kept per version, and her season kept beside them under
-    the same versions: a fixed number of statements however many cups,
-    tournaments and players."""
-    circuit = Circuit.objects.get(pk=entry.circuit_id)
-    cup_rows = circuit_final.circuit_cups(circuit)
-    standings_key = circuit_final.standings_key(circuit, cup_rows)
-    season_keys = cups.season_keys(cup_rows)
-    versions = "|".join([standings_key, *(season_keys[cup.pk] for cup in cup_rows)])
-    digest = hashlib.sha256(versions.encode()).hexdigest()[:32]
+    the same ``versions`` (read before it): a fixed number of statements however
+    many cups, tournaments and players."""
     return caching.cached(
-        f"my-season:{entry.pk}.{entry.number}:{digest}",
-        lambda: _my_season(entry, circuit, cup_rows, season_keys),
+        f"my-season:{entry.pk}.{entry.number}:{versions.key}",
+        lambda: _my_season(entry, circuit, versions.cups, versions.season_keys),
     )
 
 

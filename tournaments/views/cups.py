@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from plumbing import caching
+from plumbing import caching, pages
 from plumbing.requests import Request, whole
 from scoring.engine import InvalidInput
 from scoring.public import Export, render_line
@@ -87,9 +87,10 @@ class KeptSeason:
 
 def season_page(cup: Cup, cookies: Mapping[str, str], *, public: bool) -> dict[str, Any]:
     """What a season table's page needs (``_season_table.html``): its rows as kept for
-    this version of the season, with the phone's row and friends' marked, and the
-    season itself, read from the cache or built only when a page draws more of it."""
-    key = cups.season_keys([cup])[cup.pk]
+    this version of the season (the cup as read in this request, ``season_key_of``),
+    unmarked: ``render_season`` marks the phone's row and friends' per request; and
+    the season itself, read from the cache or built only when a page draws more of it."""
+    key = cups.season_key_of(cup)
     season = SimpleLazyObject(lambda: cups.season_rankings([cup], {cup.pk: key})[cup.pk])
 
     def draw() -> KeptSeason:
@@ -102,15 +103,26 @@ def season_page(cup: Cup, cookies: Mapping[str, str], *, public: bool) -> dict[s
 
     page = "public" if public else "organiser"
     kept = caching.cached(f"{key}:rows:{page}:{get_language()}", draw)
-    marks = player_view.phone_marks(cup, cookies)
     return {
         "season": season,
         "kept": kept,
-        "rows": marked(kept.rows, marks),
-        "marks": marks,
+        "rows": mark_safe(kept.rows),  # drawn by the template, escaped there
+        "marks": player_view.phone_marks(cup, cookies),
         "season_key": key,
         "cache_seconds": caching.SECONDS,
     }
+
+
+def render_season(request: Request, template: str, context: dict[str, Any], *shown: object) -> HttpResponse:
+    """A page of a season table kept whole (``pages.render_kept``) per version of the
+    season and what else it shows (``shown``: names, the viewer's role); the
+    phone's row and her friends' marked into it per request, never kept."""
+    cup = context["cup"]
+    circuit = (cup.circuit_id, cup.circuit.name, cup.circuit.season) if cup.circuit else None
+    names = (cup.name, cup.season, cup.scheme, cup.best_n, cup.final_mode, circuit)
+    key = (context["season_key"], names, request.user.is_authenticated, *shown)
+    marks = context["marks"]
+    return pages.render_kept(request, template, context, key, marking=lambda html: marked(html, marks))
 
 
 def marked(rows: str, marks: player_view.Marks) -> SafeString:
@@ -135,7 +147,8 @@ def marked(rows: str, marks: player_view.Marks) -> SafeString:
 @login_required
 @require_GET
 def cup_detail(request: Request, cid: int) -> HttpResponse:
-    """The season ranking (§5.4): "Stand: <date>", or "Endstand" after the final."""
+    """The season ranking (§5.4): "Stand: <date>", or "Endstand" after the final;
+    kept whole per version of the season, per role (the owner's settings)."""
     cup = own_cup(request, cid)
     context = season_page(cup, request.COOKIES, public=False)
     key = context["season_key"]
@@ -143,10 +156,11 @@ def cup_detail(request: Request, cid: int) -> HttpResponse:
         {
             "cup": cup,
             "sides": SimpleLazyObject(lambda: kept_sides(cup, key)),
+            # A tournament joining, leaving or renamed, its region: a new version of the season.
             "tournaments": cup.tournaments.filter(deleted_at__isnull=True),
         }
     )
-    return render(request, "tournaments/cup/detail.html", context)
+    return render_season(request, "tournaments/cup/detail.html", context, cup.owner_id == request.user.pk)
 
 
 @login_required
@@ -154,7 +168,7 @@ def cup_detail(request: Request, cid: int) -> HttpResponse:
 def cup_pdf(request: Request, cid: int) -> HttpResponse:
     """The season table (§5.4) as a PDF."""
     cup = own_cup(request, cid)
-    key = cups.season_keys([cup])[cup.pk]
+    key = cups.season_key_of(cup)
     draw = kept_pdf(f"{key}:season", lambda: printouts.season_pdf(*season_and_sides(cup, key)))
     return printout(request, draw, reverse("cup_detail", args=[cid]))
 

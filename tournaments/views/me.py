@@ -13,24 +13,24 @@ phone (``static/js/me.js``) from the register numbers its rows carry.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from plumbing import caching
+from plumbing import caching, pages
 from plumbing.requests import Request
 from tournaments.core import circuit as rules
 from tournaments.models import Circuit, CircuitPlayer, Tournament
-from tournaments.services import player_view
+from tournaments.services import cups, player_view
 from tournaments.services.hall import figure
 from tournaments.views.board import PROGRESS_SECONDS, board_view, card_rounds
-from tournaments.views.cups import season_page
+from tournaments.views.cups import render_season, season_page
 
 
 def me_cookie(circuit: Circuit) -> str:
@@ -96,6 +96,9 @@ def _day_page(
     typed: str = "",
     status: int = 200,
 ) -> HttpResponse:
+    """Mein Tag, kept whole per version of the board and the register, per register
+    entry and the numbers she follows, for ``PROGRESS_SECONDS`` at most; a refusal
+    (``problem``, 400) is drawn for its request alone."""
     context: dict[str, Any] = {
         "tournament": tournament,
         "token": token,
@@ -104,31 +107,58 @@ def _day_page(
         "typed": typed,
         "version": tournament.version,
     }
+    shown: tuple[object, ...] = (tournament.name, tournament.played_on, request.user.is_authenticated)
     if circuit is not None:
         entry, unknown = who(request, circuit)
-        context.update(_kept_day(tournament, circuit, entry))
+        friends = kept_friends(request, circuit)
+        context.update(_day_of(tournament, circuit, entry, friends))
         context["unknown"] = unknown
         context["by_account"] = entry is not None and kept_number(request, circuit) is None
-        friends = kept_friends(request, circuit)
-        names = player_view.names_of(circuit, friends) if friends else {}
-        context["friends"] = [(number, names.get(number, "")) for number in friends]
+        shown += (circuit.pk, circuit.name, unknown, context["by_account"], _shown_entry(entry), friends)
+        shown += (context["day_key"],)
     template = "tournaments/board/me.html#day" if request.htmx else "tournaments/board/me.html"
-    return render(request, template, context, status=status)
+    return pages.render_kept(request, template, context, shown, status=status)
 
 
-def _kept_day(tournament: Tournament, circuit: Circuit, entry: CircuitPlayer | None) -> dict[str, Any]:
-    """Her day as drawn for this version of the board (``Tournament.version``: a seat,
-    a table locked, a ranking changed), of the circuit's register (her entries in
-    its cups) and language; a running table's hands played are kept at most
-    ``PROGRESS_SECONDS``, as the board keeps them."""
+def _day_of(
+    tournament: Tournament, circuit: Circuit, entry: CircuitPlayer | None, friends: list[int]
+) -> dict[str, Any]:
+    """Her day and the names of the numbers she follows, read from the cache or
+    built only when the page is drawn; ``day_key``: this version of her day."""
+    day_key = _day_key(tournament, circuit, entry)
+    found = {
+        "day_key": day_key,
+        # The register's names: a new version of the circuit (in ``day_key``) when they change.
+        "friends": SimpleLazyObject(lambda: _friends_named(circuit, friends)),
+    }
     if entry is None:
-        return {"entry": None}
+        return {**found, "entry": None}
+    day = SimpleLazyObject(lambda: caching.cached(day_key, lambda: _day(tournament, entry)))
+    parts = {
+        field: _part(day, field) for field in ("entrant", "seat", "rounds", "standing", "total", "change")
+    }
+    return {**found, **parts, "entry": entry, "name": player_view.public_name(entry)}
+
+
+def _part(day: Any, field: str) -> Any:
+    return SimpleLazyObject(lambda: day.get(field))
+
+
+def _friends_named(circuit: Circuit, friends: list[int]) -> list[tuple[int, str]]:
+    names = player_view.names_of(circuit, friends) if friends else {}
+    return [(number, names.get(number, "")) for number in friends]
+
+
+def _day_key(tournament: Tournament, circuit: Circuit, entry: CircuitPlayer | None) -> str:
+    """This version of her day: of the board (``Tournament.version``: a seat, a table
+    locked, a ranking changed), of the circuit's register (her entries in its cups)
+    and the language; a running table's hands played are kept at most
+    ``PROGRESS_SECONDS``, as the board keeps them."""
     moment = int(time.time() // PROGRESS_SECONDS)
-    key = (
-        f"my-day:{tournament.ranking_key}:c{circuit.pk}.{circuit.version}:{entry.pk}:"
-        f"{get_language()}:{moment}"
+    whose = entry.pk if entry is not None else "-"
+    return (
+        f"my-day:{tournament.ranking_key}:c{circuit.pk}.{circuit.version}:{whose}:{get_language()}:{moment}"
     )
-    return caching.cached(key, lambda: _day(tournament, entry))
 
 
 def _day(tournament: Tournament, entry: CircuitPlayer) -> dict[str, Any]:
@@ -225,19 +255,39 @@ def _refused(
 def my_season(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     """Meine Saison: per cup of the circuit her cup points, counted results best
     first, place, participations and podiums, and where she stands for the
-    circuit's final ("qualifiziert über RTC, 104 Vorrundenpunkte")."""
+    circuit's final ("qualifiziert über RTC, 104 Vorrundenpunkte"). Kept whole
+    per version of the circuit's seasons and lists and per register entry."""
     circuit = player_view.circuit_of(tournament)
     context: dict[str, Any] = {"tournament": tournament, "token": token, "circuit": circuit}
+    shown: tuple[object, ...] = (tournament.name, request.user.is_authenticated)
     if circuit is not None:
         entry, unknown = who(request, circuit)
-        context["unknown"] = unknown
-        context["entry"] = entry
+        context.update({"unknown": unknown, "entry": entry})
+        shown += (circuit.pk, circuit.name, circuit.season, unknown, _shown_entry(entry))
         if entry is not None:
-            season = player_view.my_season(entry)
-            context["name"] = player_view.public_name(entry)
-            context["season"] = season
-            context["final"] = final_text(season.final)
-    return render(request, "tournaments/board/season.html", context)
+            versions = player_view.season_versions(circuit)
+            context.update(_season_of(entry, circuit, versions))
+            shown += (versions.key,)
+    return pages.render_kept(request, "tournaments/board/season.html", context, shown)
+
+
+def _shown_entry(entry: CircuitPlayer | None) -> tuple[object, ...] | None:
+    """What a page shows of her register entry (her number, name and place)."""
+    if entry is None:
+        return None
+    return (entry.pk, entry.number, entry.family, entry.given, entry.place, entry.public_name)
+
+
+def _season_of(
+    entry: CircuitPlayer, circuit: Circuit, versions: player_view.SeasonVersions
+) -> dict[str, Any]:
+    """Her season, read from the cache or built only when the page is drawn."""
+    season = SimpleLazyObject(lambda: player_view.my_season(entry, circuit, versions))
+    return {
+        "name": player_view.public_name(entry),
+        "season": season,
+        "final": SimpleLazyObject(lambda: final_text(cast(player_view.MySeason, season).final)),
+    }
 
 
 def final_text(status: rules.FinalStatus) -> str:
@@ -262,9 +312,12 @@ def final_text(status: rules.FinalStatus) -> str:
 def cup_season(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     """The season table of the tournament's cup (§5.4) from the board link, with
     what §14.1 lets a public page show (the register's public name, place and
-    number); her row and her friends' marked (§14.3)."""
-    cup = tournament.cup if tournament.cup_id is not None else None
+    number); her row and her friends' marked (§14.3). Kept whole per version of
+    the season, the marks put in per request."""
+    cup = cups.cup_seen(tournament.cup_id) if tournament.cup_id is not None else None
     context: dict[str, Any] = {"tournament": tournament, "token": token, "cup": cup}
-    if cup is not None and cup.deleted_at is None:
-        context.update(season_page(cup, request.COOKIES, public=True))
-    return render(request, "tournaments/board/cup_season.html", context)
+    if cup is None:
+        shown = (tournament.name, request.user.is_authenticated)
+        return pages.render_kept(request, "tournaments/board/cup_season.html", context, shown)
+    context.update(season_page(cup, request.COOKIES, public=True))
+    return render_season(request, "tournaments/board/cup_season.html", context, tournament.name)

@@ -13,7 +13,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from plumbing import caching
+from plumbing import caching, pages
 from plumbing.requests import Request, whole
 from scoring.engine import InvalidInput
 from tournaments.forms import RegionForm, SideRankingForm
@@ -86,20 +86,26 @@ def cup_sides(request: Request, cid: int) -> HttpResponse:
     form = SideRankingForm(posted, kinds=side.CUP_KINDS, initial={"one_prize_per_player": True})
     if request.method == "POST" and _posted(request, form, cup=cup):
         return redirect("cup_sides", cid=cup.pk)
-    key = cups.season_keys([cup])[cup.pk]
+    key = cups.season_key_of(cup)
+    context = _sides_context(cup, key)
+    context.update({"form": form, "owner": owner})
+    key_shown = (key, cup.name, cup.season, owner)
+    status = 400 if form.errors else 200
+    return pages.render_kept(request, "tournaments/cup/sides.html", context, key_shown, status=status)
+
+
+def _sides_context(cup: Cup, key: str) -> dict[str, Any]:
+    """The cup's side rankings and their tables, read or drawn only when the page is
+    drawn: a side ranking added or removed is a new version of the season (``key``)."""
     sides = SimpleLazyObject(lambda: kept_sides(cup, key))
-    context: dict[str, Any] = {
+    return {
         "cup": cup,
-        "form": form,
-        "owner": owner,
-        # The side rankings' tables, each kept drawn per version of the season.
-        "own": side.sides_of(cup=cup),
+        "own": SimpleLazyObject(lambda: side.sides_of(cup=cup)),
         "sides": sides,
         "lines": SimpleLazyObject(lambda: {found.side.pk: found.lines for found in sides}),
         "season_key": key,
         "cache_seconds": caching.SECONDS,
     }
-    return render(request, "tournaments/cup/sides.html", context, status=400 if form.errors else 200)
 
 
 @login_required
@@ -108,7 +114,7 @@ def cup_honours(request: Request, cid: int) -> HttpResponse:
     """The cup's Bestenliste, all-time and per season, and its Cupsieger (§14.8)."""
     cup = own_cup(request, cid)
     context = {"cup": cup, "labels": LABELS, **_honours_context(honours.kept_cup_honours(cup))}
-    return render(request, "tournaments/cup/honours.html", context)
+    return _kept_honours(request, "tournaments/cup/honours.html", context, cup.name, cup.season)
 
 
 @login_required
@@ -124,7 +130,13 @@ def circuit_honours(request: Request, kid: int) -> HttpResponse:
         "labels": LABELS,
         **_honours_context(honours.kept_circuit_honours(circuit)),
     }
-    return render(request, "tournaments/circuit/honours.html", context)
+    return _kept_honours(request, "tournaments/circuit/honours.html", context, circuit.name, circuit.season)
+
+
+def _kept_honours(request: Request, template: str, context: dict[str, Any], *names: str) -> HttpResponse:
+    """An honours page kept whole per version of the honours (each cup's season, its
+    circuit's register) and the names it is headed by: one lookup when seen before."""
+    return pages.render_kept(request, template, context, (context["honours_key"], *names))
 
 
 def _honours_context(kept: honours.Kept) -> dict[str, Any]:
