@@ -1,4 +1,4 @@
-"""Whole pages rendered once per version of what they show.
+"""Pages rendered once and kept: whole, or as a frame around parts drawn per view.
 
 A page of a group's statistics looks the same to every member for one version
 of the statistics, in one language, except for three things drawn per request:
@@ -13,14 +13,16 @@ What one reader's page shows of her alone (a phone's own row and her friends'
 on a season table) is not kept: the page is kept without it, and ``marking``
 puts it in per request after the lookup, as the tokens are.
 
-A sheet changes with every hand, but most of its page does not: the frame
-around the parts that do (the board, the exports) is kept across versions, so
-a new version draws only those parts into it. A part kept for every reader
-(a deleted hand's row with its restore form) carries the token's mark too.
+A page that changes with every hand (the sheet, the new hand's form) keeps only
+its frame, everything around the parts that change (its ``holes``), under what
+the frame shows; the holes are drawn into it for every view, each from what it
+keeps itself per version (the board, the rows, the phone's evening). A part kept
+for every reader (a deleted hand's row with its restore form) carries the
+token's mark too, so every page drawn here has it replaced (``render_fresh``).
 
-What it saves (measured in process with the cache warm; README, "Benchmark"):
-a season table seen before went from 4.7 to 1.2 ms, and the 60-hand sheet
-drawn for a new version from 9.0 ms to the 4.2 ms of its board.
+What it saves (``make bench``, each layer on and off: docs/performance.md): the
+frame keeps the sheet right after a save and the hand form within their targets;
+a season table seen before went from 4.7 to 1.2 ms in process.
 """
 
 from __future__ import annotations
@@ -56,23 +58,21 @@ def render_kept(
     context: dict[str, Any],
     key: tuple[object, ...],
     *,
-    frame: tuple[object, ...] | None = None,
     holes: tuple[str, ...] = (),
     marking: Callable[[str], str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """``render(request, template, context)``, kept under ``key`` (everything the
-    page shows that may change: versions, names, the viewer's role) in the reader's
-    language. With ``frame`` (what the page shows but its ``holes``), a page not yet
-    kept is drawn into a frame kept under that key across versions: only the
-    template's partials named in ``holes`` are drawn for it. ``marking``: what this
+    """``render(request, template, context)``, kept under ``key`` in the reader's
+    language: everything the page shows that may change (versions, names, the
+    viewer's role). With ``holes`` (the template's partials that change with every
+    version), ``key`` is the frame's (what the page shows but its holes): the frame
+    is kept, and the holes are drawn into it for every view. ``marking``: what this
     reader alone is shown, put into the page as kept (or as drawn, when not kept).
     A page answered with another ``status`` than 200 (a form's errors) is not kept."""
     if status != 200 or not keeps(request):
-        response = render(request, template, context, status=status)
-        # Parts kept for every reader (a deleted hand's restore form) carry the mark.
-        html = response.content.decode().replace(TOKEN_MARK, get_token(request))
-        response.content = (marking(html) if marking else html).encode()
+        response = render_fresh(request, template, context, status=status)
+        if marking:
+            response.content = marking(response.content.decode()).encode()
         return response
     marked = {
         **context,
@@ -80,16 +80,24 @@ def render_kept(
         "one_time_token": ONCE_MARK,
         "offline_rendered": RENDERED_MARK,
     }
-
-    def draw() -> str:
-        if frame is None:
-            return render_to_string(template, marked, request)
-        return _framed(request, template, marked, frame, holes)
-
-    html = caching.cached(_key("page", template, request.path, key), draw)
+    if holes:
+        html = _framed(request, template, marked, key, holes)
+    else:
+        html = caching.cached(
+            _key("page", template, request.path, key), lambda: render_to_string(template, marked, request)
+        )
     html = html.replace(TOKEN_MARK, get_token(request)).replace(ONCE_MARK, uuid.uuid4().hex)
     html = html.replace(_RENDERED, f'"rendered": {int(time.time())}')
     return HttpResponse(marking(html) if marking else html)
+
+
+def render_fresh(
+    request: HttpRequest, template: str, context: dict[str, Any], *, status: int = 200
+) -> HttpResponse:
+    """``render``, with the reader's token put into the parts kept for every reader."""
+    response = render(request, template, context, status=status)
+    response.content = response.content.replace(TOKEN_MARK.encode(), get_token(request).encode())
+    return response
 
 
 def keeps(request: HttpRequest) -> bool:

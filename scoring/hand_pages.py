@@ -6,8 +6,6 @@ not a door to the views: the views call these."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,9 +22,9 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from plumbing import busy, caching, pages
+from plumbing import busy, pages
 from plumbing.requests import FORM_TOKEN, Request, whole
-from scoring import phone_contract, services
+from scoring import kept_pages, phone_contract, services
 from scoring.engine import HandType, InvalidInput
 from scoring.forms import HandForm
 from scoring.hand_links import HandLinks, signed_in
@@ -429,40 +427,9 @@ def _hand_page(
         **_fields_per_dealer(request, session, game, form.hand_type),
     }
     if request.method == "GET" and hand is None and pages.keeps(request):
-        return _kept_new_hand(request, place, game, form, context)
+        chosen = (game.players, form.hand_type.value, form.dealer, place.title)
+        return kept_pages.new_hand_form(request, "scoring/hand_form.html", context, session, chosen)
     return render(request, "scoring/hand_form.html", context, status=status)
-
-
-# What the new hand's form shows of the evening's hands, drawn again for each version.
-NEW_HAND_HOLES = ("count", "evening")
-
-
-def _kept_new_hand(
-    request: HttpRequest, place: Place, game: services.Game, form: HandForm, context: dict[str, Any]
-) -> HttpResponse:
-    """The new hand's form, opened before every hand and each time at a new version
-    of the evening, kept (``plumbing.pages``): the frame, everything but what it shows
-    of the hands (``NEW_HAND_HOLES``: "hand n of T" and the phone's evening, which the
-    sheet a save leads to has drawn already), across versions, one per dealer, kind
-    of hand and language; the one-time token and the CSRF token put in per view."""
-    session = place.session
-    frame = (
-        session.pk,
-        session.created_at,
-        session.name,
-        session.variant,
-        session.options,
-        game.players,
-        form.hand_type.value,
-        form.dealer,
-        place.title,
-        request.user.is_authenticated,
-    )
-    context = {**context, "token": pages.ONCE_MARK}
-    key = (session.sheet_key, *frame)
-    return pages.render_kept(
-        request, "scoring/hand_form.html", context, key, frame=frame, holes=NEW_HAND_HOLES
-    )
 
 
 def _hand_count(session: Session, hand: Hand | None) -> tuple[int, int] | None:
@@ -481,21 +448,15 @@ def _fields_per_dealer(
     """Who sits out follows from the dealer alone: where someone does, the page
     also carries the fields as they are for each dealer, unshown, so that a phone
     whose dealer changes without a connection shows the right players
-    (static/js/phone/kept-form.js). Only in the pages the phone keeps (opened, not sent).
-    Blank fields depend on nothing but the game, the kind of hand and the page's
-    address: they are drawn once under that key (``dealer_fields_key``) and the
-    forms (``fields_per_dealer``) are built only when they are drawn."""
+    (static/js/phone/kept-form.js). Only in the pages the phone keeps (opened, not
+    sent); the new hand's form draws them once, with its frame (``kept_pages``)."""
     someone_sits_out = any(game.variant.sitting_out(game.players, d) for d in game.players)
     if not someone_sits_out or request.method != "GET":
-        return {"dealer_fields_key": None}
-    rules = json.dumps(session.options, sort_keys=True)
-    described = repr((request.path, session.variant, game.players, rules, hand_type.value))
+        return {"fields_per_dealer": ()}
     return {
-        "dealer_fields_key": hashlib.md5(described.encode(), usedforsecurity=False).hexdigest(),
         "fields_per_dealer": SimpleLazyObject(
             lambda: [_hand_form(request, session, game, blank=(hand_type, dealer)) for dealer in game.players]
-        ),
-        "cache_seconds": caching.SECONDS,
+        )
     }
 
 

@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from plumbing import caching
 from plumbing.pages import TOKEN_MARK
 from scoring.chart import running_total_svg
-from scoring.engine import VARIANTS
 from scoring.hand_links import HandLinks, signed_in
 from scoring.models import Session
 from scoring.presentation import house_rules
@@ -40,39 +39,6 @@ def sheet_context(session: Session, *, show_all: bool = False) -> dict[str, Any]
         "currency": SimpleLazyObject(lambda: currency_of(session)),
         "cache_seconds": caching.SECONDS,
     }
-
-
-def sheet_page_key(session: Session, right: int) -> tuple[object, ...]:
-    """What a kept sheet page (``plumbing.pages``) shows that may change: this version
-    of the sheet and its frame (``sheet_frame_key``)."""
-    return (session.sheet_key, *sheet_frame_key(session, right))
-
-
-def sheet_frame_key(session: Session, right: int) -> tuple[object, ...]:
-    """What the sheet page shows around its board and exports (the
-    parts drawn again for every version): the session's own lines, its house
-    rules and the reader's right on it (``services.Right``: which buttons it has)."""
-    return (
-        session.pk,
-        session.created_at,
-        session.name,
-        session.played_on,
-        session.variant,
-        session.options,
-        session.closed_at,
-        int(right),
-    )
-
-
-def sheet_holes(session: Session) -> tuple[str, ...]:
-    """The parts of the sheet page drawn again for every version: the board (its
-    deleted hands struck through in their places), and the exports where the game
-    has series or rounds (a series settled on its own gets its PDF); elsewhere the
-    exports are the same for every version."""
-    kind = VARIANTS[session.variant].section_kind if session.variant in VARIANTS else None
-    if kind is not None:
-        return ("board", "exports")
-    return ("board",)
 
 
 ROW_TEMPLATE = "scoring/_hand_row.html"

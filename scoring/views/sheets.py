@@ -9,12 +9,11 @@ from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from plumbing import pages
 from plumbing.compression import quick_gzip_page
-from scoring import exports
+from scoring import exports, kept_pages
 from scoring.models import Session
 from scoring.services import Right
-from scoring.sheet_html import sheet_context, sheet_frame_key, sheet_holes, sheet_page_key
+from scoring.sheet_html import sheet_context
 from scoring.views.common import Request, own_session, session_and_right, whole
 
 
@@ -32,9 +31,7 @@ def scoreboard(request: Request, pk: int) -> HttpResponse:
         "undone": undone,
         **sheet_context(session, show_all="all" in request.GET),
     }
-    key = sheet_page_key(session, right)
-    frame = None if request.htmx else sheet_frame_key(session, right)  # the board alone has none
-    return pages.render_kept(request, template, context, key, frame=frame, holes=sheet_holes(session))
+    return kept_pages.sheet_page(request, template, context, session, right)
 
 
 @quick_gzip_page

@@ -17,7 +17,7 @@ from django.urls import reverse
 from club.services import groups
 from plumbing import offline
 from scoring import services
-from scoring.models import Hand
+from scoring.models import Hand, Session
 from scoring.services import sharing
 from tests.club.regular_table import evening, player
 from tests.scoring.test_sheets import imported
@@ -176,3 +176,19 @@ def test_every_cache_backend_keys_what_it_keeps_by_the_release(backend):
     from tarockscore.settings import CACHE_BACKENDS
 
     assert CACHE_BACKENDS[backend]["KEY_FUNCTION"] == "plumbing.cache_keys.release_key"
+
+
+def test_whatever_column_of_the_evening_changes_its_kept_sheet_and_form_show_it(logged_in, make_session):
+    # The keys follow every column of the session's row (scoring.kept_pages), not a
+    # list of the ones someone thought the page shows: an evening handed to an event
+    # loses its settings buttons at once, though no hand changed.
+    session = make_session()
+    services.hand_record(session=session, raw=GARDE)
+    sheet, form = reverse("scoreboard", args=[session.pk]), reverse("hand_new", args=[session.pk])
+    assert 'id="settings"' in logged_in.get(sheet).content.decode()
+    logged_in.get(form)
+    Session.objects.filter(pk=session.pk).update(managed=True, played_on=date(2026, 3, 4))
+    assert 'id="settings"' not in logged_in.get(sheet).content.decode()
+    assert logged_in.get(sheet).templates == []  # kept again under its new key
+    Session.objects.filter(pk=session.pk).update(name="Samstag")
+    assert "Samstag" in logged_in.get(form).content.decode()
