@@ -36,7 +36,6 @@ from tournaments.models import (
     Tournament,
     TournamentChange,
 )
-from tournaments.services import tournaments
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pdfs_not_drawn")]
 
@@ -120,20 +119,7 @@ def build_world() -> dict[str, Any]:
     factory.draw(t)
     factory.release(t)
     # The owner takes one co-organiser off the day; a member leaves the group.
-    t = factory.fresh(t)
-    tournaments.tournament_update(
-        tournament=t,
-        user=user,
-        name=t.name,
-        played_on=t.played_on,
-        options=t.options,
-        settings=t.settings,
-        money_rate=t.money_rate,
-        organisers=["co"],
-        cup=t.cup,
-        cup_final=t.cup_final,
-        cup_factor=t.cup_factor,
-    )
+    factory.settings_saved(t, user, organisers=["co"])
     groups.member_remove(group=group, user_id=left.pk)
     assert list(factory.fresh(t).organisers.values_list("username", flat=True)) == ["co"]
     table = TableRound.objects.filter(round__tournament=t).order_by("round__number", "number").first()
