@@ -21,6 +21,7 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponseBase
 from django.templatetags.static import static
@@ -89,6 +90,11 @@ NOT_KEPT_NAMES = frozenset(
 NOT_KEPT_NAMESPACES = frozenset({"admin"})
 # The login page says it is one: a phone's outbox sent to it (logged out) sends again after the next login.
 LOGIN_HEADER = "X-Tarock-Login"
+# Sent by the phone's own scripts, never by a person reading a page: the worker fetching
+# a page to keep for later (static/js/sw.js) and the outbox sending a hand (static/js/outbox.js).
+KEEP_HEADER = "X-Tarock-Keep"
+OUTBOX_HEADER = "X-Tarock-Outbox"
+BACKGROUND_HEADERS = (KEEP_HEADER, OUTBOX_HEADER)
 THEME_COLOUR = "#0b5d4b"  # the header's colour (--accent in app.css)
 BACKGROUND_COLOUR = "#f3f1ec"  # the page's ground (--ground)
 
@@ -264,3 +270,31 @@ class NotKeptMiddleware:
         if match is not None and match.url_name == "login":
             response[LOGIN_HEADER] = "1"
         return response
+
+
+def in_background(request: HttpRequest) -> bool:
+    """Whether the phone's scripts sent this request, not a person opening a page
+    (``BACKGROUND_HEADERS``; a redirect followed keeps the header)."""
+    return any(request.headers.get(name) == "1" for name in BACKGROUND_HEADERS)
+
+
+class PageMessages(FallbackStorage):
+    """Django's messages (a cookie, else the session), left alone by the requests the
+    phone makes in the background (``in_background``): such a page is read by no one,
+    so it shows no notice and uses none up, and what it would say is not kept for the
+    next page. Without this, the worker keeping a hand's page while the player opened
+    the hand form took the form's "round complete" from the page she was sent to."""
+
+    def __init__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
+        super().__init__(request, *args, **kwargs)
+        self.unread = in_background(request)
+
+    def _get(self, *args: Any, **kwargs: Any) -> tuple[list[Any], bool]:
+        if self.unread:
+            return [], True
+        return super()._get(*args, **kwargs)  # type: ignore[misc,no-any-return]  # not in the stubs
+
+    def update(self, response: HttpResponseBase) -> list[Any] | None:
+        if self.unread:
+            return None
+        return super().update(response)

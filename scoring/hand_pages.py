@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from plumbing import busy, pages
+from plumbing.offline import OUTBOX_HEADER
 from plumbing.requests import FORM_TOKEN, Request, whole
 from scoring import kept_pages, phone_contract, services
 from scoring.engine import HandType, InvalidInput
@@ -35,7 +36,7 @@ from scoring.sheet import column_heads
 
 # A phone sending what it kept offline (static/js/outbox.js) says so, and is told
 # what was stored, or why nothing was: the reason as data, never a page to read it from.
-OUTBOX_HEADER, STORED_HEADER, REFUSED_HEADER = "X-Tarock-Outbox", "X-Tarock-Stored", "X-Tarock-Refused"
+STORED_HEADER, REFUSED_HEADER = "X-Tarock-Stored", "X-Tarock-Refused"
 
 
 class Gone(Http404):

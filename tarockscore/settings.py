@@ -81,6 +81,10 @@ INSTALLED_APPS = [
     "ratings",
 ]
 
+# Notices ("saved", "round complete") are left alone by the requests the phone's scripts make
+# in the background (plumbing.offline.PageMessages).
+MESSAGE_STORAGE = "plumbing.offline.PageMessages"
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tarockscore.middleware.ContentSecurityPolicyMiddleware",

@@ -118,6 +118,14 @@ self.Outbox = (() => {
     return now - record.sentAt > SENT_KEPT;
   }
 
+  // What another sender (the worker, a page being left) stored for this evening after a
+  // page was asked for (``since``: the moment its request began, performance.timeOrigin):
+  // the server may have drawn that page without it. Sent before the page was asked for,
+  // it is on the page; sent by the page itself, the page is drawn again anyway.
+  function sentSince(records, session, since) {
+    return records.filter((record) => record.session === session && record.sentAt >= since);
+  }
+
   let opened = null;
 
   function open() {
@@ -294,6 +302,7 @@ self.Outbox = (() => {
     verdictOf,
     waitOf,
     expired,
+    sentSince,
     reasonsOf,
     add,
     all,

@@ -24,13 +24,14 @@ const FORM = /^application\/x-www-form-urlencoded/; // a form without a file (a 
 // A page not worth keeping for offline (the accounts, the admin, a download, the worker
 // itself) says so in its answer (plumbing/offline.py): no address is judged here.
 const NOT_KEPT = "X-Tarock-Not-Kept";
+const KEEP = { "X-Tarock-Keep": "1" }; // a page fetched to keep: read by no one, it uses up no notice
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       await (await caches.open(FILES)).addAll(CONFIG.precache);
       await caches.open(PAGES);
-      await keep(await fetch(CONFIG.offline, { credentials: "same-origin" }), CONFIG.offline);
+      await keep(await fetch(CONFIG.offline, { credentials: "same-origin", headers: KEEP }), CONFIG.offline);
       await self.skipWaiting();
     })(),
   );
@@ -118,7 +119,7 @@ async function warm(urls) {
     const address = new URL(url, self.location.href);
     if (address.origin !== self.location.origin) continue;
     try {
-      const response = await fetch(address.href, { credentials: "same-origin" });
+      const response = await fetch(address.href, { credentials: "same-origin", headers: KEEP });
       if (response.ok && !response.redirected) await keep(response, address.href);
     } catch (_offline) {
       return;

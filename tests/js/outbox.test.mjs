@@ -288,6 +288,22 @@ test("a record of a sent hand is let go after half a day, not before", () => {
   assert.equal(Outbox.expired({ sentAt: now - 13 * 3600 * 1000 }, now), true);
 });
 
+test("what another sender stored after a page was asked for, of its evening only, may be missing from it", () => {
+  const { Outbox } = loadOutbox(async () => answer(204), []);
+  const asked = 1_000_000;
+  const records = [
+    { id: 1, session: 3, sentAt: asked - 1 }, // stored before the page was asked for: on it
+    { id: 2, session: 3, sentAt: asked }, // while the server drew it: perhaps not
+    { id: 3, session: 3, sentAt: asked + 900 },
+    { id: 4, session: 4, sentAt: asked + 900 }, // another evening's
+  ];
+  assert.deepEqual(
+    Outbox.sentSince(records, 3, asked).map((record) => record.id),
+    [2, 3],
+  );
+  assert.deepEqual(Outbox.sentSince(records, 3, asked + 1000), []); // the page drawn again after them
+});
+
 test("a refusal is kept with what the server said as data, each once; an error page says nothing", async () => {
   const REFUSED = { "X-Tarock-Refused": "1" };
   const THIRD = { ...NEXT, id: 3, body: "token=3&action=save" };

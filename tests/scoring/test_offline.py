@@ -328,6 +328,15 @@ class TestWhatTheWorkerKeeps:
         )
         assert not re.search(r"accounts|admin|export|sheet\\?/", code)
 
+    def test_the_pages_the_worker_fetches_to_keep_say_so(self):
+        """So the server lets them use up no notice meant for the page a player opens
+        (plumbing.offline.PageMessages)."""
+        worker = (ROOT / "static" / "js" / "sw.js").read_text()
+        assert f'const KEEP = {{ "{offline.KEEP_HEADER}": "1" }};' in worker
+        fetches = re.findall(r"fetch\(([^;]*)\)", worker)
+        keeping = [call for call in fetches if "address.href" in call or "CONFIG.offline" in call]
+        assert len(keeping) == 2 and all("headers: KEEP" in call for call in keeping), fetches
+
 
 @pytest.mark.django_db
 class TestTheLineOfAHandThePhoneCannotScore:

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from plumbing.offline import KEEP_HEADER
 from scoring import services as scoring
 from scoring.hand_pages import OUTBOX_HEADER, REFUSED_HEADER
 from scoring.models import Hand, Session
@@ -145,6 +146,38 @@ def test_the_form_closes_at_the_target_and_the_outbox_keeps_the_refusal(user):
         HTTP_ACCEPT_LANGUAGE="de",
     )
     assert "Runde vollständig: 1 von 1" in german.content.decode()
+
+
+def test_the_pages_the_phone_keeps_for_later_use_up_no_notice(user):
+    """The worker keeps the last hand's page while the player opens the closed form: the
+    form's "round complete" is still there for the sheet it sends her to, said once."""
+    day = tournament_day(user, tables_count=1, hands=1)
+    table = day.table(1)
+    scorer = claimed_phone(table)
+    assert scorer.post(url("tournament_table_hand_new", table), rufer_form()).status_code == 302
+    scorer.get(url("tournament_table", table))  # the sheet after the save: its own notice read
+    hand = Hand.objects.get()
+    assert scorer.get(url("tournament_table_hand_new", table)).status_code == 302
+    kept = scorer.get(url("tournament_table_hand", table, hand.pk), headers={KEEP_HEADER: "1"})
+    assert kept.status_code == 200 and "Round complete" not in kept.content.decode()
+    again = scorer.get(url("tournament_table_hand_new", table), headers={KEEP_HEADER: "1"})
+    assert again.status_code == 302
+    sheet = scorer.get(url("tournament_table", table)).content.decode()
+    assert sheet.count("Round complete: 1 of 1") == 1
+    assert "Round complete" not in scorer.get(url("tournament_table", table)).content.decode()
+
+
+def test_a_page_the_outbox_is_sent_to_uses_up_no_notice(user):
+    """The outbox follows a redirect with its header (to the sheet, to the login): the
+    notice waiting for the player's next page stays for it."""
+    day = tournament_day(user, tables_count=1, hands=1)
+    table = day.table(1)
+    scorer = claimed_phone(table)
+    assert scorer.post(url("tournament_table_hand_new", table), rufer_form()).status_code == 302
+    assert scorer.get(url("tournament_table_hand_new", table)).status_code == 302
+    followed = scorer.get(url("tournament_table", table), headers={OUTBOX_HEADER: "1"}).content.decode()
+    assert "Round complete" not in followed
+    assert "Round complete: 1 of 1" in scorer.get(url("tournament_table", table)).content.decode()
 
 
 def test_the_signed_in_form_closes_at_the_target_too(make_session, logged_in):

@@ -47,10 +47,13 @@ export async function noteWaiting() {
 
 // Something that waited when the page was drawn was sent by another sender (the
 // worker, or a page that was left while it sent): the sheet drawn before has not got it.
+// So also what another sender stored while the server drew this page, before this page
+// read the outbox: it never waited here, and may not be on the sheet.
 export async function sentMeanwhile() {
   const outbox = await outboxReady();
   for (const id of waitedAtStart) if (!(await outbox.get(id))) return true;
-  return false;
+  const sheet = sheetOf();
+  return outbox.sentSince(await outbox.sent(), sheet.session, performance.timeOrigin).length > 0;
 }
 
 // --- the hand form and the delete button: kept in the outbox while offline ---
