@@ -18,9 +18,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from plumbing import queries
+from plumbing.offline import OUTBOX_HEADER
 from scoring import services
 from scoring.engine.session_file import MAX_HANDS
-from scoring.hand_pages import OUTBOX_HEADER
 from scoring.models import Hand, Session
 from tests.conftest import fill
 from tests.scoring.test_views import form_data

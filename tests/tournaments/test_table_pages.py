@@ -11,9 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from plumbing.offline import KEEP_HEADER
+from plumbing.offline import KEEP_HEADER, OUTBOX_HEADER
 from scoring import services as scoring
-from scoring.hand_pages import OUTBOX_HEADER, REFUSED_HEADER
+from scoring.hand_pages import REFUSED_HEADER
 from scoring.models import Hand, Session
 from tests.tournaments.table_support import (
     claimed_phone,
