@@ -29,11 +29,16 @@ Why these values:
   it starts, before the workers load Django, so WeasyPrint loads beside them and
   the first PDF after a restart does not wait for it; workers and the workers that
   replace them all draw through it; it ends with the master.
+- Each worker settles before its first request (``post_worker_init``,
+  ``plumbing.workers.settle``): its URLconf loaded and what it then holds frozen
+  out of the garbage collector's full collections, which otherwise stopped every
+  thread of the worker for up to 200 ms every few seconds at a cup day's rate.
 - No control socket: gunicorn's runtime control (gunicornc) is not used, and two
   servers on one machine (a load test beside the app) would share its one path.
 """
 
 from pathlib import Path
+from typing import Any
 
 chdir = str(Path(__file__).resolve().parent)  # the project, wherever the command is started
 wsgi_app = "tarockscore.wsgi"
@@ -56,6 +61,12 @@ def on_starting(server: object) -> None:
 
     global _drawing_server
     _drawing_server = start_machine_server()
+
+
+def post_worker_init(worker: Any) -> None:
+    from plumbing.workers import settle
+
+    worker.log.info("Worker settled: %d objects kept out of the collector's full collections", settle())
 
 
 def on_exit(server: object) -> None:

@@ -98,10 +98,18 @@ class Timed:
     before_app: float | None
     server: tuple[float, float] | None
     connections: int
+    sending: float | None = None
 
     @classmethod
     def of(cls, answer: Answer) -> Timed:
-        return cls(answer.status, answer.seconds, answer.before_app, answer.server, answer.connections)
+        return cls(
+            answer.status,
+            answer.seconds,
+            answer.before_app,
+            answer.server,
+            answer.connections,
+            answer.sending,
+        )
 
 
 @dataclass
@@ -359,6 +367,7 @@ def where_it_went(timed: list[Timed]) -> str:
     parts = [
         ("at the client", [t.seconds for t in timed]),
         ("before the app", [t.before_app for t in timed if t.before_app is not None]),
+        ("of it in the client, sending", [t.sending for t in timed if t.sending is not None]),
         ("in the app", [t.server[0] for t in timed if t.server]),
         ("on the processor", [t.server[1] for t in timed if t.server]),
     ]

@@ -43,6 +43,9 @@ class Answer:
     connections: int = (
         1  # 2: the kept connection was closed by the server, the request sent again on a new one
     )
+    # seconds from the moment taken as sent until the request was handed to the network: the
+    # client's own share of before_app (its threads wait for its interpreter like the server's)
+    sending: float | None = None
 
 
 class Phone:
@@ -69,6 +72,7 @@ class Phone:
         for attempt in (1, 2):
             try:
                 self.connection.request(method, path, body=body, headers=sent)
+                handed = time.monotonic()
                 response = self.connection.getresponse()
                 raw = response.read()
                 break
@@ -95,6 +99,7 @@ class Phone:
             server_timing.read(timing),
             None if in_app is None else in_app - sent_at,
             attempt,
+            handed - sent_at,
         )
 
     def get(self, path: str, **headers: str) -> Answer:

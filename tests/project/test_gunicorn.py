@@ -87,6 +87,10 @@ def test_the_production_command_serves_the_app_and_replaces_a_worker_that_served
     # finish one that reached it meanwhile) and another takes over.
     assert "Autorestarting worker after current request" in output
     assert len(set(re.findall(r"Booting worker with pid: (\d+)", output))) >= 2, output
+    # Each worker, the replacement too, settled before its first request: what it held
+    # after loading the app is out of the collector's full collections (plumbing.workers).
+    settled = [int(n) for n in re.findall(r"Worker settled: (\d+) objects", output)]
+    assert len(settled) >= 2 and min(settled) > 20_000, output
 
 
 def get_when_listening(url: str, seconds: float = 30) -> int:
