@@ -5,10 +5,12 @@ arrives exactly once when the connection returns."""
 from __future__ import annotations
 
 import re
+import threading
 import time
 from typing import Any
 
 import pytest
+from django.core.handlers.base import BaseHandler
 
 from scoring.models import Hand
 from tests.browser.phone_table import KEPT
@@ -453,6 +455,54 @@ def test_a_hand_another_sender_stores_while_the_sheet_loads_is_drawn_on_it(phone
     assert [h["taker"] for h in stored(session)] == ["Anna"]
     expect(phone.locator(STORED_HANDS)).to_have_count(1, timeout=PATIENCE * 1000)
     expect(phone.locator("#board .outbox-entry")).to_have_count(0)
+
+
+def test_a_hand_another_sender_stores_while_the_server_draws_the_sheet_is_drawn_on_it(
+    phone, live_server, player, monkeypatch
+):
+    """Another sender stores the waiting hand after the server drew this sheet
+    without it and before the page read its outbox: nothing waited here, yet the
+    sheet is drawn again with the hand, once (the outbox's record of what it sent
+    after the page was asked for, ``Outbox.sentSince``)."""
+    session = french_session(player, "Sent meanwhile", PLAYERS, [])
+    login(phone, live_server.url, player)
+    sheet = open_sheet_for_offline(phone, live_server.url, session)
+    other = phone.context.new_page()
+    other.goto(f"{live_server.url}{sheet}")
+    phone.context.set_offline(True)
+    record_offline(phone, GARDE)
+    other.evaluate(HOLD_THE_OUTBOX)  # the phone's own sending waits for the other sender
+    phone.context.set_offline(False)
+    phone.goto(f"{live_server.url}/")  # the evenings' list: a page that never draws a sheet again
+
+    # The server holds its answer for the sheet, drawn, until the other sender has stored the hand.
+    drawn, sent = threading.Event(), threading.Event()
+    answer = BaseHandler.get_response
+
+    def held(handler: BaseHandler, request: Any) -> Any:
+        response = answer(handler, request)
+        if request.path == sheet and request.method == "GET" and not drawn.is_set():
+            drawn.set()
+            sent.wait(PATIENCE)
+        return response
+
+    monkeypatch.setattr(BaseHandler, "get_response", held)
+    phone.evaluate("(url) => { location.href = url; }", f"{live_server.url}{sheet}")
+    assert drawn.wait(PATIENCE)
+    assert stored(session) == []  # the sheet was drawn without it
+    # The other sender lets go and sends; the list being left, waiting for it, may send first.
+    other.evaluate("async () => { self.letGo(); await Outbox.send(''); }")
+    deadline = time.monotonic() + PATIENCE
+    while len(stored(session)) < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(stored(session)) == 1
+    sent.set()
+    expect(phone.locator(STORED_HANDS)).to_have_count(1, timeout=PATIENCE * 1000)
+    expect(phone.locator("#board .outbox-entry")).to_have_count(0)
+    # Drawn again once, not over and over: the page stays.
+    drawn_at = phone.evaluate("() => performance.timeOrigin")
+    time.sleep(2)
+    assert phone.evaluate("() => performance.timeOrigin") == drawn_at
 
 
 def test_a_hand_whose_sending_fails_on_a_connection_that_only_looks_alive_is_kept(phone, live_server, player):
