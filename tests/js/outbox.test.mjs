@@ -291,17 +291,19 @@ test("a record of a sent hand is let go after half a day, not before", () => {
 test("what another sender stored after a page was asked for, of its evening only, may be missing from it", () => {
   const { Outbox } = loadOutbox(async () => answer(204), []);
   const asked = 1_000_000;
+  const now = asked + 2000;
   const records = [
     { id: 1, session: 3, sentAt: asked - 1 }, // stored before the page was asked for: on it
     { id: 2, session: 3, sentAt: asked }, // while the server drew it: perhaps not
     { id: 3, session: 3, sentAt: asked + 900 },
     { id: 4, session: 4, sentAt: asked + 900 }, // another evening's
+    { id: 5, session: 3, sentAt: now + 60_000 }, // stamped before the phone's clock was put back
   ];
   assert.deepEqual(
-    Outbox.sentSince(records, 3, asked).map((record) => record.id),
+    Outbox.sentSince(records, 3, asked, now).map((record) => record.id),
     [2, 3],
   );
-  assert.deepEqual(Outbox.sentSince(records, 3, asked + 1000), []); // the page drawn again after them
+  assert.deepEqual(Outbox.sentSince(records, 3, asked + 1000, now), []); // the page drawn again after them
 });
 
 test("a refusal is kept with what the server said as data, each once; an error page says nothing", async () => {

@@ -30,6 +30,10 @@ export async function afterSending(outcome, connectionBack) {
   }
 }
 
+// When this page was asked for, on the outbox's clock (Date.now, not performance.timeOrigin,
+// which lags it on a phone that slept since its browser started).
+const askedAt = Date.now() - performance.now();
+
 // What waited for this sheet when the page was drawn (and the hand it was opened
 // for, #pending-3): ids of outbox entries, read before this page sends anything.
 let waitedAtStart = [];
@@ -48,12 +52,23 @@ export async function noteWaiting() {
 // Something that waited when the page was drawn was sent by another sender (the
 // worker, or a page that was left while it sent): the sheet drawn before has not got it.
 // So also what another sender stored while the server drew this page, before this page
-// read the outbox: it never waited here, and may not be on the sheet.
+// read the outbox: it never waited here, and may not be on the sheet. The sheet is drawn
+// again once for it, never again for the same record, whatever the clocks say.
 export async function sentMeanwhile() {
   const outbox = await outboxReady();
   for (const id of waitedAtStart) if (!(await outbox.get(id))) return true;
-  const sheet = sheetOf();
-  return outbox.sentSince(await outbox.sent(), sheet.session, performance.timeOrigin).length > 0;
+  const session = sheetOf().session;
+  const meanwhile = outbox.sentSince(await outbox.sent(), session, askedAt, Date.now());
+  if (!meanwhile.length) return false;
+  const newest = Math.max(...meanwhile.map((record) => record.sentAt));
+  const key = `drawn-again-${session}`;
+  try {
+    if (Number(sessionStorage.getItem(key)) >= newest) return false;
+    sessionStorage.setItem(key, String(newest));
+  } catch (_noStorage) {
+    return false; // without a place to note it, not drawn again: never over and over
+  }
+  return true;
 }
 
 // --- the hand form and the delete button: kept in the outbox while offline ---
