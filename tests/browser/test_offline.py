@@ -434,20 +434,28 @@ SEND_IT_AND_LET_GO = """async (entry) => {
 }"""
 
 
-def test_a_hand_another_sender_stores_while_the_sheet_loads_is_drawn_on_it(phone, live_server, player):
-    """The sheet is drawn while another sender (a page left while it sent, or the
-    worker) has the waiting hand on its way: the hand is stored after the sheet was
-    drawn and this page finds nothing to send; the sheet is drawn again with it."""
-    session = french_session(player, "Two senders", PLAYERS, [])
+def held_by_another_sender(phone: Any, live_server: Any, player: Any, name: str) -> tuple[Any, str, Any]:
+    """A hand recorded offline on ``phone``, back online, with a second page of the
+    same phone holding the outbox (``HOLD_THE_OUTBOX``): the phone's own sending waits
+    for that other sender. The evening, its sheet's address and the other page."""
+    session = french_session(player, name, PLAYERS, [])
     login(phone, live_server.url, player)
     sheet = open_sheet_for_offline(phone, live_server.url, session)
     other = phone.context.new_page()
     other.goto(f"{live_server.url}{sheet}")
     phone.context.set_offline(True)
     record_offline(phone, GARDE)
-    entry = phone.evaluate("async () => (await Outbox.all())[0]")
     other.evaluate(HOLD_THE_OUTBOX)
     phone.context.set_offline(False)
+    return session, sheet, other
+
+
+def test_a_hand_another_sender_stores_while_the_sheet_loads_is_drawn_on_it(phone, live_server, player):
+    """The sheet is drawn while another sender (a page left while it sent, or the
+    worker) has the waiting hand on its way: the hand is stored after the sheet was
+    drawn and this page finds nothing to send; the sheet is drawn again with it."""
+    session, sheet, other = held_by_another_sender(phone, live_server, player, "Two senders")
+    entry = phone.evaluate("async () => (await Outbox.all())[0]")
     phone.goto(f"{live_server.url}{sheet}")
     expect(phone.locator("#board .outbox-entry")).to_have_count(1)  # read as waiting; its sending waits
     assert stored(session) == []
@@ -464,15 +472,7 @@ def test_a_hand_another_sender_stores_while_the_server_draws_the_sheet_is_drawn_
     without it and before the page read its outbox: nothing waited here, yet the
     sheet is drawn again with the hand, once (the outbox's record of what it sent
     after the page was asked for, ``Outbox.sentSince``)."""
-    session = french_session(player, "Sent meanwhile", PLAYERS, [])
-    login(phone, live_server.url, player)
-    sheet = open_sheet_for_offline(phone, live_server.url, session)
-    other = phone.context.new_page()
-    other.goto(f"{live_server.url}{sheet}")
-    phone.context.set_offline(True)
-    record_offline(phone, GARDE)
-    other.evaluate(HOLD_THE_OUTBOX)  # the phone's own sending waits for the other sender
-    phone.context.set_offline(False)
+    session, sheet, other = held_by_another_sender(phone, live_server, player, "Sent meanwhile")
     phone.goto(f"{live_server.url}/")  # the evenings' list: a page that never draws a sheet again
 
     # The server holds its answer for the sheet, drawn, until the other sender has stored the hand.
