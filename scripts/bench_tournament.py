@@ -25,8 +25,10 @@ windows of --seconds each:
 - every player's phone polls the board as the page does (every
   ``BOARD_POLL_SECONDS``, answered 204 when nothing changed), each with a
   cookie and a version of its own: --players phones per day simulated by
-  --pollers threads (all from one address, as a hall's wifi: a first visit the
-  address's budget refuses is made again 5 s later, as a player reloads);
+  --pollers threads (all from one address, as a hall's wifi). Each phone opened
+  the board once before the first window, as at a round's end the players have
+  had it open for a while (a first visit the address's budget refuses is made
+  again 5 s later, as a player reloads); the time that took is reported;
 - the hall screen of each day polls its own link (``/h/<token>/``) every
   ``HALL_POLL_SECONDS`` as the page does;
 - --signoffs tables per day are signed through their table links, spread over
@@ -242,23 +244,37 @@ def version_of(page: str) -> str:
     return found.group(1) if found else ""
 
 
-def poller(
-    port: int, token: str, phones: int, every: float, deadline: float, tally: Tally, seed: int
-) -> None:
-    """``phones`` players' phones polling the board, each ``every`` seconds with
-    its own cookie (as each phone is counted) and its own version."""
+@dataclass
+class Boards:
+    """Players' phones with the board open, simulated by one thread: each phone's
+    cookie (as each phone is counted) and the version its board shows."""
+
+    phone: Phone
+    jars: list[dict[str, str]]
+    versions: list[str]
+
+
+def open_boards(port: int, token: str, phones: int) -> Boards:
+    """``phones`` players open the board once, before the windows: at a round's end
+    the phones have had it open for a while (a first visit is not what is measured)."""
     phone = Phone(port)
-    rng = random.Random(seed)
-    jars: list[dict[str, str]] = []
-    versions: list[str] = []
-    for _ in range(phones):  # each phone opens the board once, and gets its cookie
+    boards = Boards(phone, [], [])
+    for _ in range(phones):
         phone.cookies = {}
         first = phone.get(f"/b/{token}/")
         while first.status == 429:  # a hall's phones behind one address: opened again a little later
             time.sleep(5)
             first = phone.get(f"/b/{token}/")
-        jars.append(phone.cookies)
-        versions.append(version_of(first.body))
+        boards.jars.append(phone.cookies)
+        boards.versions.append(version_of(first.body))
+    return boards
+
+
+def poller(boards: Boards, token: str, every: float, deadline: float, tally: Tally, seed: int) -> None:
+    """The phones of ``boards`` polling the board, each every ``every`` seconds."""
+    phone, jars, versions = boards.phone, boards.jars, boards.versions
+    phones = len(jars)
+    rng = random.Random(seed)
     interval = every / phones
     next_at = time.monotonic() + rng.uniform(0, interval)
     turn = 0
@@ -280,7 +296,6 @@ def poller(
             tally.errors.append(f"board poll: {answer.status}")
         turn += 1
         next_at += interval
-    phone.close()
 
 
 def hall(port: int, day: Day, every: float, deadline: float, tally: Tally) -> None:
@@ -361,6 +376,26 @@ def warm_up(port: int, days: list[Day], rounds: int) -> None:
         phone.get(f"/t/{day.recording[turn % len(day.recording)][1]}/")
     for phone in phones:
         phone.close()
+
+
+def open_all(port: int, days: list[Day], players: int, pollers: int) -> tuple[list[list[Boards]], float]:
+    """Every player's phone opens its day's board, ``pollers`` at a time per day; the
+    seconds it took."""
+    share = max(1, players // pollers)
+    opened: list[list[Boards | None]] = [[None] * pollers for _ in days]
+
+    def open_one(d: int, i: int) -> None:
+        opened[d][i] = open_boards(port, days[d].board_token, share)
+
+    started = time.monotonic()
+    threads = [
+        threading.Thread(target=open_one, args=(d, i)) for d in range(len(days)) for i in range(pollers)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return [[boards for boards in day if boards is not None] for day in opened], time.monotonic() - started
 
 
 def where_it_went(timed: list[Timed]) -> str:
@@ -543,6 +578,7 @@ def main() -> int:
                     held.phone = Phone(port)
                     held.phone.cookies[tables.PHONE_COOKIE] = held.cookie
             warm_up(port, days, args.workers * args.threads)
+            opened, opening = open_all(port, days, args.players, args.pollers)
             started = time.monotonic()
             for window in range(args.windows):
                 tally = Tally()
@@ -555,22 +591,13 @@ def main() -> int:
                     for day in days
                     for pk, token, names in day.recording
                 ]
-                share = max(1, args.players // args.pollers)
                 for d, day in enumerate(days):
                     threads += [
                         threading.Thread(
                             target=poller,
-                            args=(
-                                port,
-                                day.board_token,
-                                share,
-                                BOARD_POLL_SECONDS,
-                                deadline,
-                                tally,
-                                100 * d + i,
-                            ),
+                            args=(boards, day.board_token, BOARD_POLL_SECONDS, deadline, tally, 100 * d + i),
                         )
-                        for i in range(args.pollers)
+                        for i, boards in enumerate(opened[d])
                     ]
                     threads.append(
                         threading.Thread(target=hall, args=(port, day, HALL_POLL_SECONDS, deadline, tally))
@@ -598,7 +625,7 @@ def main() -> int:
                 windows.append(tally)
                 everything.add(tally)
             elapsed = time.monotonic() - started
-            for phone in phones.values():
+            for phone in [*phones.values(), *(boards.phone for day in opened for boards in day)]:
                 phone.close()
 
             # The board right after a change that enters the ranking (a table ended), and read again.
@@ -629,12 +656,13 @@ def main() -> int:
             lost += sum(1 for token in tokens_seen if token not in tokens)
             duplicated += len(tokens) - len(set(tokens))
         rebuilt = rebuild_in_process(owner, args.rebuild_entrants, 10) if args.rebuild_entrants else []
-    return report(args, elapsed, windows, everything, built, kept, rebuilt, stored, lost, duplicated)
+    return report(args, elapsed, opening, windows, everything, built, kept, rebuilt, stored, lost, duplicated)
 
 
 def report(
     args: argparse.Namespace,
     elapsed: float,
+    opening: float,
     windows: list[Tally],
     tally: Tally,
     built: list[float],
@@ -657,6 +685,9 @@ def report(
         f"pace: a hand per table every {args.pause:.0f} s on average ({hands / elapsed:.1f} saves/s); "
         f"{phones} phones polling the board every {BOARD_POLL_SECONDS} s ({phones / BOARD_POLL_SECONDS:.0f} polls/s), "
         f"{args.days} hall screen(s) every {HALL_POLL_SECONDS} s, {args.signoffs * args.days} sign-offs per window"
+    )
+    print(
+        f"before the windows, every phone opened the board ({args.pollers} at a time per day): {opening:.1f} s"
     )
     print(
         f"save: p50 {ms(tally.saves, 0.5):.0f} ms, p95 {ms(tally.saves, 0.95):.0f} ms ({len(tally.saves)} posts)"
