@@ -40,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.harness import app_database  # noqa: E402
+from scripts.harness import app_database, percentile  # noqa: E402
 
 ROSTER = ["Anna", "Bert", "Carl", "Dora", "Emil", "Fritz", "Gerti", "Hans"]
 
@@ -129,8 +129,7 @@ def timed(work: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def quantile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
+    return percentile(values, share) * 1000
 
 
 def line(name: str, values: list[float]) -> str:
