@@ -6,6 +6,7 @@ the game in play."""
 
 from __future__ import annotations
 
+import gzip
 import re
 from datetime import timedelta
 
@@ -85,3 +86,37 @@ def test_without_minutes_per_round_the_hall_shows_the_time_of_day(user):
     day = tournament_day(user, tables_count=1)
     html = hall(results.board_share(day.tournament))
     assert 'id="hall-clock"' in html and "data-ends" not in html
+
+
+def test_the_pages_a_hall_fetches_again_and_again_arrive_compressed(user):
+    """Every phone in the hall fetches its board again after each change, over one
+    wifi: the board link's pages, the hall screen and a table's page come gzipped
+    where the phone accepts it (at most half the size), a 204 stays empty."""
+    day = tournament_day(user, tables_count=2)
+    token = results.board_share(day.tournament)
+    t = factory.fresh(day.tournament)
+    zipped = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
+    pages = [
+        reverse("tournament_board", args=[token]),
+        reverse("tournament_board", args=[token]) + "?screen=1",
+        reverse("tournament_board_teams", args=[token]),
+        reverse("tournament_screen", args=[t.screen_token]),
+        reverse("tournament_table", args=[day.table(1).link_token]),
+    ]
+    for url in pages:
+        plain = phone().get(url)
+        packed = phone().get(url, **zipped)
+        assert plain.status_code == packed.status_code == 200, url
+        assert "Content-Encoding" not in plain and packed["Content-Encoding"] == "gzip", url
+        assert gzip.decompress(packed.content).decode().count("</html>") == 1, url
+        assert len(packed.content) * 2 < len(plain.content), url
+        assert "Accept-Encoding" in packed["Vary"], url
+    redraw = phone().get(
+        reverse("tournament_board", args=[token]) + "?since=0", HTTP_HX_REQUEST="true", **zipped
+    )
+    assert redraw.status_code == 200 and redraw["Content-Encoding"] == "gzip"
+    since = f"?since={t.version}"
+    unchanged = phone().get(
+        reverse("tournament_board", args=[token]) + since, HTTP_HX_REQUEST="true", **zipped
+    )
+    assert unchanged.status_code == 204 and not unchanged.content and "Content-Encoding" not in unchanged

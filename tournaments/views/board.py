@@ -38,6 +38,7 @@ from django_htmx.http import HttpResponseStopPolling
 from plumbing import caching
 from plumbing.budgets import Budget, fresh, too_many, within_budget
 from plumbing.clients import give_cookie
+from plumbing.compression import quick_gzip_page
 from plumbing.qr import qr_svg
 from plumbing.requests import Request
 from tournaments.models import Entrant, Round, RoundResult, TableRound, TableSeat, Tournament
@@ -92,7 +93,8 @@ def board_of(token: str) -> Tournament | None:
 def board_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """The tournament behind a board link, counted against the phone's budget and
     the link's; a link taken away answers 410. The phone's cookie is given on its
-    first visit, and every answer says ``no-cache``."""
+    first visit, every answer says ``no-cache`` and is compressed where the phone
+    accepts it: a hall's phones fetch the board again after every change, over one wifi."""
 
     @fresh
     @wraps(view)
@@ -106,7 +108,7 @@ def board_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         give_board_cookie(request, response)
         return response
 
-    return answer
+    return quick_gzip_page(answer)
 
 
 def count_request(request: Request | HttpRequest, board_token: str, *, privileged: bool = False) -> bool:
@@ -236,6 +238,7 @@ def me_on_board(request: Request, tournament: Tournament) -> MeOnBoard | None:
     return MeOnBoard(entry.number, player_view.public_name(entry), entrant.number if entrant else None)
 
 
+@quick_gzip_page
 @fresh
 @require_GET
 def screen(request: Request, token: str) -> HttpResponse:

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from plumbing.budgets import Budget, fresh, over_budget
 from plumbing.clients import give_cookie
+from plumbing.compression import quick_gzip_page
 from plumbing.requests import Request, posted_token
 from scoring import public
 from scoring.models import Hand, Session
@@ -221,6 +222,7 @@ def table_code(request: Request) -> HttpResponse:
 # The table page
 
 
+@quick_gzip_page
 @never_cache
 @require_GET
 @table_view
