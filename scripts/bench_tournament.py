@@ -119,6 +119,7 @@ class Tally:
     saves: list[float] = field(default_factory=list)
     forms: list[float] = field(default_factory=list)
     polls: list[float] = field(default_factory=list)
+    redraws: list[float] = field(default_factory=list)  # the phones' polls answered with a new board
     hall: list[float] = field(default_factory=list)
     # Each hall poll and floor request, where its time went (``Timed``).
     hall_timed: list[Timed] = field(default_factory=list)
@@ -135,6 +136,7 @@ class Tally:
             "saves",
             "forms",
             "polls",
+            "redraws",
             "hall",
             "hall_timed",
             "bare",
@@ -289,6 +291,7 @@ def poller(boards: Boards, token: str, every: float, deadline: float, tally: Tal
         answer = phone.get(f"/b/{token}/?since={versions[which]}", **{"HX-Request": "true"})
         tally.polls.append(answer.seconds)
         if answer.status == 200:
+            tally.redraws.append(answer.seconds)
             versions[which] = version_of(answer.body) or versions[which]
         elif answer.status == 429:
             tally.limited["board phone"] += 1
@@ -695,7 +698,8 @@ def report(
     print(f"save p95 per window: {spread([ms(w.saves, 0.95) for w in windows if w.saves], ' ms', 0)}")
     print(f"hand form: p50 {ms(tally.forms, 0.5):.0f} ms, p95 {ms(tally.forms, 0.95):.0f} ms")
     print(
-        f"phone's board poll: p50 {ms(tally.polls, 0.5):.1f} ms, p95 {ms(tally.polls, 0.95):.1f} ms ({len(tally.polls)} polls)"
+        f"phone's board poll: p50 {ms(tally.polls, 0.5):.1f} ms, p95 {ms(tally.polls, 0.95):.1f} ms ({len(tally.polls)} polls); "
+        f"of them answered with a new board: p50 {ms(tally.redraws, 0.5):.1f} ms, p95 {ms(tally.redraws, 0.95):.1f} ms ({len(tally.redraws)})"
     )
     print(
         f"hall screen's poll: p50 {ms(tally.hall, 0.5):.1f} ms, p95 {ms(tally.hall, 0.95):.1f} ms ({len(tally.hall)} polls)"

@@ -13,9 +13,16 @@ its address, reads the tournament's version and board token (one statement),
 counts itself against its link's budget exactly as the page would
 (``board.count_request``) and answers 204 with ``no-cache``.
 
-Whatever else comes (a changed version, a link unknown or taken away, a
-database that does not answer) goes on uncounted through the whole stack to the
-view, which answers it as it always has. A poll beyond its budget is refused
+A phone's poll after a change is answered here too once the board's view has
+drawn that redraw for another phone (``board.redraw_key``: the same for every
+phone of the link in one language, kept at most ``PROGRESS_SECONDS``): right
+after a sign-off every phone of the hall asks for it within 12 s, and each
+answer is then a row, a lookup and the kept page compressed, not the stack and
+the templates.
+
+Whatever else comes (a changed version not drawn yet, a link unknown or taken
+away, a database that does not answer) goes on uncounted through the whole
+stack to the view, which answers it as it always has. A poll beyond its budget is refused
 here, as the view would refuse it (429 with Retry-After, in the phone's
 language). Nothing is counted twice: a request is counted here only when it is
 answered here.
@@ -25,13 +32,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.core.cache import cache
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.urls import Resolver404, resolve
 from django.utils import translation
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from plumbing.budgets import too_many
+from plumbing.compression import compressed
 from tournaments.models import Tournament
 from tournaments.views import board
 
@@ -50,7 +59,8 @@ class UnchangedPollMiddleware:
 
 
 def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
-    """The 204 for a board or hall poll whose version is still the tournament's,
+    """The 204 for a board or hall poll whose version is still the tournament's, or a
+    phone's redraw of the board already drawn for this version (``board.redraw_key``),
     counted against its budget; ``None`` for anything else."""
     since = request.GET.get("since")
     if request.method != "GET" or not since or request.headers.get("HX-Request") != "true":
@@ -66,17 +76,38 @@ def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
         found = _version(screen_token=token)
     else:
         return None
-    if found is None or str(found[0]) != since or not found[1]:
+    if found is None:
         return None
-    board_token, screen = found[1], match.url_name == BY_SCREEN_TOKEN
+    (version, board_token), screen = found, match.url_name == BY_SCREEN_TOKEN
+    if not board_token:
+        return None
+    response: HttpResponse | None = None
+    if str(version) == since:
+        response = HttpResponse(status=204)
+    elif match.url_name == "tournament_board" and set(request.GET) == {"since"}:
+        response = _kept_redraw(request, token, version)
+    if response is None:
+        return None
     if not board.count_request(request, board_token, privileged=screen):
         with translation.override(translation.get_language_from_request(request)):
             return too_many()
-    response = HttpResponse(status=204)
     if not screen:
         board.give_board_cookie(request, response)
     patch_cache_control(response, no_cache=True)
     return response
+
+
+def _kept_redraw(request: HttpRequest, token: str, version: int) -> HttpResponse | None:
+    """The phone's redraw of the board as the view drew it for another phone (in this
+    language, compressed as the view's), or ``None`` while none is kept."""
+    language = translation.get_language_from_request(request)
+    kept = cache.get(board.redraw_key(token, version, language))
+    if kept is None:
+        return None
+    response = HttpResponse(kept)
+    response["Content-Language"] = language
+    patch_vary_headers(response, ("Accept-Language",))
+    return compressed(request, response)
 
 
 def _version(**token: str) -> tuple[int, str | None] | None:

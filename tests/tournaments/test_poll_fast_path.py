@@ -5,6 +5,7 @@ page counts; anything else goes on to the view as before."""
 
 from __future__ import annotations
 
+import gzip
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from plumbing import budgets
 from plumbing.budgets import Budget
 from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import phone, tournament_day
+from tournaments import polls as poll_answers
 from tournaments.models import Tournament
 from tournaments.services import results
 from tournaments.views import board as board_views
@@ -100,3 +102,51 @@ def test_a_poll_beyond_its_budget_is_counted_once_and_refused_in_the_phones_lang
     hall = [german.get(polls(t)["hall screen"], **HX) for _ in range(4)]
     assert [a.status_code for a in hall] == [204, 204, 204, 429]
     assert "Zu viele Anfragen" in hall[-1].content.decode()
+
+
+def test_a_redraw_drawn_for_one_phone_is_answered_to_the_next_here_with_one_row(user, monkeypatch):
+    """After a change every phone of the hall asks for the new board: the first is
+    drawn by the view and kept, the others get the same page from here (one row
+    read, counted, their cookie, compressed as the view's), in their language."""
+    t = shared(user)
+    url = reverse("tournament_board", args=[t.board_token]) + f"?since={t.version - 1}"
+    zipped = {"HTTP_ACCEPT_ENCODING": "gzip", **HX}
+    drawn = phone().get(url, **HX)
+    assert drawn.status_code == 200 and f"since={t.version}" in drawn.content.decode()
+    monkeypatch.setattr(board_views, "board_of", lambda token: pytest.fail("the view was reached"))
+    with CaptureQueriesContext(connection) as queries:
+        kept = phone().get(url, **HX)
+    assert kept.status_code == 200 and kept.content == drawn.content
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert "no-cache" in kept["Cache-Control"] and kept.cookies[board_views.BOARD_COOKIE]["path"] == "/b/"
+    assert kept["Content-Language"] == "en" and "Accept-Language" in kept["Vary"]
+    packed = phone().get(url, **zipped)
+    assert packed["Content-Encoding"] == "gzip" and gzip.decompress(packed.content) == drawn.content
+    german = phone()
+    german.defaults["HTTP_ACCEPT_LANGUAGE"] = "de"
+    with pytest.raises(pytest.fail.Exception):  # not drawn in German yet: the view is asked
+        german.get(url, **HX)
+
+
+def test_a_redraw_is_kept_per_version_and_searches_are_drawn_by_the_view(user, monkeypatch):
+    t = shared(user)
+    board_url = reverse("tournament_board", args=[t.board_token])
+    before = phone().get(board_url + f"?since={t.version - 1}", **HX).content
+    Tournament.objects.filter(pk=t.pk).update(version=t.version + 1)
+    after = phone().get(board_url + f"?since={t.version}", **HX).content.decode()
+    assert before != after.encode() and f"since={t.version + 1}" in after
+    monkeypatch.setattr(board_views, "board_of", lambda token: pytest.fail("the view was reached"))
+    with pytest.raises(pytest.fail.Exception):  # a search is the phone's own: never kept
+        phone().get(board_url + f"?since={t.version}&q=Spieler", **HX)
+
+
+def test_without_the_cache_a_redraw_is_drawn_by_the_view_every_time(user, monkeypatch):
+    t = shared(user)
+    url = reverse("tournament_board", args=[t.board_token]) + f"?since={t.version - 1}"
+    monkeypatch.setattr(poll_answers.cache, "get", lambda *args, **kwargs: None)
+    first = phone().get(url, **HX)
+    drawn = []
+    real = board_views.board_of
+    monkeypatch.setattr(board_views, "board_of", lambda token: drawn.append(token) or real(token))
+    again = phone().get(url, **HX)
+    assert first.status_code == again.status_code == 200 and drawn == [t.board_token]

@@ -14,6 +14,7 @@ neither: the polls answer 204 while the tables record.
 from __future__ import annotations
 
 import secrets
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -138,16 +139,38 @@ def board(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     answered 204 by ``tournaments.polls``."""
     if request.GET.get("screen") == "1":
         return _hall(request, tournament, token, reverse("tournament_board", args=[token]) + "?screen=1&")
-    context = _board_context(tournament, token)
     query = request.GET.get("q", "").strip()[:40]
+    if request.htmx and not query:  # a phone's redraw after a change: the same for every phone
+        key = redraw_key(token, tournament.version, translation.get_language())
+        return HttpResponse(caching.cached(key, lambda: _redraw(request, tournament, token)))
+    context = _board_page(tournament, token, query)
+    if not request.htmx:
+        context["me"] = me_on_board(request, tournament)
+    return render(request, LIVE if request.htmx else "tournaments/board/board.html", context)
+
+
+LIVE = "tournaments/board/board.html#live"
+
+
+def redraw_key(token: str, version: int, language: str) -> str:
+    """Where a phone's redraw of the board is kept: per board link, version and
+    language, and at most ``PROGRESS_SECONDS`` (the tables' progress in it). Drawn
+    by the first phone that asks after a change; ``tournaments.polls`` answers the
+    others from it."""
+    return f"board-redraw:{token}:{version}:{language}:{int(time.time()) // PROGRESS_SECONDS}"
+
+
+def _redraw(request: Request, tournament: Tournament, token: str) -> str:
+    return render_to_string(LIVE, _board_page(tournament, token, ""), request)
+
+
+def _board_page(tournament: Tournament, token: str, query: str) -> dict[str, Any]:
+    context = _board_context(tournament, token)
     context["query"] = query
     context["found"] = find_seats(tournament, query) if query else []
     context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
     context["ranking"] = lambda: ranking_part(context)
-    if not request.htmx:
-        context["me"] = me_on_board(request, tournament)
-    template = "tournaments/board/board.html#live" if request.htmx else "tournaments/board/board.html"
-    return render(request, template, context)
+    return context
 
 
 RANKING = "tournaments/board/board.html#ranking"
