@@ -763,3 +763,26 @@ def hand_write(hand: Model, fields: Sequence[str], *, version: int, players: Seq
     with connection.cursor() as cursor:
         cursor.execute(_hand_write_sql(tuple(fields), len(players)), [*values, hand.pk, version, *players])
         return bool(cursor.rowcount)
+
+
+# -- a board's or hall screen's poll --------------------------------------------------------
+
+
+@lru_cache(maxsize=2)
+def _poll_version_sql(link: str) -> str:
+    return (
+        f'SELECT "version", "board_token" FROM {table(TOURNAMENT)}'
+        f' WHERE "{link}" = %s AND "deleted_at" IS NULL LIMIT 1'
+    )
+
+
+def poll_version(link: str, token: str) -> tuple[int, str | None] | None:
+    """The version and board token of the tournament behind a board link
+    (``link="board_token"``) or a hall screen's (``"screen_token"``), if it is not
+    deleted: the one read of every poll of the hall and the players' phones."""
+    if link not in ("board_token", "screen_token"):
+        raise ValueError(f"link: must be board_token or screen_token, not {link!r}")
+    with connections["default"].cursor() as cursor:
+        cursor.execute(_poll_version_sql(link), [token])
+        row = cursor.fetchone()
+    return None if row is None else (int(row[0]), row[1])

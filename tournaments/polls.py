@@ -39,9 +39,9 @@ from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
+from plumbing import queries
 from plumbing.budgets import too_many
 from plumbing.compression import compressed
-from tournaments.models import Tournament
 from tournaments.views import board
 
 # The board link's polls (the board, its team tab, Mein Tag) by the board's
@@ -71,9 +71,9 @@ def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
         return None
     token = match.kwargs.get("token", "")
     if match.url_name in BY_BOARD_TOKEN:
-        found = _version(board_token=token)
+        found = _version("board_token", token)
     elif match.url_name == BY_SCREEN_TOKEN:
-        found = _version(screen_token=token)
+        found = _version("screen_token", token)
     else:
         return None
     if found is None:
@@ -110,18 +110,13 @@ def _kept_redraw(request: HttpRequest, token: str, version: int) -> HttpResponse
     return compressed(request, response)
 
 
-def _version(**token: str) -> tuple[int, str | None] | None:
-    """The tournament's version and board token behind this link (one statement), if it
-    is not deleted; ``None`` also when the database cannot be read (the view says so)."""
-    value = next(iter(token.values()))
-    if not value or len(value) > 64:
+def _version(link: str, token: str) -> tuple[int, str | None] | None:
+    """The tournament's version and board token behind this link (one statement,
+    written out: ``queries.poll_version``), if it is not deleted; ``None`` also when
+    the database cannot be read (the view says so)."""
+    if not token or len(token) > 64:
         return None
     try:
-        found = list(
-            Tournament.objects.filter(**token, deleted_at__isnull=True).values_list("version", "board_token")[
-                :1
-            ]
-        )
+        return queries.poll_version(link, token)
     except DatabaseError:
         return None
-    return found[0] if found else None

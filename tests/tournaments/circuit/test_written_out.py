@@ -127,3 +127,18 @@ def test_the_cup_a_user_runs_with_its_circuit_as_the_orm_reads_it(people):
     assert queries.cup_run_by(people["helper"].pk, cup.pk) is None
     Cup.objects.filter(pk=cup.pk).update(deleted_at=timezone.now())
     assert queries.cup_run_by(owner.pk, cup.pk) is None
+
+
+def test_a_polls_read_gives_the_orms_row_behind_each_link_and_nothing_deleted(user):
+    t = factory.tournament(user)
+    Tournament.objects.filter(pk=t.pk).update(board_token="b" * 32, screen_token="s" * 32, version=7)
+    for link, token in (("board_token", "b" * 32), ("screen_token", "s" * 32)):
+        orm = Tournament.objects.filter(**{link: token}, deleted_at__isnull=True).values_list(
+            "version", "board_token"
+        )
+        assert queries.poll_version(link, token) == orm.get() == (7, "b" * 32)
+        assert queries.poll_version(link, "x" * 32) is None
+    Tournament.objects.filter(pk=t.pk).update(deleted_at=timezone.now())
+    assert queries.poll_version("board_token", "b" * 32) is None
+    with pytest.raises(ValueError, match="link: must be"):
+        queries.poll_version("name", "b" * 32)
