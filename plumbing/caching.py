@@ -58,8 +58,9 @@ def set_many(values: dict[str, object]) -> None:
     cache.set_many(values, SECONDS)
 
 
-def cached(key: str, build: Callable[[], T]) -> T:
-    """The value stored under ``key``, built and stored on the first request.
+def cached(key: str, build: Callable[[], T], seconds: int = SECONDS) -> T:
+    """The value stored under ``key``, built and stored on the first request (kept
+    ``seconds``: what is asked for only for a short while need not take room all day).
 
     Built once per server process however many of its threads ask at once (the
     phones that all poll right after a change): the first builds it, the others
@@ -75,7 +76,7 @@ def cached(key: str, build: Callable[[], T]) -> T:
             value = cache.get(key)
             if value is None:
                 value = build()
-                cache.set(key, value, SECONDS)
+                cache.set(key, value, seconds)
     finally:
         with _GUARD:
             _BUILDING.pop(key, None)

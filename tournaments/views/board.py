@@ -142,7 +142,9 @@ def board(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:40]
     if request.htmx and not query:  # a phone's redraw after a change: the same for every phone
         key = redraw_key(token, tournament.version, translation.get_language())
-        return HttpResponse(caching.cached(key, lambda: _redraw(request, tournament, token)))
+        return HttpResponse(
+            caching.cached(key, lambda: _redraw(request, tournament, token), PROGRESS_SECONDS)
+        )
     context = _board_page(tournament, token, query)
     if not request.htmx:
         context["me"] = me_on_board(request, tournament)
