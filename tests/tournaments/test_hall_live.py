@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -95,7 +96,7 @@ def test_the_pages_a_hall_fetches_again_and_again_arrive_compressed(user):
     day = tournament_day(user, tables_count=2)
     token = results.board_share(day.tournament)
     t = factory.fresh(day.tournament)
-    zipped = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
+    zipped: dict[str, Any] = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
     pages = [
         reverse("tournament_board", args=[token]),
         reverse("tournament_board", args=[token]) + "?screen=1",

@@ -9,6 +9,7 @@ import gzip
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -18,7 +19,6 @@ from plumbing import budgets
 from plumbing.budgets import Budget
 from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import phone, tournament_day
-from tournaments import polls as poll_answers
 from tournaments.models import Tournament
 from tournaments.services import results
 from tournaments.views import board as board_views
@@ -143,10 +143,15 @@ def test_a_redraw_is_kept_per_version_and_searches_are_drawn_by_the_view(user, m
 def test_without_the_cache_a_redraw_is_drawn_by_the_view_every_time(user, monkeypatch):
     t = shared(user)
     url = reverse("tournament_board", args=[t.board_token]) + f"?since={t.version - 1}"
-    monkeypatch.setattr(poll_answers.cache, "get", lambda *args, **kwargs: None)
+    monkeypatch.setattr(cache, "get", lambda *args, **kwargs: None)
     first = phone().get(url, **HX)
-    drawn = []
+    drawn: list[str] = []
     real = board_views.board_of
-    monkeypatch.setattr(board_views, "board_of", lambda token: drawn.append(token) or real(token))
+
+    def board_of(token: str) -> Tournament | None:
+        drawn.append(token)
+        return real(token)
+
+    monkeypatch.setattr(board_views, "board_of", board_of)
     again = phone().get(url, **HX)
     assert first.status_code == again.status_code == 200 and drawn == [t.board_token]
