@@ -1,4 +1,5 @@
-"""The sheet pages, compressed quickly.
+"""The pages fetched again and again, compressed quickly: the evening's sheets, a
+table link's page, the hall screen and a tournament's board link.
 
 What it saves: Django's ``gzip_page`` compresses at level 6; these pages are
 compressed at level 1 instead. A 45 kB sheet page compresses about three times

@@ -1,6 +1,8 @@
-"""The polls of the board link and the hall screen with nothing changed: one row
-read and a 204, answered here, before the rest of the middleware runs (the
-polls' fast path; ``UnchangedPollMiddleware``, third in ``MIDDLEWARE``).
+"""The polls of the board link and the hall screen with nothing changed (one row
+read and a 204), and a phone's redraw of the board already drawn for another
+(one row read and the kept page), answered here before the rest of the
+middleware runs (the polls' fast path; ``UnchangedPollMiddleware``, third in
+``MIDDLEWARE``).
 
 Every player's phone asks its board every 12 s and the hall screen its own link
 every 2 s; while the tables record, nearly every answer is "nothing changed".
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
@@ -48,6 +51,8 @@ from tournaments.views import board
 # token; the hall screen's by its own.
 BY_BOARD_TOKEN = frozenset({"tournament_board", "tournament_board_teams", "tournament_my_day"})
 BY_SCREEN_TOKEN = "tournament_screen"
+# The board itself: the one poll whose redraw is the same for every phone (``board.redraw_key``).
+BOARD = "tournament_board"
 
 
 class UnchangedPollMiddleware:
@@ -84,7 +89,7 @@ def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
     response: HttpResponse | None = None
     if str(version) == since:
         response = HttpResponse(status=204)
-    elif match.url_name == "tournament_board" and set(request.GET) == {"since"}:
+    elif match.url_name == BOARD and set(request.GET) == {"since"}:
         response = _kept_redraw(request, token, version)
     if response is None:
         return None
@@ -101,11 +106,15 @@ def _kept_redraw(request: HttpRequest, token: str, version: int) -> HttpResponse
     """The phone's redraw of the board as the view drew it for another phone (in this
     language, compressed as the view's), or ``None`` while none is kept."""
     language = translation.get_language_from_request(request)
-    kept = cache.get(board.redraw_key(token, version, language))
+    try:
+        kept = cache.get(board.redraw_key(token, version, language))
+    except DatabaseError:  # CACHE=database, its table not answering: the view says so
+        return None
     if kept is None:
         return None
     response = HttpResponse(kept)
     response["Content-Language"] = language
+    response["X-Frame-Options"] = settings.X_FRAME_OPTIONS  # as the view's answer has it
     patch_vary_headers(response, ("Accept-Language",))
     return compressed(request, response)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -155,3 +155,17 @@ def test_without_the_cache_a_redraw_is_drawn_by_the_view_every_time(user, monkey
     monkeypatch.setattr(board_views, "board_of", board_of)
     again = phone().get(url, **HX)
     assert first.status_code == again.status_code == 200 and drawn == [t.board_token]
+
+
+def test_a_cache_in_a_database_that_does_not_answer_leaves_the_redraw_to_the_view(user, monkeypatch):
+    t = shared(user)
+    url = reverse("tournament_board", args=[t.board_token]) + f"?since={t.version - 1}"
+    assert phone().get(url, **HX).status_code == 200  # drawn and kept
+
+    class NotAnswering:
+        def get(self, *args: Any, **kwargs: Any) -> None:
+            raise DatabaseError("the cache table does not answer")
+
+    monkeypatch.setattr("tournaments.polls.cache", NotAnswering())  # the fast path's lookup only
+    answer = phone().get(url, **HX)
+    assert answer.status_code == 200 and f"since={t.version}" in answer.content.decode()
