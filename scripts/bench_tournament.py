@@ -60,6 +60,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -385,20 +386,12 @@ def open_all(port: int, days: list[Day], players: int, pollers: int) -> tuple[li
     """Every player's phone opens its day's board, ``pollers`` at a time per day; the
     seconds it took."""
     share = max(1, players // pollers)
-    opened: list[list[Boards | None]] = [[None] * pollers for _ in days]
-
-    def open_one(d: int, i: int) -> None:
-        opened[d][i] = open_boards(port, days[d].board_token, share)
-
     started = time.monotonic()
-    threads = [
-        threading.Thread(target=open_one, args=(d, i)) for d in range(len(days)) for i in range(pollers)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return [[boards for boards in day if boards is not None] for day in opened], time.monotonic() - started
+    with ThreadPoolExecutor(max_workers=pollers * len(days)) as pool:
+        opening = [
+            [pool.submit(open_boards, port, day.board_token, share) for _ in range(pollers)] for day in days
+        ]
+    return [[future.result() for future in day] for day in opening], time.monotonic() - started
 
 
 def where_it_went(timed: list[Timed]) -> str:

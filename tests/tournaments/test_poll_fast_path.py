@@ -39,6 +39,12 @@ def shared(user: Any) -> Tournament:
     return Tournament.objects.get(pk=day.tournament.pk)
 
 
+def views_never_reached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From here on, a request that reaches the board's or the hall screen's view fails the test."""
+    monkeypatch.setattr(board_views, "board_of", lambda token: pytest.fail("the view was reached"))
+    monkeypatch.setattr(board_views, "screen_of", lambda token: pytest.fail("the view was reached"))
+
+
 def polls(t: Tournament) -> dict[str, str]:
     since = f"?since={t.version}"
     return {
@@ -54,8 +60,7 @@ def polls(t: Tournament) -> dict[str, str]:
 
 def test_an_unchanged_poll_is_one_row_and_a_204_without_the_view(user, monkeypatch):
     t = shared(user)
-    monkeypatch.setattr(board_views, "board_of", lambda token: pytest.fail("the view was reached"))
-    monkeypatch.setattr(board_views, "screen_of", lambda token: pytest.fail("the view was reached"))
+    views_never_reached(monkeypatch)
     for name, url in polls(t).items():
         with CaptureQueriesContext(connection) as queries:
             answer = phone().get(url, **HX)
@@ -113,7 +118,7 @@ def test_a_redraw_drawn_for_one_phone_is_answered_to_the_next_here_with_one_row(
     zipped = {"HTTP_ACCEPT_ENCODING": "gzip", **HX}
     drawn = phone().get(url, **HX)
     assert drawn.status_code == 200 and f"since={t.version}" in drawn.content.decode()
-    monkeypatch.setattr(board_views, "board_of", lambda token: pytest.fail("the view was reached"))
+    views_never_reached(monkeypatch)
     with CaptureQueriesContext(connection) as queries:
         kept = phone().get(url, **HX)
     assert kept.status_code == 200 and kept.content == drawn.content
@@ -135,7 +140,7 @@ def test_a_redraw_is_kept_per_version_and_searches_are_drawn_by_the_view(user, m
     Tournament.objects.filter(pk=t.pk).update(version=t.version + 1)
     after = phone().get(board_url + f"?since={t.version}", **HX).content.decode()
     assert before != after.encode() and f"since={t.version + 1}" in after
-    monkeypatch.setattr(board_views, "board_of", lambda token: pytest.fail("the view was reached"))
+    views_never_reached(monkeypatch)
     with pytest.raises(pytest.fail.Exception):  # a search is the phone's own: never kept
         phone().get(board_url + f"?since={t.version}&q=Spieler", **HX)
 
