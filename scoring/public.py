@@ -33,7 +33,7 @@ from scoring.hand_pages import (
     show_hand,
     tells_the_outbox,
 )
-from scoring.presentation import money, number, render_line
+from scoring.presentation import money, number, render_line, signed
 from scoring.schema_forms import DecimalTextField, SchemaForm
 from scoring.sheet_html import sheet_context
 
@@ -67,5 +67,6 @@ __all__ = [
     "session_json",
     "sheet_context",
     "show_hand",
+    "signed",
     "tells_the_outbox",
 ]

@@ -387,13 +387,21 @@ class RankingSnapshot(models.Model):
         return f"{self.tournament_id} r{self.results_version}"
 
 
-class HallRows(models.Model):
-    """The hall screen's ranked rows as drawn from the standings' snapshot, one row per
-    tournament and language, for the snapshot's results version: drawn once after a
-    change and read by every server process instead of drawing them again
-    (``services.hall``, the hall's fast path)."""
+class RankedPart(models.Model):
+    """A ranked part of the hall's pages as drawn from the standings' snapshot, one
+    row per tournament, part and language, for the snapshot's results version: the
+    hall screen's ranked rows (``HALL``) and the board's ranked part (``BOARD``: the
+    ranking, the side rankings, the seating plan), drawn once after a change and read
+    by every server process instead of drawing them again (``services.hall``, the
+    hall's fast path). ``pages``, ``final``, ``provisional``: what the hall screen
+    shows around its rows."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="hall_rows")
+    class Part(models.TextChoices):
+        HALL = "hall", "hall screen"
+        BOARD = "board", "board"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="ranked_parts")
+    part = models.CharField(max_length=5, choices=Part.choices, default=Part.HALL)
     language = models.CharField(max_length=8)
     results_version = models.PositiveIntegerField()
     html = models.TextField()
@@ -403,11 +411,13 @@ class HallRows(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "language"], name="hall_rows_one_per_language")
+            models.UniqueConstraint(
+                fields=["tournament", "part", "language"], name="ranked_part_one_per_language"
+            )
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament_id} {self.language} r{self.results_version}"
+        return f"{self.tournament_id} {self.part} {self.language} r{self.results_version}"
 
 
 class SideRanking(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 from django.db import connection
@@ -44,7 +45,10 @@ def test_the_board_ranks_counted_tables_and_links_each_players_card(user):
     ranking = html[html.index('id="ranking"') :]
     first = ranking.index("Anna")
     assert first < ranking.index("Christa")  # Anna +3 before Christa −3
-    assert reverse("tournament_player_card", args=[token, 1]) in html
+    # Each name links to its card, relative to the board (the ranked part is drawn once for any link).
+    assert 'href="players/1/"' in html
+    board_url = reverse("tournament_board", args=[token])
+    assert urljoin(board_url, "players/1/") == reverse("tournament_player_card", args=[token, 1])
     assert 'hx-trigger="every 12s"' in html
 
 

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from tests.plumbing.test_cache_outage import cache_down as cache_down
 from tests.tournaments import factory
-from tournaments.models import HallRows, TableRound, Tournament
+from tournaments.models import RankedPart, TableRound, Tournament
 from tournaments.services import desk, hall, results
 from tournaments.views import board
 
@@ -89,10 +89,15 @@ def test_a_change_draws_the_halls_rows_once_committed_and_the_poll_shows_them(
     t = running(user)
     status, before = poll(t)
     assert status == 200 and shown_rows(before) == expected_rows(t)
-    assert HallRows.objects.get(tournament=t, language="de").results_version == t.results_version
+    assert (
+        RankedPart.objects.get(tournament=t, part="hall", language="de").results_version == t.results_version
+    )
     changed = enter(user, t, (92, -31, 45, -106), django_capture_on_commit_callbacks)
     # Drawn by the change's own request once committed, for the language the hall uses.
-    assert HallRows.objects.get(tournament=t, language="de").results_version == changed.results_version
+    assert (
+        RankedPart.objects.get(tournament=t, part="hall", language="de").results_version
+        == changed.results_version
+    )
     assert poll(changed, since=changed.version)[0] == 204  # nothing new since
     status, after = poll(changed, since=t.version)
     assert status == 200 and f"since={changed.version}" in after
@@ -104,7 +109,7 @@ def test_a_change_draws_the_halls_rows_once_committed_and_the_poll_shows_them(
 def test_the_stored_rows_are_the_rows_the_hall_draws_anew(user, django_capture_on_commit_callbacks):
     t = enter(user, running(user), (10, -10, 3, -3), django_capture_on_commit_callbacks)
     stored = poll(t)[1]
-    HallRows.objects.all().delete()
+    RankedPart.objects.all().delete()
     factory.forget_kept()
     drawn_anew = poll(t)[1]
     assert rows(stored) == rows(drawn_anew) and len(rows(stored)) == 12
@@ -140,7 +145,9 @@ def test_each_screen_keeps_its_language_and_a_change_redraws_every_language_in_u
     for language, head in heads.items():
         assert head in poll(t, language)[1]
     changed = enter(user, t, (3, -3, 1, -1), django_capture_on_commit_callbacks)
-    stored = dict(HallRows.objects.filter(tournament=t).values_list("language", "results_version"))
+    stored = dict(
+        RankedPart.objects.filter(tournament=t, part="hall").values_list("language", "results_version")
+    )
     assert stored == dict.fromkeys(heads, changed.results_version)
     factory.forget_kept()
     monkeypatch.setattr(hall, "render_to_string", lambda *args, **kwargs: pytest.fail("drawn again"))
@@ -155,7 +162,7 @@ def test_a_half_point_is_written_in_the_screens_language(user, django_capture_on
     poll(t, "de")
     Tournament.objects.filter(pk=t.pk).update(settings={**t.settings, "rank_points": []})
     changed = enter(user, t, (3, -3, 1, -1), django_capture_on_commit_callbacks)
-    german = HallRows.objects.get(tournament=t, language="de")
+    german = RankedPart.objects.get(tournament=t, part="hall", language="de")
     assert german.results_version == changed.results_version
     assert hall.figure(Fraction(3, 2)) in {"1.5", "1,5"}  # the active language's separator
     assert "\u22123" in poll(changed, "en", since=t.version)[1]  # a real minus sign
@@ -165,8 +172,13 @@ def test_an_older_drawing_never_overwrites_a_newer_one(user, django_capture_on_c
     t = running(user)
     poll(t)
     changed = enter(user, t, (92, -31, 45, -106), django_capture_on_commit_callbacks)
-    hall._draw_and_store(t, "de")  # a request that read the tournament before the change, finishing late
-    assert HallRows.objects.get(tournament=t, language="de").results_version == changed.results_version
+    hall._draw_and_store(
+        t, "hall", "de"
+    )  # a request that read the tournament before the change, finishing late
+    assert (
+        RankedPart.objects.get(tournament=t, part="hall", language="de").results_version
+        == changed.results_version
+    )
 
 
 def test_a_drawing_that_fails_after_the_change_leaves_the_change_and_the_hall_draws_it(

@@ -1,26 +1,29 @@
-"""The hall screen's fast path: its ranked rows drawn once per change, for every
-server process.
+"""The hall's fast path: the ranking as the hall screen and the hall's phones show
+it, drawn once per change for every server process.
 
-The hall asks every 2 s; while nothing changed it reads one row and gets a 204
-(``views.board``). After a change its next poll shows the new ranking: the up to
-60 ranked rows in pages of twelve, in the screen's language. Those rows depend on
-nothing but the standings' snapshot (``results.standings``, one per
+The hall screen asks every 2 s and each player's board every 12 s; while nothing
+changed each poll reads one row and gets a 204 (``tournaments.polls``). After a
+change their next polls show the new ranking: the hall its up to 60 ranked rows
+in pages of twelve, every phone the board's ranked part (the whole ranking, the
+side rankings, the seating plan: 60–80 ms of drawing at 400 entrants). Both
+depend on nothing but the standings' snapshot (``results.standings``, one per
 ``Tournament.results_version``) and the language, so they are drawn here once
-and stored as the tournament's ``HallRows`` for that language:
+and stored as the tournament's ``RankedPart`` rows for that part and language:
 
 - the request that changes what the ranking counts draws them once it is
   committed, right after the new standings (``after_change``, from
-  ``results.bump``), in each language the hall has been drawn in;
-- every server process reads them with one row read (``rows``) and keeps them
-  in its memory for that results version, so its next changed polls (a sign-off
-  under ``signoff: organiser``, the clock's minutes, a second hall screen) read
-  nothing more;
+  ``results.bump``), in each language each part has been drawn in, the board's
+  first;
+- every server process reads them with one row read (``rows``, ``board_part``)
+  and keeps them in its memory for that results version, so its next changed
+  polls read nothing more;
 - a language not drawn yet, or a change made another way, is drawn by the first
   poll that misses it, and stored for the others.
 
 What the hall draws per answer is its head (the round's tables done, the clock,
-the QR code kept per process) around the stored rows. The rows are a piece of
-history of their results version: drawn from the stored snapshot, never from
+the QR code kept per process) around the stored rows; the board's redraw its
+tables' progress around the stored part (``views.board``). The parts are a piece
+of history of their results version: drawn from the stored snapshot, never from
 rows read again. No cache is involved: the rows are the database's, the memory
 the process's, so a cache that is down changes nothing here.
 """
@@ -32,16 +35,18 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from html import escape
 
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from scoring.public import number
-from tournaments.models import HallRows, Tournament
-from tournaments.services import changes, results, side, teams
+from scoring.public import number, signed
+from tournaments.models import Entrant, RankedPart, Round, TableSeat, Tournament
+from tournaments.services import changes, player_view, results, side, teams
 
 HALL_ROWS, HALL_MOST = 12, 60  # a page of the hall; beyond 60 players only places 1–60
 MINUS = "\u2212"
@@ -154,57 +159,221 @@ def hall_sequence(
 
 
 # --------------------------------------------------------------------------
+# The board's ranked part
+
+BOARD_TEMPLATE = "tournaments/board/board.html#ranking"
+# What decided a tie (``core.ranking``'s notes), as the board's ranking shows it: "(bessere Runde)".
+TIE_NOTES = {
+    "rounds": gettext_noop("better round"),
+    "best_round": gettext_noop("best round"),
+    "table_ranks": gettext_noop("table ranks"),
+    "lots": gettext_noop("lots"),
+    "shared": gettext_noop("shared place"),
+}
+
+
+def tie_note(key: str) -> str:
+    return _(TIE_NOTES[key]) if key in TIE_NOTES else key
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    name: str
+    number: int
+    tables: tuple[str, ...]  # table number per round, "" where not seated
+
+
+def seating_plan(tournament: Tournament) -> list[PlanRow]:
+    """Every entrant A–Z with his table in each drawn round."""
+    rounds = list(
+        Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PLANNED).order_by("number")
+    )
+    seats = TableSeat.objects.filter(round__in=rounds).values_list("entrant_id", "round_id", "table__number")
+    where = {(entrant, round_id): table for entrant, round_id, table in seats}
+    entrants = (
+        Entrant.objects.filter(tournament=tournament).order_by("name").values_list("pk", "name", "number")
+    )
+    return [
+        PlanRow(name, number, tuple(str(where.get((pk, r.pk), "")) for r in rounds))
+        for pk, name, number in entrants
+    ]
+
+
+def round_heads(table: results.Standings) -> list[str]:
+    return [_("Round %(n)s") % {"n": n} for n in range(1, table.rounds + 1)]
+
+
+def _draw_board(tournament: Tournament, table: results.Standings) -> Drawn:
+    """The board's ranked part (the ranking, the side rankings, the seating plan)
+    as every phone's redraw shows it; its links are relative to the board's page,
+    so that it holds for the board link whatever its token. Its hundreds of rows
+    are drawn here (``ranking_rows``, ``plan_rows``), the rest by the template."""
+    circuit = player_view.circuit_of(tournament)
+    # Register numbers by start number: the rows carry them, and a phone marks its own and its friends'.
+    numbers = player_view.row_numbers(tournament)
+    context = {
+        "standings": table,
+        "ranking_rows": ranking_rows(table, numbers),
+        "sides": side.tournament_sides(tournament, table),
+        "round_heads": round_heads(table),
+        "plan_rows": plan_rows(seating_plan(tournament), numbers),
+        "circuit_id": circuit.pk if circuit is not None else "",
+    }
+    return Drawn(render_to_string(BOARD_TEMPLATE, context), 1, table.final, table.provisional)
+
+
+# The board's rows, drawn in one pass: through the template engine the 400 rows of
+# the ranking and the seating plan took 100–140 ms per drawing (a dozen tags and
+# filters per row), here about 15 ms; every value is escaped as the template
+# escapes it (``html.escape``, as Django's ``escape``), each number and change
+# written once per drawing.
+RANKING_ROW = (
+    '<tr id="entrant-{number}"{filler_class} data-nr="{nr}">'
+    "<td>{place}</td><td>{name}{notes}</td>"
+    '<td class="num"><strong>{total}</strong></td>{cells}</tr>'
+)
+
+
+def ranking_rows(table: results.Standings, numbers: Mapping[int, int | str]) -> SafeString:
+    """The ranking's rows: place (with its change since the last round), name and
+    card link, club and notes, total, each round."""
+    left_after, filler_word = _("left after round %(n)s"), escape(_("filler"))
+    tie_words = {key: escape(tie_note(key)) for key in TIE_NOTES}
+    written: dict[Fraction | int, str] = {}
+    changed: dict[object, str] = {}
+
+    def figure(value: Fraction | int | None) -> str:
+        if value is None:
+            return ""
+        if value not in written:
+            written[value] = escape(signed(value))
+        return written[value]
+
+    def cell(found: results.Cell) -> str:
+        text = "0" if found.bye else escape(found.shown) if found.shown else figure(found.points)
+        return f'<td class="num">{text}</td>'
+
+    drawn = []
+    for row in table.rows:
+        notes = []
+        if row.club:
+            notes.append(f' <span class="muted">{escape(row.club)}</span>')
+        if row.tie_note:
+            notes.append(
+                f' <span class="muted tie">({tie_words.get(row.tie_note) or escape(row.tie_note)})</span>'
+            )
+        if row.withdrawn_after:
+            notes.append(f' <span class="muted">{escape(left_after % {"n": row.withdrawn_after})}</span>')
+        if row.filler:
+            notes.append(f' <span class="muted">{filler_word}</span>')
+        if row.change not in changed:
+            changed[row.change] = _change(changes.shown(row.change))
+        drawn.append(
+            RANKING_ROW.format(
+                number=row.number,
+                filler_class=' class="filler"' if row.filler else "",
+                nr=escape(str(numbers[row.number])),
+                place=f"{row.place}{changed[row.change]}" if row.place else "–",
+                name=f'<a href="players/{row.number}/">{escape(row.name)}</a>',
+                notes="".join(notes),
+                total=figure(row.total),
+                cells="".join(cell(found) for found in row.cells),
+            )
+        )
+    return mark_safe("\n".join(drawn))  # every value escaped above
+
+
+def _change(shown: changes.Shown | None) -> str:
+    """A place's change as ``tournaments/_change.html`` draws it."""
+    if shown is None:
+        return ""
+    return (
+        f' <span class="rank-change {escape(shown.kind)}" aria-hidden="true">{escape(shown.symbol)}</span>'
+        f'<span class="visually-hidden">({escape(shown.words)})</span>'
+    )
+
+
+def plan_rows(plan: Sequence[PlanRow], numbers: Mapping[int, int | str]) -> SafeString:
+    """The seating plan's rows: each entrant A–Z with his table in each drawn round."""
+    return mark_safe(  # every value escaped here
+        "".join(
+            f'<tr data-nr="{escape(str(numbers[row.number]))}"><td>{escape(row.name)}</td>'
+            + "".join(f'<td class="r">{escape(table)}</td>' for table in row.tables)
+            + "</tr>"
+            for row in plan
+        )
+    )
+
+
+# --------------------------------------------------------------------------
 # Drawn once, stored, kept
 
-# The rows as this server process last read or drew them, per results key and
-# language (a few tournaments at a time, in up to three languages).
-_KEPT: OrderedDict[tuple[str, str], Drawn] = OrderedDict()
-_KEPT_MOST = 48
+# The parts as this server process last read or drew them, per results key, part
+# and language (a few tournaments at a time, two parts, in up to three languages).
+_KEPT: OrderedDict[tuple[str, str, str], Drawn] = OrderedDict()
+_KEPT_MOST = 96
 # One drawing or read at a time in this process: right after a change the hall's
-# poll and a second screen may miss them together; one draws, the other takes it.
+# poll and the phones may miss them together; one draws, the others take it.
 _DRAWING = threading.Lock()
 
 
 def rows(tournament: Tournament) -> Drawn:
     """The hall's ranked rows for the tournament's results version in the active
-    language: kept in this process, else read from its ``HallRows`` row (one row
+    language: kept in this process, else read from its ``RankedPart`` row (one row
     read), else drawn from the standings and stored there for every process."""
+    return _part(tournament, RankedPart.Part.HALL)
+
+
+def board_part(tournament: Tournament) -> SafeString:
+    """The board's ranked part for the tournament's results version in the active
+    language, as ``rows`` has the hall's: kept, else one row read, else drawn and stored."""
+    return _part(tournament, RankedPart.Part.BOARD).html
+
+
+def _part(tournament: Tournament, part: str) -> Drawn:
     language = _language()
-    key = (tournament.results_key, language)
+    key = (tournament.results_key, part, language)
     kept = _KEPT.get(key)
     if kept is None:
         with _DRAWING:
-            kept = _KEPT.get(key) or _stored(tournament, language) or _draw_and_store(tournament, language)
+            kept = (
+                _KEPT.get(key)
+                or _stored(tournament, part, language)
+                or _draw_and_store(tournament, part, language)
+            )
             _keep(key, kept)
     return kept
 
 
 def after_change(tournament: Tournament) -> None:
     """Once a change to what the ranking counts is committed: the new standings
-    built and stored (``results.standings``), and the hall's rows drawn and stored
-    in every language the hall has been drawn in, so the hall's next poll, in any
-    server process, reads one row."""
+    built and stored (``results.standings``), and the board's ranked part and the
+    hall's rows drawn and stored in every language each has been drawn in, so the
+    phones' and the hall's next polls, in any server process, read one row."""
     results.standings(tournament)
-    languages = set(HallRows.objects.filter(tournament=tournament).values_list("language", flat=True))
-    for language in sorted(languages & {code for code, _name in settings.LANGUAGES}):
-        with translation.override(language), _DRAWING:
-            _keep((tournament.results_key, language), _draw_and_store(tournament, language))
+    drawn = set(RankedPart.objects.filter(tournament=tournament).values_list("part", "language"))
+    languages = {code for code, _name in settings.LANGUAGES}
+    # The board first: every phone of the hall asks for it within 12 s, the hall screen once.
+    for part, language in sorted(drawn, key=lambda found: (found[0] != RankedPart.Part.BOARD, found[1])):
+        if language in languages:
+            with translation.override(language), _DRAWING:
+                _keep((tournament.results_key, part, language), _draw_and_store(tournament, part, language))
 
 
 def _language() -> str:
     return translation.get_language() or settings.LANGUAGE_CODE
 
 
-def _keep(key: tuple[str, str], drawn: Drawn) -> None:
+def _keep(key: tuple[str, str, str], drawn: Drawn) -> None:
     _KEPT[key] = drawn
     while len(_KEPT) > _KEPT_MOST:
         _KEPT.popitem(last=False)
 
 
-def _stored(tournament: Tournament, language: str) -> Drawn | None:
+def _stored(tournament: Tournament, part: str, language: str) -> Drawn | None:
     found = (
-        HallRows.objects.filter(
-            tournament=tournament, language=language, results_version=tournament.results_version
+        RankedPart.objects.filter(
+            tournament=tournament, part=part, language=language, results_version=tournament.results_version
         )
         .values_list("html", "pages", "final", "provisional")
         .first()
@@ -212,14 +381,32 @@ def _stored(tournament: Tournament, language: str) -> Drawn | None:
     if found is None:
         return None
     html, pages, final, provisional = found
-    return Drawn(mark_safe(html), pages, final, provisional)  # drawn here from the escaping template
+    return Drawn(mark_safe(html), pages, final, provisional)  # drawn here from the escaping templates
 
 
-def _draw_and_store(tournament: Tournament, language: str) -> Drawn:
-    """The rows drawn from the standings as stored for this results version, and
-    written as the tournament's row for the language unless a newer version is
-    there already (two changes committed at once)."""
+def _draw_and_store(tournament: Tournament, part: str, language: str) -> Drawn:
+    """The part drawn from the standings as stored for this results version, and
+    written as the tournament's row for the part and language unless a newer
+    version is there already (two changes committed at once)."""
     table = results.standings(tournament)
+    drawn = _draw_board(tournament, table) if part == RankedPart.Part.BOARD else _draw_hall(tournament, table)
+    fields = {
+        "results_version": table.version,
+        "html": str(drawn.html),
+        "pages": drawn.pages,
+        "final": drawn.final,
+        "provisional": drawn.provisional,
+    }
+    mine = RankedPart.objects.filter(tournament=tournament, part=part, language=language)
+    if not mine.filter(results_version__lt=table.version).update(**fields):
+        # None yet (else it is as new or newer: it stands); of two processes creating
+        # it at once, one writes it and the other finds it.
+        mine.get_or_create(tournament=tournament, part=part, language=language, defaults=fields)
+    return drawn
+
+
+def _draw_hall(tournament: Tournament, table: results.Standings) -> Drawn:
+    """The hall's ranked rows, its side rankings' and its team page."""
     pages = hall_pages(table)
     # Each side ranking (§14.4) a page of its own after the ranking's, its first
     # twelve places: drawn here once per results version like the ranked rows.
@@ -237,19 +424,6 @@ def _draw_and_store(tournament: Tournament, language: str) -> Drawn:
         "sequence": sequence,
         "all_pages": len(sequence),
         "changes": any(row.change is not None for page in pages for row in page),
-        "round_heads": [_("Round %(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
+        "round_heads": round_heads(table),
     }
-    drawn = Drawn(render_to_string(TEMPLATE, context), len(sequence), table.final, table.provisional)
-    fields = {
-        "results_version": table.version,
-        "html": str(drawn.html),
-        "pages": drawn.pages,
-        "final": drawn.final,
-        "provisional": drawn.provisional,
-    }
-    mine = HallRows.objects.filter(tournament=tournament, language=language)
-    if not mine.filter(results_version__lt=table.version).update(**fields):
-        # None yet (else it is as new or newer: it stands); of two processes creating
-        # it at once, one writes it and the other finds it.
-        mine.get_or_create(tournament=tournament, language=language, defaults=fields)
-    return drawn
+    return Drawn(render_to_string(TEMPLATE, context), len(sequence), table.final, table.provisional)

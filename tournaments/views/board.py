@@ -3,12 +3,12 @@ search, the tables' progress, and the hall screen (``?screen=1``); a player's
 card. Read-only, no account, revocable (TOURNAMENTS.md §4.3, §6).
 
 A poll with nothing changed reads one row (the tournament's version) and
-answers 204; the ranking itself is kept per ``Tournament.results_key``
-(``results.standings`` and the page's kept fragment), so it is built once for
-every phone, and only when what it counts changed; the hall screen's ranked rows
-are drawn once per results version and language for every server process
-(``services.hall``, the hall's fast path). A hand at a running table changes
-neither: the polls answer 204 while the tables record.
+answers 204; the ranking itself is built once per ``Tournament.results_version``
+(``results.standings``), and the board's ranked part and the hall screen's ranked
+rows are drawn from it once per results version and language for every server
+process (``services.hall``, the hall's fast path), so a phone's redraw after a
+change reads them with one row. A hand at a running table changes neither: the
+polls answer 204 while the tables record.
 """
 
 from __future__ import annotations
@@ -30,9 +30,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
@@ -71,18 +69,6 @@ HALL_POLL_SECONDS, BOARD_POLL_SECONDS = 2, 12
 # of hands played per running table is drawn from the sessions when the board is
 # drawn, and kept at most this long (a page opened or a ranked change draws it anew).
 PROGRESS_SECONDS = 30
-# What decided a tie (``core.ranking``'s notes), as the ranking shows it: "(bessere Runde)".
-TIE_NOTES = {
-    "rounds": gettext_noop("better round"),
-    "best_round": gettext_noop("best round"),
-    "table_ranks": gettext_noop("table ranks"),
-    "lots": gettext_noop("lots"),
-    "shared": gettext_noop("shared place"),
-}
-
-
-def tie_note(key: str) -> str:
-    return _(TIE_NOTES[key]) if key in TIE_NOTES else key
 
 
 def board_of(token: str) -> Tournament | None:
@@ -170,21 +156,10 @@ def _board_page(tournament: Tournament, token: str, query: str) -> dict[str, Any
     context = _board_context(tournament, token)
     context["query"] = query
     context["found"] = find_seats(tournament, query) if query else []
-    context["plan"] = SimpleLazyObject(lambda: seating_plan(tournament))
-    context["ranking"] = lambda: ranking_part(context)
+    # The ranked part as drawn once per results version and language for every
+    # server process (``services.hall``, the hall's fast path): one row read at most.
+    context["ranking"] = lambda: hall.board_part(tournament)
     return context
-
-
-RANKING = "tournaments/board/board.html#ranking"
-
-
-def ranking_part(context: dict[str, Any]) -> SafeString:
-    """The board's ranked part (the ranking, the side rankings, the seating plan),
-    which every phone's poll shows after a change: drawn once per results version
-    and language in each server process however many phones ask at that moment
-    (``caching.cached``), and kept for the others."""
-    key = f"tournament-board:{context['tournament'].results_key}:{translation.get_language()}"
-    return mark_safe(caching.cached(key, lambda: render_to_string(RANKING, context)))  # drawn escaped
 
 
 @require_GET
@@ -207,32 +182,19 @@ def board_teams(request: Request, tournament: Tournament, token: str) -> HttpRes
 
 
 def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
-    """What the board and the hall screen both show: the standings (kept per
+    """What the board shows around its ranked part: the standings (kept per
     results version) and the tables' progress (drawn when not kept)."""
     table = results.standings(tournament)
     return {
         "tournament": tournament,
         "token": token,
         "standings": table,
-        "changes": SimpleLazyObject(lambda: {row.number: changes.shown(row.change) for row in table.rows}),
-        "sides": SimpleLazyObject(lambda: side.tournament_sides(tournament, table)),
-        "tie_notes": {key: _(text) for key, text in TIE_NOTES.items()},
-        "round_heads": [_("Round %(n)s") % {"n": n} for n in range(1, table.rounds + 1)],
         "progress": SimpleLazyObject(lambda: progress(tournament)),
-        # Register numbers by start number, read only when the ranking is drawn
-        # anew: the rows carry them, and a phone marks its own and its friends'.
-        "numbers": SimpleLazyObject(lambda: player_view.row_numbers(tournament)),
-        "circuit_id": SimpleLazyObject(lambda: _circuit_id(tournament)),
         "progress_key": f"{tournament.ranking_key}.{int(timezone.now().timestamp()) // PROGRESS_SECONDS}",
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
         "poll_seconds": BOARD_POLL_SECONDS,
     }
-
-
-def _circuit_id(tournament: Tournament) -> int | str:
-    circuit = player_view.circuit_of(tournament)
-    return circuit.pk if circuit is not None else ""
 
 
 @dataclass(frozen=True)
@@ -366,26 +328,6 @@ def tables_done(tournament: Tournament) -> Progress:
     )
 
 
-@dataclass(frozen=True)
-class PlanRow:
-    name: str
-    number: int
-    tables: tuple[str, ...]  # table number per round, "" where not seated
-
-
-def seating_plan(tournament: Tournament) -> list[PlanRow]:
-    """Every entrant A–Z with his table in each drawn round."""
-    rounds = list(
-        Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PLANNED).order_by("number")
-    )
-    seats = TableSeat.objects.filter(round__in=rounds).values_list("entrant_id", "round_id", "table__number")
-    where = {(entrant, round_id): table for entrant, round_id, table in seats}
-    entrants = Entrant.objects.filter(tournament=tournament).order_by("name")
-    return [
-        PlanRow(e.name, e.number, tuple(str(where.get((e.pk, r.pk), "")) for r in rounds)) for e in entrants
-    ]
-
-
 def find_seats(tournament: Tournament, query: str) -> list[tuple[str, list[str]]]:
     """Entrants whose name holds ``query``, each with "Round 2: Table 7, Seat 3" per drawn round."""
     entrants = Entrant.objects.filter(tournament=tournament, name__icontains=query).order_by("name")[:20]
@@ -436,7 +378,7 @@ def player_card(request: Request, tournament: Tournament, token: str, number: in
         "token": token,
         "entrant": entrant,
         "row": row,
-        "tie_note": tie_note(row.tie_note) if row is not None and row.tie_note else "",
+        "tie_note": hall.tie_note(row.tie_note) if row is not None and row.tie_note else "",
         "rounds": card_rounds(entrant),
         "total": figure(row.total if row is not None else 0),
         "change": changes.shown(row.change) if row is not None else None,
