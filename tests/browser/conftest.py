@@ -31,6 +31,21 @@ def _missing() -> str | None:
     return None
 
 
+@pytest.fixture(autouse=True)
+def engine_only_where_tested(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phone's engine (Pyodide) on the pages only in the tests marked ``engine``.
+
+    Starting it costs each fresh browser context about 2 s of the renderer's processor,
+    half a browser test's; a phone keeps it between pages, a test's new context cannot.
+    The other tests get the pages as a phone without the engine gets them (no engine
+    configured: ``scoring.phone.engine_config``), which score every hand on the server
+    as they do while the engine is starting."""
+    if request.node.get_closest_marker("engine") is None:
+        from scoring import phone
+
+        monkeypatch.setattr(phone, "engine_config", lambda: None)
+
+
 def _under_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 

@@ -25,7 +25,7 @@ from tests.browser.support import (
     small_targets,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.engine]
 
 PLAYERS = ["Anna", "Bert", "Carl", "Dora"]
 # Four players (docs/rules.md §1.3): Garde, 2 bouts, 50 of 41: (25 + 9) × 2 = 68 from each defender.

@@ -25,7 +25,7 @@ from tests.engine.support import FIXTURES
 from tests.tournaments.factory import play_hand
 from tests.tournaments.table_support import tournament_day
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.engine]
 
 # How long a wait may take on a busy shared machine: a wait, not a measure of speed.
 PATIENCE = 90_000

@@ -21,7 +21,7 @@ from tests.browser.support import PASSWORD, expect, fill_hand, french_session, g
 from tests.browser.test_offline import answer, open_sheet_for_offline, until
 from tests.engine.support import FIXTURES
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.engine]
 
 # Impossible: no contract chosen, 95 points.
 IMPOSSIBLE = {"taker": "Anna", "bouts": "1", "points": "95"}

@@ -22,7 +22,7 @@ from tests.scoring.test_phone import evening_of
 from tests.tournaments.factory import play_hand
 from tests.tournaments.table_support import tournament_day
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.engine]
 
 
 @pytest.fixture
