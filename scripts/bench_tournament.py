@@ -121,6 +121,7 @@ class Tally:
     forms: list[float] = field(default_factory=list)
     polls: list[float] = field(default_factory=list)
     redraws: list[float] = field(default_factory=list)  # the phones' polls answered with a new board
+    redraws_timed: list[Timed] = field(default_factory=list)
     hall: list[float] = field(default_factory=list)
     # Each hall poll and floor request, where its time went (``Timed``).
     hall_timed: list[Timed] = field(default_factory=list)
@@ -138,6 +139,7 @@ class Tally:
             "forms",
             "polls",
             "redraws",
+            "redraws_timed",
             "hall",
             "hall_timed",
             "bare",
@@ -293,6 +295,7 @@ def poller(boards: Boards, token: str, every: float, deadline: float, tally: Tal
         tally.polls.append(answer.seconds)
         if answer.status == 200:
             tally.redraws.append(answer.seconds)
+            tally.redraws_timed.append(Timed.of(answer))
             versions[which] = version_of(answer.body) or versions[which]
         elif answer.status == 429:
             tally.limited["board phone"] += 1
@@ -394,7 +397,8 @@ def open_all(port: int, days: list[Day], players: int, pollers: int) -> tuple[li
     return [[future.result() for future in day] for day in opening], time.monotonic() - started
 
 
-def where_it_went(timed: list[Timed]) -> str:
+def where_it_went(timed: list[Timed], share: float = 1.0) -> str:
+    """Each part's p50 and, with ``share`` below 1, its percentile, and the slowest."""
     parts = [
         ("at the client", [t.seconds for t in timed]),
         ("before the app", [t.before_app for t in timed if t.before_app is not None]),
@@ -403,7 +407,11 @@ def where_it_went(timed: list[Timed]) -> str:
         ("on the processor", [t.server[1] for t in timed if t.server]),
     ]
     return ", ".join(
-        f"{name} {ms(values, 0.5):.1f} / {max(values) * 1000:.1f} ms" for name, values in parts if values
+        f"{name} {ms(values, 0.5):.1f}"
+        + (f" / {ms(values, share):.1f}" if share < 1 else "")
+        + f" / {max(values) * 1000:.1f} ms"
+        for name, values in parts
+        if values
     )
 
 
@@ -705,6 +713,11 @@ def report(
     ):
         if timed:
             print(f"{what} ({len(timed)}), where the time went, p50 / max: {where_it_went(timed)}")
+    if tally.redraws_timed:
+        print(
+            f"phones' redraws ({len(tally.redraws_timed)}), where the time went, p50 / p95 / max: "
+            f"{where_it_went(tally.redraws_timed, 0.95)}"
+        )
     again = sum(1 for t in tally.hall_timed if t.connections > 1)
     print(f"hall polls sent again on a new connection (the kept one closed by the server): {again}")
     for name, values in (("phone's poll", "polls"), ("hall's poll", "hall")):
