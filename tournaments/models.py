@@ -394,16 +394,19 @@ class RankedPart(models.Model):
     ranking, the side rankings, the seating plan), drawn once after a change and read
     by every server process instead of drawing them again (``services.hall``, the
     hall's fast path). ``pages``, ``final``, ``provisional``: what the hall screen
-    shows around its rows."""
+    shows around its rows. Drawn again for a new results version and by a new release."""
 
     class Part(models.TextChoices):
         HALL = "hall", "hall screen"
         BOARD = "board", "board"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="ranked_parts")
-    part = models.CharField(max_length=5, choices=Part.choices, default=Part.HALL)
+    part = models.CharField(max_length=5, choices=Part.choices)
     language = models.CharField(max_length=8)
     results_version = models.PositiveIntegerField()
+    # The release that drew it (``plumbing.offline.cache_version``, the fingerprint of
+    # the code, templates and translations): a new release draws it again.
+    release = models.CharField(max_length=16)
     html = models.TextField()
     pages = models.PositiveIntegerField()
     final = models.BooleanField()

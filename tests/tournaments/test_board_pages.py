@@ -94,7 +94,7 @@ def test_a_poll_with_nothing_changed_reads_one_row_and_answers_204(user):
     with CaptureQueriesContext(connection) as queries:
         again = client.get(reverse("tournament_board", args=[token]), HTTP_HX_REQUEST="true")
     assert again.status_code == 200 and 'id="board-live"' in again.content.decode()
-    assert len(queries) == 1  # the tournament's row; the ranking and the board come from the cache
+    assert len(queries) == 1  # the tournament's row; the redraw is kept for this version (board.redraw_key)
 
 
 def test_a_hand_at_a_running_table_leaves_the_poll_at_204_the_page_reads_it_from_the_session(user):

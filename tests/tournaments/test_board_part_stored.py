@@ -22,6 +22,7 @@ from tests.tournaments import factory
 from tests.tournaments.test_hall_rows_stored import enter, running
 from tournaments.core.circuit import Change
 from tournaments.models import RankedPart, Tournament
+from tournaments.services import circuit as circuits
 from tournaments.services import hall, results
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nothing_kept")]
@@ -171,3 +172,41 @@ def test_each_ranked_row_says_what_the_board_showed_escaped_in_the_readers_langu
         + "</tr>"
     )
     assert plan == '<tr data-nr="1234"><td>Anna &lt;b&gt;</td><td class="r">3</td><td class="r"></td></tr>'
+
+
+def test_a_cup_joining_a_circuit_draws_its_boards_again_with_the_register_numbers(user):
+    """The board's rows carry the register numbers of the cup's circuit (a phone marks
+    its own and its friends'): a cup joining, an import or a merge in the circuit
+    gives its tournaments a new results version, so the stored part is drawn again."""
+    cup = factory.cup(user)
+    t = factory.tournament(user, names=("Huber Maria", "Maier Josef", "Gruber Anna", "Bauer Karl"), cup=cup)
+    factory.draw(t)
+    factory.release(t)
+    results.board_share(factory.fresh(t))
+    t = factory.fresh(t)
+    before = Client().get(board_url(t)).content.decode()
+    assert 'data-nr=""' in before and 'data-circuit=""' in before
+    circuit = circuits.circuit_create(owner=user, name="Tarockcup Österreich", season="2026/27")
+    circuits.cup_join(circuit=circuit, user=user, cup_id=cup.pk)
+    factory.forget_kept()
+    joined = factory.fresh(t)
+    assert joined.results_version > t.results_version and joined.version > t.version
+    after = Client().get(board_url(joined)).content.decode()
+    assert 'data-nr=""' not in after and f'data-circuit="{circuit.pk}"' in after
+    numbers = set(re.findall(r'<tr id="entrant-\d+" data-nr="(\d+)"', after))
+    assert len(numbers) == 4
+
+
+def test_a_round_released_draws_the_boards_part_once_committed(user, django_capture_on_commit_callbacks):
+    """The moment every phone looks at the seating plan: the organiser's release draws
+    the new part in its own request, as a sign-off does."""
+    t = factory.draw(factory.tournament(user))
+    results.board_share(factory.fresh(t))
+    t = factory.fresh(t)
+    assert Client().get(board_url(t)).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        factory.release(t)
+    released = factory.fresh(t)
+    stored = RankedPart.objects.get(tournament=t, part="board", language="de")
+    assert stored.results_version == released.results_version > t.results_version
+    assert '<td class="r">1</td>' in stored.html  # round 1's tables in the seating plan

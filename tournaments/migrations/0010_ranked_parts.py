@@ -5,6 +5,10 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def drop_board_parts(apps, schema_editor):
+    apps.get_model("tournaments", "RankedPart").objects.filter(part="board").delete()
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("tournaments", "0009_teams"),
@@ -28,7 +32,17 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 choices=[("hall", "hall screen"), ("board", "board")], default="hall", max_length=5
             ),
+            preserve_default=False,
         ),
+        # Rows drawn before this change are drawn again by this release (an empty release never matches).
+        migrations.AddField(
+            model_name="rankedpart",
+            name="release",
+            field=models.CharField(default="", max_length=16),
+            preserve_default=False,
+        ),
+        # Going back: the hall's rows stay, one per language again.
+        migrations.RunPython(migrations.RunPython.noop, drop_board_parts),
         migrations.AddConstraint(
             model_name="rankedpart",
             constraint=models.UniqueConstraint(

@@ -43,6 +43,7 @@ from tournaments.models import (
     CircuitPlayer,
     Cup,
     CupPlayer,
+    Tournament,
 )
 from tournaments.services import cups, events
 
@@ -113,11 +114,21 @@ def _done(circuit: Circuit, action: str, client_token: str) -> CircuitChange | N
     return CircuitChange.objects.filter(circuit=circuit, action=action, client_token=client_token).first()
 
 
+# What changes what the boards of the circuit's tournaments show of it: the register
+# numbers their rows carry, the circuit they mark players in, the categories their
+# side rankings count (``services.hall`` draws them once per results version).
+BOARDS_FOLLOW = frozenset({"add", "import", "merge", "join"})
+
+
 def _changed(circuit: Circuit, action: str, user: User, client_token: str, **values: object) -> None:
     CircuitChange.objects.create(
         circuit=circuit, action=action, user=user, client_token=client_token, **values
     )
     Circuit.objects.filter(pk=circuit.pk).update(version=F("version") + 1)
+    if action in BOARDS_FOLLOW:
+        Tournament.objects.filter(cup__circuit=circuit).update(
+            version=F("version") + 1, results_version=F("results_version") + 1
+        )
 
 
 # -- the circuit --------------------------------------------------------------------------

@@ -38,12 +38,14 @@ from fractions import Fraction
 from html import escape
 
 from django.conf import settings
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from plumbing import offline
 from scoring.public import number, signed
 from tournaments.models import Entrant, RankedPart, Round, TableSeat, Tournament
 from tournaments.services import changes, player_view, results, side, teams
@@ -308,10 +310,11 @@ def plan_rows(plan: Sequence[PlanRow], numbers: Mapping[int, int | str]) -> Safe
 # --------------------------------------------------------------------------
 # Drawn once, stored, kept
 
-# The parts as this server process last read or drew them, per results key, part
-# and language (a few tournaments at a time, two parts, in up to three languages).
-_KEPT: OrderedDict[tuple[str, str, str], Drawn] = OrderedDict()
-_KEPT_MOST = 96
+# The parts as this server process last read or drew them, per tournament, part and
+# language (a few tournaments at a time, two parts, in up to three languages), each
+# with the results key it was drawn for: a new version takes the old one's place.
+_KEPT: OrderedDict[tuple[int, str, str], tuple[str, Drawn]] = OrderedDict()
+_KEPT_MOST = 48
 # One drawing or read at a time in this process: right after a change the hall's
 # poll and the phones may miss them together; one draws, the others take it.
 _DRAWING = threading.Lock()
@@ -332,17 +335,24 @@ def board_part(tournament: Tournament) -> SafeString:
 
 def _part(tournament: Tournament, part: str) -> Drawn:
     language = _language()
-    key = (tournament.results_key, part, language)
-    kept = _KEPT.get(key)
+    kept = _kept(tournament, part, language)
     if kept is None:
         with _DRAWING:
             kept = (
-                _KEPT.get(key)
+                _kept(tournament, part, language)
                 or _stored(tournament, part, language)
                 or _draw_and_store(tournament, part, language)
             )
-            _keep(key, kept)
+            _keep(tournament, part, language, kept)
     return kept
+
+
+def _kept(tournament: Tournament, part: str, language: str) -> Drawn | None:
+    found = _KEPT.get((tournament.pk, part, language))
+    if found is None or found[0] != tournament.results_key:
+        return None
+    _KEPT.move_to_end((tournament.pk, part, language))
+    return found[1]
 
 
 def after_change(tournament: Tournament) -> None:
@@ -355,17 +365,18 @@ def after_change(tournament: Tournament) -> None:
     languages = {code for code, _name in settings.LANGUAGES}
     # The board first: every phone of the hall asks for it within 12 s, the hall screen once.
     for part, language in sorted(drawn, key=lambda found: (found[0] != RankedPart.Part.BOARD, found[1])):
-        if language in languages:
+        if language in languages and _kept(tournament, part, language) is None:  # not drawn for it yet
             with translation.override(language), _DRAWING:
-                _keep((tournament.results_key, part, language), _draw_and_store(tournament, part, language))
+                _keep(tournament, part, language, _draw_and_store(tournament, part, language))
 
 
 def _language() -> str:
     return translation.get_language() or settings.LANGUAGE_CODE
 
 
-def _keep(key: tuple[str, str, str], drawn: Drawn) -> None:
-    _KEPT[key] = drawn
+def _keep(tournament: Tournament, part: str, language: str, drawn: Drawn) -> None:
+    _KEPT[(tournament.pk, part, language)] = (tournament.results_key, drawn)
+    _KEPT.move_to_end((tournament.pk, part, language))
     while len(_KEPT) > _KEPT_MOST:
         _KEPT.popitem(last=False)
 
@@ -373,7 +384,11 @@ def _keep(key: tuple[str, str, str], drawn: Drawn) -> None:
 def _stored(tournament: Tournament, part: str, language: str) -> Drawn | None:
     found = (
         RankedPart.objects.filter(
-            tournament=tournament, part=part, language=language, results_version=tournament.results_version
+            tournament=tournament,
+            part=part,
+            language=language,
+            results_version=tournament.results_version,
+            release=offline.cache_version(),
         )
         .values_list("html", "pages", "final", "provisional")
         .first()
@@ -387,18 +402,22 @@ def _stored(tournament: Tournament, part: str, language: str) -> Drawn | None:
 def _draw_and_store(tournament: Tournament, part: str, language: str) -> Drawn:
     """The part drawn from the standings as stored for this results version, and
     written as the tournament's row for the part and language unless a newer
-    version is there already (two changes committed at once)."""
+    version is there already (two changes committed at once); another release's
+    drawing of the same version is replaced."""
     table = results.standings(tournament)
     drawn = _draw_board(tournament, table) if part == RankedPart.Part.BOARD else _draw_hall(tournament, table)
+    release = offline.cache_version()
     fields = {
         "results_version": table.version,
+        "release": release,
         "html": str(drawn.html),
         "pages": drawn.pages,
         "final": drawn.final,
         "provisional": drawn.provisional,
     }
     mine = RankedPart.objects.filter(tournament=tournament, part=part, language=language)
-    if not mine.filter(results_version__lt=table.version).update(**fields):
+    older = Q(results_version__lt=table.version) | (Q(results_version=table.version) & ~Q(release=release))
+    if not mine.filter(older).update(**fields):
         # None yet (else it is as new or newer: it stands); of two processes creating
         # it at once, one writes it and the other finds it.
         mine.get_or_create(tournament=tournament, part=part, language=language, defaults=fields)

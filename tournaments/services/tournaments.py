@@ -309,6 +309,11 @@ def changed(tournament: Tournament) -> None:
         version=F("version") + 1, results_version=F("results_version") + 1
     )
     tournament.refresh_from_db(fields=["version", "results_version"])
+    # The board's and the hall's ranked parts drawn anew once committed, as after a
+    # sign-off (``results.bump``): a round released is the moment every phone looks.
+    from tournaments.services import hall  # hall reads teams, which reads this module
+
+    transaction.on_commit(lambda: hall.after_change(tournament), robust=True)
 
 
 def done_already(tournament: Tournament, client_token: str) -> TournamentChange | None:

@@ -214,6 +214,7 @@ def test_an_illustriertes_hand_with_three_premiums_in_twelve_taps(german, live_s
     assert last_hand(session).delta_points() == engine_deltas(session, raw)
 
 
+@pytest.mark.engine
 def test_the_new_controls_work_offline(german, live_server, player):
     """The premium grid, won or lost and each opponent's Kontra from the copy
     of the form kept on the phone, sent once the connection returns."""
