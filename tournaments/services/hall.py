@@ -5,7 +5,7 @@ The hall screen asks every 2 s and each player's board every 12 s; while nothing
 changed each poll reads one row and gets a 204 (``tournaments.polls``). After a
 change their next polls show the new ranking: the hall its up to 60 ranked rows
 in pages of twelve, every phone the board's ranked part (the whole ranking, the
-side rankings, the seating plan: 60–80 ms of drawing at 400 entrants). Both
+side rankings, the seating plan: some 20 ms of drawing at 400 entrants). Both
 depend on nothing but the standings' snapshot (``results.standings``, one per
 ``Tournament.results_version``) and the language, so they are drawn here once
 and stored as the tournament's ``RankedPart`` rows for that part and language:
