@@ -286,7 +286,9 @@ def ranking_rows(table: results.Standings, numbers: Mapping[int, int | str]) -> 
 
 
 def _change(shown: changes.Shown | None) -> str:
-    """A place's change as ``tournaments/_change.html`` draws it."""
+    """A place's change as ``tournaments/_change.html`` draws it, written out: a
+    ranking of 400 has a few hundred kinds of change, and drawing each through the
+    template doubled the drawing's time (18 → 40 ms)."""
     if shown is None:
         return ""
     return (

@@ -182,13 +182,11 @@ def board_teams(request: Request, tournament: Tournament, token: str) -> HttpRes
 
 
 def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
-    """What the board shows around its ranked part: the standings (kept per
-    results version) and the tables' progress (drawn when not kept)."""
-    table = results.standings(tournament)
+    """What the board shows around its ranked part (``services.hall``): the tables'
+    progress (drawn when not kept)."""
     return {
         "tournament": tournament,
         "token": token,
-        "standings": table,
         "progress": SimpleLazyObject(lambda: progress(tournament)),
         "progress_key": f"{tournament.ranking_key}.{int(timezone.now().timestamp()) // PROGRESS_SECONDS}",
         "version": tournament.version,
