@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.tournaments import factory
+from tournaments.views import board as board_views
 
 
 @pytest.fixture
@@ -15,3 +16,11 @@ def nothing_kept() -> Iterator[None]:
     factory.forget_kept()
     yield
     factory.forget_kept()
+
+
+@pytest.fixture
+def one_progress_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept page with the tables' progress in it lasts ``PROGRESS_SECONDS``
+    (``board.progress_window``): a test that counts what a second request reads
+    must not see that window turn between its requests."""
+    monkeypatch.setattr(board_views, "progress_window", lambda: 0)

@@ -80,6 +80,7 @@ def test_the_name_search_says_where_one_sits(user):
     )
 
 
+@pytest.mark.usefixtures("one_progress_window")
 def test_a_poll_with_nothing_changed_reads_one_row_and_answers_204(user):
     day, token = signed_day(user)
     client = phone()
@@ -94,7 +95,7 @@ def test_a_poll_with_nothing_changed_reads_one_row_and_answers_204(user):
     with CaptureQueriesContext(connection) as queries:
         again = client.get(reverse("tournament_board", args=[token]), HTTP_HX_REQUEST="true")
     assert again.status_code == 200 and 'id="board-live"' in again.content.decode()
-    assert len(queries) == 1  # the tournament's row; the redraw is kept for this version (board.redraw_key)
+    assert len(queries) == 1  # the tournament's row; its progress and ranked part are kept from the page
 
 
 def test_a_hand_at_a_running_table_leaves_the_poll_at_204_the_page_reads_it_from_the_session(user):

@@ -109,6 +109,7 @@ def test_a_poll_beyond_its_budget_is_counted_once_and_refused_in_the_phones_lang
     assert "Zu viele Anfragen" in hall[-1].content.decode()
 
 
+@pytest.mark.usefixtures("one_progress_window")
 def test_a_redraw_drawn_for_one_phone_is_answered_to_the_next_here_with_one_row(user, monkeypatch):
     """After a change every phone of the hall asks for the new board: the first is
     drawn by the view and kept, the others get the same page from here (one row

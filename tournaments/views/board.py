@@ -145,7 +145,14 @@ def redraw_key(token: str, version: int, language: str) -> str:
     language, and at most ``PROGRESS_SECONDS`` (the tables' progress in it). Drawn
     by the first phone that asks after a change; ``tournaments.polls`` answers the
     others from it."""
-    return f"board-redraw:{token}:{version}:{language}:{int(time.time()) // PROGRESS_SECONDS}"
+    return f"board-redraw:{token}:{version}:{language}:{progress_window()}"
+
+
+def progress_window() -> int:
+    """The ``PROGRESS_SECONDS`` window a kept page with the tables' progress in it
+    belongs to (the board's redraw and progress, Mein Tag): the same number for
+    every server process."""
+    return int(time.time()) // PROGRESS_SECONDS
 
 
 def _redraw(request: Request, tournament: Tournament, token: str) -> str:
@@ -188,7 +195,7 @@ def _board_context(tournament: Tournament, token: str) -> dict[str, Any]:
         "tournament": tournament,
         "token": token,
         "progress": SimpleLazyObject(lambda: progress(tournament)),
-        "progress_key": f"{tournament.ranking_key}.{int(timezone.now().timestamp()) // PROGRESS_SECONDS}",
+        "progress_key": f"{tournament.ranking_key}.{progress_window()}",
         "version": tournament.version,
         "cache_seconds": caching.SECONDS,
         "poll_seconds": BOARD_POLL_SECONDS,

@@ -12,7 +12,6 @@ phone (``static/js/me.js``) from the register numbers its rows carry.
 
 from __future__ import annotations
 
-import time
 from typing import Any, cast
 
 from django.conf import settings
@@ -29,7 +28,7 @@ from tournaments.core import circuit as rules
 from tournaments.models import Circuit, CircuitPlayer, Tournament
 from tournaments.services import cups, player_view
 from tournaments.services.hall import figure
-from tournaments.views.board import PROGRESS_SECONDS, board_view, card_rounds
+from tournaments.views.board import board_view, card_rounds, progress_window
 from tournaments.views.cups import render_season, season_page
 
 
@@ -154,7 +153,7 @@ def _day_key(tournament: Tournament, circuit: Circuit, entry: CircuitPlayer | No
     locked, a ranking changed), of the circuit's register (her entries in its cups)
     and the language; a running table's hands played are kept at most
     ``PROGRESS_SECONDS``, as the board keeps them."""
-    moment = int(time.time() // PROGRESS_SECONDS)
+    moment = progress_window()
     whose = entry.pk if entry is not None else "-"
     return (
         f"my-day:{tournament.ranking_key}:c{circuit.pk}.{circuit.version}:{whose}:{get_language()}:{moment}"

@@ -26,7 +26,6 @@ from tests.tournaments.circuit.test_scale import SMALL, World, build, finished
 from tournaments.services import circuit as circuits
 from tournaments.services import circuit_final as finals
 from tournaments.services import player_view
-from tournaments.views import me as me_views
 
 pytestmark = pytest.mark.django_db
 
@@ -45,9 +44,8 @@ KEPT = (
 
 
 @pytest.fixture(autouse=True)
-def steady_day(monkeypatch: pytest.MonkeyPatch) -> None:
+def steady_day(one_progress_window: None) -> None:
     """Mein Tag keeps a running table's hands at most this long: not within a test."""
-    monkeypatch.setattr(me_views, "PROGRESS_SECONDS", 10**9)
 
 
 @pytest.fixture(params=["kept", "unreachable"])

@@ -33,7 +33,6 @@ from tournaments.models import Circuit, Cup, Tournament
 from tournaments.services import circuit as circuits
 from tournaments.services import circuit_final as finals
 from tournaments.services import cups, honours, player_view, printouts, results, side, tournaments
-from tournaments.views import me as me_views
 
 pytestmark = pytest.mark.django_db
 
@@ -174,10 +173,8 @@ def counts(world: World) -> dict[str, tuple[int, int]]:
     return found
 
 
-@pytest.mark.usefixtures("no_drawing")
-def test_every_season_page_takes_as_many_statements_for_a_larger_circuit(user, other_user, monkeypatch):
-    # Mein Tag keeps a running table's hands at most this long: not within this test.
-    monkeypatch.setattr(me_views, "PROGRESS_SECONDS", 10**9)
+@pytest.mark.usefixtures("no_drawing", "one_progress_window")
+def test_every_season_page_takes_as_many_statements_for_a_larger_circuit(user, other_user):
     small, large = counts(build(user, SMALL)), counts(build(other_user, LARGE))
     assert small == large
     for name, (built, kept) in large.items():
