@@ -7,9 +7,12 @@ on and off", says what each saves against the targets).
   into it for every view, from the board kept per version (``{% cache %}`` in
   templates/scoring/scoreboard.html) and its rows kept per version and place
   (``sheet_html.hand_rows``).
-- **The new hand's form** keeps its frame the same way; "hand n of T" and the
+- **The new hand's form** keeps its frame the same way; "hand n of T", the
   phone's evening (``NEW_HAND_HOLES``; the evening kept per version by the sheet a
-  save leads to, ``templatetags.offline.engine_game``) are drawn into it per view.
+  save leads to, ``templatetags.offline.engine_game``) and the dealer's choice are
+  drawn into it per view. The dealer moves on with every hand; the rest of the
+  form follows him only through who sits out, so a table's form is drawn once
+  for the evening (once per player sitting out), not once per dealer.
 
 A frame's key is derived from what it shows, never listed by hand: every column of
 the session's row but those each hand changes (``session_lines``), and what the
@@ -63,8 +66,9 @@ def sheet_page(
     return pages.render_kept(request, template, context, frame, holes=sheet_holes(session))
 
 
-# What the new hand's form shows of the evening's hands, drawn again for each view.
-NEW_HAND_HOLES = ("count", "evening")
+# What the new hand's form shows of the evening's hands, drawn again for each view:
+# "hand n of T", the phone's evening, and the dealer (the next in turn after each hand).
+NEW_HAND_HOLES = ("count", "evening", "dealer")
 
 
 def new_hand_form(
@@ -72,8 +76,8 @@ def new_hand_form(
 ) -> HttpResponse:
     """The new hand's form, opened before every hand, in the frame kept for the
     session's lines and what the page was opened with (``chosen``: the players, the
-    kind of hand, the dealer, the table's title) and whether signed in; the one-time
-    token is put in per view."""
+    kind of hand, who sits out, the table's title, and the dealer where the frame
+    shows a score) and whether signed in; the one-time token is put in per view."""
     frame = (*session_lines(session), *chosen, request.user.is_authenticated)
     context = {**context, "token": pages.ONCE_MARK}
     return pages.render_kept(request, template, context, frame, holes=NEW_HAND_HOLES)

@@ -192,3 +192,49 @@ def test_whatever_column_of_the_evening_changes_its_kept_sheet_and_form_show_it(
     assert logged_in.get(sheet).templates == []  # kept again under its new key
     Session.objects.filter(pk=session.pk).update(name="Samstag")
     assert "Samstag" in logged_in.get(form).content.decode()
+
+
+NAMES = ("Anna", "Bert", "Carl", "Dora", "Emil", "Fritz")
+# Every game, and every table where someone sits out while another deals.
+TABLES = [
+    ("french", 4),
+    ("french", 6),
+    ("illustrated", 3),
+    ("chambery", 4),
+    ("chambery", 5),
+    ("koenigrufen", 4),
+    ("koenigrufen", 5),
+]
+
+
+def per_view(html: str) -> str:
+    """A page without what every view puts in anew: the tokens and the time drawn."""
+    html = re.sub(r'(name="(?:csrfmiddlewaretoken|token)" value=")[^"]*"', r'\1"', html)
+    html = re.sub(r'"X-CSRFToken": "[^"]*"', '"X-CSRFToken": ""', html)
+    return re.sub(r'"rendered": \d+', '"rendered": 0', html)
+
+
+@pytest.mark.parametrize(("variant", "count"), TABLES)
+def test_the_new_hand_form_kept_for_one_dealer_shows_each_next_dealer_as_drawn_anew(
+    logged_in, make_session, monkeypatch, variant, count
+):
+    """The new hand's frame is kept across dealers (the dealer's choice is drawn
+    into it per view): with each player dealing in turn it is the page drawn whole,
+    who sits out and all; at four it is drawn once for the evening."""
+    players = NAMES[:count]
+    session = make_session(variant, players=players)
+    url = reverse("hand_new", args=[session.pk])
+    dealing = {"now": players[0]}
+    monkeypatch.setattr(services, "proposed_dealer", lambda session, game: dealing["now"])
+    for turn, dealer in enumerate(players):
+        dealing["now"] = dealer
+        kept = logged_in.get(url)
+        assert f'<option value="{dealer}" selected' in kept.content.decode()
+        if turn and count == 4:
+            assert "base.html" not in {template.name for template in kept.templates}  # the frame, kept
+        drawn = logged_in.get(url + "?type=played")  # asked with a query: drawn whole, never kept
+        assert "base.html" in {template.name for template in drawn.templates}
+        whole = drawn.content.decode().replace(
+            'hands/new/?type=played"', 'hands/new/"'
+        )  # the language form's
+        assert per_view(kept.content.decode()) == per_view(whole), dealer
