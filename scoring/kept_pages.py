@@ -22,8 +22,11 @@ to the session therefore changes every frame's key without anyone naming it here
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import Field, JSONField
 from django.http import HttpRequest, HttpResponse
 
 from plumbing import pages
@@ -38,12 +41,21 @@ PER_HAND = frozenset({"version", "changed_at"})
 def session_lines(session: Session) -> tuple[object, ...]:
     """Everything the session's row holds but what each hand changes: what a frame
     shows of the evening (its name, date, game, house rules, whether closed or
-    managed …) and more, so that no column it shows can be left out of its key."""
+    managed …) and more, so that no column it shows can be left out of its key.
+    The house rules as stored (JSON, keys in order): the row as created holds them
+    as the engine's values, the row read back as text, and PostgreSQL reorders
+    their keys; all three are the same evening."""
     return tuple(
-        getattr(session, field.attname)
+        _as_stored(field, getattr(session, field.attname))
         for field in Session._meta.concrete_fields
         if field.attname not in PER_HAND
     )
+
+
+def _as_stored(field: Field[Any, Any], value: object) -> object:
+    if isinstance(field, JSONField):
+        return json.dumps(value, sort_keys=True, cls=DjangoJSONEncoder)
+    return value
 
 
 def sheet_holes(session: Session) -> tuple[str, ...]:

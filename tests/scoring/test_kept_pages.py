@@ -238,3 +238,16 @@ def test_the_new_hand_form_kept_for_one_dealer_shows_each_next_dealer_as_drawn_a
             'hands/new/?type=played"', 'hands/new/"'
         )  # the language form's
         assert per_view(kept.content.decode()) == per_view(whole), dealer
+
+
+def test_an_evening_as_created_and_as_read_back_has_one_kept_form(logged_in, make_session):
+    """The row as created holds the house rules as the engine's values, the row
+    read back as text (PostgreSQL with its keys reordered): one frame for all."""
+    from scoring.kept_pages import session_lines
+
+    created = make_session("koenigrufen", options={"tariff": "ooe_2023", "doubled_radl": True})
+    read = Session.objects.get(pk=created.pk)
+    reordered = Session.objects.get(pk=created.pk)
+    reordered.options = dict(reversed(list(read.options.items())))
+    keys = {repr(session_lines(row)) for row in (created, read, reordered)}  # a frame's key is a repr
+    assert len(keys) == 1
