@@ -272,7 +272,6 @@ def _table_context(
 ) -> dict[str, Any]:
     """What the table page shows: the header, the players, who writes, the sums so far and the sheet."""
     place = place_of(request, table, right=Right.RECORD if can_write else Right.READ)
-    sums = results.table_sums(table)
     played = tables.played(table)
     return {
         "table": table,
@@ -292,15 +291,19 @@ def _table_context(
         "players": tables.players(table),
         "first_dealer": session.first_dealer,
         "seats_open": can_write and not tables.has_hands(table),
-        "kontra_line": _kontra_line(table, sums),
+        "kontra_line": _kontra_line(table),
         "corrections": desk.corrections(table),
         "new_url": place.links.url("new"),
         **sheet_context(session, show_all="all" in request.GET),
     }
 
 
-def _kontra_line(table: TableRound, sums: results.TableSums) -> str:
-    """Under ``kontra_cash: per_hand``, what the last hand's Kontra pays: "Kontra: Hans zahlt Erika 0,20 €"."""
+def _kontra_line(table: TableRound) -> str:
+    """Under ``kontra_cash: per_hand``, what the last hand's Kontra pays: "Kontra: Hans zahlt Erika 0,20 €".
+    Under any other mode the table's hands are not read for it (a page after every save)."""
+    if results.setting(table.round.tournament, "kontra_cash") != "per_hand":
+        return ""
+    sums = results.table_sums(table)
     if sums.kontra is None or sums.kontra.mode != "per_hand" or not sums.kontra.hands:
         return ""
     paid = sums.kontra.hands[-1]
