@@ -28,7 +28,8 @@ from tournaments.core import circuit as rules
 from tournaments.models import Circuit, CircuitPlayer, Tournament
 from tournaments.services import cups, player_view
 from tournaments.services.hall import figure
-from tournaments.views.board import board_view, card_rounds, progress_window
+from tournaments.views import board
+from tournaments.views.board import board_view, card_rounds
 from tournaments.views.cups import render_season, season_page
 
 
@@ -153,7 +154,7 @@ def _day_key(tournament: Tournament, circuit: Circuit, entry: CircuitPlayer | No
     locked, a ranking changed), of the circuit's register (her entries in its cups)
     and the language; a running table's hands played are kept at most
     ``PROGRESS_SECONDS``, as the board keeps them."""
-    moment = progress_window()
+    moment = board.progress_window()  # the board's window, looked up where it is defined
     whose = entry.pk if entry is not None else "-"
     return (
         f"my-day:{tournament.ranking_key}:c{circuit.pk}.{circuit.version}:{whose}:{get_language()}:{moment}"
