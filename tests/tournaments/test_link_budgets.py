@@ -159,6 +159,14 @@ def test_a_phone_polling_the_board_past_its_link_never_gets_the_hall_screen_a_42
     assert hall.get(reverse("tournament_screen", args=[t.screen_token])).status_code == 200
 
 
+def test_a_hall_of_400_behind_one_address_opens_the_board_within_a_minute(user):
+    # The QR code goes up; every phone of the hall, none with a cookie yet, all
+    # behind the hall's one address, opens the board (its poll: as counted, cheaper).
+    t = shared(tournament_day(user, tables_count=1).tournament)
+    answers = [watcher("203.0.113.9").get(board_poll(t), **HX).status_code for _ in range(400)]
+    assert answers == [204] * 400
+
+
 def test_the_hall_screen_link_shows_the_hall_with_the_boards_qr_code_and_polls_itself(user):
     t = shared(tournament_day(user, tables_count=1).tournament)
     page = phone().get(reverse("tournament_screen", args=[t.screen_token]))
