@@ -428,10 +428,10 @@ def _hand_page(
         **_fields_per_dealer(request, session, game, form.hand_type),
     }
     if request.method == "GET" and hand is None and pages.keeps(request):
-        # The fields follow the dealer only through who sits out; a redeal's score,
-        # shown at once, is the dealer's own.
-        dealt = form.dealer if context["preview"] is not None else None
-        chosen = (game.players, form.hand_type.value, form.sitting_out, dealt, place.title)
+        # The fields follow the dealer only through who sits out (``Variant.form_fields``).
+        # Only the form asked for without a query is kept: the default kind of hand, no
+        # preview (a redeal's, scored at once, is asked for with ``?type=``).
+        chosen = (game.players, form.hand_type.value, form.sitting_out, place.title)
         return kept_pages.new_hand_form(request, "scoring/hand_form.html", context, session, chosen)
     return render(request, "scoring/hand_form.html", context, status=status)
 

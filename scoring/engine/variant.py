@@ -391,14 +391,17 @@ class VariantOf(Generic[OptionsT, PlayT]):
     def form_fields(self, hand_type: HandType, table: Table, options: OptionsT) -> tuple[Field, ...]:
         """The fields a hand form shows: ``hand_fields`` with choices these house
         rules can never accept left out. Validation still uses ``hand_fields``,
-        whose refusals explain why."""
+        whose refusals explain why. They may follow the dealer only through who
+        sits out (``table.active``): the new hand's form is kept across dealers
+        (``scoring.kept_pages``)."""
         return self.hand_fields(hand_type, table, options)
 
     def card_counter(
         self, hand_type: HandType, table: Table, options: OptionsT, values: Mapping[str, Any] | None = None
     ) -> CardCounter | None:
         """The hand form's card-point helper, if the game has one. ``values`` are the
-        hand's inputs so far (the session file's shape), where what to count depends on them."""
+        hand's inputs so far (the session file's shape), where what to count depends on them.
+        Like ``form_fields``, it may follow the dealer only through who sits out."""
         return None
 
     def build_hand(

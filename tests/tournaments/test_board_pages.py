@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urljoin
 
 import pytest
@@ -18,6 +19,8 @@ from tests.tournaments.table_support import kontra_hand, phone, rufer, tournamen
 from tournaments.models import Tournament
 from tournaments.services import results, tables
 from tournaments.services.hall import short_name
+from tournaments.views import board as board_views
+from tournaments.views import me as me_views
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "tournament.css"
@@ -189,3 +192,12 @@ def test_the_hall_is_sized_for_the_screen_height():
 def test_names_are_shortened_to_fit():
     assert short_name("Huber Maria Theresia") == "Huber M. T."
     assert short_name("Anna") == "Anna"
+
+
+def test_the_board_and_mein_tag_keep_their_progress_in_the_one_window(monkeypatch):
+    """One window for every page that keeps the tables' progress (``board.progress_window``):
+    held still by the tests' fixture, turned by the clock."""
+    monkeypatch.setattr(board_views, "progress_window", lambda: 7)
+    assert board_views.redraw_key("tok", 3, "de").endswith(":7")
+    day = me_views._day_key(SimpleNamespace(ranking_key="r"), SimpleNamespace(pk=1, version=2), None)  # type: ignore[arg-type]
+    assert day.endswith(":7")

@@ -23,8 +23,8 @@ from tests.tournaments.table_support import (
     tournament_day,
 )
 from tests.tournaments.table_support import in_english as in_english
-from tournaments.models import RoundResult, TableRound
-from tournaments.services import tables
+from tournaments.models import RoundResult, TableRound, Tournament
+from tournaments.services import results, tables
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
@@ -186,6 +186,25 @@ def test_the_signed_in_form_closes_at_the_target_too(make_session, logged_in):
     scoring.hand_record(session=Session.objects.get(pk=session.pk), raw=rufer("Anna", "Bernd", "Anna"))
     page = logged_in.get(reverse("hand_new", args=[session.pk]), follow=True).content.decode()
     assert "Round complete: 1 of 1" in page
+
+
+@pytest.mark.parametrize("settings", [{"kontra_cash": "with_round"}, {"no_money": True}])
+def test_the_table_page_reads_no_sums_for_a_kontra_line_it_does_not_show(user, monkeypatch, settings):
+    day = tournament_day(user, tables_count=1, hands=4)
+    table = day.table(1)
+    scorer = claimed_phone(table)
+    scoring.hand_record(session=tables.open_table(table), raw=kontra_hand("Anna", "Bernd", "Anna"))
+    if settings.get("no_money"):
+        Tournament.objects.filter(pk=day.tournament.pk).update(money_rate=None)
+    else:
+        Tournament.objects.filter(pk=day.tournament.pk).update(settings=settings)
+
+    def not_read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the table's sums were read")
+
+    monkeypatch.setattr(results, "table_sums", not_read)
+    html = scorer.get(url("tournament_table", table)).content.decode()
+    assert "Kontra:" not in html and "Anna" in html
 
 
 def test_kontra_per_hand_is_shown_after_the_hand(user):

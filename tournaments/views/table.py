@@ -300,8 +300,9 @@ def _table_context(
 
 def _kontra_line(table: TableRound) -> str:
     """Under ``kontra_cash: per_hand``, what the last hand's Kontra pays: "Kontra: Hans zahlt Erika 0,20 €".
-    Under any other mode the table's hands are not read for it (a page after every save)."""
-    if results.setting(table.round.tournament, "kontra_cash") != "per_hand":
+    Under any other mode, or without money, the table's hands are not read for it (a page after every save)."""
+    tournament = table.round.tournament
+    if tournament.money_rate is None or results.setting(tournament, "kontra_cash") != "per_hand":
         return ""
     sums = results.table_sums(table)
     if sums.kontra is None or sums.kontra.mode != "per_hand" or not sums.kontra.hands:

@@ -334,6 +334,7 @@ def seated(world: World) -> int:
     return world.number_of(table.seats.select_related("entrant").order_by("position")[0].entrant.number)
 
 
+@pytest.mark.usefixtures("one_progress_window")
 def test_the_players_view_takes_as_many_statements_for_a_larger_field(user, other_user):
     small = build(user)
     large = build(other_user, names=NAMES + MORE)
