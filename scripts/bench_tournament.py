@@ -257,6 +257,7 @@ class Boards:
     phone: Phone
     jars: list[dict[str, str]]
     versions: list[str]
+    refused: int = 0  # answers 429 while the phones opened the board
 
 
 def open_boards(port: int, token: str, phones: int) -> Boards:
@@ -268,6 +269,7 @@ def open_boards(port: int, token: str, phones: int) -> Boards:
         phone.cookies = {}
         first = phone.get(f"/b/{token}/")
         while first.status == 429:  # a hall's phones behind one address: opened again a little later
+            boards.refused += 1
             time.sleep(5)
             first = phone.get(f"/b/{token}/")
         boards.jars.append(phone.cookies)
@@ -583,6 +585,9 @@ def main() -> int:
                     held.phone.cookies[tables.PHONE_COOKIE] = held.cookie
             warm_up(port, days, args.workers * args.threads)
             opened, opening = open_all(port, days, args.players, args.pollers)
+            everything.limited["board phone opening"] += sum(
+                boards.refused for day in opened for boards in day
+            )
             started = time.monotonic()
             for window in range(args.windows):
                 tally = Tally()
@@ -731,7 +736,10 @@ def report(
     )
     print(
         "answers 429: "
-        + ", ".join(f"{who} {tally.limited.get(who, 0)}" for who in ("hall", "claim holder", "board phone"))
+        + ", ".join(
+            f"{who} {tally.limited.get(who, 0)}"
+            for who in ("hall", "claim holder", "board phone", "board phone opening")
+        )
     )
     if built:
         print(
@@ -747,7 +755,8 @@ def report(
     for error in tally.errors[:5]:
         print(f"  error: {error}")
     print(f"hands acknowledged: {hands}, stored: {stored}, lost: {lost}, duplicated: {duplicated}")
-    must_not_wait = tally.limited.get("hall", 0) + tally.limited.get("claim holder", 0)
+    # The hall, a claim holder and a hall's phones opening the board (one address) never wait.
+    must_not_wait = sum(tally.limited.get(who, 0) for who in ("hall", "claim holder", "board phone opening"))
     ok = (
         not tally.errors
         and not lost
