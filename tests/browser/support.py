@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -166,9 +166,19 @@ def goto_while_it_reloads(page: Any, url: str) -> None:
     """``page.goto(url)`` on a page that may be drawing the sheet again by itself (its
     outbox heard the server back and sent what waited): where the page's own
     navigation aborts this one, it is asked once more."""
+    _while_it_reloads(lambda: page.goto(url))
+
+
+def reload_while_it_reloads(page: Any) -> None:
+    """``page.reload()`` on such a page: the sheet drawn again by the test, whether or
+    not the page's own outbox (the connection back, a hand refused) reloaded it first."""
+    _while_it_reloads(page.reload)
+
+
+def _while_it_reloads(navigate: Callable[[], Any]) -> None:
     for attempt in (1, 2):
         try:
-            page.goto(url)
+            navigate()
             return
         except Exception as error:  # playwright's Error: net::ERR_ABORTED
             if attempt == 2 or "ERR_ABORTED" not in str(error):

@@ -20,6 +20,7 @@ from tests.browser.support import (
     fill_hand,
     french_session,
     login,
+    reload_while_it_reloads,
     screenshot,
     signed,
     small_targets,
@@ -212,7 +213,7 @@ def test_a_hand_the_server_refuses_is_kept_with_the_reason_until_it_is_corrected
     screenshot(phone, "offline-refused")
 
     # Opening it again, reloading, going offline: it is still there.
-    phone.reload()
+    reload_while_it_reloads(phone)
     expect(refused).to_have_count(1)
 
     # Corrected: the form opens with what was typed, the missing points are added, and it arrives.
@@ -526,7 +527,7 @@ def test_a_hand_whose_sending_fails_on_a_connection_that_only_looks_alive_is_kep
     assert stored(session) == []
 
     phone.context.unroute("**/hands/new/", lost)
-    phone.reload()
+    reload_while_it_reloads(phone)
     expect(phone.locator(STORED_HANDS)).to_have_count(1, timeout=PATIENCE * 1000)
     expect(phone.locator("#board .outbox-entry")).to_have_count(0)
     assert [h["taker"] for h in stored(session)] == ["Anna"]
@@ -611,5 +612,5 @@ def test_a_hand_sent_to_an_evening_closed_meanwhile_is_kept_and_says_the_evening
     expect(refused).to_contain_text("Anna")
     assert stored(session) == []
     # Reopened, the hand kept on the phone can still be discarded or corrected and sent.
-    phone.reload()
+    reload_while_it_reloads(phone)
     expect(refused.locator(".reason")).to_contain_text("This evening is closed")
