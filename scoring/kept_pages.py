@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Field, JSONField
 from django.http import HttpRequest, HttpResponse
 
@@ -53,8 +52,8 @@ def session_lines(session: Session) -> tuple[object, ...]:
 
 
 def _as_stored(field: Field[Any, Any], value: object) -> object:
-    if isinstance(field, JSONField):
-        return json.dumps(value, sort_keys=True, cls=DjangoJSONEncoder)
+    if isinstance(field, JSONField):  # written as the field writes it, keys in order
+        return json.dumps(value, sort_keys=True, cls=field.encoder)
     return value
 
 
@@ -88,8 +87,8 @@ def new_hand_form(
 ) -> HttpResponse:
     """The new hand's form, opened before every hand, in the frame kept for the
     session's lines and what the page was opened with (``chosen``: the players, the
-    kind of hand, who sits out, the table's title, and the dealer where the frame
-    shows a score) and whether signed in; the one-time token is put in per view."""
+    kind of hand, who sits out, the table's title) and whether signed in; the
+    one-time token is put in per view."""
     frame = (*session_lines(session), *chosen, request.user.is_authenticated)
     context = {**context, "token": pages.ONCE_MARK}
     return pages.render_kept(request, template, context, frame, holes=NEW_HAND_HOLES)

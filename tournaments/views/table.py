@@ -305,7 +305,7 @@ def _kontra_line(table: TableRound) -> str:
     if tournament.money_rate is None or results.setting(tournament, "kontra_cash") != "per_hand":
         return ""
     sums = results.table_sums(table)
-    if sums.kontra is None or sums.kontra.mode != "per_hand" or not sums.kontra.hands:
+    if sums.kontra is None or not sums.kontra.hands:
         return ""
     paid = sums.kontra.hands[-1]
     if not paid:
