@@ -137,6 +137,36 @@ def test_several_servers_can_share_the_cache_in_redis_through_djangos_own_backen
 
 
 @pytest.mark.parametrize(
+    ("worker", "url", "kept_in"),
+    [
+        ("gw0", "redis://127.0.0.1:6379/1", "redis://127.0.0.1:6379/1"),
+        ("gw1", "redis://127.0.0.1:6379/1", "redis://127.0.0.1:6379/2"),
+        ("gw3", "redis://:pw@cache.internal:6380/4", "redis://:pw@cache.internal:6380/7"),
+        ("gw2", "redis://cache.internal", "redis://cache.internal/2"),
+        ("", "redis://127.0.0.1:6379/1", "redis://127.0.0.1:6379/1"),  # one process
+    ],
+)
+def test_each_test_worker_keeps_its_redis_cache_in_a_database_of_its_own(worker, url, kept_in):
+    """make test-redis runs in workers; one worker's cache.clear() must empty no other's."""
+    code = (
+        "import os; os.environ['DJANGO_SETTINGS_MODULE'] = 'tarockscore.settings_test';"
+        "from django.conf import settings; print(settings.CACHES['default']['LOCATION'])"
+    )
+    result = _django(code, CACHE=url, PYTEST_XDIST_WORKER=worker)
+    assert result.stdout.strip() == kept_in, result.stderr
+
+
+def test_a_test_worker_past_redis_last_database_is_an_error():
+    code = (
+        "import os; os.environ['DJANGO_SETTINGS_MODULE'] = 'tarockscore.settings_test';"
+        "from django.conf import settings; settings.CACHES"
+    )
+    result = _django(code, CACHE="redis://127.0.0.1:6379/1", PYTEST_XDIST_WORKER="gw15")
+    assert result.returncode != 0
+    assert "gw15 would keep its cache in Redis database 16" in result.stderr
+
+
+@pytest.mark.parametrize(
     "url",
     [
         "redis://127.0.0.1:6379/1",
