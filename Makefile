@@ -1,16 +1,21 @@
 # make run   set everything up and serve the app on http://127.0.0.1:8000 (SQLite)
 # make test  set up what the tests need, then lint, type-check and run the suite (and tests/js in Node)
 # make test-redis  the cache and two-server tests again, with the cache in Redis (TEST_REDIS_URL)
-# make test-db     the tests that use the database again (DATABASE_URL), as CI does on PostgreSQL
+# make test-db     the tests that use the database or the cache again (DATABASE_URL, CACHE), as CI does on PostgreSQL and Redis
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Redis database 1 of the local server: the tests empty this database number only.
+# Redis database 1 of the local server and the next ones, one per test worker: the
+# tests empty these database numbers only.
 # pytest-xdist workers for the suite: one per core; PYTEST_WORKERS=0 runs it in one process.
 # Idle workers take tests from busy ones (worksteal), so a long browser test at the end
 # does not leave the other core waiting; the slowest tests are listed after each run.
 PYTEST_WORKERS ?= auto
+# pytest rewrites the tests' asserts when it imports them and keeps the result in
+# __pycache__ (8 s of each worker's start otherwise): an environment that turns off
+# writing bytecode would make every worker of every run rewrite all of them anew.
+unexport PYTHONDONTWRITEBYTECODE
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 
 # The phone's engine: the pinned Pyodide (package.json, package-lock.json) from npm, its
@@ -70,11 +75,13 @@ typecheck: $(STAMP)
 pytest: $(STAMP) phone
 	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
-# The tests that touch the database (marker set in tests/conftest.py), without the
-# browser tests and the phone's engine beside the server (its services are the same on
-# every database): what another database must pass beyond what make test has shown.
+# The tests that touch the database (marker set in tests/conftest.py) or the cache,
+# without the browser tests and the phone's engine beside the server (its services are
+# the same on every database): what another database and cache must pass beyond what
+# make test has shown. CI runs it on PostgreSQL with the cache in Redis (DATABASE_URL,
+# CACHE), as production runs.
 test-db: $(STAMP) phone
-	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 -m "database and not browser and not phone" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 -m "(database or cache or redis) and not browser and not phone" $(PYTEST_ARGS)
 
 # The phone's outbox and other scripts that decide without a browser: Node's own test runner.
 test-js:
@@ -82,9 +89,10 @@ test-js:
 
 test: lint typecheck pytest test-js test-pyodide
 
-# One process: the two-server tests and the shared Redis database are not for parallel workers.
+# Each worker keeps its cache in a Redis database of its own: the URL's number plus the
+# worker's (tarockscore/settings_test.py), so database 1 and 2 with two workers.
 test-redis: $(STAMP)
-	CACHE=$(TEST_REDIS_URL) $(BIN)/python -m pytest -p no:cacheprovider -m "cache or redis" $(PYTEST_ARGS)
+	CACHE=$(TEST_REDIS_URL) $(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal -m "cache or redis" $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache node_modules
