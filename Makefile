@@ -72,8 +72,10 @@ format: $(STAMP) $(NODE_STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy plumbing scoring club accounts tournaments ratings tarockscore scripts tests
 
+SUITE = $(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
+
 pytest: $(STAMP) phone
-	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
+	$(SUITE)
 
 # The tests that touch the database (marker set in tests/conftest.py) or the cache,
 # without the browser tests and the phone's engine beside the server (its services are
@@ -87,7 +89,12 @@ test-db: $(STAMP) phone
 test-js:
 	node --test tests/js/
 
-test: lint typecheck pytest test-js test-pyodide
+# The checks that are one process each (lint, types, the phone's build, its scripts in
+# Node, the engine under Pyodide) run side by side, each one's output printed together
+# when it ends; then the suite, on every core.
+test: $(STAMP) $(NODE_STAMP) var
+	$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck phone test-js test-pyodide
+	$(SUITE)
 
 # Each worker keeps its cache in a Redis database of its own: the URL's number plus the
 # worker's (tarockscore/settings_test.py), so database 1 and 2 with two workers.
