@@ -6,8 +6,6 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Redis database 1 of the local server and the next ones, one per test worker: the
-# tests empty these database numbers only.
 # pytest-xdist workers for the suite: one per core; PYTEST_WORKERS=0 runs it in one process.
 # Idle workers take tests from busy ones (worksteal), so a long browser test at the end
 # does not leave the other core waiting; the slowest tests are listed after each run.
@@ -16,6 +14,8 @@ PYTEST_WORKERS ?= auto
 # __pycache__ (8 s of each worker's start otherwise): an environment that turns off
 # writing bytecode would make every worker of every run rewrite all of them anew.
 unexport PYTHONDONTWRITEBYTECODE
+# Redis database 1 of the local server and the next ones, one per test worker (at most
+# 8 where the cache may be in Redis): the tests empty these database numbers only.
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 
 # The phone's engine: the pinned Pyodide (package.json, package-lock.json) from npm, its
@@ -83,7 +83,7 @@ pytest: $(STAMP) phone
 # make test has shown. CI runs it on PostgreSQL with the cache in Redis (DATABASE_URL,
 # CACHE), as production runs.
 test-db: $(STAMP) phone
-	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 -m "(database or cache or redis) and not browser and not phone" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses=8 --dist worksteal --durations=15 -m "(database or cache or redis) and not browser and not phone" $(PYTEST_ARGS)
 
 # The phone's outbox and other scripts that decide without a browser: Node's own test runner.
 test-js:
@@ -99,7 +99,7 @@ test: $(STAMP) $(NODE_STAMP) var
 # Each worker keeps its cache in a Redis database of its own: the URL's number plus the
 # worker's (tarockscore/settings_test.py), so database 1 and 2 with two workers.
 test-redis: $(STAMP)
-	CACHE=$(TEST_REDIS_URL) $(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal -m "cache or redis" $(PYTEST_ARGS)
+	CACHE=$(TEST_REDIS_URL) $(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses=8 --dist worksteal -m "cache or redis" $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache node_modules

@@ -167,6 +167,8 @@ def app_database(kind: str, name: str, *, cache: str = "local") -> Iterator[dict
     url = f"sqlite:///{workdir}/app.sqlite3" if kind == "sqlite" else f"{POSTGRES}/{dbname}"
     env = {
         **os.environ,
+        # Production's settings: under a test worker the cache URL it is given is already
+        # the worker's own Redis database (tarockscore/settings_test.py), not to be moved again.
         "DJANGO_SETTINGS_MODULE": "scripts.bench_settings",
         "DATABASE_URL": url,
         "SECRET_KEY": secrets.token_urlsafe(50),

@@ -25,9 +25,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"tarockscore-test-{os.getpid()}.sqlite3")
     }
 
-# With the cache in Redis (make test-redis), each pytest-xdist worker keeps it in a
-# database of its own, the URL's number plus the worker's (gw0 +0, gw1 +1, …), so that
-# one worker's cache.clear() empties nothing another worker's test has just kept.
+# With the cache in Redis (make test-redis, make test-db under CI), each pytest-xdist
+# worker keeps it in a database of its own, the URL's number plus the worker's (gw0 +0,
+# gw1 +1, …; a worker started again after a crash gets the next number), so that one
+# worker's cache.clear() empties nothing another worker's test has just kept. The
+# Makefile runs at most 8 workers there; Redis has databases 0-15 unless told otherwise.
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 if _worker and CACHES["default"]["BACKEND"].endswith("RedisCache"):  # noqa: F405
     from urllib.parse import urlsplit, urlunsplit
@@ -35,7 +37,12 @@ if _worker and CACHES["default"]["BACKEND"].endswith("RedisCache"):  # noqa: F40
     _url = urlsplit(CACHES["default"]["LOCATION"])  # noqa: F405
     _database = int(_url.path.strip("/") or 0) + int(_worker.removeprefix("gw"))
     if _database > 15:
-        raise RuntimeError(f"{_worker} would keep its cache in Redis database {_database}; Redis has 0-15")
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"test worker {_worker} would keep its cache in Redis database {_database}; Redis has 0-15: "
+            "run fewer workers (-n) or give CACHE a lower database number"
+        )
     CACHES["default"]["LOCATION"] = urlunsplit(_url._replace(path=f"/{_database}"))  # noqa: F405
 
 # The tests compute ratings where they ask for them (``ratings.services.marks.ratings_update``),

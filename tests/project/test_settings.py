@@ -163,7 +163,7 @@ def test_a_test_worker_past_redis_last_database_is_an_error():
     )
     result = _django(code, CACHE="redis://127.0.0.1:6379/1", PYTEST_XDIST_WORKER="gw15")
     assert result.returncode != 0
-    assert "gw15 would keep its cache in Redis database 16" in result.stderr
+    assert "test worker gw15 would keep its cache in Redis database 16" in result.stderr
 
 
 @pytest.mark.parametrize(
