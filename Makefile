@@ -72,7 +72,9 @@ format: $(STAMP) $(NODE_STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy plumbing scoring club accounts tournaments ratings tarockscore scripts tests
 
-SUITE = $(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
+# pytest in its workers, as every target here runs it; SUITE: the whole suite.
+IN_WORKERS = $(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal
+SUITE = $(IN_WORKERS) --durations=15 $(PYTEST_ARGS)
 
 pytest: $(STAMP) phone
 	$(SUITE)
@@ -83,7 +85,7 @@ pytest: $(STAMP) phone
 # make test has shown. CI runs it on PostgreSQL with the cache in Redis (DATABASE_URL,
 # CACHE), as production runs.
 test-db: $(STAMP) phone
-	$(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses=8 --dist worksteal --durations=15 -m "(database or cache or redis) and not browser and not phone" $(PYTEST_ARGS)
+	$(IN_WORKERS) --maxprocesses=8 --durations=15 -m "(database or cache or redis) and not browser and not phone" $(PYTEST_ARGS)
 
 # The phone's outbox and other scripts that decide without a browser: Node's own test runner.
 test-js:
@@ -99,7 +101,7 @@ test: $(STAMP) $(NODE_STAMP) var
 # Each worker keeps its cache in a Redis database of its own: the URL's number plus the
 # worker's (tarockscore/settings_test.py), so database 1 and 2 with two workers.
 test-redis: $(STAMP)
-	CACHE=$(TEST_REDIS_URL) $(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --maxprocesses=8 --dist worksteal -m "cache or redis" $(PYTEST_ARGS)
+	CACHE=$(TEST_REDIS_URL) $(IN_WORKERS) --maxprocesses=8 -m "cache or redis" $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache node_modules
