@@ -786,3 +786,44 @@ def poll_version(link: str, token: str) -> tuple[int, str | None] | None:
         cursor.execute(_poll_version_sql(link), [token])
         row = cursor.fetchone()
     return None if row is None else (int(row[0]), row[1])
+
+
+ROUND, TABLE_ROUND = "tournaments.Round", "tournaments.TableRound"
+
+
+@dataclass(frozen=True)
+class HallScreen:
+    """A hall screen's tournament and, of its latest round whose status is one of
+    ``shown``, the round (``None``: no such round), its tables and how many of
+    them have a status of ``done``."""
+
+    tournament: Any
+    round: Any | None
+    tables: int
+    done: int
+
+
+@lru_cache(maxsize=4)
+def _hall_screen_sql(shown: int, done: int) -> str:
+    marks = ", ".join(["%s"] * shown), ", ".join(["%s"] * done)
+    tables = table(TABLE_ROUND)
+    return (
+        f"SELECT {named_columns(TOURNAMENT, 't')}, {named_columns(ROUND, 'r')},"
+        f' (SELECT COUNT(*) FROM {tables} x WHERE x."round_id" = r."id") AS "tables",'
+        f' (SELECT COUNT(*) FROM {tables} x WHERE x."round_id" = r."id" AND x."status" IN ({marks[1]})) AS "done"'
+        f' FROM {table(TOURNAMENT)} t LEFT JOIN {table(ROUND)} r ON r."id" = ('
+        f' SELECT l."id" FROM {table(ROUND)} l WHERE l."tournament_id" = t."id" AND l."status" IN ({marks[0]})'
+        ' ORDER BY l."number" DESC LIMIT 1)'
+        ' WHERE t."screen_token" = %s AND t."deleted_at" IS NULL LIMIT 1'
+    )
+
+
+def hall_screen(token: str, *, shown: Sequence[str], done: Sequence[str]) -> HallScreen | None:
+    """The tournament behind a hall screen's link, if it is not deleted, with its
+    latest round shown and that round's tables done, in one statement: the hall
+    screen's redraw after every change."""
+    row = fetch_named(_hall_screen_sql(len(shown), len(done)), [*done, *shown, token])
+    if row is None:
+        return None
+    found = from_named(ROUND, row, "r") if row["r.id"] is not None else None
+    return HallScreen(from_named(TOURNAMENT, row, "t"), found, int(row["tables"]), int(row["done"]))

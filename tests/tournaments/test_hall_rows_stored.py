@@ -15,6 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.plumbing.test_cache_outage import cache_down as cache_down
 from tests.tournaments import factory
@@ -129,12 +130,12 @@ def test_another_server_process_serves_the_stored_rows_without_drawing_them(
     with CaptureQueriesContext(connection) as queries:
         status, html = poll(changed, since=t.version)
     assert status == 200 and shown_rows(html)[0][1] == "Erika"
-    # The poll's version (tournaments.polls: changed, so on to the view), the
-    # tournament's row, its hall rows, the tables done with the round's clock.
-    assert len(queries) == 4, [q["sql"] for q in queries]
+    # The poll's version (tournaments.polls: changed, so drawn there), the
+    # tournament's row with its tables done and the round's clock, its hall rows.
+    assert len(queries) == 3, [q["sql"] for q in queries]
     with CaptureQueriesContext(connection) as queries:
         assert poll(changed, since=t.version)[0] == 200
-    assert len(queries) == 3  # kept in this process now
+    assert len(queries) == 2  # kept in this process now
 
 
 def test_each_screen_keeps_its_language_and_a_change_redraws_every_language_in_use(
@@ -225,7 +226,37 @@ def test_the_tables_done_are_read_in_one_statement_as_the_board_counts_them(
     assert len(queries) == 1
     full = board.progress(t)
     assert (done.round, done.done, done.total, done.ends) == (full.round, full.done, full.total, full.ends)
-    assert done.done == 1 and done.ends is not None
-    assert [number for number, _played, _target in done.running] == [n for n, _p, _t in full.running]
+    assert done.done == 1 and done.total == len(full.running) + 1 and done.ends is not None
     before = factory.tournament(user, name="Noch nicht ausgelost")
     assert board.tables_done(before) == board.Progress(None, 0, 0, ())
+
+
+def test_the_hall_screen_reads_its_tournament_with_the_tables_done_in_one_statement(
+    user, django_capture_on_commit_callbacks
+):
+    t = factory.tournament(user, settings={"round_minutes": 90})
+    factory.draw(t)
+    factory.release(t)
+    results.board_share(factory.fresh(t))
+    t = enter(user, factory.fresh(t), (92, -31, 45, -106), django_capture_on_commit_callbacks)
+    with CaptureQueriesContext(connection) as queries:
+        found = board.hall_screen(t.screen_token)
+    assert len(queries) == 1 and found is not None
+    tournament, done = found
+    assert tournament == t and tournament.settings == t.settings and tournament.version == t.version
+    assert done == board.tables_done(t) and done.done == 1 and done.ends is not None
+    while TableRound.objects.filter(round__tournament=t, status=TableRound.Status.OPEN).exists():
+        t = enter(user, t, (10, -20, 30, -20), django_capture_on_commit_callbacks)
+    assert board.hall_screen(t.screen_token) == (t, board.tables_done(t))  # round 1 complete
+    factory.release(t)  # round 2 released: its tables, none done yet
+    later = board.hall_screen(t.screen_token)
+    assert (
+        later is not None and later[1] == board.tables_done(t) and (later[1].round, later[1].done) == (2, 0)
+    )
+    assert board.hall_screen("no-such-link") is None and board.hall_screen("x" * 65) is None
+    before = factory.tournament(user, name="Noch nicht ausgelost")
+    results.board_share(before)
+    before = factory.fresh(before)
+    assert board.hall_screen(before.screen_token) == (before, board.Progress(None, 0, 0, ()))
+    Tournament.objects.filter(pk=t.pk).update(deleted_at=timezone.now())
+    assert board.hall_screen(t.screen_token) is None

@@ -6,17 +6,22 @@ page counts; anything else goes on to the view as before."""
 from __future__ import annotations
 
 import gzip
+import re
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.cache import cache
 from django.db import DatabaseError, connection
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from plumbing import budgets
 from plumbing.budgets import Budget
+from tests.tournaments import factory
 from tests.tournaments.table_support import in_english as in_english
 from tests.tournaments.table_support import phone, tournament_day
 from tournaments.models import Tournament
@@ -40,9 +45,13 @@ def shared(user: Any) -> Tournament:
 
 
 def views_never_reached(monkeypatch: pytest.MonkeyPatch) -> None:
-    """From here on, a request that reaches the board's or the hall screen's view fails the test."""
-    monkeypatch.setattr(board_views, "board_of", lambda token: pytest.fail("the view was reached"))
-    monkeypatch.setattr(board_views, "screen_of", lambda token: pytest.fail("the view was reached"))
+    """From here on, a request that goes on past ``tournaments.polls`` to the rest of
+    the middleware and the views fails the test."""
+
+    def reached(self: Any, request: Any) -> None:
+        pytest.fail("the view was reached")
+
+    monkeypatch.setattr(SessionMiddleware, "__call__", reached)
 
 
 def polls(t: Tournament) -> dict[str, str]:
@@ -175,3 +184,39 @@ def test_a_cache_in_a_database_that_does_not_answer_leaves_the_redraw_to_the_vie
     monkeypatch.setattr("tournaments.polls.cache", NotAnswering())  # the fast path's lookup only
     answer = phone().get(url, **HX)
     assert answer.status_code == 200 and f"since={t.version}" in answer.content.decode()
+
+
+def test_the_hall_screens_poll_after_a_change_is_drawn_here_as_its_view_draws_it(user, monkeypatch):
+    """The hall screen asks every 2 s; after a change its redraw is drawn here (the
+    version, then its tournament with the tables done, and its ranked rows when
+    this process does not keep them) and is what its view would have answered, in
+    its language, with the view's headers and compressed as the view's."""
+    t = shared(user)
+    url = reverse("tournament_screen", args=[t.screen_token]) + f"?since={t.version - 1}"
+    german = {"HTTP_ACCEPT_LANGUAGE": "de", "HTTP_ACCEPT_ENCODING": "gzip", **HX}
+    without_fast_path = [m for m in settings.MIDDLEWARE if m != "tournaments.polls.UnchangedPollMiddleware"]
+    with override_settings(MIDDLEWARE=without_fast_path):
+        viewed = phone().get(url, **german)
+    factory.forget_kept()
+    views_never_reached(monkeypatch)
+    with CaptureQueriesContext(connection) as queries:
+        here = phone().get(url, **german)
+    assert len(queries) == 3, [q["sql"] for q in queries]
+    with CaptureQueriesContext(connection) as queries:
+        again = phone().get(url, **german)
+    assert len(queries) == 2 and again.status_code == 200  # the rows kept in this process now
+    assert viewed.status_code == here.status_code == 200
+    assert here["Content-Encoding"] == viewed["Content-Encoding"] == "gzip"
+    drawn, shown = (
+        re.sub(r'data-now="\d+"', "", gzip.decompress(a.content).decode()) for a in (viewed, here)
+    )
+    assert shown == drawn and f"since={t.version}" in shown and "Tischen fertig" in shown
+    for header in ("Content-Language", "X-Frame-Options", "Content-Security-Policy"):
+        assert here[header] == viewed[header], header
+    assert set(here["Vary"].split(", ")) >= {"Accept-Language", "Accept-Encoding"}
+    assert "no-cache" in here["Cache-Control"] and board_views.BOARD_COOKIE not in here.cookies
+    assert "sessionid" not in here.cookies and "csrftoken" not in here.cookies
+    gone = Tournament.objects.filter(pk=t.pk)
+    gone.update(deleted_at=timezone.now())
+    monkeypatch.undo()
+    assert phone().get(url, **HX).status_code == 286  # a link gone: the view says so

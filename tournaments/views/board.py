@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import wraps
 from typing import Any
 
-from django.db.models import Subquery
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
-from plumbing import caching
+from plumbing import caching, queries
 from plumbing.budgets import Budget, fresh, too_many, within_budget
 from plumbing.clients import give_cookie
 from plumbing.compression import quick_gzip_page
@@ -125,8 +125,11 @@ def board(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     """The board, or the hall screen's layout (``?screen=1``, counted as one more
     phone); a poll (``since``) with nothing changed never comes this far: it is
     answered 204 by ``tournaments.polls``."""
-    if request.GET.get("screen") == "1":
-        return _hall(request, tournament, token, reverse("tournament_board", args=[token]) + "?screen=1&")
+    if request.GET.get("screen") == "1":  # the hall screen on the board link, counted as a phone
+        poll = reverse("tournament_board", args=[token]) + "?screen=1&"
+        if request.htmx:
+            return hall_redraw(request, tournament, tables_done(tournament), poll)
+        return _hall(request, tournament, tables_done(tournament), poll)
     query = request.GET.get("q", "").strip()[:40]
     if request.htmx and not query:  # a phone's redraw after a change: the same for every phone
         key = redraw_key(token, tournament.version, translation.get_language())
@@ -239,44 +242,56 @@ def screen(request: Request, token: str) -> HttpResponse:
     """The hall screen through its own link (the organisers open it from the
     control page): its requests count against its own budget only, never the
     public board's phones', and it is let through when the cache cannot count."""
-    tournament = screen_of(token)
-    if tournament is None or tournament.board_token is None:
+    found = hall_screen(token)
+    board_token = found[0].board_token if found is not None else None
+    if found is None or board_token is None:
         return _gone(request)
-    if not count_request(request, tournament.board_token, privileged=True):
+    tournament, done = found
+    if not count_request(request, board_token, privileged=True):
         return too_many()
-    return _hall(
-        request, tournament, tournament.board_token, reverse("tournament_screen", args=[token]) + "?"
-    )
+    poll = screen_poll(token)
+    if request.htmx:
+        return hall_redraw(request, tournament, done, poll)
+    return _hall(request, tournament, done, poll)
 
 
-def screen_of(token: str) -> Tournament | None:
-    if not token or len(token) > 64:
-        return None
-    return Tournament.objects.filter(screen_token=token, deleted_at__isnull=True).first()
+def screen_poll(token: str) -> str:
+    """The address the hall screen on its own link polls (its query begun)."""
+    return reverse("tournament_screen", args=[token]) + "?"
 
 
-def _hall(request: Request, tournament: Tournament, token: str, poll: str) -> HttpResponse:
+def _hall(request: Request, tournament: Tournament, done: Progress, poll: str) -> HttpResponse:
+    """The hall screen's page; ``poll`` is the address it polls (its query begun)."""
+    return render(request, "tournaments/board/hall.html", _hall_context(request, tournament, done, poll))
+
+
+def hall_redraw(request: HttpRequest, tournament: Tournament, done: Progress, poll: str) -> HttpResponse:
+    """What the hall screen's poll gets after a change: the whole screen but the
+    page around it, drawn from the tournament and its tables done alone (no
+    session, account or request context in it), so that ``tournaments.polls``
+    answers the hall screen's own link with it, before the rest of the
+    middleware, as this view answers it."""
+    context = _hall_context(request, tournament, done, poll)
+    return HttpResponse(render_to_string("tournaments/board/hall.html#hall", context))
+
+
+def _hall_context(request: HttpRequest, tournament: Tournament, done: Progress, poll: str) -> dict[str, Any]:
     """The hall screen: its ranked rows as drawn once for this results version
     (``services.hall``, the fast path), around them the tables done, the round
-    clock and a QR code to the board; ``poll`` is the address it polls (with its
-    query begun)."""
+    clock and a QR code to the board."""
     drawn = hall.rows(tournament)
-    # The hall shows the tables done and the clock, not each table's hands.
-    found = tables_done(tournament)
-    link = request.build_absolute_uri(reverse("tournament_board", args=[token]))
-    context = {
+    link = request.build_absolute_uri(reverse("tournament_board", args=[tournament.board_token]))
+    return {
         "tournament": tournament,
         "version": tournament.version,
         "drawn": drawn,
-        "progress": found,
-        "clock": desk.Clock(found.ends) if found.ends is not None and not drawn.final else None,
+        "progress": done,
+        "clock": desk.Clock(done.ends) if done.ends is not None and not drawn.final else None,
         "qr": qr_svg(link, label=_("QR code of the board")),
         "poll": poll,
         "now_ms": int(timezone.now().timestamp() * 1000),
         "poll_seconds": HALL_POLL_SECONDS,
     }
-    template = "tournaments/board/hall.html#hall" if request.htmx else "tournaments/board/hall.html"
-    return render(request, template, context)
 
 
 # --------------------------------------------------------------------------
@@ -311,28 +326,35 @@ def progress(tournament: Tournament) -> Progress:
 
 def tables_done(tournament: Tournament) -> Progress:
     """What the hall shows of the latest released round: its tables done and its
-    clock, not each table's hands; three numbers of each table and its round's,
-    in one statement."""
-    latest = Round.objects.filter(
-        tournament=tournament, status__in=[Round.Status.RELEASED, Round.Status.COMPLETE]
-    ).order_by("-number")
-    found = list(
-        TableRound.objects.filter(round=Subquery(latest.values("pk")[:1]))
-        .order_by("number")
-        .values_list(
-            "number", "status", "hands_target", "round__number", "round__status", "round__released_at"
-        )
+    clock, not each table's hands (``hall_screen`` reads it with the tournament)."""
+    latest = (
+        Round.objects.filter(tournament=tournament, status__in=SHOWN_ROUNDS)
+        .annotate(tables_count=Count("tables"), done=Count("tables", filter=Q(tables__status__in=DONE)))
+        .order_by("-number")
+        .first()
     )
-    if not found:  # no round released yet (a released round always has its tables)
+    return _tables_done(tournament, latest, *((latest.tables_count, latest.done) if latest else (0, 0)))
+
+
+def hall_screen(token: str | None) -> tuple[Tournament, Progress] | None:
+    """The tournament behind a hall screen's link and its tables done, in one
+    statement (``plumbing.queries.hall_screen``: the hall's redraw after every change)."""
+    if not token or len(token) > 64:
+        return None
+    found = queries.hall_screen(token, shown=SHOWN_ROUNDS, done=DONE)
+    if found is None:
+        return None
+    return found.tournament, _tables_done(found.tournament, found.round, found.tables, found.done)
+
+
+SHOWN_ROUNDS = (Round.Status.RELEASED, Round.Status.COMPLETE)  # what the hall and the board show of a day
+DONE = tuple(sorted(TableRound.LOCKED))
+
+
+def _tables_done(tournament: Tournament, latest: Round | None, tables: int, done: int) -> Progress:
+    if latest is None or not tables:  # no round released yet (a released round always has its tables)
         return Progress(None, 0, 0, ())
-    running = tuple(
-        (number, 0, target) for number, status, target, *_ in found if status not in TableRound.LOCKED
-    )
-    number, status, released_at = found[0][3:]
-    current = Round(number=number, status=status, released_at=released_at)
-    return Progress(
-        number, len(found) - len(running), len(found), running, desk.round_ends(tournament, current)
-    )
+    return Progress(latest.number, done, tables, (), desk.round_ends(tournament, latest))
 
 
 def find_seats(tournament: Tournament, query: str) -> list[tuple[str, list[str]]]:
