@@ -91,6 +91,8 @@ def test_the_production_command_serves_the_app_and_replaces_a_worker_that_served
     # after loading the app is out of the collector's full collections (plumbing.workers).
     settled = [int(n) for n in re.findall(r"Worker settled: (\d+) objects", output)]
     assert len(settled) >= 2 and min(settled) > 20_000, output
+    # And its threads take turns with the interpreter every 0.5 ms, not Python's 5 ms.
+    assert re.findall(r"threads switched every ([\d.]+) ms", output) == ["0.5"] * len(settled), output
 
 
 def get_when_listening(url: str, seconds: float = 30) -> int:
