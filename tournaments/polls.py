@@ -26,7 +26,8 @@ The hall screen's poll after a change is drawn here too (``board.hall_redraw``,
 as its view draws it): the tournament with its round's tables done in one
 statement, the ranked rows kept or stored (``services.hall``), a QR code kept
 per process. The hall screen is one client, so its redraw cannot be kept for
-another; through the whole stack it took 10–11 ms of the processor, here 4.
+another. Through the whole stack and the ORM it took 10.9 ms in process at 300
+entrants (its 204 beside it 1.2 ms), here 4.0 ms.
 
 Whatever else comes (a changed version not drawn yet, a link unknown or taken
 away, a database that does not answer) goes on uncounted through the whole
