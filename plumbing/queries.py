@@ -811,7 +811,7 @@ def _hall_screen_sql(shown: int, done: int) -> str:
         f"SELECT {named_columns(TOURNAMENT, 't')}, {named_columns(ROUND, 'r')},"
         f' (SELECT COUNT(*) FROM {tables} x WHERE x."round_id" = r."id") AS "tables",'
         f' (SELECT COUNT(*) FROM {tables} x WHERE x."round_id" = r."id" AND x."status" IN ({marks[1]})) AS "done"'
-        f' FROM {table(TOURNAMENT)} t LEFT JOIN {table(ROUND)} r ON r."id" = ('
+        f' FROM {table(TOURNAMENT)} t LEFT JOIN {table(ROUND)} r ON r."tournament_id" = t."id" AND r."id" = ('
         f' SELECT l."id" FROM {table(ROUND)} l WHERE l."tournament_id" = t."id" AND l."status" IN ({marks[0]})'
         ' ORDER BY l."number" DESC LIMIT 1)'
         ' WHERE t."screen_token" = %s AND t."deleted_at" IS NULL LIMIT 1'
@@ -822,6 +822,7 @@ def hall_screen(token: str, *, shown: Sequence[str], done: Sequence[str]) -> Hal
     """The tournament behind a hall screen's link, if it is not deleted, with its
     latest round shown and that round's tables done, in one statement: the hall
     screen's redraw after every change."""
+    # In the order of their marks: the tables done (selected), the rounds shown (joined), the link.
     row = fetch_named(_hall_screen_sql(len(shown), len(done)), [*done, *shown, token])
     if row is None:
         return None

@@ -17,8 +17,9 @@ it to a waiting thread only every 5 ms. A hall screen's poll needs it back a few
 times (its request read, the database's answer, its answer sent), and behind a
 thread drawing a board (50–85 ms of the processor right after a change) each of
 those waited up to 5 ms: the slowest 204 of a cup-day run took 23 ms in the app
-for 1.2 ms of work. Every 0.5 ms instead, the slowest took 4.7 ms in a run
-beside it; the threads' work is the same (a switch costs microseconds).
+for 1.2 ms of work (49 ms in another run). Every 0.5 ms instead, the slowest
+took 4.7–13.6 ms in four runs (docs/performance.md, the cup days); the threads'
+work is the same (a switch costs microseconds).
 """
 
 from __future__ import annotations

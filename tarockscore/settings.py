@@ -88,7 +88,7 @@ MESSAGE_STORAGE = "plumbing.offline.PageMessages"
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tarockscore.middleware.ContentSecurityPolicyMiddleware",
-    "tournaments.polls.UnchangedPollMiddleware",  # a board/hall poll: 204 if unchanged, or a kept redraw
+    "tournaments.polls.UnchangedPollMiddleware",  # a board/hall poll: 204 if unchanged, a kept redraw, the hall's redraw
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

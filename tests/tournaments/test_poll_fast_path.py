@@ -1,7 +1,8 @@
 """The board link's and the hall screen's polls with nothing changed are answered
 by ``tournaments.polls`` before the rest of the middleware and the view: one
 row read, a 204 with ``no-cache``, counted against the link's budget as the
-page counts; anything else goes on to the view as before."""
+page counts; a phone's redraw already drawn for another and the hall screen's
+redraw are answered there too; anything else goes on to the view as before."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from plumbing import budgets
+from plumbing import budgets, queries
 from plumbing.budgets import Budget
 from tests.tournaments import factory
 from tests.tournaments.table_support import in_english as in_english
@@ -193,26 +194,25 @@ def test_the_hall_screens_poll_after_a_change_is_drawn_here_as_its_view_draws_it
     its language, with the view's headers and compressed as the view's."""
     t = shared(user)
     url = reverse("tournament_screen", args=[t.screen_token]) + f"?since={t.version - 1}"
-    german = {"HTTP_ACCEPT_LANGUAGE": "de", "HTTP_ACCEPT_ENCODING": "gzip", **HX}
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr", "HTTP_ACCEPT_ENCODING": "gzip", **HX}
     without_fast_path = [m for m in settings.MIDDLEWARE if m != "tournaments.polls.UnchangedPollMiddleware"]
     with override_settings(MIDDLEWARE=without_fast_path):
-        viewed = phone().get(url, **german)
+        viewed = phone().get(url, **french)
     factory.forget_kept()
     views_never_reached(monkeypatch)
     with CaptureQueriesContext(connection) as queries:
-        here = phone().get(url, **german)
+        here = phone().get(url, **french)
     assert len(queries) == 3, [q["sql"] for q in queries]
     with CaptureQueriesContext(connection) as queries:
-        again = phone().get(url, **german)
+        again = phone().get(url, **french)
     assert len(queries) == 2 and again.status_code == 200  # the rows kept in this process now
     assert viewed.status_code == here.status_code == 200
     assert here["Content-Encoding"] == viewed["Content-Encoding"] == "gzip"
-    drawn, shown = (
-        re.sub(r'data-now="\d+"', "", gzip.decompress(a.content).decode()) for a in (viewed, here)
-    )
-    assert shown == drawn and f"since={t.version}" in shown and "Tischen fertig" in shown
+    drawn, shown = (without_the_time(gzip.decompress(a.content).decode()) for a in (viewed, here))
+    assert shown == drawn and f"since={t.version}" in shown and "tables sur 1 terminées" in shown
     for header in ("Content-Language", "X-Frame-Options", "Content-Security-Policy"):
         assert here[header] == viewed[header], header
+    assert here["Content-Language"] == "fr"
     assert set(here["Vary"].split(", ")) >= {"Accept-Language", "Accept-Encoding"}
     assert "no-cache" in here["Cache-Control"] and board_views.BOARD_COOKIE not in here.cookies
     assert "sessionid" not in here.cookies and "csrftoken" not in here.cookies
@@ -220,3 +220,56 @@ def test_the_hall_screens_poll_after_a_change_is_drawn_here_as_its_view_draws_it
     gone.update(deleted_at=timezone.now())
     monkeypatch.undo()
     assert phone().get(url, **HX).status_code == 286  # a link gone: the view says so
+
+
+def without_the_time(html: str) -> str:
+    """A hall's redraw without what moves with the clock: the server's time for the
+    round clock, the time of day shown without one."""
+    return re.sub(r'data-now="\d+"|<time class="hall-clock"[^>]*>[^<]*</time>', "", html)
+
+
+def test_a_hall_redraw_beyond_its_budget_is_refused_before_it_is_drawn(user, monkeypatch):
+    monkeypatch.setattr(
+        board_views, "BOARD", Budget("board-link", per_phone=3, per_address=3, per_link=100, own=2)
+    )
+    t = shared(user)
+    url = reverse("tournament_screen", args=[t.screen_token]) + f"?since={t.version - 1}"
+    drawn: list[int] = []
+    real = board_views.hall_redraw
+
+    def hall_redraw(*args: Any, **kwargs: Any) -> Any:
+        drawn.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(board_views, "hall_redraw", hall_redraw)
+    views_never_reached(monkeypatch)
+    answers = [phone().get(url, **HX) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429] and len(drawn) == 2
+    assert answers[-1]["Retry-After"] == str(budgets.WINDOW_SECONDS)
+    assert "no-cache" in answers[-1]["Cache-Control"]
+
+
+def test_a_hall_redraw_whose_tournament_cannot_be_read_here_goes_on_to_the_view(user, monkeypatch):
+    t = shared(user)
+    url = reverse("tournament_screen", args=[t.screen_token]) + f"?since={t.version - 1}"
+    real = queries.hall_screen
+    failed: list[int] = []
+
+    def hall_screen(*args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(1)
+            raise DatabaseError("the database does not answer")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(queries, "hall_screen", hall_screen)
+    reached: list[int] = []
+    real_call = SessionMiddleware.__call__
+
+    def session(self: Any, request: Any) -> Any:
+        reached.append(1)
+        return real_call(self, request)
+
+    monkeypatch.setattr(SessionMiddleware, "__call__", session)
+    answer = phone().get(url, **HX)
+    assert answer.status_code == 200 and f"since={t.version}" in answer.content.decode()
+    assert failed == [1] and reached == [1]  # failed here, drawn by the view

@@ -267,8 +267,9 @@ def _hall(request: Request, tournament: Tournament, done: Progress, poll: str) -
 
 def hall_redraw(request: HttpRequest, tournament: Tournament, done: Progress, poll: str) -> HttpResponse:
     """What the hall screen's poll gets after a change: the whole screen but the
-    page around it, drawn from the tournament and its tables done alone (no
-    session, account or request context in it), so that ``tournaments.polls``
+    page around it, drawn from the tournament and its tables done (the request
+    only for the board's address in the QR code: no session, account or template
+    context of the request in it), so that ``tournaments.polls``
     answers the hall screen's own link with it, before the rest of the
     middleware, as this view answers it."""
     context = _hall_context(request, tournament, done, poll)
@@ -303,7 +304,8 @@ class Progress:
     round: int | None
     done: int
     total: int
-    running: tuple[tuple[int, int, int], ...]  # (table, played, target) of tables not yet done
+    # (table, played, target) of tables not yet done; the hall's (``tables_done``) has none
+    running: tuple[tuple[int, int, int], ...]
     ends: datetime | None = None  # when the running round's time is up (§3.6)
 
 
