@@ -41,6 +41,7 @@ Why these values:
   servers on one machine (a load test beside the app) would share its one path.
 """
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -68,8 +69,6 @@ def on_starting(server: object) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    import sys
-
     from plumbing.workers import settle
 
     frozen = settle()

@@ -127,8 +127,6 @@ def board(request: Request, tournament: Tournament, token: str) -> HttpResponse:
     answered 204 by ``tournaments.polls``."""
     if request.GET.get("screen") == "1":  # the hall screen on the board link, counted as a phone
         poll = reverse("tournament_board", args=[token]) + "?screen=1&"
-        if request.htmx:
-            return hall_redraw(request, tournament, tables_done(tournament), poll)
         return _hall(request, tournament, tables_done(tournament), poll)
     query = request.GET.get("q", "").strip()[:40]
     if request.htmx and not query:  # a phone's redraw after a change: the same for every phone
@@ -249,10 +247,7 @@ def screen(request: Request, token: str) -> HttpResponse:
     tournament, done = found
     if not count_request(request, board_token, privileged=True):
         return too_many()
-    poll = screen_poll(token)
-    if request.htmx:
-        return hall_redraw(request, tournament, done, poll)
-    return _hall(request, tournament, done, poll)
+    return _hall(request, tournament, done, screen_poll(token))
 
 
 def screen_poll(token: str) -> str:
@@ -261,7 +256,10 @@ def screen_poll(token: str) -> str:
 
 
 def _hall(request: Request, tournament: Tournament, done: Progress, poll: str) -> HttpResponse:
-    """The hall screen's page; ``poll`` is the address it polls (its query begun)."""
+    """The hall screen's page, or its redraw after a change (``hall_redraw``); ``poll``
+    is the address it polls (its query begun)."""
+    if request.htmx:
+        return hall_redraw(request, tournament, done, poll)
     return render(request, "tournaments/board/hall.html", _hall_context(request, tournament, done, poll))
 
 
@@ -309,14 +307,14 @@ class Progress:
     ends: datetime | None = None  # when the running round's time is up (§3.6)
 
 
+SHOWN_ROUNDS = (Round.Status.RELEASED, Round.Status.COMPLETE)  # what the hall and the board show of a day
+DONE = tuple(sorted(TableRound.LOCKED))
+
+
 def progress(tournament: Tournament) -> Progress:
     """The latest released round: how many tables are done, and how many hands
     the others have played (``results.live_played``, as every page shows it)."""
-    current = (
-        Round.objects.filter(tournament=tournament, status__in=[Round.Status.RELEASED, Round.Status.COMPLETE])
-        .order_by("-number")
-        .first()
-    )
+    current = Round.objects.filter(tournament=tournament, status__in=SHOWN_ROUNDS).order_by("-number").first()
     if current is None:
         return Progress(None, 0, 0, ())
     tables = list(TableRound.objects.filter(round=current).order_by("number"))
@@ -335,7 +333,9 @@ def tables_done(tournament: Tournament) -> Progress:
         .order_by("-number")
         .first()
     )
-    return _tables_done(tournament, latest, *((latest.tables_count, latest.done) if latest else (0, 0)))
+    if latest is None:
+        return _tables_done(tournament, None, 0, 0)
+    return _tables_done(tournament, latest, latest.tables_count, latest.done)
 
 
 def hall_screen(token: str | None) -> tuple[Tournament, Progress] | None:
@@ -347,10 +347,6 @@ def hall_screen(token: str | None) -> tuple[Tournament, Progress] | None:
     if found is None:
         return None
     return found.tournament, _tables_done(found.tournament, found.round, found.tables, found.done)
-
-
-SHOWN_ROUNDS = (Round.Status.RELEASED, Round.Status.COMPLETE)  # what the hall and the board show of a day
-DONE = tuple(sorted(TableRound.LOCKED))
 
 
 def _tables_done(tournament: Tournament, latest: Round | None, tables: int, done: int) -> Progress:
