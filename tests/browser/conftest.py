@@ -1,8 +1,11 @@
 """The real pages in headless Chromium, at a phone's size and a desktop's.
 
-Debian's Chromium (``/usr/bin/chromium``) is driven through Playwright. Without
-it the browser tests are skipped with the reason; under CI (``CI=true``) a
-missing browser fails them instead, so a green CI always drove the pages.
+Debian's Chromium is driven through Playwright: its headless shell
+(``/usr/bin/chromium-headless-shell``, the same build without the browser's
+windowing layer) where it is installed, as CI installs it, otherwise the browser
+itself (``/usr/bin/chromium``). Without either the browser tests are skipped with
+the reason; under CI (``CI=true``) a missing browser fails them instead, so a green
+CI always drove the pages.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from tests.browser.phone_table import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.browser.phone_table import CHROMIUM, CHROMIUM_ARGS, HEADLESS_SHELL, PHONE
 from tests.browser.support import PASSWORD
 
 DESKTOP = {"width": 1280, "height": 800}
+BROWSER = HEADLESS_SHELL if HEADLESS_SHELL.exists() else CHROMIUM
 
 
 def _missing() -> str | None:
@@ -26,8 +30,8 @@ def _missing() -> str | None:
         import playwright.sync_api  # noqa: F401
     except ImportError:
         return "playwright is not installed (pip install -r requirements-dev.txt)"
-    if not CHROMIUM.exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    if not BROWSER.exists():
+        return f"no Chromium at {HEADLESS_SHELL} or {CHROMIUM} (apt-get install chromium-headless-shell)"
     return None
 
 
@@ -69,7 +73,7 @@ def browser() -> Iterator[Any]:
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     playwright = sync_playwright().start()
     try:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(executable_path=str(BROWSER), args=CHROMIUM_ARGS)
         try:
             yield chromium
         finally:

@@ -123,7 +123,9 @@ def test_after_the_form_is_drawn_again_another_game_still_shows_at_once(phone, l
 def test_the_chosen_games_fields_show_without_script_too(browser, live_server, player):
     from tests.browser.phone_table import PHONE
 
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=False)
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=False, locale="en-US"
+    )
     page = context.new_page()
     try:
         session = five_at_the_table(player)

@@ -138,7 +138,9 @@ def decoded_qr(page: Any) -> str:
 
 
 def test_the_qr_code_scans_to_the_link_and_the_copy_button_copies_it(browser, live_server, player):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-US"
+    )
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     page = context.new_page()
     try:

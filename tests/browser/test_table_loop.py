@@ -219,7 +219,9 @@ def test_without_script_enter_still_never_saves_an_incomplete_hand(browser, live
     """The form's first button (Save) takes the Enter; the server refuses."""
     from tests.browser.phone_table import PHONE
 
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=False)
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=False, locale="en-US"
+    )
     page = context.new_page()
     try:
         session = session_of(player, "french", FIVE)
