@@ -107,12 +107,11 @@ def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
     # Counted before the hall's redraw is drawn: one beyond its budget costs no drawing.
     if not board.count_request(request, board_token, privileged=screen):
         with translation.override(translation.get_language_from_request(request)):
-            refused = too_many()
-        patch_cache_control(refused, no_cache=True)
-        return refused
-    response = answer()
-    if not screen:
-        board.give_board_cookie(request, response)
+            response = too_many()
+    else:
+        response = answer()
+        if not screen:
+            board.give_board_cookie(request, response)
     patch_cache_control(response, no_cache=True)
     return response
 
