@@ -514,8 +514,8 @@ def main() -> int:
         finally:
             site.stop()
             connections.close_all()
-            # The run's database and static files.
-            shutil.rmtree(Path(env["STATIC_ROOT"]).parent, ignore_errors=True)
+            # The run's database (the static files are shared: harness.collected_static).
+            shutil.rmtree(Path(env["DATABASE_URL"].removeprefix("sqlite:///")).parent, ignore_errors=True)
     load = (load_before, Path("/proc/loadavg").read_text().strip())
     summary = report(runs, args, load)
     if args.json:

@@ -7,12 +7,15 @@ Traffic goes only to 127.0.0.1.
 
 from __future__ import annotations
 
+import fcntl
 import gzip
+import hashlib
 import http.client
 import math
 import os
 import re
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -157,6 +160,60 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)] if ordered else 0.0
 
 
+# The static files as production collects them (WhiteNoise compresses each one with
+# Brotli and gzip: about 24 s of processor), collected once for each state of their
+# sources and shared by every server of the benchmarks and the tests on this checkout.
+COLLECTED = ROOT / "var" / "collected-static"
+
+
+def static_sources_key() -> str:
+    """A digest of what collectstatic would collect (every file its finders list, by
+    name and contents) and of the storage that writes it. Needs Django set up."""
+    from django.contrib.staticfiles import finders
+
+    from plumbing import staticfiles
+
+    digest = hashlib.sha256(Path(staticfiles.__file__).read_bytes())
+    found: dict[str, str] = {}
+    for finder in finders.get_finders():
+        for name, storage in finder.list([]):
+            found.setdefault(name, storage.path(name))
+    for name in sorted(found):
+        digest.update(f"\0{name}\0".encode())
+        digest.update(Path(found[name]).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def collected_static() -> Path:
+    """The folder of the static files collected by production's settings for the
+    sources as they are now: collected once (``manage.py collectstatic``, under a lock
+    that other processes of the same checkout wait on), then read by every server that
+    is given it as its ``STATIC_ROOT``. Folders of other states are removed."""
+    target = COLLECTED / static_sources_key()
+    if (target / ".complete").exists():
+        return target
+    COLLECTED.mkdir(parents=True, exist_ok=True)
+    with (COLLECTED / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (target / ".complete").exists():
+            return target
+        for old in COLLECTED.iterdir():
+            if old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
+        env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "DJANGO_SETTINGS_MODULE", "CACHE")}
+        env.update(
+            DJANGO_SETTINGS_MODULE="tarockscore.settings",
+            SECRET_KEY=secrets.token_urlsafe(50),
+            ALLOWED_HOSTS="127.0.0.1",
+            DATABASE_URL=f"sqlite:///{COLLECTED / 'unused.sqlite3'}",
+            STATIC_ROOT=str(target),
+        )
+        command = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
+        subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=600)
+        (target / ".complete").touch()
+    return target
+
+
 @contextmanager
 def app_database(kind: str, name: str, *, cache: str = "local") -> Iterator[dict[str, str]]:
     """A fresh database (an SQLite file, or a PostgreSQL database dropped
@@ -175,7 +232,6 @@ def app_database(kind: str, name: str, *, cache: str = "local") -> Iterator[dict
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback
         "SECURE_COOKIES": "0",
-        "STATIC_ROOT": str(workdir / "static"),
         "CACHE": cache,
         "PYTHONPATH": str(ROOT),
     }
@@ -191,9 +247,11 @@ def app_database(kind: str, name: str, *, cache: str = "local") -> Iterator[dict
     from django.core.management import call_command
 
     django.setup()
+    from django.conf import settings
+
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)
-    call_command("collectstatic", verbosity=0, interactive=False)
+    env["STATIC_ROOT"] = os.environ["STATIC_ROOT"] = settings.STATIC_ROOT = str(collected_static())
     try:
         yield env
     finally:

@@ -12,6 +12,7 @@ from club.models import Membership
 from plumbing import queries
 from scoring.models import HandChange
 from scoring.services.access import Right
+from tests.sources import parsed
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUMBING = ROOT / "plumbing"
@@ -114,7 +115,7 @@ def test_the_check_finds_each_kind_of_raw_sql():
 
 def imported(path: Path) -> set[str]:
     names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

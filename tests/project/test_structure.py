@@ -20,6 +20,7 @@ from django.urls import URLPattern
 
 from tests import layout
 from tests.layout import ROOT, app_patterns
+from tests.sources import parsed
 
 VIEWS = ROOT / "scoring" / "views"
 # Every module of views: the evenings' package and each other app's module.
@@ -41,7 +42,7 @@ def view_functions() -> dict[str, ast.FunctionDef]:
     names = {pattern.callback.__name__ for pattern in patterns if isinstance(pattern, URLPattern)}
     found: dict[str, ast.FunctionDef] = {}
     for path in VIEW_MODULES:
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in parsed(path).body:
             if isinstance(node, ast.FunctionDef) and node.name in names:
                 found[node.name] = node
     return found
@@ -99,7 +100,7 @@ def test_the_hand_form_is_built_in_one_place():
     helper builds: the same dealer, type and values for the same hand."""
     builders = []
     for path in sorted((VIEWS.parent).rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         for function in ast.walk(tree):
             if not isinstance(function, ast.FunctionDef):
                 continue
@@ -188,7 +189,7 @@ def app_modules(app: str, *, migrations: bool = False) -> list[tuple[str, ast.AS
         if in_migrations != migrations:
             continue
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
-        found.append((module, ast.parse(path.read_text(encoding="utf-8"))))
+        found.append((module, parsed(path)))
     return found
 
 
@@ -378,10 +379,10 @@ def test_no_game_key_is_named_outside_its_own_module():
             if "migrations" in path.relative_to(ROOT).parts:
                 continue
             own = {key for key in keys if own_game_module(path, key)}
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = parsed(path)
             named += [f"{path.relative_to(ROOT)}:{hit}" for hit in game_keys_named(tree, keys - own)]
     for path in sorted((ROOT / "scripts").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         named += [
             f"{path.relative_to(ROOT)}:{hit}" for hit in game_keys_named(tree, keys, compared_only=True)
         ]

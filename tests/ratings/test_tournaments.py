@@ -14,6 +14,7 @@ from ratings.models import RatingEntry, RatingEvent
 from ratings.services import links
 from ratings.services.marks import ratings_update
 from ratings.services.model import ranks_of
+from tests.sources import parsed
 from tests.tournaments.factory import (
     EXAMPLE_SUMS,
     desk_round,
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_no_app_below_reads_the_ratings(package):
     """The ranking, the draw and the statistics cannot use a rating: nothing there imports it."""
     for path in (ROOT / package).rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ImportFrom):
                 assert not (node.module or "").startswith("ratings"), path
             if isinstance(node, ast.Import):
