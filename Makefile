@@ -6,10 +6,14 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# pytest-xdist workers for the suite: one per core; PYTEST_WORKERS=0 runs it in one process.
-# Idle workers take tests from busy ones (worksteal), so a long browser test at the end
-# does not leave the other core waiting; the slowest tests are listed after each run.
-PYTEST_WORKERS ?= auto
+# pytest-xdist workers for the suite: one more than the cores. A browser test's worker
+# waits while the browser and the live server work, and a poll's seconds pass; with one
+# worker per core that left the machine a tenth idle, the extra worker fills it
+# (docs/development.md). PYTEST_WORKERS=0 runs the suite in one process. Idle workers
+# take tests from busy ones (worksteal); the slowest tests are listed after each run.
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+# The database tests again (test-db, test-redis) have no browser to wait on: one per core.
+DB_WORKERS ?= auto
 # pytest rewrites the tests' asserts when it imports them and keeps the result in
 # __pycache__ (8 s of each worker's start otherwise): an environment that turns off
 # writing bytecode would make every worker of every run rewrite all of them anew.
@@ -27,9 +31,11 @@ PYODIDE_WHEELS := var/pyodide-test/.downloaded
 
 .PHONY: run test test-redis test-db lint format typecheck pytest clean bench load phone test-pyodide test-js
 
+# --no-compile: the bytecode of the installed packages is written as each module is
+# first imported, for the modules that are used (5 s less of a fresh set-up).
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --no-compile -r requirements-dev.txt
 	touch $(STAMP)
 
 var:
@@ -72,9 +78,9 @@ format: $(STAMP) $(NODE_STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy plumbing scoring club accounts tournaments ratings tarockscore scripts tests
 
-# pytest in its workers, as every target here runs it; SUITE: the whole suite.
-IN_WORKERS = $(BIN)/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal
-SUITE = $(IN_WORKERS) --durations=15 $(PYTEST_ARGS)
+# pytest in $(1) workers, as every target here runs it; SUITE: the whole suite.
+in_workers = $(BIN)/python -m pytest -p no:cacheprovider -n $(1) --dist worksteal
+SUITE = $(call in_workers,$(PYTEST_WORKERS)) --durations=15 $(PYTEST_ARGS)
 
 pytest: $(STAMP) phone
 	$(SUITE)
@@ -85,7 +91,7 @@ pytest: $(STAMP) phone
 # make test has shown. CI runs it on PostgreSQL with the cache in Redis (DATABASE_URL,
 # CACHE), as production runs.
 test-db: $(STAMP) phone
-	$(IN_WORKERS) --maxprocesses=8 --durations=15 -m "(database or cache or redis) and not browser and not phone" $(PYTEST_ARGS)
+	$(call in_workers,$(DB_WORKERS)) --maxprocesses=8 --durations=15 -m "(database or cache or redis) and not browser and not phone" $(PYTEST_ARGS)
 
 # The phone's outbox and other scripts that decide without a browser: Node's own test runner.
 test-js:
@@ -101,7 +107,7 @@ test: $(STAMP) $(NODE_STAMP) var
 # Each worker keeps its cache in a Redis database of its own: the URL's number plus the
 # worker's (tarockscore/settings_test.py), so database 1 and 2 with two workers.
 test-redis: $(STAMP)
-	CACHE=$(TEST_REDIS_URL) $(IN_WORKERS) --maxprocesses=8 -m "cache or redis" $(PYTEST_ARGS)
+	CACHE=$(TEST_REDIS_URL) $(call in_workers,$(DB_WORKERS)) --maxprocesses=8 -m "cache or redis" $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache node_modules
