@@ -97,10 +97,12 @@ test-db: $(STAMP) phone
 test-js:
 	node --test tests/js/
 
-# The checks that are one process each (lint, types, the phone's build, its scripts in
-# Node, the engine under Pyodide) run side by side, each one's output printed together
-# when it ends; then the suite, on every core.
-test: $(STAMP) $(NODE_STAMP) var
+# The virtualenv and npm's packages are installed side by side; then the checks that
+# are one process each (lint, types, the phone's build, its scripts in Node, the
+# engine under Pyodide) run side by side, each one's output printed together
+# when it ends; then the suite, in its workers (PYTEST_WORKERS).
+test:
+	$(MAKE) --no-print-directory -j3 --output-sync=target $(STAMP) $(NODE_STAMP) var
 	$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck phone test-js test-pyodide
 	$(SUITE)
 
