@@ -161,7 +161,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 # The static files as production collects them (WhiteNoise compresses each one with
-# Brotli and gzip: about 24 s of processor), collected once for each state of their
+# Brotli and gzip: about 6 s of processor), collected once for each state of their
 # sources and shared by every server of the benchmarks and the tests on this checkout.
 COLLECTED = ROOT / "var" / "collected-static"
 
