@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fcntl
 import gzip
-import hashlib
 import http.client
 import math
 import os
@@ -172,16 +171,14 @@ def static_sources_key() -> str:
     from django.contrib.staticfiles import finders
 
     from plumbing import staticfiles
+    from plumbing.offline import version_of
 
-    digest = hashlib.sha256(Path(staticfiles.__file__).read_bytes())
     found: dict[str, str] = {}
     for finder in finders.get_finders():
         for name, storage in finder.list([]):
             found.setdefault(name, storage.path(name))
-    for name in sorted(found):
-        digest.update(f"\0{name}\0".encode())
-        digest.update(Path(found[name]).read_bytes())
-    return digest.hexdigest()[:16]
+    names = sorted(found)
+    return version_of([Path(staticfiles.__file__), *(Path(found[name]) for name in names)], names)
 
 
 def collected_static() -> Path:
